@@ -1,0 +1,41 @@
+//===- ModuleLoader.cpp - read a graph from .hlo text or .mlir ------------===//
+
+#include "compiler/importer/ModuleLoader.h"
+
+#include "dialects/hlo/HloDialect.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+
+namespace tpuc {
+
+void registerInputDialects(DialectRegistry &registry) {
+  registry.insert<hlo::HloDialect, func::FuncDialect>();
+  func::registerInlinerExtension(registry);
+}
+
+OwningOpRef<ModuleOp> loadModule(llvm::StringRef path, MLIRContext &context) {
+  std::string message;
+  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(path, &message);
+  if (!buffer) {
+    emitError(UnknownLoc::get(&context)) << message;
+    return nullptr;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  // Diagnostics while reading point into the file (file:line:col + caret).
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  if (!module || failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+} // namespace tpuc

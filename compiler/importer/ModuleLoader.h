@@ -1,0 +1,22 @@
+//===- ModuleLoader.h - read a graph from .hlo text or .mlir ----*- C++ -*-===//
+#ifndef TPUC_COMPILER_IMPORTER_MODULELOADER_H
+#define TPUC_COMPILER_IMPORTER_MODULELOADER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace tpuc {
+
+/// Registers what a module read by tpuc may contain (hlo, func).
+void registerInputDialects(mlir::DialectRegistry &registry);
+
+/// Reads `path` ("-" is stdin) into a verified module: XLA HLO text for
+/// .hlo/.txt files, MLIR (the hlo dialect) otherwise. Errors are reported
+/// as diagnostics with file:line:col; returns null on failure.
+mlir::OwningOpRef<mlir::ModuleOp> loadModule(llvm::StringRef path,
+                                             mlir::MLIRContext &context);
+
+} // namespace tpuc
+
+#endif // TPUC_COMPILER_IMPORTER_MODULELOADER_H

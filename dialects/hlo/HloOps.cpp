@@ -1,0 +1,1262 @@
+//===- HloOps.cpp - hlo dialect operations: verifiers, inference, folds ---===//
+//
+// Shape rules follow XLA's ShapeInference; messages name the operand or
+// attribute at fault and the values involved.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/hlo/HloOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
+
+using namespace mlir;
+using namespace tpuc::hlo;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Emits errors either on an op or at an optional location (inference runs
+/// before the op exists, e.g. while parsing).
+struct Checker {
+  std::optional<Location> loc;
+
+  InFlightDiagnostic error() const { return emitError(*loc); }
+  LogicalResult fail(const Twine &message) const {
+    return emitOptionalError(loc, message);
+  }
+
+  /// Every entry of `dims` names a dimension of a rank-`rank` tensor, once.
+  LogicalResult dimsInRange(ArrayRef<int64_t> dims, int64_t rank,
+                            StringRef what) const {
+    llvm::SmallSet<int64_t, 8> seen;
+    for (int64_t dim : dims) {
+      if (dim < 0 || dim >= rank)
+        return fail(what + " " + Twine(dim) + " is out of range [0, " +
+                    Twine(rank) + ")");
+      if (!seen.insert(dim).second)
+        return fail(what + " " + Twine(dim) + " appears more than once");
+    }
+    return success();
+  }
+
+  LogicalResult sorted(ArrayRef<int64_t> dims, StringRef what) const {
+    if (!llvm::is_sorted(dims))
+      return fail(what + " must be sorted");
+    return success();
+  }
+
+  LogicalResult size(ArrayRef<int64_t> values, size_t expected,
+                     StringRef what) const {
+    if (values.size() != expected)
+      return fail(what + " has " + Twine(values.size()) +
+                  " entries, expected " + Twine(expected));
+    return success();
+  }
+};
+} // namespace
+
+static RankedTensorType tensorOf(ArrayRef<int64_t> shape, Type element) {
+  return RankedTensorType::get(shape, element);
+}
+
+static RankedTensorType asTensor(Type type) {
+  return dyn_cast_or_null<RankedTensorType>(type);
+}
+
+static std::string typeString(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+/// The array attribute, or `count` copies of `fill` when it is absent.
+static SmallVector<int64_t> orDefault(std::optional<ArrayRef<int64_t>> values,
+                                      size_t count, int64_t fill) {
+  if (values)
+    return SmallVector<int64_t>(values->begin(), values->end());
+  return SmallVector<int64_t>(count, fill);
+}
+
+/// Output size of one windowed dimension, as XLA's InferWindowOutputShape.
+static int64_t windowedSize(int64_t input, int64_t window, int64_t stride,
+                            int64_t padLow, int64_t padHigh,
+                            int64_t baseDilation, int64_t windowDilation) {
+  int64_t dilatedInput = input == 0 ? 0 : (input - 1) * baseDilation + 1;
+  int64_t padded = dilatedInput + padLow + padHigh;
+  int64_t dilatedWindow = window == 0 ? 0 : (window - 1) * windowDilation + 1;
+  if (padded < dilatedWindow)
+    return 0;
+  return (padded - dilatedWindow) / stride + 1;
+}
+
+namespace {
+/// A window over every dimension of an operand (reduce_window and
+/// select_and_scatter): attributes checked and defaults filled in.
+struct Window {
+  SmallVector<int64_t> dims, strides, baseDilations, windowDilations, padding;
+
+  static FailureOr<Window>
+  check(const Checker &c, int64_t rank, ArrayRef<int64_t> dims,
+        std::optional<ArrayRef<int64_t>> strides,
+        std::optional<ArrayRef<int64_t>> baseDilations,
+        std::optional<ArrayRef<int64_t>> windowDilations,
+        std::optional<ArrayRef<int64_t>> padding) {
+    Window w;
+    w.dims.assign(dims.begin(), dims.end());
+    w.strides = orDefault(strides, rank, 1);
+    w.baseDilations = orDefault(baseDilations, rank, 1);
+    w.windowDilations = orDefault(windowDilations, rank, 1);
+    w.padding = orDefault(padding, 2 * rank, 0);
+    if (failed(c.size(w.dims, rank, "window_dimensions")) ||
+        failed(c.size(w.strides, rank, "window_strides")) ||
+        failed(c.size(w.baseDilations, rank, "base_dilations")) ||
+        failed(c.size(w.windowDilations, rank, "window_dilations")) ||
+        failed(c.size(w.padding, 2 * rank, "padding (low, high per dim)")))
+      return failure();
+    for (int64_t i = 0; i < rank; ++i) {
+      if (w.dims[i] < 1 || w.strides[i] < 1 || w.baseDilations[i] < 1 ||
+          w.windowDilations[i] < 1) {
+        (void)c.fail("window size, stride and dilations must be >= 1 (dim " +
+                     Twine(i) + ")");
+        return failure();
+      }
+    }
+    return w;
+  }
+
+  SmallVector<int64_t> outputShape(ArrayRef<int64_t> input) const {
+    SmallVector<int64_t> shape;
+    for (auto [i, size] : llvm::enumerate(input))
+      shape.push_back(windowedSize(size, dims[i], strides[i], padding[2 * i],
+                                   padding[2 * i + 1], baseDilations[i],
+                                   windowDilations[i]));
+    return shape;
+  }
+};
+} // namespace
+
+/// Checks a region's block arguments and the types its hlo.return yields.
+static LogicalResult verifyRegionSignature(Operation *op, Region &region,
+                                           StringRef name,
+                                           TypeRange expectedArgs,
+                                           TypeRange expectedResults) {
+  Block &block = region.front();
+  if (block.getArgumentTypes() != expectedArgs) {
+    InFlightDiagnostic diag = op->emitOpError()
+                              << name << " takes " << block.getNumArguments()
+                              << " argument(s) of type(s) (";
+    llvm::interleaveComma(block.getArgumentTypes(), diag);
+    diag << "), expected (";
+    llvm::interleaveComma(expectedArgs, diag);
+    return diag << ")";
+  }
+  auto ret = dyn_cast<ReturnOp>(block.getTerminator());
+  if (!ret)
+    return op->emitOpError() << name << " must end in hlo.return";
+  if (ret.getResults().getTypes() != expectedResults) {
+    InFlightDiagnostic diag = op->emitOpError() << name << " returns (";
+    llvm::interleaveComma(ret.getResults().getTypes(), diag);
+    diag << "), expected (";
+    llvm::interleaveComma(expectedResults, diag);
+    return diag << ")";
+  }
+  return success();
+}
+
+/// Rank-0 tensors of the given tensors' element types.
+static SmallVector<Type> scalarsOf(TypeRange types) {
+  SmallVector<Type> scalars;
+  for (Type type : types)
+    scalars.push_back(tensorOf({}, cast<ShapedType>(type).getElementType()));
+  return scalars;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+LogicalResult CompareOp::inferReturnTypes(MLIRContext *context,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
+  auto lhs = asTensor(adaptor.getLhs().getType());
+  if (!lhs)
+    return emitOptionalError(loc, "compare operands must be ranked tensors");
+  results.push_back(tensorOf(lhs.getShape(), IntegerType::get(context, 1)));
+  return success();
+}
+
+LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  auto pred = asTensor(adaptor.getPred().getType());
+  auto onTrue = asTensor(adaptor.getOnTrue().getType());
+  if (!pred || !onTrue)
+    return emitOptionalError(loc, "select operands must be ranked tensors");
+  if (onTrue != adaptor.getOnFalse().getType())
+    return emitOptionalError(loc, "on_true and on_false must have the same "
+                                  "type, got ",
+                             onTrue, " and ", adaptor.getOnFalse().getType());
+  if (pred.getRank() != 0 && pred.getShape() != onTrue.getShape())
+    return emitOptionalError(loc, "pred must be a scalar or have the shape of "
+                                  "on_true, got ",
+                             pred, " for ", onTrue);
+  results.push_back(onTrue);
+  return success();
+}
+
+LogicalResult ClampOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &results) {
+  auto operand = asTensor(adaptor.getOperand().getType());
+  if (!operand)
+    return emitOptionalError(loc, "clamp operand must be a ranked tensor");
+  for (auto [name, value] : {std::pair<StringRef, Value>{"min", adaptor.getMin()},
+                             {"max", adaptor.getMax()}}) {
+    auto bound = asTensor(value.getType());
+    if (!bound || bound.getElementType() != operand.getElementType() ||
+        (bound.getRank() != 0 && bound.getShape() != operand.getShape()))
+      return emitOptionalError(loc, name,
+                               " must be a scalar or have the operand's "
+                               "shape, with its element type; got ",
+                               value.getType(), " for ", operand);
+  }
+  results.push_back(operand);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Conversions and constants
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ConvertOp::fold(FoldAdaptor) {
+  if (getOperand().getType() == getType())
+    return getOperand();
+  return {};
+}
+
+LogicalResult BitcastConvertOp::verify() {
+  auto in = getOperand().getType();
+  auto out = getType();
+  unsigned inBits = in.getElementTypeBitWidth();
+  unsigned outBits = out.getElementTypeBitWidth();
+  auto mismatch = [&]() {
+    return emitOpError() << "cannot bitcast " << in << " to " << out
+                         << ": with " << inBits << "-bit to " << outBits
+                         << "-bit elements ";
+  };
+  if (inBits == outBits) {
+    if (in.getShape() != out.getShape())
+      return mismatch() << "the shapes must be equal";
+    return success();
+  }
+  // The narrower side has one more, minor, dimension of size wide/narrow.
+  bool widening = outBits > inBits;
+  auto wide = widening ? out : in;
+  auto narrow = widening ? in : out;
+  unsigned ratio = widening ? outBits / inBits : inBits / outBits;
+  if ((widening ? outBits % inBits : inBits % outBits) != 0 ||
+      narrow.getRank() != wide.getRank() + 1 ||
+      narrow.getShape().drop_back() != wide.getShape() ||
+      narrow.getShape().back() != ratio)
+    return mismatch() << "the narrower shape must be the wider one with a "
+                         "minor dimension of size "
+                      << ratio << " appended";
+  return success();
+}
+
+LogicalResult ConstantOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &results) {
+  ElementsAttr value = adaptor.getValueAttr();
+  if (!value)
+    return emitOptionalError(loc, "constant needs a 'value' attribute");
+  results.push_back(value.getType());
+  return success();
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValueAttr(); }
+
+LogicalResult IotaOp::verify() {
+  int64_t rank = getType().getRank();
+  if (getIotaDimension() >= static_cast<uint64_t>(rank))
+    return emitOpError() << "iota dimension " << getIotaDimension()
+                         << " is out of range for a rank-" << rank
+                         << " result";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+LogicalResult BroadcastInDimOp::verify() {
+  auto in = getOperand().getType();
+  auto out = getType();
+  ArrayRef<int64_t> dims = getBroadcastDimensions();
+  if (in.getElementType() != out.getElementType())
+    return emitOpError() << "element types differ: " << in.getElementType()
+                         << " vs " << out.getElementType();
+  if (static_cast<int64_t>(dims.size()) != in.getRank())
+    return emitOpError() << "broadcast_dimensions has " << dims.size()
+                         << " entries for a rank-" << in.getRank()
+                         << " operand";
+  for (auto [i, dim] : llvm::enumerate(dims)) {
+    if (dim < 0 || dim >= out.getRank())
+      return emitOpError() << "broadcast dimension " << dim
+                           << " is out of range for a rank-" << out.getRank()
+                           << " result";
+    if (i > 0 && dim <= dims[i - 1])
+      return emitOpError() << "broadcast_dimensions must be strictly "
+                              "increasing, got "
+                           << dims[i - 1] << " before " << dim;
+    int64_t inSize = in.getDimSize(i), outSize = out.getDimSize(dim);
+    if (inSize != 1 && inSize != outSize)
+      return emitOpError() << "operand dimension " << i << " (size " << inSize
+                           << ") must be 1 or equal to result dimension "
+                           << dim << " (size " << outSize << ")";
+  }
+  return success();
+}
+
+OpFoldResult BroadcastInDimOp::fold(FoldAdaptor adaptor) {
+  if (getOperand().getType() == getType())
+    return getOperand();
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getOperand()))
+    return SplatElementsAttr::get(getType(), splat.getSplatValue<Attribute>());
+  return {};
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto in = getOperand().getType();
+  auto out = getType();
+  if (in.getElementType() != out.getElementType())
+    return emitOpError() << "element types differ: " << in.getElementType()
+                         << " vs " << out.getElementType();
+  if (in.getNumElements() != out.getNumElements())
+    return emitOpError() << "cannot reshape " << in.getNumElements()
+                         << " elements into " << out.getNumElements();
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getOperand().getType() == getType())
+    return getOperand();
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getOperand()))
+    return dense.reshape(getType());
+  return {};
+}
+
+namespace {
+/// reshape(reshape(x)) -> reshape(x).
+struct FoldReshapeOfReshape : public OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getOperand().getDefiningOp<ReshapeOp>();
+    if (!inner)
+      return failure();
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(),
+                                           inner.getOperand());
+    return success();
+  }
+};
+
+/// transpose(transpose(x)) -> transpose(x) with the composed permutation.
+struct FoldTransposeOfTranspose : public OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getOperand().getDefiningOp<TransposeOp>();
+    if (!inner)
+      return failure();
+    SmallVector<int64_t> composed;
+    for (int64_t dim : op.getPermutation())
+      composed.push_back(inner.getPermutation()[dim]);
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(),
+                                             inner.getOperand(), composed);
+    return success();
+  }
+};
+} // namespace
+
+void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                            MLIRContext *context) {
+  patterns.add<FoldReshapeOfReshape>(context);
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &results) {
+  Checker c{loc};
+  auto in = asTensor(adaptor.getOperand().getType());
+  if (!in)
+    return c.fail("transpose operand must be a ranked tensor");
+  ArrayRef<int64_t> perm = adaptor.getPermutation();
+  if (failed(c.size(perm, in.getRank(), "permutation")) ||
+      failed(c.dimsInRange(perm, in.getRank(), "permutation entry")))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t dim : perm)
+    shape.push_back(in.getDimSize(dim));
+  results.push_back(tensorOf(shape, in.getElementType()));
+  return success();
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  for (auto [i, dim] : llvm::enumerate(getPermutation()))
+    if (static_cast<int64_t>(i) != dim)
+      return {};
+  return getOperand();
+}
+
+void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                              MLIRContext *context) {
+  patterns.add<FoldTransposeOfTranspose>(context);
+}
+
+LogicalResult ReverseOp::verify() {
+  return Checker{getLoc()}.dimsInRange(
+      getDimensions(), getOperand().getType().getRank(), "reverse dimension");
+}
+
+// Dimension-number attributes print with their `#hlo.` prefix; parsing them
+// with a (none) type keeps the attribute parser from reading the op's `:`.
+template <typename AttrT>
+static ParseResult parseQualifiedAttr(OpAsmParser &parser, AttrT &attr) {
+  SMLoc loc = parser.getCurrentLocation();
+  Attribute parsed;
+  if (parser.parseAttribute(parsed, parser.getBuilder().getNoneType()))
+    return failure();
+  attr = dyn_cast<AttrT>(parsed);
+  if (!attr)
+    return parser.emitError(loc, "expected a dimension-numbers attribute of "
+                                 "this op's kind, got ")
+           << parsed;
+  return success();
+}
+
+template <typename AttrT>
+static void printQualifiedAttr(OpAsmPrinter &printer, Operation *,
+                               AttrT attr) {
+  printer.printAttributeWithoutType(attr);
+}
+
+// Slices print as `[start:limit:stride, ...]`.
+static ParseResult parseSliceRanges(OpAsmParser &parser,
+                                    DenseI64ArrayAttr &starts,
+                                    DenseI64ArrayAttr &limits,
+                                    DenseI64ArrayAttr &strides) {
+  SmallVector<int64_t> start, limit, stride;
+  if (parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            int64_t a, b, s;
+            if (parser.parseInteger(a) || parser.parseColon() ||
+                parser.parseInteger(b) || parser.parseColon() ||
+                parser.parseInteger(s))
+              return failure();
+            start.push_back(a);
+            limit.push_back(b);
+            stride.push_back(s);
+            return success();
+          }))
+    return failure();
+  MLIRContext *context = parser.getContext();
+  starts = DenseI64ArrayAttr::get(context, start);
+  limits = DenseI64ArrayAttr::get(context, limit);
+  strides = DenseI64ArrayAttr::get(context, stride);
+  return success();
+}
+
+static void printSliceRanges(OpAsmPrinter &printer, Operation *,
+                             DenseI64ArrayAttr starts, DenseI64ArrayAttr limits,
+                             DenseI64ArrayAttr strides) {
+  printer << "[";
+  for (int64_t i = 0, e = starts.size(); i < e; ++i) {
+    if (i)
+      printer << ", ";
+    printer << starts[i] << ":" << (i < limits.size() ? limits[i] : 0) << ":"
+            << (i < strides.size() ? strides[i] : 1);
+  }
+  printer << "]";
+}
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &results) {
+  Checker c{loc};
+  auto in = asTensor(adaptor.getOperand().getType());
+  if (!in)
+    return c.fail("slice operand must be a ranked tensor");
+  int64_t rank = in.getRank();
+  ArrayRef<int64_t> starts = adaptor.getStartIndices();
+  ArrayRef<int64_t> limits = adaptor.getLimitIndices();
+  ArrayRef<int64_t> strides = adaptor.getStrides();
+  if (failed(c.size(starts, rank, "start_indices")) ||
+      failed(c.size(limits, rank, "limit_indices")) ||
+      failed(c.size(strides, rank, "strides")))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (starts[i] < 0 || starts[i] > limits[i] ||
+        limits[i] > in.getDimSize(i) || strides[i] < 1)
+      return c.fail("slice [" + Twine(starts[i]) + ":" + Twine(limits[i]) +
+                    ":" + Twine(strides[i]) + "] of dimension " + Twine(i) +
+                    " (size " + Twine(in.getDimSize(i)) +
+                    ") needs 0 <= start <= limit <= size and stride >= 1");
+    shape.push_back(llvm::divideCeil(limits[i] - starts[i], strides[i]));
+  }
+  results.push_back(tensorOf(shape, in.getElementType()));
+  return success();
+}
+
+LogicalResult DynamicSliceOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &results) {
+  Checker c{loc};
+  auto in = asTensor(adaptor.getOperand().getType());
+  if (!in)
+    return c.fail("dynamic_slice operand must be a ranked tensor");
+  int64_t rank = in.getRank();
+  ArrayRef<int64_t> sizes = adaptor.getSliceSizes();
+  if (static_cast<int64_t>(adaptor.getStartIndices().size()) != rank)
+    return c.fail("dynamic_slice has " +
+                  Twine(adaptor.getStartIndices().size()) +
+                  " start indices for a rank-" + Twine(rank) + " operand");
+  if (failed(c.size(sizes, rank, "slice_sizes")))
+    return failure();
+  for (int64_t i = 0; i < rank; ++i)
+    if (sizes[i] < 0 || sizes[i] > in.getDimSize(i))
+      return c.fail("slice size " + Twine(sizes[i]) + " of dimension " +
+                    Twine(i) + " is outside [0, " + Twine(in.getDimSize(i)) +
+                    "]");
+  results.push_back(tensorOf(sizes, in.getElementType()));
+  return success();
+}
+
+LogicalResult DynamicUpdateSliceOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &results) {
+  Checker c{loc};
+  auto in = asTensor(adaptor.getOperand().getType());
+  auto update = asTensor(adaptor.getUpdate().getType());
+  if (!in || !update)
+    return c.fail("dynamic_update_slice operands must be ranked tensors");
+  int64_t rank = in.getRank();
+  if (update.getRank() != rank ||
+      update.getElementType() != in.getElementType())
+    return c.fail("update " + typeString(update) +
+                  " must have the rank and element type of the operand " +
+                  typeString(in));
+  if (static_cast<int64_t>(adaptor.getStartIndices().size()) != rank)
+    return c.fail("dynamic_update_slice has " +
+                  Twine(adaptor.getStartIndices().size()) +
+                  " start indices for a rank-" + Twine(rank) + " operand");
+  for (int64_t i = 0; i < rank; ++i)
+    if (update.getDimSize(i) > in.getDimSize(i))
+      return c.fail("update dimension " + Twine(i) + " (size " +
+                    Twine(update.getDimSize(i)) +
+                    ") is larger than the operand's (" +
+                    Twine(in.getDimSize(i)) + ")");
+  results.push_back(in);
+  return success();
+}
+
+LogicalResult ConcatenateOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &results) {
+  Checker c{loc};
+  if (adaptor.getInputs().empty())
+    return c.fail("concatenate needs at least one input");
+  auto first = asTensor(adaptor.getInputs().front().getType());
+  if (!first)
+    return c.fail("concatenate inputs must be ranked tensors");
+  int64_t dim = adaptor.getDimension();
+  if (dim < 0 || dim >= first.getRank())
+    return c.fail("concatenate dimension " + Twine(dim) +
+                  " is out of range for rank " + Twine(first.getRank()));
+  SmallVector<int64_t> shape(first.getShape());
+  for (auto [i, input] : llvm::enumerate(adaptor.getInputs().drop_front())) {
+    auto type = asTensor(input.getType());
+    if (!type || type.getRank() != first.getRank() ||
+        type.getElementType() != first.getElementType())
+      return c.fail("input " + Twine(i + 1) + " " + typeString(input.getType()) +
+                    " must have the rank and element type of input 0 " +
+                    typeString(first));
+    for (int64_t d = 0; d < first.getRank(); ++d)
+      if (d != dim && type.getDimSize(d) != first.getDimSize(d))
+        return c.fail("input " + Twine(i + 1) + " differs from input 0 in "
+                      "dimension " +
+                      Twine(d) + ", which is not the concatenated one");
+    shape[dim] += type.getDimSize(dim);
+  }
+  results.push_back(tensorOf(shape, first.getElementType()));
+  return success();
+}
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &results) {
+  Checker c{loc};
+  auto in = asTensor(adaptor.getOperand().getType());
+  auto value = asTensor(adaptor.getPaddingValue().getType());
+  if (!in || !value)
+    return c.fail("pad operands must be ranked tensors");
+  if (value.getRank() != 0 || value.getElementType() != in.getElementType())
+    return c.fail("padding value must be a rank-0 tensor of the operand's "
+                  "element type, got " +
+                  typeString(value));
+  int64_t rank = in.getRank();
+  ArrayRef<int64_t> low = adaptor.getEdgePaddingLow();
+  ArrayRef<int64_t> high = adaptor.getEdgePaddingHigh();
+  ArrayRef<int64_t> interior = adaptor.getInteriorPadding();
+  if (failed(c.size(low, rank, "edge_padding_low")) ||
+      failed(c.size(high, rank, "edge_padding_high")) ||
+      failed(c.size(interior, rank, "interior_padding")))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (interior[i] < 0)
+      return c.fail("interior padding of dimension " + Twine(i) +
+                    " is negative (" + Twine(interior[i]) + ")");
+    int64_t size = in.getDimSize(i);
+    int64_t padded =
+        size + low[i] + high[i] + std::max<int64_t>(size - 1, 0) * interior[i];
+    if (padded < 0)
+      return c.fail("padding makes dimension " + Twine(i) +
+                    " negative in size (" + Twine(padded) + ")");
+    shape.push_back(padded);
+  }
+  results.push_back(tensorOf(shape, in.getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and windows
+//===----------------------------------------------------------------------===//
+
+/// Checks N same-shaped inputs and N rank-0 init values of their element
+/// types; returns the inputs' shape.
+static FailureOr<ArrayRef<int64_t>> checkInputsAndInits(const Checker &c,
+                                                        ValueRange inputs,
+                                                        ValueRange inits) {
+  if (inputs.empty())
+    return c.fail("needs at least one input");
+  if (inputs.size() != inits.size())
+    return c.fail("has " + Twine(inputs.size()) + " inputs but " +
+                  Twine(inits.size()) + " init values");
+  auto first = asTensor(inputs.front().getType());
+  if (!first)
+    return c.fail("inputs must be ranked tensors");
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(inputs, inits))) {
+    auto input = asTensor(std::get<0>(pair).getType());
+    auto init = asTensor(std::get<1>(pair).getType());
+    if (!input || input.getShape() != first.getShape())
+      return c.fail("input " + Twine(i) + " " +
+                    typeString(std::get<0>(pair).getType()) +
+                    " does not have the shape of input 0 " +
+                    typeString(first));
+    if (!init || init.getRank() != 0 ||
+        init.getElementType() != input.getElementType())
+      return c.fail("init value " + Twine(i) + " must be a rank-0 tensor of " +
+                    typeString(input.getElementType()) + ", got " +
+                    typeString(std::get<1>(pair).getType()));
+  }
+  return first.getShape();
+}
+
+LogicalResult ReduceOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  Checker c{loc};
+  FailureOr<ArrayRef<int64_t>> shape =
+      checkInputsAndInits(c, adaptor.getInputs(), adaptor.getInitValues());
+  if (failed(shape) ||
+      failed(c.dimsInRange(adaptor.getDimensions(), shape->size(),
+                           "reduce dimension")))
+    return failure();
+  SmallVector<int64_t> kept;
+  for (auto [i, size] : llvm::enumerate(*shape))
+    if (!llvm::is_contained(adaptor.getDimensions(), int64_t(i)))
+      kept.push_back(size);
+  for (Value init : adaptor.getInitValues())
+    results.push_back(tensorOf(kept, asTensor(init.getType()).getElementType()));
+  return success();
+}
+
+/// A reduction body: (acc..., x...) -> acc... as rank-0 tensors.
+static LogicalResult verifyReducerRegion(Operation *op, Region &region,
+                                         StringRef name, ValueRange inits) {
+  SmallVector<Type> scalars = scalarsOf(inits.getTypes());
+  SmallVector<Type> args(scalars);
+  args.append(scalars);
+  return verifyRegionSignature(op, region, name, args, scalars);
+}
+
+LogicalResult ReduceOp::verifyRegions() {
+  return verifyReducerRegion(*this, getBody(), "reducer", getInitValues());
+}
+
+LogicalResult ReduceWindowOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &results) {
+  Checker c{loc};
+  FailureOr<ArrayRef<int64_t>> shape =
+      checkInputsAndInits(c, adaptor.getInputs(), adaptor.getInitValues());
+  if (failed(shape))
+    return failure();
+  FailureOr<Window> window =
+      Window::check(c, shape->size(), adaptor.getWindowDimensions(),
+                    adaptor.getWindowStrides(), adaptor.getBaseDilations(),
+                    adaptor.getWindowDilations(), adaptor.getPadding());
+  if (failed(window))
+    return failure();
+  SmallVector<int64_t> outShape = window->outputShape(*shape);
+  for (Value init : adaptor.getInitValues())
+    results.push_back(
+        tensorOf(outShape, asTensor(init.getType()).getElementType()));
+  return success();
+}
+
+LogicalResult ReduceWindowOp::verifyRegions() {
+  return verifyReducerRegion(*this, getBody(), "reducer", getInitValues());
+}
+
+LogicalResult SelectAndScatterOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &results) {
+  Checker c{loc};
+  auto operand = asTensor(adaptor.getOperand().getType());
+  auto source = asTensor(adaptor.getSource().getType());
+  auto init = asTensor(adaptor.getInitValue().getType());
+  if (!operand || !source || !init)
+    return c.fail("select_and_scatter operands must be ranked tensors");
+  if (init.getRank() != 0 || init.getElementType() != source.getElementType())
+    return c.fail("init value must be a rank-0 tensor of the source's "
+                  "element type, got " +
+                  typeString(init));
+  FailureOr<Window> window = Window::check(
+      c, operand.getRank(), adaptor.getWindowDimensions(),
+      adaptor.getWindowStrides(), std::nullopt, std::nullopt,
+      adaptor.getPadding());
+  if (failed(window))
+    return failure();
+  SmallVector<int64_t> windows = window->outputShape(operand.getShape());
+  if (source.getShape() != ArrayRef<int64_t>(windows))
+    return c.fail("source " + typeString(source) +
+                  " must have one element per window; the windows form " +
+                  typeString(tensorOf(windows, source.getElementType())));
+  results.push_back(tensorOf(operand.getShape(), source.getElementType()));
+  return success();
+}
+
+LogicalResult SelectAndScatterOp::verifyRegions() {
+  Type operandScalar = scalarsOf(getOperand().getType()).front();
+  Type sourceScalar = scalarsOf(getSource().getType()).front();
+  Type pred = tensorOf({}, IntegerType::get(getContext(), 1));
+  if (failed(verifyRegionSignature(*this, getSelect(), "select",
+                                   {operandScalar, operandScalar}, {pred})))
+    return failure();
+  return verifyRegionSignature(*this, getScatter(), "scatter",
+                               {sourceScalar, sourceScalar}, {sourceScalar});
+}
+
+//===----------------------------------------------------------------------===//
+// Dot and convolution
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyPrecisionConfig(Operation *op,
+                                           std::optional<ArrayAttr> config) {
+  if (config && !config->empty() && config->size() != 2)
+    return op->emitOpError() << "precision_config has " << config->size()
+                             << " entries, expected 0 or 2 (lhs, rhs)";
+  return success();
+}
+
+LogicalResult DotGeneralOp::verify() {
+  Checker c{getLoc()};
+  auto lhs = getLhs().getType();
+  auto rhs = getRhs().getType();
+  DotDimensionNumbersAttr dims = getDotDimensionNumbers();
+  if (lhs.getElementType() != rhs.getElementType())
+    return emitOpError() << "operand element types differ: "
+                         << lhs.getElementType() << " vs "
+                         << rhs.getElementType();
+  if (dims.getLhsBatch().size() != dims.getRhsBatch().size())
+    return emitOpError() << "lhs and rhs have different numbers of batch "
+                            "dimensions";
+  if (dims.getLhsContracting().size() != dims.getRhsContracting().size())
+    return emitOpError() << "lhs and rhs have different numbers of "
+                            "contracting dimensions";
+  SmallVector<int64_t> lhsUsed(dims.getLhsBatch());
+  llvm::append_range(lhsUsed, dims.getLhsContracting());
+  SmallVector<int64_t> rhsUsed(dims.getRhsBatch());
+  llvm::append_range(rhsUsed, dims.getRhsContracting());
+  if (failed(c.dimsInRange(lhsUsed, lhs.getRank(),
+                           "lhs batch/contracting dimension")) ||
+      failed(c.dimsInRange(rhsUsed, rhs.getRank(),
+                           "rhs batch/contracting dimension")))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (auto [l, r] : llvm::zip(dims.getLhsBatch(), dims.getRhsBatch())) {
+    if (lhs.getDimSize(l) != rhs.getDimSize(r))
+      return emitOpError() << "batch dimension sizes differ: lhs dimension "
+                           << l << " is " << lhs.getDimSize(l)
+                           << ", rhs dimension " << r << " is "
+                           << rhs.getDimSize(r);
+    shape.push_back(lhs.getDimSize(l));
+  }
+  for (auto [l, r] :
+       llvm::zip(dims.getLhsContracting(), dims.getRhsContracting()))
+    if (lhs.getDimSize(l) != rhs.getDimSize(r))
+      return emitOpError() << "contracting dimension sizes differ: lhs "
+                              "dimension "
+                           << l << " is " << lhs.getDimSize(l)
+                           << ", rhs dimension " << r << " is "
+                           << rhs.getDimSize(r);
+  for (int64_t d = 0; d < lhs.getRank(); ++d)
+    if (!llvm::is_contained(lhsUsed, d))
+      shape.push_back(lhs.getDimSize(d));
+  for (int64_t d = 0; d < rhs.getRank(); ++d)
+    if (!llvm::is_contained(rhsUsed, d))
+      shape.push_back(rhs.getDimSize(d));
+  if (getType().getShape() != ArrayRef<int64_t>(shape))
+    return emitOpError() << "result shape must be "
+                         << tensorOf(shape, getType().getElementType())
+                         << " (batch, lhs free, rhs free), got " << getType();
+  return verifyPrecisionConfig(*this, getPrecisionConfig());
+}
+
+LogicalResult ConvolutionOp::verify() {
+  Checker c{getLoc()};
+  auto lhs = getLhs().getType();
+  auto rhs = getRhs().getType();
+  auto out = getType();
+  ConvDimensionNumbersAttr dn = getDimensionNumbers();
+  int64_t rank = lhs.getRank();
+  int64_t spatial = static_cast<int64_t>(dn.getInputSpatial().size());
+  if (lhs.getElementType() != rhs.getElementType())
+    return emitOpError() << "operand element types differ: "
+                         << lhs.getElementType() << " vs "
+                         << rhs.getElementType();
+  if (rhs.getRank() != rank || out.getRank() != rank || rank != spatial + 2)
+    return emitOpError() << "input, kernel and result must all have rank "
+                         << spatial + 2 << " (dim_labels \""
+                         << dn.getDimLabels() << "\"), got " << rank << ", "
+                         << rhs.getRank() << " and " << out.getRank();
+  auto all = [](int64_t a, int64_t b, ArrayRef<int64_t> s) {
+    SmallVector<int64_t> dims{a, b};
+    llvm::append_range(dims, s);
+    return dims;
+  };
+  if (failed(c.dimsInRange(all(dn.getInputBatch(), dn.getInputFeature(),
+                               dn.getInputSpatial()),
+                           rank, "input dimension")) ||
+      failed(c.dimsInRange(all(dn.getKernelInputFeature(),
+                               dn.getKernelOutputFeature(),
+                               dn.getKernelSpatial()),
+                           rank, "kernel dimension")) ||
+      failed(c.dimsInRange(all(dn.getOutputBatch(), dn.getOutputFeature(),
+                               dn.getOutputSpatial()),
+                           rank, "output dimension")))
+    return failure();
+  SmallVector<int64_t> strides = orDefault(getWindowStrides(), spatial, 1);
+  SmallVector<int64_t> padding = orDefault(getPadding(), 2 * spatial, 0);
+  SmallVector<int64_t> lhsDil = orDefault(getLhsDilation(), spatial, 1);
+  SmallVector<int64_t> rhsDil = orDefault(getRhsDilation(), spatial, 1);
+  if (failed(c.size(strides, spatial, "window_strides")) ||
+      failed(c.size(padding, 2 * spatial, "padding (low, high per dim)")) ||
+      failed(c.size(lhsDil, spatial, "lhs_dilation")) ||
+      failed(c.size(rhsDil, spatial, "rhs_dilation")))
+    return failure();
+  if (getWindowReversal() &&
+      static_cast<int64_t>(getWindowReversal()->size()) != spatial)
+    return emitOpError() << "window_reversal has "
+                         << getWindowReversal()->size()
+                         << " entries, expected " << spatial;
+  for (int64_t i = 0; i < spatial; ++i)
+    if (strides[i] < 1 || lhsDil[i] < 1 || rhsDil[i] < 1)
+      return emitOpError() << "strides and dilations must be >= 1 (spatial "
+                              "dimension "
+                           << i << ")";
+  int64_t groups = getFeatureGroupCount();
+  int64_t batchGroups = getBatchGroupCount();
+  int64_t inFeatures = lhs.getDimSize(dn.getInputFeature());
+  int64_t kernelIn = rhs.getDimSize(dn.getKernelInputFeature());
+  int64_t kernelOut = rhs.getDimSize(dn.getKernelOutputFeature());
+  int64_t batch = lhs.getDimSize(dn.getInputBatch());
+  if (groups > 1 && batchGroups > 1)
+    return emitOpError() << "feature_group_count and batch_group_count cannot "
+                            "both be > 1";
+  if (inFeatures != kernelIn * groups)
+    return emitOpError() << "input feature dimension (" << inFeatures
+                         << ") must equal kernel input features (" << kernelIn
+                         << ") times feature_group_count (" << groups << ")";
+  if (kernelOut % groups != 0)
+    return emitOpError() << "kernel output features (" << kernelOut
+                         << ") must be a multiple of feature_group_count ("
+                         << groups << ")";
+  if (batch % batchGroups != 0 || kernelOut % batchGroups != 0)
+    return emitOpError() << "input batch (" << batch
+                         << ") and kernel output features (" << kernelOut
+                         << ") must be multiples of batch_group_count ("
+                         << batchGroups << ")";
+  SmallVector<int64_t> shape(rank, 0);
+  shape[dn.getOutputBatch()] = batch / batchGroups;
+  shape[dn.getOutputFeature()] = kernelOut;
+  for (int64_t i = 0; i < spatial; ++i)
+    shape[dn.getOutputSpatial()[i]] = windowedSize(
+        lhs.getDimSize(dn.getInputSpatial()[i]),
+        rhs.getDimSize(dn.getKernelSpatial()[i]), strides[i], padding[2 * i],
+        padding[2 * i + 1], lhsDil[i], rhsDil[i]);
+  if (out.getShape() != ArrayRef<int64_t>(shape))
+    return emitOpError() << "result shape must be "
+                         << tensorOf(shape, out.getElementType()) << ", got "
+                         << out;
+  return verifyPrecisionConfig(*this, getPrecisionConfig());
+}
+
+//===----------------------------------------------------------------------===//
+// Gather, scatter, sort, topk
+//===----------------------------------------------------------------------===//
+
+/// The dimensions of `indices` other than `indexVectorDim` (XLA: the batch
+/// dimensions of a gather/scatter), and the index vector's length.
+static std::pair<SmallVector<int64_t>, int64_t>
+indexBatchDims(RankedTensorType indices, int64_t indexVectorDim) {
+  SmallVector<int64_t> batch;
+  for (int64_t d = 0; d < indices.getRank(); ++d)
+    if (d != indexVectorDim)
+      batch.push_back(indices.getDimSize(d));
+  int64_t vectorSize =
+      indexVectorDim == indices.getRank() ? 1
+                                          : indices.getDimSize(indexVectorDim);
+  return {batch, vectorSize};
+}
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  Checker c{loc};
+  auto operand = asTensor(adaptor.getOperand().getType());
+  auto indices = asTensor(adaptor.getStartIndices().getType());
+  GatherDimensionNumbersAttr dn = adaptor.getDimensionNumbers();
+  if (!operand || !indices || !dn)
+    return c.fail("gather needs ranked tensor operands and dimension numbers");
+  int64_t rank = operand.getRank();
+  int64_t ivd = dn.getIndexVectorDim();
+  ArrayRef<int64_t> sizes = adaptor.getSliceSizes();
+  if (ivd < 0 || ivd > indices.getRank())
+    return c.fail("index_vector_dim " + Twine(ivd) + " is out of range [0, " +
+                  Twine(indices.getRank()) + "]");
+  auto [batch, vectorSize] = indexBatchDims(indices, ivd);
+  if (failed(c.size(sizes, rank, "slice_sizes")) ||
+      failed(c.sorted(dn.getOffsetDims(), "offset_dims")) ||
+      failed(c.sorted(dn.getCollapsedSliceDims(), "collapsed_slice_dims")) ||
+      failed(c.sorted(dn.getOperandBatchingDims(), "operand_batching_dims")) ||
+      failed(c.dimsInRange(dn.getCollapsedSliceDims(), rank,
+                           "collapsed slice dimension")) ||
+      failed(c.dimsInRange(dn.getOperandBatchingDims(), rank,
+                           "operand batching dimension")) ||
+      failed(c.dimsInRange(dn.getStartIndexMap(), rank,
+                           "start_index_map entry")) ||
+      failed(c.dimsInRange(dn.getStartIndicesBatchingDims(),
+                           indices.getRank(),
+                           "start indices batching dimension")))
+    return failure();
+  if (static_cast<int64_t>(dn.getStartIndexMap().size()) != vectorSize)
+    return c.fail("start_index_map has " + Twine(dn.getStartIndexMap().size()) +
+                  " entries but the index vector has " + Twine(vectorSize));
+  if (dn.getOperandBatchingDims().size() !=
+      dn.getStartIndicesBatchingDims().size())
+    return c.fail("operand_batching_dims and start_indices_batching_dims "
+                  "differ in length");
+  for (int64_t d = 0; d < rank; ++d) {
+    if (sizes[d] < 0 || sizes[d] > operand.getDimSize(d))
+      return c.fail("slice size " + Twine(sizes[d]) + " of dimension " +
+                    Twine(d) + " is outside [0, " +
+                    Twine(operand.getDimSize(d)) + "]");
+    bool collapsed = llvm::is_contained(dn.getCollapsedSliceDims(), d) ||
+                     llvm::is_contained(dn.getOperandBatchingDims(), d);
+    if (collapsed && sizes[d] > 1)
+      return c.fail("collapsed or batching dimension " + Twine(d) +
+                    " must have slice size 0 or 1, got " + Twine(sizes[d]));
+  }
+  SmallVector<int64_t> offsetSizes;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(dn.getCollapsedSliceDims(), d) &&
+        !llvm::is_contained(dn.getOperandBatchingDims(), d))
+      offsetSizes.push_back(sizes[d]);
+  if (dn.getOffsetDims().size() != offsetSizes.size())
+    return c.fail("offset_dims has " + Twine(dn.getOffsetDims().size()) +
+                  " entries, expected " + Twine(offsetSizes.size()) +
+                  " (operand rank minus collapsed and batching dimensions)");
+  int64_t outRank = offsetSizes.size() + batch.size();
+  if (failed(c.dimsInRange(dn.getOffsetDims(), outRank, "offset dimension")))
+    return failure();
+  SmallVector<int64_t> shape;
+  size_t nextOffset = 0, nextBatch = 0;
+  for (int64_t d = 0; d < outRank; ++d)
+    shape.push_back(llvm::is_contained(dn.getOffsetDims(), d)
+                        ? offsetSizes[nextOffset++]
+                        : batch[nextBatch++]);
+  results.push_back(tensorOf(shape, operand.getElementType()));
+  return success();
+}
+
+LogicalResult ScatterOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
+  Checker c{loc};
+  ValueRange inputs = adaptor.getInputs();
+  ValueRange updates = adaptor.getUpdates();
+  auto indices = asTensor(adaptor.getScatterIndices().getType());
+  ScatterDimensionNumbersAttr dn = adaptor.getDimensionNumbers();
+  if (inputs.empty() || inputs.size() != updates.size() || !indices || !dn)
+    return c.fail("scatter needs N >= 1 inputs, N updates, indices and "
+                  "dimension numbers");
+  auto input = asTensor(inputs.front().getType());
+  auto update = asTensor(updates.front().getType());
+  if (!input || !update)
+    return c.fail("scatter operands must be ranked tensors");
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(inputs, updates))) {
+    auto in = asTensor(std::get<0>(pair).getType());
+    auto up = asTensor(std::get<1>(pair).getType());
+    if (!in || !up || in.getShape() != input.getShape() ||
+        up.getShape() != update.getShape() ||
+        in.getElementType() != up.getElementType())
+      return c.fail("input " + Twine(i) + " and update " + Twine(i) +
+                    " must have the shapes of input 0 and update 0 and one "
+                    "element type");
+    results.push_back(in);
+  }
+  int64_t rank = input.getRank();
+  int64_t ivd = dn.getIndexVectorDim();
+  if (ivd < 0 || ivd > indices.getRank())
+    return c.fail("index_vector_dim " + Twine(ivd) + " is out of range [0, " +
+                  Twine(indices.getRank()) + "]");
+  auto [batch, vectorSize] = indexBatchDims(indices, ivd);
+  ArrayRef<int64_t> window = dn.getUpdateWindowDims();
+  int64_t expectedRank = window.size() + batch.size();
+  if (update.getRank() != expectedRank)
+    return c.fail("updates have rank " + Twine(update.getRank()) +
+                  ", expected " + Twine(expectedRank) +
+                  " (update_window_dims plus the index batch dimensions)");
+  if (failed(c.sorted(window, "update_window_dims")) ||
+      failed(c.sorted(dn.getInsertedWindowDims(), "inserted_window_dims")) ||
+      failed(c.sorted(dn.getInputBatchingDims(), "input_batching_dims")) ||
+      failed(c.dimsInRange(window, update.getRank(), "update window dimension")) ||
+      failed(c.dimsInRange(dn.getInsertedWindowDims(), rank,
+                           "inserted window dimension")) ||
+      failed(c.dimsInRange(dn.getInputBatchingDims(), rank,
+                           "input batching dimension")) ||
+      failed(c.dimsInRange(dn.getScatterDimsToOperandDims(), rank,
+                           "scatter_dims_to_operand_dims entry")) ||
+      failed(c.dimsInRange(dn.getScatterIndicesBatchingDims(),
+                           indices.getRank(),
+                           "scatter indices batching dimension")))
+    return failure();
+  if (static_cast<int64_t>(window.size() + dn.getInsertedWindowDims().size() +
+                           dn.getInputBatchingDims().size()) != rank)
+    return c.fail("update_window_dims, inserted_window_dims and "
+                  "input_batching_dims must together cover the input's " +
+                  Twine(rank) + " dimensions");
+  if (static_cast<int64_t>(dn.getScatterDimsToOperandDims().size()) !=
+      vectorSize)
+    return c.fail("scatter_dims_to_operand_dims has " +
+                  Twine(dn.getScatterDimsToOperandDims().size()) +
+                  " entries but the index vector has " + Twine(vectorSize));
+  // Window dimensions of the update fit in the input's uncollapsed ones;
+  // the other update dimensions follow the index batch dimensions.
+  size_t nextWindow = 0, nextBatch = 0;
+  SmallVector<int64_t> windowInputDims;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(dn.getInsertedWindowDims(), d) &&
+        !llvm::is_contained(dn.getInputBatchingDims(), d))
+      windowInputDims.push_back(d);
+  for (int64_t d = 0; d < update.getRank(); ++d) {
+    int64_t size = update.getDimSize(d);
+    if (llvm::is_contained(window, d)) {
+      int64_t inputDim = windowInputDims[nextWindow++];
+      if (size > input.getDimSize(inputDim))
+        return c.fail("update window dimension " + Twine(d) + " (size " +
+                      Twine(size) + ") exceeds input dimension " +
+                      Twine(inputDim) + " (size " +
+                      Twine(input.getDimSize(inputDim)) + ")");
+    } else if (size != batch[nextBatch++]) {
+      return c.fail("update scatter dimension " + Twine(d) + " (size " +
+                    Twine(size) +
+                    ") does not match the corresponding index batch "
+                    "dimension (size " +
+                    Twine(batch[nextBatch - 1]) + ")");
+    }
+  }
+  return success();
+}
+
+LogicalResult ScatterOp::verifyRegions() {
+  return verifyReducerRegion(*this, getUpdateComputation(),
+                             "update computation", getInputs());
+}
+
+LogicalResult SortOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  Checker c{loc};
+  if (adaptor.getInputs().empty())
+    return c.fail("sort needs at least one input");
+  auto first = asTensor(adaptor.getInputs().front().getType());
+  if (!first)
+    return c.fail("sort inputs must be ranked tensors");
+  for (Value input : adaptor.getInputs()) {
+    auto type = asTensor(input.getType());
+    if (!type || type.getShape() != first.getShape())
+      return c.fail("sort inputs must all have the shape of input 0 " +
+                    typeString(first) + ", got " + typeString(input.getType()));
+    results.push_back(type);
+  }
+  if (adaptor.getDimension() >= static_cast<uint64_t>(first.getRank()))
+    return c.fail("sort dimension " + Twine(adaptor.getDimension()) +
+                  " is out of range for rank " + Twine(first.getRank()));
+  return success();
+}
+
+LogicalResult SortOp::verifyRegions() {
+  SmallVector<Type> args;
+  for (Type scalar : scalarsOf(getInputs().getTypes())) {
+    args.push_back(scalar);
+    args.push_back(scalar);
+  }
+  Type pred = tensorOf({}, IntegerType::get(getContext(), 1));
+  return verifyRegionSignature(*this, getComparator(), "comparator", args,
+                               {pred});
+}
+
+LogicalResult TopKOp::inferReturnTypes(MLIRContext *context,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  auto in = asTensor(adaptor.getOperand().getType());
+  if (!in || in.getRank() < 1)
+    return emitOptionalError(loc, "topk operand must have rank >= 1");
+  int64_t k = adaptor.getK();
+  if (k > in.getShape().back())
+    return emitOptionalError(loc, "k = ", k,
+                             " exceeds the last dimension's size ",
+                             in.getShape().back());
+  SmallVector<int64_t> shape(in.getShape());
+  shape.back() = k;
+  results.push_back(tensorOf(shape, in.getElementType()));
+  results.push_back(tensorOf(shape, IntegerType::get(context, 32)));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tuples, calls and control flow
+//===----------------------------------------------------------------------===//
+
+LogicalResult TupleOp::inferReturnTypes(MLIRContext *context,
+                                        std::optional<Location>,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &results) {
+  results.push_back(
+      TupleType::get(context, adaptor.getElements().getTypes()));
+  return success();
+}
+
+LogicalResult GetTupleElementOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &results) {
+  auto tuple = dyn_cast<TupleType>(adaptor.getOperand().getType());
+  if (!tuple)
+    return emitOptionalError(loc, "get_tuple_element needs a tuple operand");
+  uint64_t index = adaptor.getIndex();
+  if (index >= tuple.size())
+    return emitOptionalError(loc, "index ", index,
+                             " is out of range for a tuple of ", tuple.size(),
+                             " elements");
+  results.push_back(tuple.getType(index));
+  return success();
+}
+
+OpFoldResult GetTupleElementOp::fold(FoldAdaptor) {
+  if (auto tuple = getOperand().getDefiningOp<TupleOp>())
+    return tuple.getElements()[getIndex()];
+  return {};
+}
+
+LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto callee =
+      symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, getCalleeAttr());
+  if (!callee)
+    return emitOpError() << "calls '" << getCallee()
+                         << "', which is not a func.func in scope";
+  FunctionType type = callee.getFunctionType();
+  if (TypeRange(type.getInputs()) != TypeRange(getOperands().getTypes()) ||
+      TypeRange(type.getResults()) != TypeRange(getResultTypes()))
+    return emitOpError() << "types do not match the callee's signature "
+                         << type;
+  return success();
+}
+
+LogicalResult WhileOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &results) {
+  llvm::append_range(results, adaptor.getOperand().getTypes());
+  return success();
+}
+
+LogicalResult WhileOp::verifyRegions() {
+  TypeRange state = getOperand().getTypes();
+  Type pred = tensorOf({}, IntegerType::get(getContext(), 1));
+  if (failed(verifyRegionSignature(*this, getCond(), "cond", state, {pred})))
+    return failure();
+  return verifyRegionSignature(*this, getBody(), "body", state, state);
+}
+
+LogicalResult ConditionalOp::verifyRegions() {
+  size_t count = getBranches().size();
+  bool isPred = getIndex().getType().getElementType().isInteger(1);
+  if (isPred && count != 2)
+    return emitOpError() << "a pred index selects between exactly 2 branches, "
+                            "got "
+                         << count;
+  if (count == 0)
+    return emitOpError() << "needs at least one branch";
+  if (getBranchOperands().size() != count)
+    return emitOpError() << "has " << getBranchOperands().size()
+                         << " branch operands for " << count << " branches";
+  for (auto [i, region] : llvm::enumerate(getBranches()))
+    if (failed(verifyRegionSignature(
+            *this, region, ("branch " + Twine(i)).str(),
+            getBranchOperands()[i].getType(), getResultTypes())))
+      return failure();
+  return success();
+}
+
+LogicalResult FusionOp::verifyRegions() {
+  return verifyRegionSignature(*this, getBody(), "fused computation",
+                               getOperands().getTypes(), getResultTypes());
+}
+
+#define GET_OP_CLASSES
+#include "dialects/hlo/HloOps.cpp.inc"

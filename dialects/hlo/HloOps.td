@@ -1,0 +1,716 @@
+//===- HloOps.td - hlo dialect operations ------------------*- tablegen -*-===//
+//
+// One op per XLA HLO opcode that tpuc supports, with XLA's semantics. Ops
+// whose result type follows from operands and attributes implement
+// InferTypeOpInterface, which both infers and verifies the result type.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUC_DIALECTS_HLO_HLOOPS_TD
+#define TPUC_DIALECTS_HLO_HLOOPS_TD
+
+include "dialects/hlo/HloDialect.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/CallInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+def Hlo_Float : AnyTypeOf<[F16, BF16, F32, F64]>;
+// XLA's sN are MLIR's signless iN; XLA's uN are uiN.
+def Hlo_SignedInt : AnyTypeOf<[I8, I16, I32, I64]>;
+def Hlo_UnsignedInt : AnyTypeOf<[UI8, UI16, UI32, UI64]>;
+def Hlo_Int : AnyTypeOf<[Hlo_SignedInt, Hlo_UnsignedInt]>;
+def Hlo_Element : AnyTypeOf<[Hlo_Float, Hlo_Int, I1]>;
+
+def Hlo_Tensor : StaticShapeTensorOf<[Hlo_Element]>;
+def Hlo_FpTensor : StaticShapeTensorOf<[Hlo_Float]>;
+def Hlo_FpOrIntTensor : StaticShapeTensorOf<[Hlo_Float, Hlo_Int]>;
+def Hlo_IntOrPredTensor : StaticShapeTensorOf<[Hlo_Int, I1]>;
+def Hlo_IntTensor : StaticShapeTensorOf<[Hlo_Int]>;
+def Hlo_PredTensor : StaticShapeTensorOf<[I1]>;
+def Hlo_ScalarIntTensor : 0DTensorOf<[Hlo_Int]>;
+def Hlo_Tuple : NestedTupleOf<[Hlo_Tensor]>;
+def Hlo_TensorOrTuple : AnyTypeOf<[Hlo_Tensor, Hlo_Tuple]>;
+
+//===----------------------------------------------------------------------===//
+// Base classes
+//===----------------------------------------------------------------------===//
+
+class Hlo_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Hlo_Dialect, mnemonic, traits>;
+
+class Hlo_UnaryElementwiseOp<string mnemonic, Type operandType, string doc,
+                             list<Trait> traits = []>
+    : Hlo_Op<mnemonic, traits # [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = doc;
+  let description = "Elementwise " # doc # ", with XLA's semantics.";
+  let arguments = (ins operandType:$operand);
+  let results = (outs operandType:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+}
+
+class Hlo_BinaryElementwiseOp<string mnemonic, Type operandType, string doc,
+                              list<Trait> traits = []>
+    : Hlo_Op<mnemonic, traits # [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = doc;
+  let description = "Elementwise " # doc # ", with XLA's semantics.";
+  let arguments = (ins operandType:$lhs, operandType:$rhs);
+  let results = (outs operandType:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary
+//===----------------------------------------------------------------------===//
+
+def Hlo_AbsOp : Hlo_UnaryElementwiseOp<"abs", Hlo_FpOrIntTensor, "absolute value">;
+def Hlo_CeilOp : Hlo_UnaryElementwiseOp<"ceil", Hlo_FpTensor, "ceiling">;
+def Hlo_CosineOp : Hlo_UnaryElementwiseOp<"cosine", Hlo_FpTensor, "cosine">;
+def Hlo_ExpOp : Hlo_UnaryElementwiseOp<"exponential", Hlo_FpTensor, "e to the x">;
+def Hlo_Expm1Op : Hlo_UnaryElementwiseOp<"exponential_minus_one", Hlo_FpTensor,
+    "e to the x minus one">;
+def Hlo_FloorOp : Hlo_UnaryElementwiseOp<"floor", Hlo_FpTensor, "floor">;
+def Hlo_LogOp : Hlo_UnaryElementwiseOp<"log", Hlo_FpTensor, "natural logarithm">;
+def Hlo_Log1pOp : Hlo_UnaryElementwiseOp<"log_plus_one", Hlo_FpTensor,
+    "natural logarithm of one plus x">;
+def Hlo_LogisticOp : Hlo_UnaryElementwiseOp<"logistic", Hlo_FpTensor,
+    "logistic function 1 / (1 + e^-x)">;
+def Hlo_NegOp : Hlo_UnaryElementwiseOp<"negate", Hlo_FpOrIntTensor, "negation">;
+def Hlo_NotOp : Hlo_UnaryElementwiseOp<"not", Hlo_IntOrPredTensor,
+    "logical not of pred, bitwise not of integers">;
+def Hlo_RoundNearestEvenOp : Hlo_UnaryElementwiseOp<"round_nearest_even",
+    Hlo_FpTensor, "rounding to the nearest integer, ties to even">;
+def Hlo_RsqrtOp : Hlo_UnaryElementwiseOp<"rsqrt", Hlo_FpTensor,
+    "reciprocal square root">;
+def Hlo_SignOp : Hlo_UnaryElementwiseOp<"sign", Hlo_FpOrIntTensor, "sign (-1, 0 or 1)">;
+def Hlo_SineOp : Hlo_UnaryElementwiseOp<"sine", Hlo_FpTensor, "sine">;
+def Hlo_SqrtOp : Hlo_UnaryElementwiseOp<"sqrt", Hlo_FpTensor, "square root">;
+def Hlo_TanhOp : Hlo_UnaryElementwiseOp<"tanh", Hlo_FpTensor, "hyperbolic tangent">;
+
+def Hlo_CopyOp : Hlo_UnaryElementwiseOp<"copy", Hlo_Tensor,
+    "copy (in tpuc: a change of layout)">;
+
+def Hlo_IsFiniteOp : Hlo_Op<"is_finite", [Pure, Elementwise,
+    SameOperandsAndResultShape]> {
+  let summary = "whether each element is finite";
+  let description = "Elementwise: true where x is neither infinite nor NaN.";
+  let arguments = (ins Hlo_FpTensor:$operand);
+  let results = (outs Hlo_PredTensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary and ternary
+//===----------------------------------------------------------------------===//
+
+def Hlo_AddOp : Hlo_BinaryElementwiseOp<"add", Hlo_Tensor, "addition",
+    [Commutative]>;
+def Hlo_SubtractOp : Hlo_BinaryElementwiseOp<"subtract", Hlo_FpOrIntTensor,
+    "subtraction">;
+def Hlo_MultiplyOp : Hlo_BinaryElementwiseOp<"multiply", Hlo_Tensor,
+    "multiplication", [Commutative]>;
+def Hlo_DivideOp : Hlo_BinaryElementwiseOp<"divide", Hlo_FpOrIntTensor,
+    "division (integers round toward zero)">;
+def Hlo_RemainderOp : Hlo_BinaryElementwiseOp<"remainder", Hlo_FpOrIntTensor,
+    "remainder with the sign of the dividend">;
+def Hlo_MaximumOp : Hlo_BinaryElementwiseOp<"maximum", Hlo_Tensor,
+    "maximum (NaN if either is NaN)", [Commutative]>;
+def Hlo_MinimumOp : Hlo_BinaryElementwiseOp<"minimum", Hlo_Tensor,
+    "minimum (NaN if either is NaN)", [Commutative]>;
+def Hlo_PowerOp : Hlo_BinaryElementwiseOp<"power", Hlo_FpOrIntTensor,
+    "lhs to the power rhs">;
+def Hlo_Atan2Op : Hlo_BinaryElementwiseOp<"atan2", Hlo_FpTensor,
+    "arctangent of lhs/rhs">;
+def Hlo_AndOp : Hlo_BinaryElementwiseOp<"and", Hlo_IntOrPredTensor,
+    "logical/bitwise and", [Commutative]>;
+def Hlo_OrOp : Hlo_BinaryElementwiseOp<"or", Hlo_IntOrPredTensor,
+    "logical/bitwise or", [Commutative]>;
+def Hlo_XorOp : Hlo_BinaryElementwiseOp<"xor", Hlo_IntOrPredTensor,
+    "logical/bitwise exclusive or", [Commutative]>;
+
+def Hlo_CompareOp : Hlo_Op<"compare", [Pure, Elementwise,
+    SameTypeOperands, InferTypeOpAdaptor]> {
+  let summary = "elementwise comparison";
+  let description = [{
+    Compares `lhs` and `rhs` elementwise with `comparison_direction`. The
+    optional `compare_type` is XLA's: FLOAT (IEEE, NaN unordered),
+    TOTALORDER (-NaN < -Inf < ... < -0 < +0 < ... < Inf < NaN), SIGNED or
+    UNSIGNED. The result is a pred tensor of the operands' shape.
+
+    ```mlir
+    %0 = hlo.compare GT, %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+    %1 = hlo.compare LT, %a, %b, TOTALORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+    ```
+  }];
+  let arguments = (ins Hlo_ComparisonDirectionAttr:$comparison_direction,
+                       Hlo_Tensor:$lhs, Hlo_Tensor:$rhs,
+                       OptionalAttr<Hlo_ComparisonTypeAttr>:$compare_type);
+  let results = (outs Hlo_PredTensor:$result);
+  let assemblyFormat = [{
+    $comparison_direction `,` $lhs `,` $rhs (`,` $compare_type^)? attr-dict
+    `:` functional-type(operands, results)
+  }];
+}
+
+def Hlo_SelectOp : Hlo_Op<"select", [Pure, InferTypeOpAdaptor]> {
+  let summary = "elementwise select";
+  let description = [{
+    `pred ? on_true : on_false` elementwise. `pred` is either a scalar or has
+    the shape of the other operands, which have the same type.
+  }];
+  let arguments = (ins Hlo_PredTensor:$pred, Hlo_Tensor:$on_true,
+                       Hlo_Tensor:$on_false);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = [{
+    $pred `,` $on_true `,` $on_false attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Hlo_ClampOp : Hlo_Op<"clamp", [Pure, InferTypeOpAdaptor]> {
+  let summary = "elementwise clamp";
+  let description = [{
+    `min(max(operand, min), max)` elementwise. `min` and `max` are scalars or
+    have the operand's shape; all have the operand's element type.
+  }];
+  let arguments = (ins Hlo_Tensor:$min, Hlo_Tensor:$operand, Hlo_Tensor:$max);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = [{
+    $min `,` $operand `,` $max attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Type conversion and constants
+//===----------------------------------------------------------------------===//
+
+def Hlo_ConvertOp : Hlo_Op<"convert", [Pure, Elementwise,
+    SameOperandsAndResultShape]> {
+  let summary = "elementwise element-type conversion";
+  let description = [{
+    Converts every element to the result's element type as XLA does:
+    float to narrower float rounds to nearest even, float to integer
+    truncates toward zero (saturating; NaN becomes 0), integer to pred is
+    `x != 0`.
+  }];
+  let arguments = (ins Hlo_Tensor:$operand);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Hlo_BitcastConvertOp : Hlo_Op<"bitcast_convert", [Pure]> {
+  let summary = "reinterpret the bits of each element as another type";
+  let description = [{
+    As XLA's bitcast-convert: equal bit widths keep the shape; converting to
+    a narrower type appends a minor dimension of size (wide / narrow); to a
+    wider type removes a minor dimension of that size.
+  }];
+  let arguments = (ins Hlo_Tensor:$operand);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Hlo_ConstantOp : Hlo_Op<"constant", [ConstantLike, Pure,
+    InferTypeOpAdaptor]> {
+  let summary = "a constant tensor";
+  let description = [{
+    ```mlir
+    %0 = hlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Hlo_Tensor:$output);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+def Hlo_IotaOp : Hlo_Op<"iota", [Pure]> {
+  let summary = "a tensor counting up along one dimension";
+  let description = [{
+    ```mlir
+    %0 = hlo.iota dim = 1 : tensor<2x4xi32>
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$iota_dimension);
+  let results = (outs Hlo_Tensor:$output);
+  let assemblyFormat = "`dim` `=` $iota_dimension attr-dict `:` type($output)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+def Hlo_BroadcastInDimOp : Hlo_Op<"broadcast_in_dim", [Pure]> {
+  let summary = "broadcast into a larger shape";
+  let description = [{
+    XLA's `broadcast(x), dimensions={...}`: operand dimension `i` becomes
+    result dimension `broadcast_dimensions[i]`; the list is strictly
+    increasing, and each operand dimension is 1 or equal to the result
+    dimension it maps to.
+
+    ```mlir
+    %0 = hlo.broadcast_in_dim %x, dims = [1] : (tensor<4xf32>) -> tensor<2x4xf32>
+    ```
+  }];
+  let arguments = (ins Hlo_Tensor:$operand,
+                       DenseI64ArrayAttr:$broadcast_dimensions);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `dims` `=` $broadcast_dimensions attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Hlo_ReshapeOp : Hlo_Op<"reshape", [Pure]> {
+  let summary = "reshape (row-major element order is kept)";
+  let arguments = (ins Hlo_Tensor:$operand);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Hlo_TransposeOp : Hlo_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
+  let summary = "permute dimensions";
+  let description = [{
+    Result dimension `i` is operand dimension `permutation[i]`.
+
+    ```mlir
+    %0 = hlo.transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+    ```
+  }];
+  let arguments = (ins Hlo_Tensor:$operand, DenseI64ArrayAttr:$permutation);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `dims` `=` $permutation attr-dict `:` functional-type(operands, results)
+  }];
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Hlo_ReverseOp : Hlo_Op<"reverse", [Pure, SameOperandsAndResultType]> {
+  let summary = "reverse the order of elements along dimensions";
+  let arguments = (ins Hlo_Tensor:$operand, DenseI64ArrayAttr:$dimensions);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = "$operand `,` `dims` `=` $dimensions attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Hlo_SliceOp : Hlo_Op<"slice", [Pure, InferTypeOpAdaptor]> {
+  let summary = "static strided slice";
+  let description = [{
+    XLA's `slice={[start:limit:stride], ...}`.
+
+    ```mlir
+    %0 = hlo.slice %x [0:2:1, 1:5:2] : (tensor<4x8xf32>) -> tensor<2x2xf32>
+    ```
+  }];
+  let arguments = (ins Hlo_Tensor:$operand,
+                       DenseI64ArrayAttr:$start_indices,
+                       DenseI64ArrayAttr:$limit_indices,
+                       DenseI64ArrayAttr:$strides);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = [{
+    $operand custom<SliceRanges>($start_indices, $limit_indices, $strides)
+    attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Hlo_DynamicSliceOp : Hlo_Op<"dynamic_slice", [Pure, InferTypeOpAdaptor]> {
+  let summary = "slice at run-time start indices";
+  let description = [{
+    One rank-0 integer start index per operand dimension; starts are
+    clamped so the slice stays inside the operand, as in XLA.
+  }];
+  let arguments = (ins Hlo_Tensor:$operand,
+                       Variadic<Hlo_ScalarIntTensor>:$start_indices,
+                       DenseI64ArrayAttr:$slice_sizes);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `[` $start_indices `]` `,` `sizes` `=` $slice_sizes attr-dict
+    `:` functional-type(operands, results)
+  }];
+}
+
+def Hlo_DynamicUpdateSliceOp : Hlo_Op<"dynamic_update_slice", [Pure,
+    InferTypeOpAdaptor]> {
+  let summary = "overwrite a slice at run-time start indices";
+  let description = [{
+    Writes `update` into a copy of `operand` at the (clamped) start indices.
+  }];
+  let arguments = (ins Hlo_Tensor:$operand, Hlo_Tensor:$update,
+                       Variadic<Hlo_ScalarIntTensor>:$start_indices);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` $update `,` `[` $start_indices `]` attr-dict
+    `:` functional-type(operands, results)
+  }];
+}
+
+def Hlo_ConcatenateOp : Hlo_Op<"concatenate", [Pure, InferTypeOpAdaptor]> {
+  let summary = "concatenate along one dimension";
+  let arguments = (ins Variadic<Hlo_Tensor>:$inputs,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$dimension);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = [{
+    `(` $inputs `)` `dim` `=` $dimension attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Hlo_PadOp : Hlo_Op<"pad", [Pure, InferTypeOpAdaptor]> {
+  let summary = "pad with edge (possibly negative) and interior padding";
+  let description = [{
+    XLA's `padding=lo_hi_interior x ...`. Negative edge padding removes
+    elements; interior padding is non-negative.
+  }];
+  let arguments = (ins Hlo_Tensor:$operand, Hlo_Tensor:$padding_value,
+                       DenseI64ArrayAttr:$edge_padding_low,
+                       DenseI64ArrayAttr:$edge_padding_high,
+                       DenseI64ArrayAttr:$interior_padding);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` $padding_value `,` `low` `=` $edge_padding_low `,`
+    `high` `=` $edge_padding_high `,` `interior` `=` $interior_padding
+    attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and windows
+//===----------------------------------------------------------------------===//
+
+def Hlo_ReduceOp : Hlo_Op<"reduce", [RecursiveMemoryEffects,
+    SameVariadicOperandSize, InferTypeOpAdaptor]> {
+  let summary = "reduce dimensions with a computation";
+  let description = [{
+    Variadic reduce: N inputs of one shape and N rank-0 init values; the body
+    takes (acc_0..acc_N-1, x_0..x_N-1) as rank-0 tensors and returns N.
+
+    ```mlir
+    %0 = hlo.reduce(%x) init(%zero) dims = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32> {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = hlo.add %a, %b : tensor<f32>
+      hlo.return %s : tensor<f32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Hlo_Tensor>:$inputs,
+                       Variadic<Hlo_Tensor>:$init_values,
+                       DenseI64ArrayAttr:$dimensions);
+  let results = (outs Variadic<Hlo_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $inputs `)` `init` `(` $init_values `)` `dims` `=` $dimensions attr-dict
+    `:` functional-type(operands, results) $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Hlo_ReduceWindowOp : Hlo_Op<"reduce_window", [RecursiveMemoryEffects,
+    SameVariadicOperandSize, InferTypeOpAdaptor]> {
+  let summary = "reduce sliding windows with a computation";
+  let description = [{
+    XLA's reduce-window with `window={size=.. stride=.. pad=.. lhs_dilate=..
+    rhs_dilate=..}`: every array attribute has one entry per input
+    dimension (`padding` two: low, high); missing ones default to stride 1,
+    no padding and dilation 1.
+  }];
+  let arguments = (ins Variadic<Hlo_Tensor>:$inputs,
+                       Variadic<Hlo_Tensor>:$init_values,
+                       DenseI64ArrayAttr:$window_dimensions,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$base_dilations,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_dilations,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding);
+  let results = (outs Variadic<Hlo_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $inputs `)` `init` `(` $init_values `)` attr-dict
+    `:` functional-type(operands, results) $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Hlo_SelectAndScatterOp : Hlo_Op<"select_and_scatter", [
+    RecursiveMemoryEffects, InferTypeOpAdaptor]> {
+  let summary = "select one element per window, scatter source values there";
+  let description = [{
+    XLA's select-and-scatter (the gradient of max-pooling): `select`
+    chooses an element of each window of `operand`, and `scatter` combines
+    the corresponding `source` value into a result initialised with
+    `init_value`.
+  }];
+  let arguments = (ins Hlo_Tensor:$operand, Hlo_Tensor:$source,
+                       Hlo_Tensor:$init_value,
+                       DenseI64ArrayAttr:$window_dimensions,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding);
+  let results = (outs Hlo_Tensor:$result);
+  let regions = (region SizedRegion<1>:$select, SizedRegion<1>:$scatter);
+  let assemblyFormat = [{
+    $operand `,` $source `,` $init_value attr-dict
+    `:` functional-type(operands, results) `select` $select `scatter` $scatter
+  }];
+  let hasRegionVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Linear algebra
+//===----------------------------------------------------------------------===//
+
+def Hlo_DotGeneralOp : Hlo_Op<"dot_general", [Pure]> {
+  let summary = "generalised matrix product";
+  let description = [{
+    The result's dimensions are the batch dimensions, then the lhs free
+    dimensions, then the rhs free dimensions, in order. The result element
+    type may differ from the operands' (XLA's preferred_element_type, e.g.
+    bf16 operands accumulated into f32).
+
+    ```mlir
+    %0 = hlo.dot_general %a, %b, #hlo.dot<lhs_contracting = [1], rhs_contracting = [0]>
+         : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+    ```
+  }];
+  let arguments = (ins Hlo_Tensor:$lhs, Hlo_Tensor:$rhs,
+                       Hlo_DotDimensionNumbersAttr:$dot_dimension_numbers,
+                       OptionalAttr<Hlo_PrecisionConfigAttr>:$precision_config);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` custom<QualifiedAttr>($dot_dimension_numbers) attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Hlo_ConvolutionOp : Hlo_Op<"convolution", [Pure]> {
+  let summary = "N-d convolution with XLA's full generality";
+  let description = [{
+    XLA's convolution: `window_strides`, `padding` (low, high per spatial
+    dimension), `lhs_dilation`, `rhs_dilation`, `window_reversal`,
+    `feature_group_count`, `batch_group_count` and dimension numbers in
+    dim_labels notation. Missing window attributes default to stride 1,
+    no padding, dilation 1, no reversal.
+
+    ```mlir
+    %0 = hlo.convolution %x, %w, #hlo.conv<"b01f_01io->b01f"> {window_strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>}
+         : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x4x4x16xf32>
+    ```
+  }];
+  let arguments = (ins Hlo_Tensor:$lhs, Hlo_Tensor:$rhs,
+                       Hlo_ConvDimensionNumbersAttr:$dimension_numbers,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$lhs_dilation,
+                       OptionalAttr<DenseI64ArrayAttr>:$rhs_dilation,
+                       OptionalAttr<DenseBoolArrayAttr>:$window_reversal,
+                       DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$feature_group_count,
+                       DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$batch_group_count,
+                       OptionalAttr<Hlo_PrecisionConfigAttr>:$precision_config);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` custom<QualifiedAttr>($dimension_numbers) attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Gather / scatter / sort / topk
+//===----------------------------------------------------------------------===//
+
+def Hlo_GatherOp : Hlo_Op<"gather", [Pure, InferTypeOpAdaptor]> {
+  let summary = "gather slices at indices";
+  let description = [{
+    XLA's gather, with its dimension numbers and `slice_sizes`.
+  }];
+  let arguments = (ins Hlo_Tensor:$operand, Hlo_IntTensor:$start_indices,
+                       Hlo_GatherDimensionNumbersAttr:$dimension_numbers,
+                       DenseI64ArrayAttr:$slice_sizes,
+                       DefaultValuedAttr<BoolAttr, "false">:$indices_are_sorted);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` $start_indices `,` custom<QualifiedAttr>($dimension_numbers) `,` `sizes` `=` $slice_sizes
+    attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Hlo_ScatterOp : Hlo_Op<"scatter", [RecursiveMemoryEffects,
+    SameVariadicOperandSize, InferTypeOpAdaptor]> {
+  let summary = "combine updates into slices at indices";
+  let description = [{
+    XLA's (variadic) scatter: `inputs` and `updates` come in equal numbers;
+    the update computation takes (current_0.., update_0..) as rank-0 tensors.
+  }];
+  let arguments = (ins Variadic<Hlo_Tensor>:$inputs,
+                       Hlo_IntTensor:$scatter_indices,
+                       Variadic<Hlo_Tensor>:$updates,
+                       Hlo_ScatterDimensionNumbersAttr:$dimension_numbers,
+                       DefaultValuedAttr<BoolAttr, "false">:$indices_are_sorted,
+                       DefaultValuedAttr<BoolAttr, "false">:$unique_indices);
+  let results = (outs Variadic<Hlo_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$update_computation);
+  let assemblyFormat = [{
+    `(` $inputs `)` `at` $scatter_indices `updates` `(` $updates `)` `,`
+    custom<QualifiedAttr>($dimension_numbers) attr-dict `:` functional-type(operands, results)
+    $update_computation
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Hlo_SortOp : Hlo_Op<"sort", [RecursiveMemoryEffects, InferTypeOpAdaptor]> {
+  let summary = "sort tensors along a dimension with a comparator";
+  let description = [{
+    Sorts N same-shaped inputs together along `dimension`; the comparator
+    takes (lhs_0, rhs_0, lhs_1, rhs_1, ...) as rank-0 tensors and returns a
+    rank-0 pred meaning "lhs goes before rhs".
+  }];
+  let arguments = (ins Variadic<Hlo_Tensor>:$inputs,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$dimension,
+                       DefaultValuedAttr<BoolAttr, "false">:$is_stable);
+  let results = (outs Variadic<Hlo_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$comparator);
+  let assemblyFormat = [{
+    `(` $inputs `)` `dim` `=` $dimension attr-dict `:` functional-type(operands, results)
+    $comparator
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Hlo_TopKOp : Hlo_Op<"topk", [Pure, InferTypeOpAdaptor]> {
+  let summary = "the k largest (or smallest) entries along the last dimension";
+  let description = [{
+    Returns the values and their s32 indices, sorted, like XLA's topk.
+  }];
+  let arguments = (ins Hlo_Tensor:$operand,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$k,
+                       DefaultValuedAttr<BoolAttr, "true">:$largest);
+  let results = (outs Hlo_Tensor:$values, Hlo_Tensor:$indices);
+  let assemblyFormat = [{
+    $operand `,` `k` `=` $k attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Tuples, calls and control flow
+//===----------------------------------------------------------------------===//
+
+def Hlo_TupleOp : Hlo_Op<"tuple", [Pure, InferTypeOpAdaptor]> {
+  let summary = "make a tuple";
+  let arguments = (ins Variadic<Hlo_TensorOrTuple>:$elements);
+  let results = (outs Hlo_Tuple:$result);
+  let assemblyFormat = "$elements attr-dict `:` functional-type(operands, results)";
+}
+
+def Hlo_GetTupleElementOp : Hlo_Op<"get_tuple_element", [Pure,
+    InferTypeOpAdaptor]> {
+  let summary = "one element of a tuple";
+  let arguments = (ins Hlo_Tuple:$operand,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$index);
+  let results = (outs Hlo_TensorOrTuple:$result);
+  let assemblyFormat = [{
+    $operand `[` $index `]` attr-dict `:` functional-type(operands, results)
+  }];
+  let hasFolder = 1;
+}
+
+def Hlo_CallOp : Hlo_Op<"call", [CallOpInterface,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "call a computation (a func.func) by name";
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       Variadic<Hlo_TensorOrTuple>:$operands,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let results = (outs Variadic<Hlo_TensorOrTuple>:$results);
+  let assemblyFormat = [{
+    $callee `(` $operands `)` attr-dict `:` functional-type($operands, results)
+  }];
+  let extraClassDeclaration = [{
+    operand_range getArgOperands() { return getOperands(); }
+    ::mlir::MutableOperandRange getArgOperandsMutable() {
+      return getOperandsMutable();
+    }
+    ::mlir::CallInterfaceCallable getCallableForCallee() {
+      return (*this)->getAttrOfType<::mlir::SymbolRefAttr>("callee");
+    }
+    void setCalleeFromCallable(::mlir::CallInterfaceCallable callee) {
+      (*this)->setAttr("callee", ::llvm::cast<::mlir::SymbolRefAttr>(callee));
+    }
+  }];
+}
+
+def Hlo_WhileOp : Hlo_Op<"while", [RecursiveMemoryEffects, InferTypeOpAdaptor]> {
+  let summary = "loop while a condition holds";
+  let description = [{
+    XLA's while: the loop state is the operands; `cond` maps the state to a
+    rank-0 pred, `body` maps the state to the next state. Results are the
+    final state.
+  }];
+  let arguments = (ins Variadic<Hlo_TensorOrTuple>:$operand);
+  let results = (outs Variadic<Hlo_TensorOrTuple>:$results);
+  let regions = (region SizedRegion<1>:$cond, SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $operand `)` attr-dict `:` type($operand) `cond` $cond `do` $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Hlo_ConditionalOp : Hlo_Op<"conditional", [RecursiveMemoryEffects]> {
+  let summary = "run one of several computations";
+  let description = [{
+    XLA's conditional: with a pred `index`, branch 0 runs when true and
+    branch 1 when false (XLA's true_computation/false_computation); with an
+    s32 index, branch `index` runs (out-of-range runs the last). Branch i
+    receives `branch_operands[i]` as its one argument.
+  }];
+  let arguments = (ins 0DTensorOf<[I1, I32]>:$index,
+                       Variadic<Hlo_TensorOrTuple>:$branch_operands);
+  let results = (outs Variadic<Hlo_TensorOrTuple>:$results);
+  let regions = (region VariadicRegion<SizedRegion<1>>:$branches);
+  let assemblyFormat = [{
+    $index `(` $branch_operands `)` attr-dict `:` functional-type(operands, results)
+    $branches
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Hlo_FusionOp : Hlo_Op<"fusion", [IsolatedFromAbove,
+    RecursiveMemoryEffects]> {
+  let summary = "a fused kernel";
+  let description = [{
+    A region computed as one kernel: its block arguments are the operands,
+    its `hlo.return` the results. `kind` is XLA's fusion kind (loop: an
+    elementwise nest; input: ends in a reduction; output: a dot/convolution
+    with its epilogue).
+  }];
+  let arguments = (ins Variadic<Hlo_TensorOrTuple>:$operands,
+                       Hlo_FusionKindAttr:$kind);
+  let results = (outs Variadic<Hlo_TensorOrTuple>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $kind `(` $operands `)` attr-dict `:` functional-type(operands, results) $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Hlo_ReturnOp : Hlo_Op<"return", [Pure, Terminator,
+    ParentOneOf<["ReduceOp", "ReduceWindowOp", "SelectAndScatterOp",
+                 "ScatterOp", "SortOp", "WhileOp", "ConditionalOp",
+                 "FusionOp"]>]> {
+  let summary = "the result of a region";
+  let arguments = (ins Variadic<Hlo_TensorOrTuple>:$results);
+  let assemblyFormat = "($results^ `:` type($results))? attr-dict";
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+}
+
+#endif // TPUC_DIALECTS_HLO_HLOOPS_TD

@@ -1,0 +1,251 @@
+// RUN: tpuc-opt %s | tpuc-opt | FileCheck %s
+// RUN: tpuc-opt %s --mlir-print-op-generic | tpuc-opt | FileCheck %s
+// Every hlo op round-trips through its custom and its generic form.
+
+// CHECK-LABEL: func.func @unary
+func.func @unary(%f: tensor<2x3xf32>, %i: tensor<4xi32>, %p: tensor<4xi1>) -> tensor<2x3xf32> {
+  // CHECK: hlo.abs %{{.*}} : tensor<2x3xf32>
+  %0 = hlo.abs %f : tensor<2x3xf32>
+  // CHECK: hlo.ceil
+  %1 = hlo.ceil %0 : tensor<2x3xf32>
+  // CHECK: hlo.cosine
+  %2 = hlo.cosine %1 : tensor<2x3xf32>
+  // CHECK: hlo.exponential %
+  %3 = hlo.exponential %2 : tensor<2x3xf32>
+  // CHECK: hlo.exponential_minus_one
+  %4 = hlo.exponential_minus_one %3 : tensor<2x3xf32>
+  // CHECK: hlo.floor
+  %5 = hlo.floor %4 : tensor<2x3xf32>
+  // CHECK: hlo.log %
+  %6 = hlo.log %5 : tensor<2x3xf32>
+  // CHECK: hlo.log_plus_one
+  %7 = hlo.log_plus_one %6 : tensor<2x3xf32>
+  // CHECK: hlo.logistic
+  %8 = hlo.logistic %7 : tensor<2x3xf32>
+  // CHECK: hlo.negate
+  %9 = hlo.negate %8 : tensor<2x3xf32>
+  // CHECK: hlo.round_nearest_even
+  %10 = hlo.round_nearest_even %9 : tensor<2x3xf32>
+  // CHECK: hlo.rsqrt
+  %11 = hlo.rsqrt %10 : tensor<2x3xf32>
+  // CHECK: hlo.sign
+  %12 = hlo.sign %11 : tensor<2x3xf32>
+  // CHECK: hlo.sine
+  %13 = hlo.sine %12 : tensor<2x3xf32>
+  // CHECK: hlo.sqrt
+  %14 = hlo.sqrt %13 : tensor<2x3xf32>
+  // CHECK: hlo.tanh
+  %15 = hlo.tanh %14 : tensor<2x3xf32>
+  // CHECK: hlo.copy
+  %16 = hlo.copy %15 : tensor<2x3xf32>
+  // CHECK: hlo.is_finite %{{.*}} : (tensor<2x3xf32>) -> tensor<2x3xi1>
+  %17 = hlo.is_finite %16 : (tensor<2x3xf32>) -> tensor<2x3xi1>
+  // CHECK: hlo.not %{{.*}} : tensor<4xi1>
+  %18 = hlo.not %p : tensor<4xi1>
+  // CHECK: hlo.not %{{.*}} : tensor<4xi32>
+  %19 = hlo.not %i : tensor<4xi32>
+  // CHECK: hlo.abs %{{.*}} : tensor<4xi32>
+  %20 = hlo.abs %19 : tensor<4xi32>
+  return %16 : tensor<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @binary
+func.func @binary(%a: tensor<8xbf16>, %b: tensor<8xbf16>, %i: tensor<8xui32>, %p: tensor<8xi1>) -> tensor<8xbf16> {
+  // CHECK: hlo.add %{{.*}}, %{{.*}} : tensor<8xbf16>
+  %0 = hlo.add %a, %b : tensor<8xbf16>
+  // CHECK: hlo.subtract
+  %1 = hlo.subtract %0, %b : tensor<8xbf16>
+  // CHECK: hlo.multiply
+  %2 = hlo.multiply %1, %b : tensor<8xbf16>
+  // CHECK: hlo.divide
+  %3 = hlo.divide %2, %b : tensor<8xbf16>
+  // CHECK: hlo.remainder
+  %4 = hlo.remainder %3, %b : tensor<8xbf16>
+  // CHECK: hlo.maximum
+  %5 = hlo.maximum %4, %b : tensor<8xbf16>
+  // CHECK: hlo.minimum
+  %6 = hlo.minimum %5, %b : tensor<8xbf16>
+  // CHECK: hlo.power
+  %7 = hlo.power %6, %b : tensor<8xbf16>
+  // CHECK: hlo.atan2
+  %8 = hlo.atan2 %7, %b : tensor<8xbf16>
+  // CHECK: hlo.and %{{.*}} : tensor<8xi1>
+  %9 = hlo.and %p, %p : tensor<8xi1>
+  // CHECK: hlo.or %{{.*}} : tensor<8xui32>
+  %10 = hlo.or %i, %i : tensor<8xui32>
+  // CHECK: hlo.xor %{{.*}} : tensor<8xui32>
+  %11 = hlo.xor %10, %i : tensor<8xui32>
+  return %8 : tensor<8xbf16>
+}
+
+// CHECK-LABEL: func.func @compare_select_clamp
+func.func @compare_select_clamp(%a: tensor<4xf32>, %b: tensor<4xf32>, %lo: tensor<f32>) -> tensor<4xf32> {
+  // CHECK: hlo.compare GT, %{{.*}}, %{{.*}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %0 = hlo.compare GT, %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  // CHECK: hlo.compare LT, %{{.*}}, %{{.*}}, TOTALORDER :
+  %1 = hlo.compare LT, %a, %b, TOTALORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  // CHECK: hlo.select %{{.*}}, %{{.*}}, %{{.*}} : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = hlo.select %0, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // CHECK: hlo.clamp %{{.*}}, %{{.*}}, %{{.*}} : (tensor<f32>, tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %3 = hlo.clamp %lo, %2, %lo : (tensor<f32>, tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  return %3 : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @conversions
+func.func @conversions(%a: tensor<4xf32>) -> tensor<4x2xbf16> {
+  // CHECK: hlo.convert %{{.*}} : (tensor<4xf32>) -> tensor<4xbf16>
+  %0 = hlo.convert %a : (tensor<4xf32>) -> tensor<4xbf16>
+  // CHECK: hlo.bitcast_convert %{{.*}} : (tensor<4xf32>) -> tensor<4xi32>
+  %1 = hlo.bitcast_convert %a : (tensor<4xf32>) -> tensor<4xi32>
+  // CHECK: hlo.bitcast_convert %{{.*}} : (tensor<4xf32>) -> tensor<4x2xbf16>
+  %2 = hlo.bitcast_convert %a : (tensor<4xf32>) -> tensor<4x2xbf16>
+  // CHECK: hlo.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+  %3 = hlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  // CHECK: hlo.iota dim = 1 : tensor<2x4xi32>
+  %4 = hlo.iota dim = 1 : tensor<2x4xi32>
+  return %2 : tensor<4x2xbf16>
+}
+
+// CHECK-LABEL: func.func @shapes
+func.func @shapes(%a: tensor<4xf32>, %m: tensor<4x8xf32>, %i: tensor<i32>, %pad: tensor<f32>) -> tensor<2x4xf32> {
+  // CHECK: hlo.broadcast_in_dim %{{.*}}, dims = [1] : (tensor<4xf32>) -> tensor<2x4xf32>
+  %0 = hlo.broadcast_in_dim %a, dims = [1] : (tensor<4xf32>) -> tensor<2x4xf32>
+  // CHECK: hlo.reshape %{{.*}} : (tensor<4x8xf32>) -> tensor<32xf32>
+  %1 = hlo.reshape %m : (tensor<4x8xf32>) -> tensor<32xf32>
+  // CHECK: hlo.transpose %{{.*}}, dims = [1, 0] : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  %2 = hlo.transpose %m, dims = [1, 0] : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  // CHECK: hlo.reverse %{{.*}}, dims = [0] : tensor<4x8xf32>
+  %3 = hlo.reverse %m, dims = [0] : tensor<4x8xf32>
+  // CHECK: hlo.slice %{{.*}} [0:2:1, 1:8:3] : (tensor<4x8xf32>) -> tensor<2x3xf32>
+  %4 = hlo.slice %m [0:2:1, 1:8:3] : (tensor<4x8xf32>) -> tensor<2x3xf32>
+  // CHECK: hlo.dynamic_slice %{{.*}}, [%{{.*}}, %{{.*}}], sizes = [2, 2] : (tensor<4x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x2xf32>
+  %5 = hlo.dynamic_slice %m, [%i, %i], sizes = [2, 2] : (tensor<4x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x2xf32>
+  // CHECK: hlo.dynamic_update_slice %{{.*}}, %{{.*}}, [%{{.*}}, %{{.*}}] : (tensor<4x8xf32>, tensor<2x2xf32>, tensor<i32>, tensor<i32>) -> tensor<4x8xf32>
+  %6 = hlo.dynamic_update_slice %m, %5, [%i, %i] : (tensor<4x8xf32>, tensor<2x2xf32>, tensor<i32>, tensor<i32>) -> tensor<4x8xf32>
+  // CHECK: hlo.concatenate(%{{.*}}, %{{.*}}) dim = 0 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
+  %7 = hlo.concatenate(%m, %6) dim = 0 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
+  // CHECK: hlo.pad %{{.*}}, %{{.*}}, low = [1, -1], high = [0, 2], interior = [1, 0] : (tensor<4x8xf32>, tensor<f32>) -> tensor<8x9xf32>
+  %8 = hlo.pad %m, %pad, low = [1, -1], high = [0, 2], interior = [1, 0] : (tensor<4x8xf32>, tensor<f32>) -> tensor<8x9xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// CHECK-LABEL: func.func @reductions
+func.func @reductions(%x: tensor<4x8xf32>, %i: tensor<4x8xi32>, %z: tensor<f32>, %zi: tensor<i32>) -> tensor<4xf32> {
+  // CHECK: hlo.reduce(%{{.*}}) init(%{{.*}}) dims = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+  // CHECK: hlo.add
+  // CHECK: hlo.return %{{.*}} : tensor<f32>
+  %0 = hlo.reduce(%x) init(%z) dims = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = hlo.add %a, %b : tensor<f32>
+    hlo.return %s : tensor<f32>
+  }
+  // Variadic: argmax over dimension 0.
+  // CHECK: hlo.reduce(%{{.*}}, %{{.*}}) init(%{{.*}}, %{{.*}}) dims = [0] : (tensor<4x8xf32>, tensor<4x8xi32>, tensor<f32>, tensor<i32>) -> (tensor<8xf32>, tensor<8xi32>)
+  %1:2 = hlo.reduce(%x, %i) init(%z, %zi) dims = [0] : (tensor<4x8xf32>, tensor<4x8xi32>, tensor<f32>, tensor<i32>) -> (tensor<8xf32>, tensor<8xi32>) {
+  ^bb0(%av: tensor<f32>, %ai: tensor<i32>, %bv: tensor<f32>, %bi: tensor<i32>):
+    %gt = hlo.compare GT, %av, %bv : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %v = hlo.select %gt, %av, %bv : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+    %k = hlo.select %gt, %ai, %bi : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+    hlo.return %v, %k : tensor<f32>, tensor<i32>
+  }
+  // CHECK: hlo.reduce_window(%{{.*}}) init(%{{.*}}) {padding = array<i64: 0, 0, 1, 1>, window_dimensions = array<i64: 2, 3>, window_strides = array<i64: 2, 2>} : (tensor<4x8xf32>, tensor<f32>) -> tensor<2x4xf32>
+  %2 = hlo.reduce_window(%x) init(%z) {window_dimensions = array<i64: 2, 3>, window_strides = array<i64: 2, 2>, padding = array<i64: 0, 0, 1, 1>} : (tensor<4x8xf32>, tensor<f32>) -> tensor<2x4xf32> {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = hlo.maximum %a, %b : tensor<f32>
+    hlo.return %m : tensor<f32>
+  }
+  // CHECK: hlo.select_and_scatter %{{.*}}, %{{.*}}, %{{.*}} {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>} : (tensor<4x8xf32>, tensor<2x4xf32>, tensor<f32>) -> tensor<4x8xf32> select {
+  // CHECK: } scatter {
+  %3 = hlo.select_and_scatter %x, %2, %z {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>} : (tensor<4x8xf32>, tensor<2x4xf32>, tensor<f32>) -> tensor<4x8xf32> select {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %ge = hlo.compare GE, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    hlo.return %ge : tensor<i1>
+  } scatter {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = hlo.add %a, %b : tensor<f32>
+    hlo.return %s : tensor<f32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @linalg
+func.func @linalg(%a: tensor<2x3x4xbf16>, %b: tensor<2x4x5xbf16>, %x: tensor<1x8x8x3xf32>, %w: tensor<3x3x3x16xf32>) -> tensor<2x3x5xf32> {
+  // CHECK: hlo.dot_general %{{.*}}, %{{.*}}, #hlo.dot<lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [1]> {precision_config = [#hlo<precision DEFAULT>, #hlo<precision HIGHEST>]} : (tensor<2x3x4xbf16>, tensor<2x4x5xbf16>) -> tensor<2x3x5xf32>
+  %0 = hlo.dot_general %a, %b, #hlo.dot<lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [1]> {precision_config = [#hlo<precision DEFAULT>, #hlo<precision HIGHEST>]} : (tensor<2x3x4xbf16>, tensor<2x4x5xbf16>) -> tensor<2x3x5xf32>
+  // CHECK: hlo.convolution %{{.*}}, %{{.*}}, #hlo.conv<"b01f_01io->b01f"> {padding = array<i64: 1, 1, 1, 1>, window_strides = array<i64: 2, 2>} : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x4x4x16xf32>
+  %1 = hlo.convolution %x, %w, #hlo.conv<"b01f_01io->b01f"> {window_strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x4x4x16xf32>
+  // Depthwise, NCHW with an OIHW kernel and lhs dilation (a transposed convolution).
+  // CHECK: hlo.convolution %{{.*}}, %{{.*}}, #hlo.conv<"bf01_oi01->bf01"> {feature_group_count = 3 : i64, lhs_dilation = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<3x1x3x3xf32>) -> tensor<1x3x13x13xf32>
+  %xt = hlo.transpose %x, dims = [0, 3, 1, 2] : (tensor<1x8x8x3xf32>) -> tensor<1x3x8x8xf32>
+  %wt = hlo.slice %w [0:3:1, 0:3:1, 0:1:1, 0:3:1] : (tensor<3x3x3x16xf32>) -> tensor<3x3x1x3xf32>
+  %wo = hlo.transpose %wt, dims = [3, 2, 0, 1] : (tensor<3x3x1x3xf32>) -> tensor<3x1x3x3xf32>
+  %2 = hlo.convolution %xt, %wo, #hlo.conv<"bf01_oi01->bf01"> {feature_group_count = 3 : i64, lhs_dilation = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<3x1x3x3xf32>) -> tensor<1x3x13x13xf32>
+  return %0 : tensor<2x3x5xf32>
+}
+
+// CHECK-LABEL: func.func @gather_scatter
+func.func @gather_scatter(%table: tensor<100x16xf32>, %ids: tensor<8x1xi32>, %upd: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // CHECK: hlo.gather %{{.*}}, %{{.*}}, #hlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, sizes = [1, 16] : (tensor<100x16xf32>, tensor<8x1xi32>) -> tensor<8x16xf32>
+  %0 = hlo.gather %table, %ids, #hlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, sizes = [1, 16] : (tensor<100x16xf32>, tensor<8x1xi32>) -> tensor<8x16xf32>
+  // CHECK: hlo.scatter(%{{.*}}) at %{{.*}} updates(%{{.*}}), #hlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1> {indices_are_sorted = true} : (tensor<100x16xf32>, tensor<8x1xi32>, tensor<8x16xf32>) -> tensor<100x16xf32>
+  %1 = hlo.scatter(%table) at %ids updates(%upd), #hlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1> {indices_are_sorted = true} : (tensor<100x16xf32>, tensor<8x1xi32>, tensor<8x16xf32>) -> tensor<100x16xf32> {
+  ^bb0(%cur: tensor<f32>, %new: tensor<f32>):
+    %s = hlo.add %cur, %new : tensor<f32>
+    hlo.return %s : tensor<f32>
+  }
+  return %0 : tensor<8x16xf32>
+}
+
+// CHECK-LABEL: func.func @sort_topk
+func.func @sort_topk(%keys: tensor<4x16xbf16>, %vals: tensor<4x16xi32>) -> tensor<4x16xbf16> {
+  // CHECK: hlo.sort(%{{.*}}, %{{.*}}) dim = 1 {is_stable = true} : (tensor<4x16xbf16>, tensor<4x16xi32>) -> (tensor<4x16xbf16>, tensor<4x16xi32>)
+  %0:2 = hlo.sort(%keys, %vals) dim = 1 {is_stable = true} : (tensor<4x16xbf16>, tensor<4x16xi32>) -> (tensor<4x16xbf16>, tensor<4x16xi32>) {
+  ^bb0(%a: tensor<bf16>, %b: tensor<bf16>, %c: tensor<i32>, %d: tensor<i32>):
+    %lt = hlo.compare LT, %a, %b, TOTALORDER : (tensor<bf16>, tensor<bf16>) -> tensor<i1>
+    hlo.return %lt : tensor<i1>
+  }
+  // CHECK: hlo.topk %{{.*}}, k = 3 : (tensor<4x16xbf16>) -> (tensor<4x3xbf16>, tensor<4x3xi32>)
+  %1:2 = hlo.topk %keys, k = 3 : (tensor<4x16xbf16>) -> (tensor<4x3xbf16>, tensor<4x3xi32>)
+  return %0#0 : tensor<4x16xbf16>
+}
+
+func.func private @callee(%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @control
+func.func @control(%a: tensor<4xf32>, %n: tensor<i32>, %p: tensor<i1>) -> tensor<4xf32> {
+  // CHECK: hlo.tuple %{{.*}}, %{{.*}} : (tensor<4xf32>, tensor<i32>) -> tuple<tensor<4xf32>, tensor<i32>>
+  %t = hlo.tuple %a, %n : (tensor<4xf32>, tensor<i32>) -> tuple<tensor<4xf32>, tensor<i32>>
+  // CHECK: hlo.get_tuple_element %{{.*}}[1] : (tuple<tensor<4xf32>, tensor<i32>>) -> tensor<i32>
+  %e = hlo.get_tuple_element %t[1] : (tuple<tensor<4xf32>, tensor<i32>>) -> tensor<i32>
+  // CHECK: hlo.call @callee(%{{.*}}) : (tensor<4xf32>) -> tensor<4xf32>
+  %c = hlo.call @callee(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  // CHECK: hlo.while(%{{.*}}, %{{.*}}) : tensor<4xf32>, tensor<i32> cond {
+  // CHECK: } do {
+  %w:2 = hlo.while(%c, %e) : tensor<4xf32>, tensor<i32> cond {
+  ^bb0(%x: tensor<4xf32>, %i: tensor<i32>):
+    %lt = hlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    hlo.return %lt : tensor<i1>
+  } do {
+  ^bb0(%x: tensor<4xf32>, %i: tensor<i32>):
+    %y = hlo.add %x, %x : tensor<4xf32>
+    hlo.return %y, %i : tensor<4xf32>, tensor<i32>
+  }
+  // CHECK: hlo.conditional %{{.*}}(%{{.*}}, %{{.*}}) : (tensor<i1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
+  %r = hlo.conditional %p(%w#0, %a) : (tensor<i1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4xf32>):
+    hlo.return %x : tensor<4xf32>
+  }, {
+  ^bb0(%x: tensor<4xf32>):
+    %y = hlo.negate %x : tensor<4xf32>
+    hlo.return %y : tensor<4xf32>
+  }
+  // CHECK: hlo.fusion loop(%{{.*}}, %{{.*}}) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
+  %f = hlo.fusion loop(%r, %a) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4xf32>, %y: tensor<4xf32>):
+    %m = hlo.multiply %x, %y : tensor<4xf32>
+    hlo.return %m : tensor<4xf32>
+  }
+  return %f : tensor<4xf32>
+}

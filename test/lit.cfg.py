@@ -1,0 +1,35 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "TPUC"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".hlo", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tpuc_obj_root, "test")
+# Inputs that are not tests (corpora, helper scripts, fuzz seeds).
+config.excludes = ["Inputs", "fuzz", "unit", "benchmarks", "CMakeLists.txt",
+                   "lit.cfg.py", "lit.site.cfg.py"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%tpuc_src_root", config.tpuc_src_root))
+# The shared corpus of real XLA HLO dumps sits beside the repository.
+config.substitutions.append(
+    ("%corpus", os.path.join(os.path.dirname(config.tpuc_src_root), "shared", "corpus", "hlo")))
+# Scripts that need numpy use Debian's interpreter explicitly.
+config.substitutions.append(("%python_numpy", "/usr/bin/python3"))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
+                                     "ASAN_OPTIONS", "UBSAN_OPTIONS"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.tpuc_tools_dir, config.llvm_tools_dir]
+tools = ["tpuc-opt", "tpuc", ToolSubst("tpuc-run", unresolved="ignore"),
+         ToolSubst("FileCheck", config.filecheck)]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+if config.tpuc_sanitize:
+    config.available_features.add("asan")

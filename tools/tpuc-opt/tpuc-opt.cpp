@@ -1,0 +1,26 @@
+//===- tpuc-opt.cpp - the tpuc pass driver ---------------------------------===//
+//
+// MlirOptMain with tpuc's dialects and passes and the upstream ones we use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/hlo/HloDialect.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+#ifdef TPUC_HAVE_PASSES
+#include "passes/Passes.h"
+#endif
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  registry.insert<tpuc::hlo::HloDialect, mlir::func::FuncDialect>();
+  mlir::func::registerInlinerExtension(registry);
+  mlir::registerTransformsPasses();
+#ifdef TPUC_HAVE_PASSES
+  tpuc::registerPasses();
+#endif
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "tpuc optimizer driver\n", registry));
+}
