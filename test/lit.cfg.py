@@ -28,7 +28,7 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.tpuc_tools_dir, config.llvm_tools_dir]
 tools = ["tpuc-opt", "tpuc", ToolSubst("tpuc-run", unresolved="ignore"),
-         ToolSubst("FileCheck", config.filecheck)]
+         ToolSubst("FileCheck", config.filecheck), "not", "count", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 if config.tpuc_sanitize:

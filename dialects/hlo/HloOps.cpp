@@ -71,10 +71,11 @@ static RankedTensorType asTensor(Type type) {
   return dyn_cast_or_null<RankedTensorType>(type);
 }
 
+/// A type as diagnostics print it: quoted.
 static std::string typeString(Type type) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << type;
+  os << "'" << type << "'";
   return text;
 }
 
@@ -431,28 +432,6 @@ void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
 LogicalResult ReverseOp::verify() {
   return Checker{getLoc()}.dimsInRange(
       getDimensions(), getOperand().getType().getRank(), "reverse dimension");
-}
-
-// Dimension-number attributes print with their `#hlo.` prefix; parsing them
-// with a (none) type keeps the attribute parser from reading the op's `:`.
-template <typename AttrT>
-static ParseResult parseQualifiedAttr(OpAsmParser &parser, AttrT &attr) {
-  SMLoc loc = parser.getCurrentLocation();
-  Attribute parsed;
-  if (parser.parseAttribute(parsed, parser.getBuilder().getNoneType()))
-    return failure();
-  attr = dyn_cast<AttrT>(parsed);
-  if (!attr)
-    return parser.emitError(loc, "expected a dimension-numbers attribute of "
-                                 "this op's kind, got ")
-           << parsed;
-  return success();
-}
-
-template <typename AttrT>
-static void printQualifiedAttr(OpAsmPrinter &printer, Operation *,
-                               AttrT attr) {
-  printer.printAttributeWithoutType(attr);
 }
 
 // Slices print as `[start:limit:stride, ...]`.

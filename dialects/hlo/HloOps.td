@@ -478,7 +478,7 @@ def Hlo_DotGeneralOp : Hlo_Op<"dot_general", [Pure]> {
     bf16 operands accumulated into f32).
 
     ```mlir
-    %0 = hlo.dot_general %a, %b, #hlo.dot<lhs_contracting = [1], rhs_contracting = [0]>
+    %0 = hlo.dot_general %a, %b, dims = <lhs_contracting = [1], rhs_contracting = [0]>
          : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
     ```
   }];
@@ -487,7 +487,7 @@ def Hlo_DotGeneralOp : Hlo_Op<"dot_general", [Pure]> {
                        OptionalAttr<Hlo_PrecisionConfigAttr>:$precision_config);
   let results = (outs Hlo_Tensor:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs `,` custom<QualifiedAttr>($dot_dimension_numbers) attr-dict
+    $lhs `,` $rhs `,` `dims` `=` $dot_dimension_numbers attr-dict
     `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
@@ -503,7 +503,7 @@ def Hlo_ConvolutionOp : Hlo_Op<"convolution", [Pure]> {
     no padding, dilation 1, no reversal.
 
     ```mlir
-    %0 = hlo.convolution %x, %w, #hlo.conv<"b01f_01io->b01f"> {window_strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>}
+    %0 = hlo.convolution %x, %w, dim_labels = <"b01f_01io->b01f"> {window_strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>}
          : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x4x4x16xf32>
     ```
   }];
@@ -519,7 +519,7 @@ def Hlo_ConvolutionOp : Hlo_Op<"convolution", [Pure]> {
                        OptionalAttr<Hlo_PrecisionConfigAttr>:$precision_config);
   let results = (outs Hlo_Tensor:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs `,` custom<QualifiedAttr>($dimension_numbers) attr-dict
+    $lhs `,` $rhs `,` `dim_labels` `=` $dimension_numbers attr-dict
     `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
@@ -540,7 +540,7 @@ def Hlo_GatherOp : Hlo_Op<"gather", [Pure, InferTypeOpAdaptor]> {
                        DefaultValuedAttr<BoolAttr, "false">:$indices_are_sorted);
   let results = (outs Hlo_Tensor:$result);
   let assemblyFormat = [{
-    $operand `,` $start_indices `,` custom<QualifiedAttr>($dimension_numbers) `,` `sizes` `=` $slice_sizes
+    $operand `,` $start_indices `,` `dims` `=` $dimension_numbers `,` `sizes` `=` $slice_sizes
     attr-dict `:` functional-type(operands, results)
   }];
 }
@@ -562,7 +562,7 @@ def Hlo_ScatterOp : Hlo_Op<"scatter", [RecursiveMemoryEffects,
   let regions = (region SizedRegion<1>:$update_computation);
   let assemblyFormat = [{
     `(` $inputs `)` `at` $scatter_indices `updates` `(` $updates `)` `,`
-    custom<QualifiedAttr>($dimension_numbers) attr-dict `:` functional-type(operands, results)
+    `dims` `=` $dimension_numbers attr-dict `:` functional-type(operands, results)
     $update_computation
   }];
   let hasRegionVerifier = 1;

@@ -170,25 +170,25 @@ func.func @reductions(%x: tensor<4x8xf32>, %i: tensor<4x8xi32>, %z: tensor<f32>,
 
 // CHECK-LABEL: func.func @linalg
 func.func @linalg(%a: tensor<2x3x4xbf16>, %b: tensor<2x4x5xbf16>, %x: tensor<1x8x8x3xf32>, %w: tensor<3x3x3x16xf32>) -> tensor<2x3x5xf32> {
-  // CHECK: hlo.dot_general %{{.*}}, %{{.*}}, #hlo.dot<lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [1]> {precision_config = [#hlo<precision DEFAULT>, #hlo<precision HIGHEST>]} : (tensor<2x3x4xbf16>, tensor<2x4x5xbf16>) -> tensor<2x3x5xf32>
-  %0 = hlo.dot_general %a, %b, #hlo.dot<lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [1]> {precision_config = [#hlo<precision DEFAULT>, #hlo<precision HIGHEST>]} : (tensor<2x3x4xbf16>, tensor<2x4x5xbf16>) -> tensor<2x3x5xf32>
-  // CHECK: hlo.convolution %{{.*}}, %{{.*}}, #hlo.conv<"b01f_01io->b01f"> {padding = array<i64: 1, 1, 1, 1>, window_strides = array<i64: 2, 2>} : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x4x4x16xf32>
-  %1 = hlo.convolution %x, %w, #hlo.conv<"b01f_01io->b01f"> {window_strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x4x4x16xf32>
+  // CHECK: hlo.dot_general %{{.*}}, %{{.*}}, dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [1]> {precision_config = [#hlo<precision DEFAULT>, #hlo<precision HIGHEST>]} : (tensor<2x3x4xbf16>, tensor<2x4x5xbf16>) -> tensor<2x3x5xf32>
+  %0 = hlo.dot_general %a, %b, dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [1]> {precision_config = [#hlo<precision DEFAULT>, #hlo<precision HIGHEST>]} : (tensor<2x3x4xbf16>, tensor<2x4x5xbf16>) -> tensor<2x3x5xf32>
+  // CHECK: hlo.convolution %{{.*}}, %{{.*}}, dim_labels = <"b01f_01io->b01f"> {padding = array<i64: 1, 1, 1, 1>, window_strides = array<i64: 2, 2>} : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x4x4x16xf32>
+  %1 = hlo.convolution %x, %w, dim_labels = <"b01f_01io->b01f"> {window_strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x4x4x16xf32>
   // Depthwise, NCHW with an OIHW kernel and lhs dilation (a transposed convolution).
-  // CHECK: hlo.convolution %{{.*}}, %{{.*}}, #hlo.conv<"bf01_oi01->bf01"> {feature_group_count = 3 : i64, lhs_dilation = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<3x1x3x3xf32>) -> tensor<1x3x13x13xf32>
+  // CHECK: hlo.convolution %{{.*}}, %{{.*}}, dim_labels = <"bf01_oi01->bf01"> {feature_group_count = 3 : i64, lhs_dilation = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<3x1x3x3xf32>) -> tensor<1x3x13x13xf32>
   %xt = hlo.transpose %x, dims = [0, 3, 1, 2] : (tensor<1x8x8x3xf32>) -> tensor<1x3x8x8xf32>
   %wt = hlo.slice %w [0:3:1, 0:3:1, 0:1:1, 0:3:1] : (tensor<3x3x3x16xf32>) -> tensor<3x3x1x3xf32>
   %wo = hlo.transpose %wt, dims = [3, 2, 0, 1] : (tensor<3x3x1x3xf32>) -> tensor<3x1x3x3xf32>
-  %2 = hlo.convolution %xt, %wo, #hlo.conv<"bf01_oi01->bf01"> {feature_group_count = 3 : i64, lhs_dilation = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<3x1x3x3xf32>) -> tensor<1x3x13x13xf32>
+  %2 = hlo.convolution %xt, %wo, dim_labels = <"bf01_oi01->bf01"> {feature_group_count = 3 : i64, lhs_dilation = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<3x1x3x3xf32>) -> tensor<1x3x13x13xf32>
   return %0 : tensor<2x3x5xf32>
 }
 
 // CHECK-LABEL: func.func @gather_scatter
 func.func @gather_scatter(%table: tensor<100x16xf32>, %ids: tensor<8x1xi32>, %upd: tensor<8x16xf32>) -> tensor<8x16xf32> {
-  // CHECK: hlo.gather %{{.*}}, %{{.*}}, #hlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, sizes = [1, 16] : (tensor<100x16xf32>, tensor<8x1xi32>) -> tensor<8x16xf32>
-  %0 = hlo.gather %table, %ids, #hlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, sizes = [1, 16] : (tensor<100x16xf32>, tensor<8x1xi32>) -> tensor<8x16xf32>
-  // CHECK: hlo.scatter(%{{.*}}) at %{{.*}} updates(%{{.*}}), #hlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1> {indices_are_sorted = true} : (tensor<100x16xf32>, tensor<8x1xi32>, tensor<8x16xf32>) -> tensor<100x16xf32>
-  %1 = hlo.scatter(%table) at %ids updates(%upd), #hlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1> {indices_are_sorted = true} : (tensor<100x16xf32>, tensor<8x1xi32>, tensor<8x16xf32>) -> tensor<100x16xf32> {
+  // CHECK: hlo.gather %{{.*}}, %{{.*}}, dims = <offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, sizes = [1, 16] : (tensor<100x16xf32>, tensor<8x1xi32>) -> tensor<8x16xf32>
+  %0 = hlo.gather %table, %ids, dims = <offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, sizes = [1, 16] : (tensor<100x16xf32>, tensor<8x1xi32>) -> tensor<8x16xf32>
+  // CHECK: hlo.scatter(%{{.*}}) at %{{.*}} updates(%{{.*}}), dims = <update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1> {indices_are_sorted = true} : (tensor<100x16xf32>, tensor<8x1xi32>, tensor<8x16xf32>) -> tensor<100x16xf32>
+  %1 = hlo.scatter(%table) at %ids updates(%upd), dims = <update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1> {indices_are_sorted = true} : (tensor<100x16xf32>, tensor<8x1xi32>, tensor<8x16xf32>) -> tensor<100x16xf32> {
   ^bb0(%cur: tensor<f32>, %new: tensor<f32>):
     %s = hlo.add %cur, %new : tensor<f32>
     hlo.return %s : tensor<f32>

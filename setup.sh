@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# tpuc setup: installs the Debian 12 packages tpuc needs (only those missing),
+# builds, and runs either the main job on the bundled example or every test.
+#
+#   ./setup.sh            install, build, run the main job on the bundled example
+#   ./setup.sh test       install, build, and run every test (lit + unit tests),
+#                         then the same again in an ASan+UBSan build (build-asan/)
+#   ./setup.sh build      install and build only
+#   ./setup.sh deps       install the packages only
+#
+# Environment: JOBS (parallel build jobs, default: nproc), BUILD_DIR (default
+# build), ASAN_BUILD_DIR (default build-asan).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here"
+mode="${1:-demo}"
+jobs="${JOBS:-$(nproc)}"
+build_dir="${BUILD_DIR:-build}"
+asan_dir="${ASAN_BUILD_DIR:-build-asan}"
+
+# Exactly what the build and the tests use. lit and FileCheck come from
+# llvm-22-tools; numpy is for test scripts (run with /usr/bin/python3).
+packages=(
+  g++ cmake ninja-build python3 python3-numpy
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  libabsl-dev libprotobuf-dev protobuf-compiler
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+
+install_packages() {
+  local missing=()
+  for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$p")
+    fi
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    echo "setup: all ${#packages[@]} packages present"
+    return
+  fi
+  echo "setup: installing ${missing[*]}"
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+configure_and_build() { # dir, extra cmake args...
+  local dir="$1"; shift
+  if [ ! -f "$dir/build.ninja" ]; then
+    cmake -G Ninja -S . -B "$dir" \
+      -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+      -DCMAKE_BUILD_TYPE=Release "$@"
+  fi
+  cmake --build "$dir" -j "$jobs"
+}
+
+run_tests() { # dir
+  (cd "$1" && ctest --output-on-failure -j "$jobs")
+}
+
+install_packages
+case "$mode" in
+  deps) ;;
+  build) configure_and_build "$build_dir" ;;
+  demo)
+    configure_and_build "$build_dir"
+    example="examples/layer_norm.mlir"
+    echo "setup: tpuc import $example"
+    "$build_dir/bin/tpuc" import "$example"
+    ;;
+  test)
+    configure_and_build "$build_dir"
+    run_tests "$build_dir"
+    echo "setup: sanitizer configuration (ASan+UBSan) in $asan_dir"
+    configure_and_build "$asan_dir" -DTPUC_SANITIZE=ON -DTPUC_BUILD_BENCHMARKS=OFF
+    ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" \
+    UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" run_tests "$asan_dir"
+    ;;
+  *) echo "usage: ./setup.sh [demo|test|build|deps]" >&2; exit 2 ;;
+esac
