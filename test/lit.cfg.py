@@ -16,9 +16,9 @@ config.excludes = ["Inputs", "fuzz", "unit", "benchmarks", "CMakeLists.txt",
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tpuc_src_root", config.tpuc_src_root))
-# The shared corpus of real XLA HLO dumps sits beside the repository.
+# Real XLA HLO dumps (a copy of ../shared/corpus/hlo, see its SOURCES.md).
 config.substitutions.append(
-    ("%corpus", os.path.join(os.path.dirname(config.tpuc_src_root), "shared", "corpus", "hlo")))
+    ("%corpus", os.path.join(config.tpuc_src_root, "test", "Inputs", "corpus", "hlo")))
 # Scripts that need numpy use Debian's interpreter explicitly.
 config.substitutions.append(("%python_numpy", "/usr/bin/python3"))
 

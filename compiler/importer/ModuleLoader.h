@@ -11,6 +11,9 @@ namespace tpuc {
 /// Registers what a module read by tpuc may contain (hlo, func).
 void registerInputDialects(mlir::DialectRegistry &registry);
 
+/// Whether `path` names XLA HLO text (.hlo, .txt) rather than MLIR.
+bool isHloText(llvm::StringRef path);
+
 /// Reads `path` ("-" is stdin) into a verified module: XLA HLO text for
 /// .hlo/.txt files, MLIR (the hlo dialect) otherwise. Errors are reported
 /// as diagnostics with file:line:col; returns null on failure.

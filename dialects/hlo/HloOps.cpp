@@ -434,6 +434,43 @@ LogicalResult ReverseOp::verify() {
       getDimensions(), getOperand().getType().getRank(), "reverse dimension");
 }
 
+// Enum attributes print as their bare keyword (`GT`, `loop`).
+template <typename AttrT>
+static ParseResult parseEnumKeyword(OpAsmParser &parser, AttrT &attr) {
+  using Enum = decltype(std::declval<AttrT>().getValue());
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<Enum> value = symbolizeEnum<Enum>(keyword);
+  if (!value)
+    return parser.emitError(loc, "unknown ")
+           << AttrT::getMnemonic() << " '" << keyword << "'";
+  attr = AttrT::get(parser.getContext(), *value);
+  return success();
+}
+
+template <typename AttrT>
+static void printEnumKeyword(OpAsmPrinter &printer, Operation *, AttrT attr) {
+  printer << stringifyEnum(attr.getValue());
+}
+
+// compare's optional `, TOTALORDER`.
+static ParseResult parseOptionalCompareType(OpAsmParser &parser,
+                                            ComparisonTypeAttr &attr) {
+  if (failed(parser.parseOptionalComma()))
+    return success();
+  return parseEnumKeyword(parser, attr);
+}
+
+static void printOptionalCompareType(OpAsmPrinter &printer, Operation *op,
+                                     ComparisonTypeAttr attr) {
+  if (!attr)
+    return;
+  printer << ", ";
+  printEnumKeyword(printer, op, attr);
+}
+
 // Slices print as `[start:limit:stride, ...]`.
 static ParseResult parseSliceRanges(OpAsmParser &parser,
                                     DenseI64ArrayAttr &starts,

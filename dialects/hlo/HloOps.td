@@ -153,7 +153,8 @@ def Hlo_CompareOp : Hlo_Op<"compare", [Pure, Elementwise,
                        OptionalAttr<Hlo_ComparisonTypeAttr>:$compare_type);
   let results = (outs Hlo_PredTensor:$result);
   let assemblyFormat = [{
-    $comparison_direction `,` $lhs `,` $rhs (`,` $compare_type^)? attr-dict
+    custom<EnumKeyword>($comparison_direction) `,` $lhs `,` $rhs
+    custom<OptionalCompareType>($compare_type) attr-dict
     `:` functional-type(operands, results)
   }];
 }
@@ -698,7 +699,7 @@ def Hlo_FusionOp : Hlo_Op<"fusion", [IsolatedFromAbove,
   let results = (outs Variadic<Hlo_TensorOrTuple>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $kind `(` $operands `)` attr-dict `:` functional-type(operands, results) $body
+    custom<EnumKeyword>($kind) `(` $operands `)` attr-dict `:` functional-type(operands, results) $body
   }];
   let hasRegionVerifier = 1;
 }

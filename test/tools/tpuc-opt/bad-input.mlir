@@ -26,7 +26,7 @@ func.func @shape_mismatch(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) {
 
 // -----
 
-// CHECK: bad-input.mlir:[[@LINE+2]]:20: error: custom op 'hlo.compare' expected ::tpuc::hlo::ComparisonDirection to be one of: EQ, NE, GE, GT, LE, LT
+// CHECK: bad-input.mlir:[[@LINE+2]]:20: error: custom op 'hlo.compare' unknown comparison_direction 'ABOVE'
 func.func @bad_enum(%a: tensor<4xf32>) {
   %0 = hlo.compare ABOVE, %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
   return

@@ -1,0 +1,981 @@
+//===- HloImporter.cpp - XLA HLO text AST -> hlo dialect ------------------===//
+//
+// Walks the AST of compiler/hlo_text and builds hlo-dialect ops with the
+// generic OperationState builder, so each opcode is a few lines: its op
+// name, its operands, its attributes and (for to_apply-style computations)
+// its regions. Shape checking is left to the dialect's verifiers, which run
+// on the result and report at the instruction's file:line:col.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/importer/HloImporter.h"
+
+#include "dialects/hlo/HloOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace tpuc::hlo_text;
+namespace hlo = tpuc::hlo;
+namespace hlo_text = tpuc::hlo_text;
+
+namespace {
+
+/// Instruction opcodes that map one-to-one onto an hlo op with the same
+/// operands and no attributes.
+StringRef simpleOpName(StringRef opcode) {
+  return llvm::StringSwitch<StringRef>(opcode)
+      .Case("abs", "hlo.abs")
+      .Case("ceil", "hlo.ceil")
+      .Case("cosine", "hlo.cosine")
+      .Case("exponential", "hlo.exponential")
+      .Case("exponential-minus-one", "hlo.exponential_minus_one")
+      .Case("floor", "hlo.floor")
+      .Case("log", "hlo.log")
+      .Case("log-plus-one", "hlo.log_plus_one")
+      .Case("logistic", "hlo.logistic")
+      .Case("negate", "hlo.negate")
+      .Case("not", "hlo.not")
+      .Case("round-nearest-even", "hlo.round_nearest_even")
+      .Case("rsqrt", "hlo.rsqrt")
+      .Case("sign", "hlo.sign")
+      .Case("sine", "hlo.sine")
+      .Case("sqrt", "hlo.sqrt")
+      .Case("tanh", "hlo.tanh")
+      .Case("copy", "hlo.copy")
+      .Case("is-finite", "hlo.is_finite")
+      .Case("add", "hlo.add")
+      .Case("subtract", "hlo.subtract")
+      .Case("multiply", "hlo.multiply")
+      .Case("divide", "hlo.divide")
+      .Case("remainder", "hlo.remainder")
+      .Case("maximum", "hlo.maximum")
+      .Case("minimum", "hlo.minimum")
+      .Case("power", "hlo.power")
+      .Case("atan2", "hlo.atan2")
+      .Case("and", "hlo.and")
+      .Case("or", "hlo.or")
+      .Case("xor", "hlo.xor")
+      .Case("select", "hlo.select")
+      .Case("clamp", "hlo.clamp")
+      .Case("convert", "hlo.convert")
+      .Case("bitcast-convert", "hlo.bitcast_convert")
+      .Case("reshape", "hlo.reshape")
+      .Case("dynamic-update-slice", "hlo.dynamic_update_slice")
+      .Case("tuple", "hlo.tuple")
+      .Default("");
+}
+
+class Importer {
+public:
+  Importer(const Module &module, StringRef fileName, MLIRContext &context)
+      : module(module), context(context), builder(&context),
+        fileName(StringAttr::get(&context, fileName)) {}
+
+  OwningOpRef<ModuleOp> run();
+
+private:
+  /// Values of one computation being emitted: instruction name -> value.
+  using ValueMap = llvm::StringMap<Value>;
+
+  Location loc(Loc at) const {
+    return FileLineColLoc::get(fileName, at.line, at.column);
+  }
+  InFlightDiagnostic error(Loc at) const { return emitError(loc(at)); }
+  Location instructionLoc(const Instruction &inst) const;
+
+  FailureOr<Type> convertType(const Shape &shape);
+  FailureOr<Type> convertElementType(ElementType type, Loc at);
+  void setLayoutAttr(Operation *op, const Shape &shape);
+
+  FailureOr<func::FuncOp> emitFunction(const Computation &comp, bool isEntry);
+  /// Emits `comp`'s instructions at the builder's insertion point with its
+  /// parameters bound to `params`; returns the ROOT's value.
+  FailureOr<Value> emitBody(const Computation &comp, ValueRange params);
+  LogicalResult emitInstruction(const Instruction &inst, ValueMap &values,
+                                ValueRange params);
+  /// Builds `region` from `comp` (inlined), returning `resultCount` values
+  /// (a tuple ROOT is split).
+  LogicalResult emitRegion(Region &region, const Instruction &inst,
+                           const Computation &comp, size_t resultCount);
+  const Computation *calledComputation(const Instruction &inst,
+                                       StringRef key);
+  FailureOr<mlir::Attribute> convertLiteral(const Instruction &inst,
+                                      RankedTensorType type);
+  /// Leaves of `value` (a tuple is split recursively) for function results.
+  void flattenTuple(Value value, SmallVectorImpl<Value> &leaves);
+
+  const Module &module;
+  MLIRContext &context;
+  OpBuilder builder;
+  StringAttr fileName;
+  ModuleOp moduleOp;
+  /// Computations emitted as func.func (entry and `call` targets).
+  llvm::StringMap<func::FuncOp> functions;
+  /// Computations being emitted, to reject recursion.
+  llvm::StringMap<bool> active;
+  unsigned elidedConstants = 0;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Types, locations, layouts
+//===----------------------------------------------------------------------===//
+
+FailureOr<Type> Importer::convertElementType(ElementType type, Loc at) {
+  MLIRContext *ctx = &context;
+  switch (type) {
+  case ElementType::Pred:
+    return Type(IntegerType::get(ctx, 1));
+  case ElementType::S8:
+  case ElementType::S16:
+  case ElementType::S32:
+  case ElementType::S64:
+    return Type(IntegerType::get(ctx, integerBitWidth(type)));
+  case ElementType::U8:
+  case ElementType::U16:
+  case ElementType::U32:
+  case ElementType::U64:
+    return Type(IntegerType::get(ctx, integerBitWidth(type),
+                                 IntegerType::Unsigned));
+  case ElementType::F16:
+    return Type(Float16Type::get(ctx));
+  case ElementType::BF16:
+    return Type(BFloat16Type::get(ctx));
+  case ElementType::F32:
+    return Type(Float32Type::get(ctx));
+  case ElementType::F64:
+    return Type(Float64Type::get(ctx));
+  default:
+    return error(at) << "unsupported element type '" << elementTypeName(type)
+                     << "'";
+  }
+}
+
+FailureOr<Type> Importer::convertType(const Shape &shape) {
+  if (shape.isTuple()) {
+    SmallVector<Type> elements;
+    for (const Shape &element : shape.tupleElements) {
+      FailureOr<Type> type = convertType(element);
+      if (failed(type))
+        return failure();
+      elements.push_back(*type);
+    }
+    return Type(TupleType::get(&context, elements));
+  }
+  if (shape.isDynamic())
+    return error(shape.loc) << "dynamic shape '" << shape.toString()
+                            << "' is not supported (tpuc compiles static "
+                               "shapes)";
+  FailureOr<Type> element = convertElementType(shape.elementType, shape.loc);
+  if (failed(element))
+    return failure();
+  return Type(RankedTensorType::get(shape.dims, *element));
+}
+
+/// The layout part of an XLA shape string ("{1,0:T(8,128)}"), or "" when
+/// the layout is absent or XLA's default (major-to-minor, untiled).
+static std::string nonDefaultLayout(const Shape &shape) {
+  if (shape.isTuple() || !shape.layout)
+    return "";
+  const Layout &layout = *shape.layout;
+  bool descending = layout.minorToMajor.size() == shape.dims.size();
+  for (size_t i = 0; descending && i < layout.minorToMajor.size(); ++i)
+    descending = layout.minorToMajor[i] ==
+                 static_cast<int64_t>(shape.dims.size() - 1 - i);
+  std::string text = shape.toString();
+  std::string layoutText = text.substr(text.find('{', text.find(']')));
+  if (descending && layoutText.find(':') == std::string::npos)
+    return "";
+  return layoutText;
+}
+
+void Importer::setLayoutAttr(Operation *op, const Shape &shape) {
+  std::string layout = nonDefaultLayout(shape);
+  if (!layout.empty())
+    op->setAttr("hlo.layout", builder.getStringAttr(layout));
+}
+
+Location Importer::instructionLoc(const Instruction &inst) const {
+  Location named = NameLoc::get(StringAttr::get(&context, inst.name),
+                                loc(inst.loc));
+  const OpMetadata *metadata = inst.metadata();
+  if (!metadata)
+    return named;
+  std::string file = metadata->sourceFile;
+  int64_t line = metadata->sourceLine.value_or(0);
+  if (metadata->stackFrameId) {
+    if (std::optional<SourceLocation> frame =
+            module.sourceLocation(*metadata->stackFrameId)) {
+      file = frame->file;
+      line = frame->line;
+    }
+  }
+  if (metadata->opName.empty() && file.empty())
+    return named;
+  // The framework op: its name, at its source line when known.
+  Location source =
+      file.empty() ? Location(UnknownLoc::get(&context))
+                   : Location(FileLineColLoc::get(
+                         &context, file, std::max<int64_t>(line, 0), 0));
+  Location framework =
+      metadata->opName.empty()
+          ? source
+          : NameLoc::get(StringAttr::get(&context, metadata->opName), source);
+  if (metadata->opType.empty())
+    return FusedLoc::get(&context, {named, framework});
+  return FusedLoc::get(&context, {named, framework},
+                       StringAttr::get(&context, metadata->opType));
+}
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+/// A deterministic stand-in for an elided value: a small number from a
+/// hash of the element index, the same on every run and machine.
+static double elidedValue(uint64_t index) {
+  uint64_t x = index * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  x ^= x >> 31;
+  return static_cast<double>(x >> 40) / static_cast<double>(1ull << 24) - 0.5;
+}
+
+FailureOr<mlir::Attribute> Importer::convertLiteral(const Instruction &inst,
+                                              RankedTensorType type) {
+  const Literal &literal = *inst.literal;
+  if (literal.kind == Literal::Kind::Tuple)
+    return error(literal.loc) << "tuple constants are not supported";
+  int64_t count = type.getNumElements();
+  bool elided = literal.kind == Literal::Kind::Elided;
+  if (elided)
+    ++elidedConstants;
+  else if (static_cast<int64_t>(literal.values.size()) != count &&
+           literal.values.size() != 1)
+    return error(literal.loc)
+           << "constant has " << literal.values.size() << " values, but its "
+           << "shape " << type << " has " << count << " elements";
+  auto valueAt = [&](int64_t i) -> LiteralValue {
+    if (elided) {
+      LiteralValue v;
+      v.kind = LiteralValue::Kind::Float;
+      v.floatValue = elidedValue(i);
+      v.intValue = static_cast<int64_t>(v.floatValue * 16);
+      v.boolValue = v.floatValue > 0;
+      return v;
+    }
+    return literal.values[literal.values.size() == 1 ? 0 : i];
+  };
+  Type element = type.getElementType();
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    SmallVector<APFloat> values;
+    values.reserve(count);
+    for (int64_t i = 0; i < count; ++i) {
+      LiteralValue v = valueAt(i);
+      double d = v.kind == LiteralValue::Kind::Float ? v.floatValue
+                 : v.kind == LiteralValue::Kind::UInt
+                     ? static_cast<double>(v.uintValue)
+                     : static_cast<double>(v.intValue);
+      APFloat value(d);
+      bool losesInfo = false;
+      value.convert(floatType.getFloatSemantics(),
+                    APFloat::rmNearestTiesToEven, &losesInfo);
+      values.push_back(value);
+    }
+    return mlir::Attribute(DenseElementsAttr::get(type, values));
+  }
+  auto intType = cast<IntegerType>(element);
+  if (intType.getWidth() == 1) {
+    SmallVector<bool> values;
+    for (int64_t i = 0; i < count; ++i) {
+      LiteralValue v = valueAt(i);
+      values.push_back(v.kind == LiteralValue::Kind::Bool ? v.boolValue
+                                                          : v.intValue != 0);
+    }
+    return mlir::Attribute(DenseElementsAttr::get(type, values));
+  }
+  SmallVector<APInt> values;
+  values.reserve(count);
+  for (int64_t i = 0; i < count; ++i) {
+    LiteralValue v = valueAt(i);
+    if (v.kind == LiteralValue::Kind::Float && !elided)
+      return error(literal.loc) << "floating-point value in an integer "
+                                   "constant of type "
+                                << type;
+    uint64_t bits = v.kind == LiteralValue::Kind::UInt
+                        ? v.uintValue
+                        : static_cast<uint64_t>(v.intValue);
+    values.push_back(APInt(64, bits).trunc(intType.getWidth()));
+  }
+  return mlir::Attribute(DenseElementsAttr::get(type, values));
+}
+
+//===----------------------------------------------------------------------===//
+// Instructions
+//===----------------------------------------------------------------------===//
+
+const Computation *Importer::calledComputation(const Instruction &inst,
+                                               StringRef key) {
+  const hlo_text::Attribute *attr = inst.attr(key);
+  if (!attr || attr->names.size() != 1) {
+    error(inst.opcodeLoc) << "'" << inst.opcode << "' needs " << key
+                          << "=<computation>";
+    return nullptr;
+  }
+  const Computation *comp = module.findComputation(attr->names.front());
+  if (!comp)
+    error(attr->valueLoc) << "unknown computation '" << attr->names.front()
+                          << "'";
+  return comp;
+}
+
+LogicalResult Importer::emitRegion(Region &region, const Instruction &inst,
+                                   const Computation &computation,
+                                   size_t resultCount) {
+  const Computation *comp = &computation;
+  if (active.lookup(comp->name))
+    return error(inst.loc) << "computation '" << comp->name
+                           << "' calls itself";
+  // Block arguments: the computation's parameters, by number.
+  SmallVector<const Instruction *> params;
+  for (const Instruction &i : comp->instructions)
+    if (i.parameterNumber) {
+      size_t n = *i.parameterNumber;
+      if (n >= params.size())
+        params.resize(n + 1, nullptr);
+      params[n] = &i;
+    }
+  Block *block = new Block();
+  region.push_back(block);
+  for (auto [n, param] : llvm::enumerate(params)) {
+    if (!param)
+      return error(comp->loc) << "computation '" << comp->name
+                              << "' has no parameter(" << n << ")";
+    FailureOr<Type> type = convertType(param->shape);
+    if (failed(type))
+      return failure();
+    block->addArgument(*type, loc(param->loc));
+  }
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(block);
+  active[comp->name] = true;
+  FailureOr<Value> root = emitBody(*comp, block->getArguments());
+  active[comp->name] = false;
+  if (failed(root))
+    return failure();
+  SmallVector<Value> results{*root};
+  if (resultCount != 1) {
+    results.clear();
+    auto tupleType = dyn_cast<TupleType>(root->getType());
+    if (!tupleType || tupleType.size() != resultCount)
+      return error(comp->root().loc)
+             << "computation '" << comp->name << "' must return a tuple of "
+             << resultCount << " elements for '" << inst.opcode << "'";
+    if (auto tuple = root->getDefiningOp<hlo::TupleOp>()) {
+      llvm::append_range(results, tuple.getElements());
+      if (tuple->use_empty())
+        tuple->erase();
+    } else {
+      for (size_t i = 0; i < resultCount; ++i)
+        results.push_back(hlo::GetTupleElementOp::create(
+            builder, root->getLoc(), *root, i));
+    }
+  }
+  hlo::ReturnOp::create(builder, loc(comp->root().loc), results);
+  return success();
+}
+
+LogicalResult Importer::emitInstruction(const Instruction &inst,
+                                        ValueMap &values, ValueRange params) {
+  Location location = instructionLoc(inst);
+  const std::string &opcode = inst.opcode;
+  if (opcode == "parameter") {
+    size_t n = *inst.parameterNumber;
+    if (n >= params.size())
+      return error(inst.loc) << "parameter(" << n << ") is out of range: the "
+                             << "computation has " << params.size()
+                             << " parameters";
+    values[inst.name] = params[n];
+    return success();
+  }
+
+  FailureOr<Type> resultType = convertType(inst.shape);
+  if (failed(resultType))
+    return failure();
+  SmallVector<Value> operands;
+  for (const Operand &operand : inst.operands) {
+    Value value = values.lookup(operand.name);
+    if (!value)
+      return error(operand.loc) << "operand '" << operand.name
+                                << "' is not defined before its use";
+    operands.push_back(value);
+  }
+
+  auto intAttr = [&](StringRef key) -> FailureOr<int64_t> {
+    const hlo_text::Attribute *attr = inst.attr(key);
+    if (!attr || attr->kind != AttrKind::Int)
+      return error(attr ? attr->valueLoc : inst.opcodeLoc)
+             << "'" << opcode << "' needs an integer " << key << "=";
+    return attr->intValue;
+  };
+  auto intsAttr = [&](StringRef key) -> ArrayRef<int64_t> {
+    const hlo_text::Attribute *attr = inst.attr(key);
+    if (!attr || attr->kind != AttrKind::IntList)
+      return {};
+    return attr->ints;
+  };
+  auto boolAttr = [&](StringRef key, bool fallback) {
+    const hlo_text::Attribute *attr = inst.attr(key);
+    return attr && attr->kind == AttrKind::Bool ? attr->boolValue : fallback;
+  };
+  auto i64Array = [&](ArrayRef<int64_t> values) -> mlir::Attribute {
+    return builder.getDenseI64ArrayAttr(values);
+  };
+  auto needAttr = [&](StringRef key) -> const hlo_text::Attribute * {
+    const hlo_text::Attribute *attr = inst.attr(key);
+    if (!attr)
+      error(inst.opcodeLoc) << "'" << opcode << "' needs " << key << "=";
+    return attr;
+  };
+
+  // The op to build, generically: name, operands, result types, attributes,
+  // regions (filled after creation).
+  StringRef opName = simpleOpName(opcode);
+  SmallVector<Type> resultTypes{*resultType};
+  SmallVector<NamedAttribute> attrs;
+  auto addAttr = [&](StringRef name, mlir::Attribute value) {
+    attrs.push_back(builder.getNamedAttr(name, value));
+  };
+  // Computations that become regions, with the number of values each
+  // region returns.
+  SmallVector<std::pair<const Computation *, size_t>> regions;
+  auto addRegion = [&](StringRef key, size_t results) {
+    const Computation *comp = calledComputation(inst, key);
+    regions.push_back({comp, results});
+    return success(comp != nullptr);
+  };
+  // XLA returns a tuple where the hlo op has several results.
+  bool tupleResult = false;
+  auto splitTupleResult = [&]() -> LogicalResult {
+    auto tuple = dyn_cast<TupleType>(*resultType);
+    if (!tuple)
+      return success();
+    resultTypes.assign(tuple.getTypes().begin(), tuple.getTypes().end());
+    tupleResult = true;
+    return success();
+  };
+  auto window = [&]() -> const hlo_text::Attribute * {
+    const hlo_text::Attribute *attr = inst.attr("window");
+    return attr && attr->kind == AttrKind::Window ? attr : nullptr;
+  };
+  auto addWindowAttrs = [&](bool dilations) {
+    const hlo_text::Attribute *w = window();
+    if (!w)
+      return;
+    SmallVector<int64_t> sizes, strides, padding, lhsDil, rhsDil;
+    for (const WindowDim &dim : w->window) {
+      sizes.push_back(dim.size);
+      strides.push_back(dim.stride);
+      padding.append({dim.padLow, dim.padHigh});
+      lhsDil.push_back(dim.lhsDilation);
+      rhsDil.push_back(dim.rhsDilation);
+    }
+    addAttr("window_dimensions", i64Array(sizes));
+    addAttr("window_strides", i64Array(strides));
+    addAttr("padding", i64Array(padding));
+    if (dilations) {
+      addAttr("base_dilations", i64Array(lhsDil));
+      addAttr("window_dilations", i64Array(rhsDil));
+    }
+  };
+  auto precisionConfig = [&]() {
+    const hlo_text::Attribute *attr = inst.attr("operand_precision");
+    if (!attr || attr->names.empty())
+      return;
+    SmallVector<mlir::Attribute> config;
+    for (const std::string &name : attr->names) {
+      std::string upper = StringRef(name).upper();
+      auto precision = hlo::symbolizePrecision(upper);
+      config.push_back(hlo::PrecisionAttr::get(
+          &context, precision.value_or(hlo::Precision::DEFAULT)));
+    }
+    addAttr("precision_config", builder.getArrayAttr(config));
+  };
+
+  if (!opName.empty()) {
+    // No attributes.
+  } else if (opcode == "constant") {
+    auto tensorType = dyn_cast<RankedTensorType>(*resultType);
+    if (!tensorType || !inst.literal)
+      return error(inst.loc) << "constant needs an array shape and a literal";
+    FailureOr<mlir::Attribute> value = convertLiteral(inst, tensorType);
+    if (failed(value))
+      return failure();
+    opName = "hlo.constant";
+    addAttr("value", *value);
+  } else if (opcode == "iota") {
+    FailureOr<int64_t> dim = intAttr("iota_dimension");
+    if (failed(dim))
+      return failure();
+    opName = "hlo.iota";
+    addAttr("iota_dimension", builder.getI64IntegerAttr(*dim));
+  } else if (opcode == "compare") {
+    const hlo_text::Attribute *direction = needAttr("direction");
+    if (!direction)
+      return failure();
+    auto dir = hlo::symbolizeComparisonDirection(direction->stringValue);
+    if (!dir)
+      return error(direction->valueLoc) << "unknown comparison direction '"
+                                        << direction->raw << "'";
+    opName = "hlo.compare";
+    addAttr("comparison_direction",
+            hlo::ComparisonDirectionAttr::get(&context, *dir));
+    if (const hlo_text::Attribute *type = inst.attr("type")) {
+      auto compareType = hlo::symbolizeComparisonType(type->stringValue);
+      if (!compareType)
+        return error(type->valueLoc) << "unknown comparison type '"
+                                     << type->raw << "'";
+      addAttr("compare_type",
+              hlo::ComparisonTypeAttr::get(&context, *compareType));
+    }
+  } else if (opcode == "broadcast") {
+    opName = "hlo.broadcast_in_dim";
+    addAttr("broadcast_dimensions", i64Array(intsAttr("dimensions")));
+  } else if (opcode == "transpose") {
+    opName = "hlo.transpose";
+    addAttr("permutation", i64Array(intsAttr("dimensions")));
+  } else if (opcode == "reverse") {
+    opName = "hlo.reverse";
+    addAttr("dimensions", i64Array(intsAttr("dimensions")));
+  } else if (opcode == "slice") {
+    const hlo_text::Attribute *slice = needAttr("slice");
+    if (!slice)
+      return failure();
+    SmallVector<int64_t> starts, limits, strides;
+    for (const SliceRange &range : slice->slices) {
+      starts.push_back(range.start);
+      limits.push_back(range.limit);
+      strides.push_back(range.stride);
+    }
+    opName = "hlo.slice";
+    addAttr("start_indices", i64Array(starts));
+    addAttr("limit_indices", i64Array(limits));
+    addAttr("strides", i64Array(strides));
+  } else if (opcode == "dynamic-slice") {
+    opName = "hlo.dynamic_slice";
+    addAttr("slice_sizes", i64Array(intsAttr("dynamic_slice_sizes")));
+  } else if (opcode == "concatenate") {
+    ArrayRef<int64_t> dims = intsAttr("dimensions");
+    if (dims.size() != 1)
+      return error(inst.opcodeLoc) << "concatenate needs dimensions={d}";
+    opName = "hlo.concatenate";
+    addAttr("dimension", builder.getI64IntegerAttr(dims.front()));
+  } else if (opcode == "pad") {
+    const hlo_text::Attribute *padding = needAttr("padding");
+    if (!padding)
+      return failure();
+    SmallVector<int64_t> low, high, interior;
+    for (const PadDim &dim : padding->padding) {
+      low.push_back(dim.low);
+      high.push_back(dim.high);
+      interior.push_back(dim.interior);
+    }
+    opName = "hlo.pad";
+    addAttr("edge_padding_low", i64Array(low));
+    addAttr("edge_padding_high", i64Array(high));
+    addAttr("interior_padding", i64Array(interior));
+  } else if (opcode == "reduce" || opcode == "reduce-window") {
+    if (failed(splitTupleResult()))
+      return failure();
+    bool isReduce = opcode == "reduce";
+    opName = isReduce ? "hlo.reduce" : "hlo.reduce_window";
+    if (isReduce)
+      addAttr("dimensions", i64Array(intsAttr("dimensions")));
+    else
+      addWindowAttrs(/*dilations=*/true);
+    if (failed(addRegion("to_apply", resultTypes.size())))
+      return failure();
+  } else if (opcode == "select-and-scatter") {
+    opName = "hlo.select_and_scatter";
+    addWindowAttrs(/*dilations=*/false);
+    if (failed(addRegion("select", 1)))
+      return failure();
+    if (failed(addRegion("scatter", 1)))
+      return failure();
+  } else if (opcode == "dot") {
+    opName = "hlo.dot_general";
+    addAttr("dot_dimension_numbers",
+            hlo::DotDimensionNumbersAttr::get(
+                &context, intsAttr("lhs_batch_dims"),
+                intsAttr("rhs_batch_dims"), intsAttr("lhs_contracting_dims"),
+                intsAttr("rhs_contracting_dims")));
+    precisionConfig();
+  } else if (opcode == "convolution") {
+    const hlo_text::Attribute *labels = needAttr("dim_labels");
+    if (!labels)
+      return failure();
+    std::string message;
+    FailureOr<hlo::ConvDimensionNumbersAttr> dims =
+        hlo::ConvDimensionNumbersAttr::parseDimLabels(&context, labels->raw,
+                                                      message);
+    if (failed(dims))
+      return error(labels->valueLoc) << message;
+    opName = "hlo.convolution";
+    addAttr("dimension_numbers", *dims);
+    if (const hlo_text::Attribute *w = window()) {
+      SmallVector<int64_t> strides, padding, lhsDil, rhsDil;
+      SmallVector<bool> reversal;
+      for (const WindowDim &dim : w->window) {
+        strides.push_back(dim.stride);
+        padding.append({dim.padLow, dim.padHigh});
+        lhsDil.push_back(dim.lhsDilation);
+        rhsDil.push_back(dim.rhsDilation);
+        reversal.push_back(dim.reversal);
+      }
+      addAttr("window_strides", i64Array(strides));
+      addAttr("padding", i64Array(padding));
+      addAttr("lhs_dilation", i64Array(lhsDil));
+      addAttr("rhs_dilation", i64Array(rhsDil));
+      if (llvm::is_contained(reversal, true))
+        addAttr("window_reversal", builder.getDenseBoolArrayAttr(reversal));
+    }
+    for (StringRef key : {"feature_group_count", "batch_group_count"})
+      if (inst.attr(key)) {
+        FailureOr<int64_t> count = intAttr(key);
+        if (failed(count))
+          return failure();
+        addAttr(key, builder.getI64IntegerAttr(*count));
+      }
+    precisionConfig();
+  } else if (opcode == "gather") {
+    FailureOr<int64_t> ivd = intAttr("index_vector_dim");
+    if (failed(ivd))
+      return failure();
+    opName = "hlo.gather";
+    addAttr("dimension_numbers",
+            hlo::GatherDimensionNumbersAttr::get(
+                &context, intsAttr("offset_dims"),
+                intsAttr("collapsed_slice_dims"),
+                intsAttr("operand_batching_dims"),
+                intsAttr("start_indices_batching_dims"),
+                intsAttr("start_index_map"), *ivd));
+    addAttr("slice_sizes", i64Array(intsAttr("slice_sizes")));
+    addAttr("indices_are_sorted",
+            builder.getBoolAttr(boolAttr("indices_are_sorted", false)));
+  } else if (opcode == "scatter") {
+    FailureOr<int64_t> ivd = intAttr("index_vector_dim");
+    if (failed(ivd))
+      return failure();
+    if (failed(splitTupleResult()))
+      return failure();
+    opName = "hlo.scatter";
+    addAttr("dimension_numbers",
+            hlo::ScatterDimensionNumbersAttr::get(
+                &context, intsAttr("update_window_dims"),
+                intsAttr("inserted_window_dims"),
+                intsAttr("input_batching_dims"),
+                intsAttr("scatter_indices_batching_dims"),
+                intsAttr("scatter_dims_to_operand_dims"), *ivd));
+    addAttr("indices_are_sorted",
+            builder.getBoolAttr(boolAttr("indices_are_sorted", false)));
+    addAttr("unique_indices",
+            builder.getBoolAttr(boolAttr("unique_indices", false)));
+    if (failed(addRegion("to_apply", resultTypes.size())))
+      return failure();
+  } else if (opcode == "sort") {
+    ArrayRef<int64_t> dims = intsAttr("dimensions");
+    if (dims.size() != 1)
+      return error(inst.opcodeLoc) << "sort needs dimensions={d}";
+    if (failed(splitTupleResult()))
+      return failure();
+    opName = "hlo.sort";
+    addAttr("dimension", builder.getI64IntegerAttr(dims.front()));
+    addAttr("is_stable", builder.getBoolAttr(boolAttr("is_stable", false)));
+    if (failed(addRegion("to_apply", 1)))
+      return failure();
+  } else if (opcode == "topk") {
+    FailureOr<int64_t> k = intAttr("k");
+    if (failed(k) || failed(splitTupleResult()))
+      return failure();
+    opName = "hlo.topk";
+    addAttr("k", builder.getI64IntegerAttr(*k));
+    addAttr("largest", builder.getBoolAttr(boolAttr("largest", true)));
+  } else if (opcode == "get-tuple-element") {
+    FailureOr<int64_t> index = intAttr("index");
+    if (failed(index))
+      return failure();
+    opName = "hlo.get_tuple_element";
+    addAttr("index", builder.getI64IntegerAttr(*index));
+  } else if (opcode == "call") {
+    const Computation *comp = calledComputation(inst, "to_apply");
+    if (!comp)
+      return failure();
+    FailureOr<func::FuncOp> callee = emitFunction(*comp, /*isEntry=*/false);
+    if (failed(callee))
+      return failure();
+    opName = "hlo.call";
+    addAttr("callee", FlatSymbolRefAttr::get(callee->getSymNameAttr()));
+  } else if (opcode == "while") {
+    opName = "hlo.while";
+    if (failed(addRegion("condition", 1)))
+      return failure();
+    if (failed(addRegion("body", 1)))
+      return failure();
+  } else if (opcode == "conditional") {
+    opName = "hlo.conditional";
+    if (const hlo_text::Attribute *branches =
+            inst.attr("branch_computations")) {
+      for (const std::string &name : branches->names) {
+        const Computation *comp = module.findComputation(name);
+        if (!comp)
+          return error(branches->valueLoc) << "unknown computation '" << name
+                                           << "'";
+        regions.push_back({comp, 1});
+      }
+    } else {
+      if (failed(addRegion("true_computation", 1)))
+      return failure();
+      if (failed(addRegion("false_computation", 1)))
+      return failure();
+    }
+  } else if (opcode == "fusion") {
+    const hlo_text::Attribute *kind = needAttr("kind");
+    if (!kind)
+      return failure();
+    auto fusionKind = llvm::StringSwitch<std::optional<hlo::FusionKind>>(
+                          kind->stringValue)
+                          .Case("kLoop", hlo::FusionKind::loop)
+                          .Case("kInput", hlo::FusionKind::input)
+                          .Case("kOutput", hlo::FusionKind::output)
+                          .Case("kCustom", hlo::FusionKind::custom)
+                          .Default(std::nullopt);
+    if (!fusionKind)
+      return error(kind->valueLoc) << "unknown fusion kind '" << kind->raw
+                                   << "'";
+    opName = "hlo.fusion";
+    addAttr("kind", hlo::FusionKindAttr::get(&context, *fusionKind));
+    if (failed(addRegion("calls", 1)))
+      return failure();
+  } else if (opcode == "custom-call") {
+    const hlo_text::Attribute *target = inst.attr("custom_call_target");
+    return error(inst.opcodeLoc)
+           << "unsupported custom-call target '"
+           << (target ? target->stringValue : std::string("?")) << "'";
+  } else {
+    return error(inst.opcodeLoc) << "unsupported HLO opcode '" << opcode
+                                 << "'";
+  }
+
+  OperationState state(location, opName);
+  state.addOperands(operands);
+  state.addTypes(resultTypes);
+  state.addAttributes(attrs);
+  for (size_t i = 0; i < regions.size(); ++i)
+    state.addRegion();
+  Operation *op = builder.create(state);
+  for (auto [region, spec] : llvm::zip(op->getRegions(), regions))
+    if (failed(emitRegion(region, inst, *spec.first, spec.second)))
+      return failure();
+  setLayoutAttr(op, inst.shape);
+  Value result = op->getResult(0);
+  if (tupleResult)
+    result = hlo::TupleOp::create(builder, location, op->getResults());
+  values[inst.name] = result;
+  return success();
+}
+
+FailureOr<Value> Importer::emitBody(const Computation &comp,
+                                    ValueRange params) {
+  ValueMap values;
+  // Post-order from every instruction (XLA prints in post-order, but the
+  // text format does not require it).
+  enum class State { New, Active, Done };
+  std::vector<State> state(comp.instructions.size(), State::New);
+  SmallVector<std::pair<size_t, size_t>> stack; // instruction, next operand
+  for (size_t start = 0; start < comp.instructions.size(); ++start) {
+    if (state[start] != State::New)
+      continue;
+    stack.push_back({start, 0});
+    state[start] = State::Active;
+    while (!stack.empty()) {
+      auto &[index, next] = stack.back();
+      const Instruction &inst = comp.instructions[index];
+      if (next < inst.operands.size()) {
+        const Operand &operand = inst.operands[next++];
+        auto it = comp.instructionIndex.find(operand.name);
+        if (it == comp.instructionIndex.end())
+          return error(operand.loc) << "unknown operand '" << operand.name
+                                    << "'";
+        if (state[it->second] == State::Active)
+          return error(operand.loc) << "operand '" << operand.name
+                                    << "' depends on its own result";
+        if (state[it->second] == State::New) {
+          state[it->second] = State::Active;
+          stack.push_back({it->second, 0});
+        }
+        continue;
+      }
+      if (failed(emitInstruction(inst, values, params)))
+        return failure();
+      state[index] = State::Done;
+      stack.pop_back();
+    }
+  }
+  return values.lookup(comp.root().name);
+}
+
+void Importer::flattenTuple(Value value, SmallVectorImpl<Value> &leaves) {
+  auto tupleType = dyn_cast<TupleType>(value.getType());
+  if (!tupleType) {
+    leaves.push_back(value);
+    return;
+  }
+  auto tuple = value.getDefiningOp<hlo::TupleOp>();
+  for (size_t i = 0; i < tupleType.size(); ++i)
+    flattenTuple(tuple ? tuple.getElements()[i]
+                       : Value(hlo::GetTupleElementOp::create(
+                             builder, value.getLoc(), value, i)),
+                 leaves);
+  if (tuple && tuple->use_empty())
+    tuple->erase();
+}
+
+FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
+                                               bool isEntry) {
+  if (func::FuncOp existing = functions.lookup(comp.name))
+    return existing;
+  if (active.lookup(comp.name))
+    return error(comp.loc) << "computation '" << comp.name
+                           << "' calls itself";
+  SmallVector<const Instruction *> params;
+  for (const Instruction &inst : comp.instructions)
+    if (inst.parameterNumber) {
+      size_t n = *inst.parameterNumber;
+      if (n >= params.size())
+        params.resize(n + 1, nullptr);
+      if (params[n])
+        return error(inst.loc) << "parameter(" << n << ") appears twice";
+      params[n] = &inst;
+    }
+  SmallVector<Type> argTypes;
+  for (auto [n, param] : llvm::enumerate(params)) {
+    if (!param)
+      return error(comp.loc) << "computation '" << comp.name
+                             << "' has no parameter(" << n << ")";
+    FailureOr<Type> type = convertType(param->shape);
+    if (failed(type))
+      return failure();
+    argTypes.push_back(*type);
+  }
+
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(moduleOp.getBody());
+  auto func = func::FuncOp::create(builder, loc(comp.loc), comp.name,
+                                   builder.getFunctionType(argTypes, {}));
+  if (!isEntry)
+    func.setPrivate();
+  functions[comp.name] = func;
+  Block *block = func.addEntryBlock();
+  for (auto [arg, param] : llvm::zip(block->getArguments(), params)) {
+    arg.setLoc(instructionLoc(*param));
+    std::string layout = nonDefaultLayout(param->shape);
+    if (!layout.empty())
+      func.setArgAttr(arg.getArgNumber(), "hlo.layout",
+                      builder.getStringAttr(layout));
+  }
+  builder.setInsertionPointToEnd(block);
+  active[comp.name] = true;
+  FailureOr<Value> root = emitBody(comp, block->getArguments());
+  active[comp.name] = false;
+  if (failed(root))
+    return failure();
+  SmallVector<Value> results;
+  if (isEntry)
+    flattenTuple(*root, results);
+  else
+    results.push_back(*root);
+  func::ReturnOp::create(builder, loc(comp.root().loc), results);
+  func.setFunctionType(
+      builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  return func;
+}
+
+OwningOpRef<ModuleOp> Importer::run() {
+  OwningOpRef<ModuleOp> owned = ModuleOp::create(loc(module.loc), module.name);
+  moduleOp = *owned;
+  // Header attributes worth keeping, structured where later passes use them.
+  SmallVector<NamedAttribute> attrs;
+  if (const hlo_text::Attribute *layout =
+          module.attr("entry_computation_layout"))
+    attrs.push_back(builder.getNamedAttr("hlo.entry_computation_layout",
+                                         builder.getStringAttr(layout->raw)));
+  if (!module.inputOutputAliases.empty()) {
+    SmallVector<mlir::Attribute> aliases;
+    for (const InputOutputAlias &alias : module.inputOutputAliases)
+      aliases.push_back(builder.getDictionaryAttr(
+          {builder.getNamedAttr("output_index",
+                                builder.getDenseI64ArrayAttr(alias.outputIndex)),
+           builder.getNamedAttr("parameter_number",
+                                builder.getI64IntegerAttr(alias.parameterNumber)),
+           builder.getNamedAttr(
+               "parameter_index",
+               builder.getDenseI64ArrayAttr(alias.parameterIndex)),
+           builder.getNamedAttr("kind", builder.getStringAttr(alias.kind))}));
+    attrs.push_back(builder.getNamedAttr("hlo.input_output_alias",
+                                         builder.getArrayAttr(aliases)));
+  }
+  if (!module.bufferDonors.empty()) {
+    SmallVector<mlir::Attribute> donors;
+    for (const BufferDonor &donor : module.bufferDonors)
+      donors.push_back(builder.getDictionaryAttr(
+          {builder.getNamedAttr("parameter_number",
+                                builder.getI64IntegerAttr(donor.parameterNumber)),
+           builder.getNamedAttr(
+               "parameter_index",
+               builder.getDenseI64ArrayAttr(donor.parameterIndex))}));
+    attrs.push_back(builder.getNamedAttr("hlo.buffer_donor",
+                                         builder.getArrayAttr(donors)));
+  }
+  if (!module.frontendAttributes.empty()) {
+    SmallVector<NamedAttribute> entries;
+    for (const auto &[key, value] : module.frontendAttributes)
+      entries.push_back(
+          builder.getNamedAttr(key, builder.getStringAttr(value)));
+    attrs.push_back(builder.getNamedAttr("hlo.frontend_attributes",
+                                         builder.getDictionaryAttr(entries)));
+  }
+  for (const NamedAttribute &attr : attrs)
+    moduleOp->setAttr(attr.getName(), attr.getValue());
+
+  if (module.computations.empty()) {
+    error(module.loc) << "module has no computations";
+    return nullptr;
+  }
+  if (failed(emitFunction(module.entry(), /*isEntry=*/true)))
+    return nullptr;
+  if (elidedConstants)
+    emitWarning(loc(module.loc))
+        << elidedConstants << " constant(s) were printed elided ({...}); "
+        << "their values are filled with deterministic pseudo-random numbers "
+        << "in [-0.5, 0.5)";
+  if (failed(verify(moduleOp)))
+    return nullptr;
+  return owned;
+}
+
+OwningOpRef<ModuleOp> tpuc::importHloModule(const Module &module,
+                                            StringRef fileName,
+                                            MLIRContext &context) {
+  context.loadDialect<hlo::HloDialect, func::FuncDialect>();
+  return Importer(module, fileName, context).run();
+}
