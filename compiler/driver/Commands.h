@@ -1,0 +1,30 @@
+//===- Commands.h - the subcommands of the tpuc CLI ------------*- C++ -*-===//
+//
+// Each subcommand is one .cpp in this folder: its llvm::cl::SubCommand, its
+// options (declared with cl::sub(...)), and a run function returning the
+// process exit code. tools/tpuc/tpuc.cpp only dispatches.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUC_COMPILER_DRIVER_COMMANDS_H
+#define TPUC_COMPILER_DRIVER_COMMANDS_H
+
+#include "llvm/Support/CommandLine.h"
+
+namespace tpuc::driver {
+
+/// The option category every subcommand's options belong to (so --help
+/// shows them and hides LLVM's own).
+llvm::cl::OptionCategory &toolCategory();
+
+struct Command {
+  llvm::cl::SubCommand &subCommand;
+  int (*run)();
+};
+
+/// `tpuc import`: read .hlo/.mlir, print the hlo dialect.
+extern Command importCommand;
+
+} // namespace tpuc::driver
+
+#endif // TPUC_COMPILER_DRIVER_COMMANDS_H

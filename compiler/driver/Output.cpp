@@ -1,0 +1,36 @@
+//===- Output.cpp - writing tpuc's output files ---------------------------===//
+
+#include "compiler/driver/Output.h"
+
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace tpuc::driver {
+
+int writeModule(mlir::ModuleOp module, llvm::StringRef path, bool debugInfo) {
+  std::string error;
+  // ToolOutputFile deletes the file unless keep() is called.
+  std::unique_ptr<llvm::ToolOutputFile> out =
+      mlir::openOutputFile(path, &error);
+  if (!out) {
+    llvm::errs() << "tpuc: error: " << error << "\n";
+    return 1;
+  }
+  mlir::OpPrintingFlags flags;
+  if (debugInfo)
+    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+  module.print(out->os(), flags);
+  out->os() << "\n";
+  out->os().flush();
+  if (out->os().has_error()) {
+    llvm::errs() << "tpuc: error: could not write '" << path << "'\n";
+    out->os().clear_error();
+    return 1;
+  }
+  out->keep();
+  return 0;
+}
+
+} // namespace tpuc::driver

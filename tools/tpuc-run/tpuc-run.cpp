@@ -1,0 +1,259 @@
+// tpuc-run: load a tpuc executable, run it on the CPU emulator with inputs
+// from .npy files or the seeded random generator, write the results as .npy
+// and report the modeled time. The work is done by the runtime libraries;
+// this file is the command line.
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "runtime/emulator/EmulatorDevice.h"
+#include "runtime/hostio/Npy.h"
+#include "runtime/hostio/RandomInputs.h"
+#include "runtime/loader/Run.h"
+
+namespace {
+
+using namespace tpuc;
+
+constexpr const char *kUsage = R"(usage: tpuc-run EXE [options]
+
+Runs the tpuc executable EXE on the CPU emulator (functional + timing model).
+
+Inputs (one per entry parameter, in parameter order):
+  --input=@FILE.npy       the next parameter's value (repeatable). f32 data
+                          is rounded to nearest even for a bf16 parameter.
+  --random-inputs=SEED    fill the parameters not given by --input with the
+                          reproducible generator of `tpuc interpret`.
+Outputs:
+  --output=@FILE.npy      where to write the next result (repeatable).
+  --output-dir=DIR        write every result not given by --output to
+                          DIR/<result name>.npy.
+  --profile[=text|json]   print the modeled cost: cycles, seconds, flops,
+                          hbm_bytes, mxu_utilization,
+                          hbm_bandwidth_utilization and a per-hlo-op table.
+  --trace=FILE.json       write a Chrome trace (chrome://tracing, Perfetto)
+                          with one track per unit (scalar, dma, mxuN, vpu).
+Execution:
+  --timing-only           model time only; results are not computed (and
+                          not written). For sizing large programs quickly.
+  --max-instructions=N    trap after N executed instructions (default 2^33).
+  --help                  this text.
+
+Files are written only when the whole run succeeded (each through a
+temporary file renamed into place). Exit status: 0 on success, 1 on any
+error (bad flag or file, invalid executable, trap).
+)";
+
+struct Options {
+  std::string executable;
+  std::vector<std::string> inputs, outputs;
+  bool randomInputs = false;
+  uint64_t seed = 0;
+  std::string outputDir, profile, trace;
+  bool timingOnly = false;
+  int64_t maxInstructions = int64_t(1) << 33;
+};
+
+absl::Status usageError(const std::string &message) {
+  return absl::InvalidArgumentError(
+      absl::StrCat(message, " (see tpuc-run --help)"));
+}
+
+// "--name=value" or "--name": sets *value and returns true if arg is --name.
+bool flag(const std::string &arg, const char *name, std::string *value,
+          bool *hasValue) {
+  std::string prefix = absl::StrCat("--", name);
+  if (arg == prefix) {
+    *hasValue = false;
+    return true;
+  }
+  if (absl::StartsWith(arg, prefix + "=")) {
+    *value = arg.substr(prefix.size() + 1);
+    *hasValue = true;
+    return true;
+  }
+  return false;
+}
+
+absl::StatusOr<Options> parseArgs(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i], value;
+    bool has = false;
+    auto needValue = [&](const char *name) -> absl::Status {
+      if (!has || value.empty())
+        return usageError(absl::StrCat("--", name, " needs a value"));
+      return absl::OkStatus();
+    };
+    auto file = [&](std::string v) {
+      return absl::StartsWith(v, "@") ? v.substr(1) : v;
+    };
+    if (flag(arg, "input", &value, &has)) {
+      if (absl::Status s = needValue("input"); !s.ok())
+        return s;
+      o.inputs.push_back(file(value));
+    } else if (flag(arg, "output", &value, &has)) {
+      if (absl::Status s = needValue("output"); !s.ok())
+        return s;
+      o.outputs.push_back(file(value));
+    } else if (flag(arg, "random-inputs", &value, &has)) {
+      if (!has || !absl::SimpleAtoi(value, &o.seed))
+        return usageError("--random-inputs needs an unsigned integer seed");
+      o.randomInputs = true;
+    } else if (flag(arg, "output-dir", &value, &has)) {
+      if (absl::Status s = needValue("output-dir"); !s.ok())
+        return s;
+      o.outputDir = value;
+    } else if (flag(arg, "profile", &value, &has)) {
+      o.profile = has ? value : "text";
+      if (o.profile != "text" && o.profile != "json")
+        return usageError("--profile takes text or json");
+    } else if (flag(arg, "trace", &value, &has)) {
+      if (absl::Status s = needValue("trace"); !s.ok())
+        return s;
+      o.trace = value;
+    } else if (flag(arg, "timing-only", &value, &has) && !has) {
+      o.timingOnly = true;
+    } else if (flag(arg, "max-instructions", &value, &has)) {
+      if (!has || !absl::SimpleAtoi(value, &o.maxInstructions) ||
+          o.maxInstructions <= 0)
+        return usageError("--max-instructions needs a positive integer");
+    } else if (absl::StartsWith(arg, "-")) {
+      return usageError(absl::StrCat("unknown option '", arg, "'"));
+    } else if (o.executable.empty()) {
+      o.executable = arg;
+    } else {
+      return usageError(absl::StrCat("unexpected argument '", arg, "'"));
+    }
+  }
+  if (o.executable.empty())
+    return usageError("no executable given");
+  if (o.timingOnly && (!o.outputs.empty() || !o.outputDir.empty()))
+    return usageError("--timing-only computes no results to write");
+  return o;
+}
+
+absl::StatusOr<std::vector<hostio::HostArray>>
+gatherInputs(const Options &o, const runtime::Executable &e) {
+  const auto &params = e.proto().parameters();
+  if (o.inputs.size() > static_cast<size_t>(params.size()))
+    return usageError(absl::StrCat(o.inputs.size(), " --input files for ",
+                                   params.size(), " parameters"));
+  if (!o.randomInputs && o.inputs.size() < static_cast<size_t>(params.size()))
+    return usageError(absl::StrCat(
+        "executable takes ", params.size(), " parameters, ", o.inputs.size(),
+        " --input given (use --random-inputs=SEED for the rest)"));
+  std::vector<hostio::HostArray> inputs;
+  for (int i = 0; i < params.size(); ++i) {
+    absl::StatusOr<hostio::HostArray> a =
+        i < static_cast<int>(o.inputs.size())
+            ? hostio::readNpyFile(o.inputs[i])
+            : hostio::randomInput(
+                  o.seed, i, runtime::toHostDType(params[i].shape().dtype()),
+                  {params[i].shape().dims().begin(),
+                   params[i].shape().dims().end()});
+    if (!a.ok())
+      return a.status();
+    inputs.push_back(std::move(*a));
+  }
+  return inputs;
+}
+
+// Writes all files or none: every file goes to a temporary name first.
+absl::Status writeAll(
+    const std::vector<std::pair<std::string, std::string>> &files) {
+  std::vector<std::string> temps;
+  auto cleanup = [&] {
+    for (const std::string &t : temps)
+      std::remove(t.c_str());
+  };
+  for (const auto &[path, bytes] : files) {
+    std::string temp = absl::StrCat(path, ".tmp.", getpid());
+    temps.push_back(temp);
+    std::ofstream out(temp, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (!out) {
+      cleanup();
+      return absl::UnavailableError(absl::StrCat("cannot write ", path));
+    }
+  }
+  for (size_t i = 0; i < files.size(); ++i)
+    if (std::rename(temps[i].c_str(), files[i].first.c_str()) != 0) {
+      cleanup();
+      return absl::UnavailableError(
+          absl::StrCat("cannot write ", files[i].first));
+    }
+  return absl::OkStatus();
+}
+
+absl::Status run(const Options &o) {
+  absl::StatusOr<runtime::Executable> e =
+      runtime::loadExecutableFromFile(o.executable);
+  if (!e.ok())
+    return e.status();
+  const auto &results = e->proto().results();
+  if (o.outputs.size() > static_cast<size_t>(results.size()))
+    return usageError(absl::StrCat(o.outputs.size(), " --output files for ",
+                                   results.size(), " results"));
+  absl::StatusOr<std::vector<hostio::HostArray>> inputs = gatherInputs(o, *e);
+  if (!inputs.ok())
+    return inputs.status();
+  runtime::EmulatorDevice device(e->target());
+  runtime::ExecuteOptions options;
+  options.functional = !o.timingOnly;
+  options.trace = !o.trace.empty();
+  options.maxInstructions = o.maxInstructions;
+  absl::StatusOr<runtime::RunResult> r =
+      runtime::runExecutable(device, *e, *inputs, options);
+  if (!r.ok())
+    return r.status();
+
+  std::vector<std::pair<std::string, std::string>> files;
+  for (int i = 0; i < results.size(); ++i) {
+    std::string path;
+    if (i < static_cast<int>(o.outputs.size()))
+      path = o.outputs[i];
+    else if (!o.outputDir.empty())
+      path = absl::StrCat(o.outputDir, "/",
+                          results[i].name().empty()
+                              ? absl::StrCat("result", i)
+                              : results[i].name(),
+                          ".npy");
+    if (!path.empty())
+      files.emplace_back(path, hostio::serializeNpy(r->results[i]));
+  }
+  if (!o.trace.empty())
+    files.emplace_back(o.trace, runtime::traceToChromeJson(r->profile, *e));
+  if (absl::Status s = writeAll(files); !s.ok())
+    return s;
+  if (o.profile == "json")
+    std::fputs(runtime::profileToJson(r->profile).c_str(), stdout);
+  else if (o.profile == "text")
+    std::fputs(runtime::profileToText(r->profile).c_str(), stdout);
+  return absl::OkStatus();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+  absl::StatusOr<Options> options = parseArgs(argc, argv);
+  absl::Status status = options.ok() ? run(*options) : options.status();
+  if (!status.ok()) {
+    std::fprintf(stderr, "tpuc-run: error: %s\n",
+                 std::string(status.message()).c_str());
+    return 1;
+  }
+  return 0;
+}
