@@ -1,0 +1,942 @@
+#include "runtime/emulator/EmulatorDevice.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "runtime/hostio/FloatConversion.h"
+#include "runtime/loader/Isa.h"
+
+namespace tpuc::runtime {
+
+using hostio::bf16BitsToF32;
+using hostio::f32ToBf16Bits;
+using hostio::floatBits;
+using hostio::floatFromBits;
+
+namespace {
+
+constexpr uint64_t kPageBytes = 4096; // granularity of VMEM ready times
+constexpr uint64_t kWeightBytes = kMxuDim * kMxuDim * 2;
+constexpr int64_t kMaxTraceEvents = 4 << 20;
+// Cycle costs (docs/isa.md, "Timing").
+constexpr uint64_t kVpuCycles = 1;
+constexpr uint64_t kEupCycles = 4; // transcendentals and division
+constexpr uint64_t kReduceCycles = 2;
+constexpr uint64_t kTransposeCycles = 2 * kTransposeRegs;
+constexpr uint64_t kLoadWeightsCycles = kMxuDim;
+
+using Vreg = std::array<uint32_t, kVregElements>;
+
+std::string hex(uint64_t v) { return absl::StrFormat("0x%x", v); }
+
+const char *spaceName(exe::MemorySpace space) {
+  return space == exe::HBM ? "HBM" : space == exe::VMEM ? "VMEM" : "SMEM";
+}
+
+struct Range {
+  exe::MemorySpace space = exe::MEMORY_SPACE_INVALID;
+  uint64_t begin = 0, end = 0;
+  bool written = false; // the DMA writes it (else only reads it)
+  bool overlaps(exe::MemorySpace s, uint64_t b, uint64_t e) const {
+    return space == s && b < end && begin < e;
+  }
+};
+
+// A DMA issued but not yet retired by a SEM_WAIT.
+struct InFlightDma {
+  int64_t pc;
+  uint32_t sem;
+  uint64_t end; // completion cycle
+  std::vector<Range> touched; // chunk ranges read and written
+};
+
+// Appends r, merging it into an equal-kind range it extends (the chunks of
+// a gather into contiguous VMEM), so in-flight checks stay short.
+void addRange(std::vector<Range> &ranges, const Range &r) {
+  for (Range &x : ranges)
+    if (x.space == r.space && x.written == r.written && x.end == r.begin) {
+      x.end = r.end;
+      return;
+    }
+  ranges.push_back(r);
+}
+
+template <typename T> bool compare(exe::CmpKind cmp, T a, T b) {
+  switch (cmp) {
+  case exe::EQ:
+    return a == b;
+  case exe::NE:
+    return a != b;
+  case exe::LT:
+    return a < b;
+  case exe::LE:
+    return a <= b;
+  case exe::GT:
+    return a > b;
+  default:
+    return a >= b;
+  }
+}
+
+float maxNan(float a, float b) {
+  return std::isnan(a) || std::isnan(b) ? NAN : (a > b ? a : b);
+}
+float minNan(float a, float b) {
+  return std::isnan(a) || std::isnan(b) ? NAN : (a < b ? a : b);
+}
+
+// f32 -> s32 as XLA does on TPU: truncate, saturate, NaN -> 0.
+int32_t f32ToS32(float f) {
+  if (std::isnan(f))
+    return 0;
+  if (f >= 2147483648.0f)
+    return std::numeric_limits<int32_t>::max();
+  if (f < -2147483648.0f)
+    return std::numeric_limits<int32_t>::min();
+  return static_cast<int32_t>(f);
+}
+
+} // namespace
+
+// The state of one execution. Everything in here is per execute() call.
+class Machine {
+public:
+  Machine(EmulatorDevice &device, const Executable &e,
+          const ExecuteOptions &opts)
+      : dev_(device), exe_(e), t_(e.target()), opts_(opts),
+        vmem_(t_.vmem_bytes()), vmemInit_(t_.vmem_bytes()),
+        smem_(t_.smem_bytes()), smemInit_(t_.smem_bytes()),
+        vmemWritten_(t_.vmem_bytes() / kPageBytes + 1, 0),
+        vmemRead_(vmemWritten_.size(), 0),
+        sems_(t_.num_semaphores(), 0), weights_(t_.mxu_count()),
+        weightsLoaded_(t_.mxu_count(), false), mxuFree_(t_.mxu_count(), 0),
+        ops_(e.proto().debug_ops_size() + 1), v_(kNumVectorRegs) {
+    bytesPerCycle_ = t_.hbm_bytes_per_second() / t_.clock_hz();
+  }
+
+  absl::StatusOr<ExecutionProfile> run();
+
+private:
+  absl::Status trap(const std::string &message) const {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "trap at ", exe_.describeInstruction(pc_), ": ", message));
+  }
+  int64_t arg(const exe::Instruction &in, int i) const {
+    const exe::Operand &op = in.args(i);
+    return static_cast<int64_t>(static_cast<uint64_t>(s_[op.reg()]) +
+                                static_cast<uint64_t>(op.imm()));
+  }
+
+  absl::Status step(const exe::Instruction &in);
+  absl::Status scalarOp(const exe::Instruction &in);
+  absl::Status dma(const exe::Instruction &in);
+  absl::Status semWait(const exe::Instruction &in);
+  absl::Status mxuOp(const exe::Instruction &in);
+  absl::Status vectorOp(const exe::Instruction &in);
+  absl::Status vectorMemory(const exe::Instruction &in);
+  absl::Status vectorCompute(const exe::Instruction &in);
+
+  // Bounds, in-flight-DMA and (for reads) initialisation checks of a VMEM or
+  // SMEM access; returns its bytes.
+  absl::StatusOr<uint8_t *> access(exe::MemorySpace space, int64_t addr,
+                                   int64_t len, bool write);
+  // VMEM scoreboard (docs/isa.md, "Ordering"): when an access to
+  // [addr, addr + len) may start. Writes also wait for earlier readers.
+  uint64_t pagesReady(int64_t addr, int64_t len, bool write) const;
+  // The access ends at `when`.
+  void markPages(int64_t addr, int64_t len, uint64_t when, bool write);
+  // Books [start, start + busy) on a unit and the instruction's costs.
+  void record(Unit unit, int index, uint64_t start, uint64_t end,
+              double flops = 0, uint64_t hbmBytes = 0);
+
+  EmulatorDevice &dev_;
+  const Executable &exe_;
+  const exe::Target &t_;
+  const ExecuteOptions &opts_;
+
+  int64_t pc_ = 0;
+  int64_t s_[kNumScalarRegs] = {};
+  std::vector<uint8_t> vmem_, vmemInit_, smem_, smemInit_;
+  std::vector<uint64_t> vmemWritten_, vmemRead_; // per page, in cycles
+  std::vector<int64_t> sems_;
+  std::deque<InFlightDma> inFlight_; // in issue order = completion order
+  std::vector<std::vector<uint16_t>> weights_;
+  std::vector<bool> weightsLoaded_;
+  struct Loop {
+    int64_t begin;
+    int64_t trip;
+    uint32_t counter;
+  };
+  std::vector<Loop> loops_;
+
+  // Timing state, in cycles.
+  double bytesPerCycle_;
+  uint64_t issue_ = 0, dmaFree_ = 0, vpuFree_ = 0, finish_ = 0;
+  std::vector<uint64_t> mxuFree_;
+
+  ExecutionProfile profile_;
+  std::vector<OpProfile> ops_; // by debug op index (0: none)
+  std::vector<Vreg> v_;
+  std::vector<uint16_t> lhsScratch_;
+  std::vector<float> outScratch_;
+};
+
+void Machine::record(Unit unit, int index, uint64_t start, uint64_t end,
+                     double flops, uint64_t hbmBytes) {
+  finish_ = std::max(finish_, end);
+  OpProfile &op = ops_[exe_.instruction(pc_).debug_op()];
+  ++op.instructions;
+  op.busyCycles += end - start;
+  op.flops += flops;
+  op.hbmBytes += hbmBytes;
+  profile_.flops += flops;
+  profile_.hbmBytes += hbmBytes;
+  if (opts_.trace &&
+      static_cast<int64_t>(profile_.trace.size()) < kMaxTraceEvents)
+    profile_.trace.push_back({unit, index, pc_, start, end});
+}
+
+absl::StatusOr<uint8_t *> Machine::access(exe::MemorySpace space,
+                                          int64_t addr, int64_t len,
+                                          bool write) {
+  std::vector<uint8_t> &mem = space == exe::VMEM ? vmem_ : smem_;
+  std::vector<uint8_t> &init = space == exe::VMEM ? vmemInit_ : smemInit_;
+  int64_t size = static_cast<int64_t>(mem.size());
+  if (addr < 0 || len < 0 || addr > size || len > size - addr)
+    return trap(absl::StrCat(spaceName(space), " ", write ? "write" : "read",
+                             " of [", hex(addr), ", +", len,
+                             ") out of bounds (", spaceName(space), " is ",
+                             size, " bytes)"));
+  for (const InFlightDma &d : inFlight_)
+    for (const Range &r : d.touched)
+      if ((write || r.written) && r.overlaps(space, addr, addr + len))
+        return trap(absl::StrCat(
+            spaceName(space), " [", hex(addr), ", +", len,
+            ") is used by the DMA of instruction ", d.pc,
+            " still in flight (missing SEM_WAIT on semaphore ", d.sem, ")"));
+  if (opts_.functional) {
+    if (write) {
+      std::memset(init.data() + addr, 1, len);
+    } else if (const void *hole = std::memchr(init.data() + addr, 0, len)) {
+      return trap(absl::StrCat(
+          "read of uninitialised ", spaceName(space), " at ",
+          hex(static_cast<const uint8_t *>(hole) - init.data())));
+    }
+  }
+  return mem.data() + addr;
+}
+
+uint64_t Machine::pagesReady(int64_t addr, int64_t len, bool write) const {
+  uint64_t ready = 0;
+  for (int64_t p = addr / kPageBytes; p <= (addr + len - 1) / int64_t(kPageBytes);
+       ++p)
+    ready = std::max({ready, vmemWritten_[p], write ? vmemRead_[p] : 0});
+  return ready;
+}
+
+void Machine::markPages(int64_t addr, int64_t len, uint64_t when, bool write) {
+  std::vector<uint64_t> &pages = write ? vmemWritten_ : vmemRead_;
+  for (int64_t p = addr / kPageBytes; p <= (addr + len - 1) / int64_t(kPageBytes);
+       ++p)
+    pages[p] = std::max(pages[p], when);
+}
+
+absl::StatusOr<ExecutionProfile> Machine::run() {
+  int64_t n = exe_.numInstructions();
+  int64_t executed = 0;
+  while (pc_ < n) {
+    if (++executed > opts_.maxInstructions)
+      return trap(absl::StrCat("instruction budget of ", opts_.maxInstructions,
+                               " exceeded (runaway loop?)"));
+    const exe::Instruction &in = exe_.instruction(pc_);
+    if (in.opcode() == exe::HALT)
+      break;
+    if (absl::Status s = step(in); !s.ok())
+      return s;
+  }
+  if (!inFlight_.empty()) {
+    pc_ = inFlight_.front().pc;
+    return trap(absl::StrCat("program ended with this DMA in flight (no "
+                             "SEM_WAIT on semaphore ",
+                             inFlight_.front().sem, " retired it)"));
+  }
+  profile_.instructionsExecuted = executed;
+  profile_.cycles = std::max(finish_, issue_);
+  profile_.seconds = profile_.cycles / t_.clock_hz();
+  double peakFlopsPerCycle = 2.0 * kMxuDim * kMxuDim * t_.mxu_count();
+  if (profile_.cycles > 0) {
+    profile_.mxuUtilization =
+        profile_.flops / (peakFlopsPerCycle * profile_.cycles);
+    profile_.hbmBandwidthUtilization =
+        profile_.hbmBytes / (bytesPerCycle_ * profile_.cycles);
+  }
+  for (size_t i = 0; i < ops_.size(); ++i) {
+    if (ops_[i].instructions == 0)
+      continue;
+    if (i > 0) {
+      ops_[i].hloOp = exe_.proto().debug_ops(i - 1).hlo_op();
+      ops_[i].opName = exe_.proto().debug_ops(i - 1).op_name();
+    }
+    profile_.ops.push_back(std::move(ops_[i]));
+  }
+  std::stable_sort(profile_.ops.begin(), profile_.ops.end(),
+                   [](const OpProfile &a, const OpProfile &b) {
+                     return a.busyCycles != b.busyCycles
+                                ? a.busyCycles > b.busyCycles
+                                : a.hloOp < b.hloOp;
+                   });
+  return std::move(profile_);
+}
+
+absl::Status Machine::step(const exe::Instruction &in) {
+  switch (getOpcodeInfo(in.opcode())->unit) {
+  case Unit::Scalar:
+    return scalarOp(in);
+  case Unit::Dma:
+    return dma(in);
+  case Unit::Mxu:
+    return mxuOp(in);
+  case Unit::Vpu:
+    return vectorOp(in);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Machine::scalarOp(const exe::Instruction &in) {
+  uint64_t start = issue_;
+  issue_ += 1;
+  record(Unit::Scalar, 0, start, issue_);
+  int64_t next = pc_ + 1;
+  // Two's-complement wrap for + - *; the ISA defines no overflow traps.
+  auto wrap = [](uint64_t v) { return static_cast<int64_t>(v); };
+  int64_t result = 0;
+  bool writes = getOpcodeInfo(in.opcode())->dst == RegFile::Scalar;
+  switch (in.opcode()) {
+  case exe::NOP:
+    break;
+  case exe::SMOV:
+    result = arg(in, 0);
+    break;
+  case exe::SADD:
+    result = wrap(uint64_t(arg(in, 0)) + uint64_t(arg(in, 1)));
+    break;
+  case exe::SSUB:
+    result = wrap(uint64_t(arg(in, 0)) - uint64_t(arg(in, 1)));
+    break;
+  case exe::SMUL:
+    result = wrap(uint64_t(arg(in, 0)) * uint64_t(arg(in, 1)));
+    break;
+  case exe::SDIV:
+  case exe::SREM: {
+    int64_t a = arg(in, 0), b = arg(in, 1);
+    if (b == 0)
+      return trap("scalar division by zero");
+    if (a == std::numeric_limits<int64_t>::min() && b == -1)
+      return trap("scalar division overflows");
+    result = in.opcode() == exe::SDIV ? a / b : a % b;
+    break;
+  }
+  case exe::SAND:
+    result = arg(in, 0) & arg(in, 1);
+    break;
+  case exe::SOR:
+    result = arg(in, 0) | arg(in, 1);
+    break;
+  case exe::SXOR:
+    result = arg(in, 0) ^ arg(in, 1);
+    break;
+  case exe::SSHL:
+  case exe::SSHR: {
+    int64_t amount = arg(in, 1);
+    if (amount < 0 || amount > 63)
+      return trap(absl::StrCat("shift amount ", amount, " not in [0, 63]"));
+    result = in.opcode() == exe::SSHL ? wrap(uint64_t(arg(in, 0)) << amount)
+                                      : arg(in, 0) >> amount;
+    break;
+  }
+  case exe::SMIN:
+    result = std::min(arg(in, 0), arg(in, 1));
+    break;
+  case exe::SMAX:
+    result = std::max(arg(in, 0), arg(in, 1));
+    break;
+  case exe::SCMP:
+    result = compare(in.cmp(), arg(in, 0), arg(in, 1));
+    break;
+  case exe::SLD:
+  case exe::SST: {
+    int64_t addr = arg(in, in.opcode() == exe::SLD ? 0 : 1);
+    if (addr % 4 != 0)
+      return trap(absl::StrCat("SMEM address ", hex(addr),
+                               " is not 4-byte aligned"));
+    bool store = in.opcode() == exe::SST;
+    absl::StatusOr<uint8_t *> p = access(exe::SMEM, addr, 4, store);
+    if (!p.ok())
+      return p.status();
+    int32_t word;
+    if (store) {
+      word = static_cast<int32_t>(arg(in, 0));
+      std::memcpy(*p, &word, 4);
+    } else {
+      std::memcpy(&word, *p, 4);
+      result = word;
+    }
+    break;
+  }
+  case exe::BR:
+    next = in.target();
+    break;
+  case exe::BRNZ:
+    if (arg(in, 0) != 0)
+      next = in.target();
+    break;
+  case exe::LOOP_BEGIN: {
+    int64_t trip = arg(in, 0);
+    if (trip < 0)
+      return trap(absl::StrCat("negative trip count ", trip));
+    if (trip == 0) {
+      next = exe_.loopPartner(pc_) + 1;
+      writes = false;
+      break;
+    }
+    loops_.push_back({pc_, trip, in.dst()});
+    break; // result = 0: the counter starts at 0
+  }
+  case exe::LOOP_END: {
+    Loop &loop = loops_.back(); // validation guarantees a matching begin
+    if (++s_[loop.counter] < loop.trip) {
+      next = loop.begin + 1;
+    } else {
+      loops_.pop_back();
+    }
+    break;
+  }
+  case exe::SEM_WAIT:
+    if (absl::Status s = semWait(in); !s.ok())
+      return s;
+    break;
+  case exe::SEM_SIGNAL: {
+    int64_t sem = arg(in, 0), count = arg(in, 1);
+    if (sem < 0 || sem >= static_cast<int64_t>(sems_.size()))
+      return trap(absl::StrCat("semaphore ", sem, " not in [0, ",
+                               sems_.size(), ")"));
+    if (count < 1 || count > (1 << 30) || sems_[sem] > (1 << 30))
+      return trap(absl::StrCat("SEM_SIGNAL of ", count, " on semaphore ", sem,
+                               " (value ", sems_[sem],
+                               ") is out of range"));
+    sems_[sem] += count;
+    break;
+  }
+  default:
+    return trap("not a scalar instruction");
+  }
+  if (writes)
+    s_[in.dst()] = result;
+  pc_ = next;
+  return absl::OkStatus();
+}
+
+absl::Status Machine::semWait(const exe::Instruction &in) {
+  int64_t sem = arg(in, 0), count = arg(in, 1);
+  if (sem < 0 || sem >= static_cast<int64_t>(sems_.size()))
+    return trap(absl::StrCat("semaphore ", sem, " not in [0, ", sems_.size(),
+                             ")"));
+  if (count < 1)
+    return trap(absl::StrCat("SEM_WAIT count ", count, " must be >= 1"));
+  // Retire this semaphore's DMAs in completion order until the count is met;
+  // if they cannot meet it, nothing ever will.
+  uint64_t ready = issue_;
+  for (auto it = inFlight_.begin(); sems_[sem] < count && it != inFlight_.end();) {
+    if (it->sem != sem) {
+      ++it;
+      continue;
+    }
+    ready = std::max(ready, it->end);
+    ++sems_[sem];
+    it = inFlight_.erase(it);
+  }
+  if (sems_[sem] < count)
+    return trap(absl::StrCat("deadlock: SEM_WAIT for ", count,
+                             " on semaphore ", sem, " whose value is ",
+                             sems_[sem], " with no DMA outstanding on it"));
+  sems_[sem] -= count;
+  issue_ = std::max(issue_, ready);
+  return absl::OkStatus();
+}
+
+absl::Status Machine::dma(const exe::Instruction &in) {
+  int64_t src = arg(in, 0), dst = arg(in, 1), chunkBytes = arg(in, 2),
+          chunks = arg(in, 3), srcStride = arg(in, 4), dstStride = arg(in, 5),
+          sem = arg(in, 6);
+  if (sem < 0 || sem >= static_cast<int64_t>(sems_.size()))
+    return trap(absl::StrCat("semaphore ", sem, " not in [0, ", sems_.size(),
+                             ")"));
+  constexpr int64_t kMaxChunk = int64_t(1) << 40, kMaxChunks = int64_t(1) << 32;
+  if (chunkBytes < 0 || chunkBytes > kMaxChunk || chunks < 0 ||
+      chunks > kMaxChunks || std::abs(srcStride) > kMaxChunk ||
+      std::abs(dstStride) > kMaxChunk)
+    return trap(absl::StrCat("DMA of ", chunks, " chunks of ", chunkBytes,
+                             " bytes with strides ", srcStride, "/",
+                             dstStride, " is out of range"));
+  exe::MemorySpace srcSpace = in.src_space(), dstSpace = in.dst_space();
+  InFlightDma flight{pc_, static_cast<uint32_t>(sem), 0, {}};
+  uint64_t deps = issue_;
+  uint64_t total = static_cast<uint64_t>(chunkBytes) * chunks;
+  // One side of one chunk: its bytes, with the checks of its memory space.
+  auto side = [&](exe::MemorySpace space, int64_t addr,
+                  bool write) -> absl::StatusOr<uint8_t *> {
+    if (space != exe::HBM) {
+      if (space == exe::VMEM)
+        deps = std::max(deps, pagesReady(addr, chunkBytes, write));
+      addRange(flight.touched, {space, uint64_t(addr),
+                                uint64_t(addr + chunkBytes), write});
+      return access(space, addr, chunkBytes, write);
+    }
+    if (uint8_t *p = dev_.hbmRange(addr, chunkBytes))
+      return p;
+    return trap(absl::StrCat("DMA ", write ? "writes" : "reads", " HBM [",
+                             hex(addr), ", +", chunkBytes,
+                             ") outside every allocated buffer"));
+  };
+  for (int64_t c = 0; c < chunks && chunkBytes > 0; ++c) {
+    absl::StatusOr<uint8_t *> srcPtr = side(srcSpace, src + c * srcStride, false);
+    if (!srcPtr.ok())
+      return srcPtr.status();
+    absl::StatusOr<uint8_t *> dstPtr = side(dstSpace, dst + c * dstStride, true);
+    if (!dstPtr.ok())
+      return dstPtr.status();
+    // Timing-only runs still copy SMEM data: scalar control may depend on it.
+    if (opts_.functional || srcSpace == exe::SMEM || dstSpace == exe::SMEM)
+      std::memmove(*dstPtr, *srcPtr, chunkBytes);
+  }
+  uint64_t busy = static_cast<uint64_t>(std::ceil(total / bytesPerCycle_));
+  uint64_t start = std::max(deps, dmaFree_);
+  dmaFree_ = start + busy;
+  flight.end = dmaFree_ + t_.dma_latency_cycles();
+  for (const Range &r : flight.touched)
+    if (r.space == exe::VMEM)
+      markPages(r.begin, r.end - r.begin, flight.end, r.written);
+  uint64_t hbmBytes =
+      srcSpace == exe::HBM || dstSpace == exe::HBM ? total : 0;
+  record(Unit::Dma, 0, start, flight.end, 0, hbmBytes);
+  issue_ += 1;
+  inFlight_.push_back(std::move(flight));
+  ++pc_;
+  return absl::OkStatus();
+}
+
+absl::Status Machine::mxuOp(const exe::Instruction &in) {
+  uint32_t mxu = in.mxu();
+  uint64_t start = std::max(issue_, mxuFree_[mxu]);
+  issue_ += 1;
+  if (in.opcode() == exe::MXU_LOAD_WEIGHTS) {
+    int64_t addr = arg(in, 0);
+    absl::StatusOr<uint8_t *> p = access(exe::VMEM, addr, kWeightBytes, false);
+    if (!p.ok())
+      return p.status();
+    start = std::max(start, pagesReady(addr, kWeightBytes, false));
+    if (opts_.functional) {
+      weights_[mxu].resize(kMxuDim * kMxuDim);
+      std::memcpy(weights_[mxu].data(), *p, kWeightBytes);
+    }
+    weightsLoaded_[mxu] = true;
+    mxuFree_[mxu] = start + kLoadWeightsCycles;
+    markPages(addr, kWeightBytes, mxuFree_[mxu], false);
+    record(Unit::Mxu, mxu, start, mxuFree_[mxu]);
+    ++pc_;
+    return absl::OkStatus();
+  }
+  int64_t lhs = arg(in, 0), dst = arg(in, 1), rows = arg(in, 2);
+  if (rows <= 0 || rows % kSublanes != 0 || rows > (int64_t(1) << 24))
+    return trap(absl::StrCat("MXU_MATMUL rows ", rows,
+                             " must be a positive multiple of 8"));
+  if (!weightsLoaded_[mxu])
+    return trap(absl::StrCat("MXU ", mxu, " has no weights loaded"));
+  int64_t lhsBytes = rows * kMxuDim * 2, dstBytes = rows * kMxuDim * 4;
+  absl::StatusOr<uint8_t *> lhsPtr = access(exe::VMEM, lhs, lhsBytes, false);
+  if (!lhsPtr.ok())
+    return lhsPtr.status();
+  start = std::max({start, pagesReady(lhs, lhsBytes, false),
+                    pagesReady(dst, dstBytes, true)});
+  if (in.accumulate()) {
+    absl::StatusOr<uint8_t *> acc = access(exe::VMEM, dst, dstBytes, false);
+    if (!acc.ok())
+      return acc.status();
+  }
+  absl::StatusOr<uint8_t *> dstPtr = access(exe::VMEM, dst, dstBytes, true);
+  if (!dstPtr.ok())
+    return dstPtr.status();
+  if (opts_.functional) {
+    // VMEM is unaligned bytes; the kernels want typed arrays.
+    lhsScratch_.resize(rows * kMxuDim);
+    outScratch_.resize(rows * kMxuDim);
+    std::memcpy(lhsScratch_.data(), *lhsPtr, lhsBytes);
+    if (in.accumulate())
+      std::memcpy(outScratch_.data(), *dstPtr, dstBytes);
+    matmulBf16(dev_.kernels_, lhsScratch_.data(), weights_[mxu].data(),
+               outScratch_.data(), rows, kMxuDim, kMxuDim, in.accumulate());
+    std::memcpy(*dstPtr, outScratch_.data(), dstBytes);
+  }
+  // SCALE-Sim weight-stationary fold: rows stream through, plus the skew
+  // fill (array rows) and drain (array columns).
+  uint64_t end = start + rows + 2 * kMxuDim - 2;
+  mxuFree_[mxu] = end;
+  markPages(lhs, lhsBytes, end, false);
+  markPages(dst, dstBytes, end, true);
+  record(Unit::Mxu, mxu, start, end, 2.0 * rows * kMxuDim * kMxuDim);
+  ++pc_;
+  return absl::OkStatus();
+}
+
+absl::Status Machine::vectorMemory(const exe::Instruction &in) {
+  bool store = in.opcode() == exe::VST;
+  int64_t elem = in.dtype() == exe::BF16 ? 2 : 4;
+  int64_t rowBytes = kLanes * elem;
+  int64_t addr = arg(in, 0), stride = arg(in, 1);
+  if (stride == 0)
+    stride = rowBytes;
+  uint64_t start = std::max(issue_, vpuFree_);
+  Vreg &reg = v_[store ? in.vsrc(0) : in.dst()];
+  for (int s = 0; s < kSublanes; ++s) {
+    int64_t rowAddr = addr + s * stride;
+    absl::StatusOr<uint8_t *> p = access(exe::VMEM, rowAddr, rowBytes, store);
+    if (!p.ok())
+      return p.status();
+    start = std::max(start, pagesReady(rowAddr, rowBytes, store));
+    if (!opts_.functional)
+      continue;
+    uint32_t *lane = reg.data() + s * kLanes;
+    if (elem == 4 && store) {
+      std::memcpy(*p, lane, rowBytes);
+    } else if (elem == 4) {
+      std::memcpy(lane, *p, rowBytes);
+    } else {
+      for (int l = 0; l < kLanes; ++l) {
+        uint16_t b;
+        if (store) {
+          b = f32ToBf16Bits(floatFromBits(lane[l]));
+          std::memcpy(*p + 2 * l, &b, 2);
+        } else {
+          std::memcpy(&b, *p + 2 * l, 2);
+          lane[l] = floatBits(bf16BitsToF32(b));
+        }
+      }
+    }
+  }
+  vpuFree_ = start + kVpuCycles;
+  for (int s = 0; s < kSublanes; ++s)
+    markPages(addr + s * stride, rowBytes, vpuFree_, store);
+  record(Unit::Vpu, 0, start, vpuFree_);
+  return absl::OkStatus();
+}
+
+namespace {
+
+uint64_t vectorCycles(exe::Opcode op) {
+  switch (op) {
+  case exe::VDIV:
+  case exe::VEXP:
+  case exe::VLOG:
+  case exe::VTANH:
+  case exe::VRSQRT:
+  case exe::VSQRT:
+  case exe::VRCP:
+    return kEupCycles;
+  case exe::VREDUCE_LANES:
+  case exe::VREDUCE_SUBLANES:
+    return kReduceCycles;
+  case exe::VTRANSPOSE:
+    return kTransposeCycles;
+  default:
+    return kVpuCycles;
+  }
+}
+
+float unaryF32(exe::Opcode op, float x) {
+  switch (op) {
+  case exe::VNEG:
+    return -x;
+  case exe::VABS:
+    return std::fabs(x);
+  case exe::VEXP:
+    return std::exp(x);
+  case exe::VLOG:
+    return std::log(x);
+  case exe::VTANH:
+    return std::tanh(x);
+  case exe::VRSQRT:
+    return 1.0f / std::sqrt(x);
+  case exe::VSQRT:
+    return std::sqrt(x);
+  default: // VRCP
+    return 1.0f / x;
+  }
+}
+
+// s32 arithmetic with XLA's results for the cases C++ leaves undefined.
+int32_t binaryS32(exe::Opcode op, int32_t a, int32_t b) {
+  auto wrap = [](int64_t v) { return static_cast<int32_t>(uint32_t(v)); };
+  switch (op) {
+  case exe::VADD:
+    return wrap(int64_t(a) + b);
+  case exe::VSUB:
+    return wrap(int64_t(a) - b);
+  case exe::VMUL:
+    return wrap(int64_t(a) * b);
+  case exe::VDIV:
+    if (b == 0)
+      return -1;
+    return b == -1 ? wrap(-int64_t(a)) : a / b;
+  case exe::VMAX:
+    return std::max(a, b);
+  default: // VMIN
+    return std::min(a, b);
+  }
+}
+
+uint32_t convert(exe::DType from, exe::DType to, uint32_t bits) {
+  float f = floatFromBits(bits);
+  int32_t i = static_cast<int32_t>(bits);
+  if (from == exe::S32)
+    f = static_cast<float>(i); // round to nearest even
+  switch (to) {
+  case exe::S32:
+    return static_cast<uint32_t>(f32ToS32(f));
+  case exe::BF16:
+    return floatBits(hostio::roundToBf16(f));
+  default:
+    return floatBits(f);
+  }
+}
+
+} // namespace
+
+absl::Status Machine::vectorOp(const exe::Instruction &in) {
+  exe::Opcode op = in.opcode();
+  absl::Status status;
+  if (op == exe::VLD || op == exe::VST) {
+    status = vectorMemory(in);
+  } else {
+    uint64_t start = std::max(issue_, vpuFree_);
+    vpuFree_ = start + vectorCycles(op);
+    record(Unit::Vpu, 0, start, vpuFree_);
+    status = vectorCompute(in);
+  }
+  if (!status.ok())
+    return status;
+  issue_ += 1;
+  ++pc_;
+  return absl::OkStatus();
+}
+
+absl::Status Machine::vectorCompute(const exe::Instruction &in) {
+  exe::Opcode op = in.opcode();
+  int64_t index = in.args_size() > 0 ? arg(in, 0) : 0;
+  if (op == exe::VBCAST_LANE && (index < 0 || index >= kLanes))
+    return trap(absl::StrCat("lane ", index, " not in [0, 128)"));
+  if (op == exe::VBCAST_SUBLANE && (index < 0 || index >= kSublanes))
+    return trap(absl::StrCat("sublane ", index, " not in [0, 8)"));
+  if (!opts_.functional)
+    return absl::OkStatus();
+  bool isF32 = in.dtype() == exe::F32;
+  const Vreg *a = in.vsrc_size() > 0 ? &v_[in.vsrc(0)] : nullptr;
+  const Vreg *b = in.vsrc_size() > 1 ? &v_[in.vsrc(1)] : nullptr;
+  Vreg out;
+  auto f = [](const Vreg *r, int i) { return floatFromBits((*r)[i]); };
+  auto s = [](const Vreg *r, int i) { return static_cast<int32_t>((*r)[i]); };
+  switch (op) {
+  case exe::VSPLAT:
+    out.fill(static_cast<uint32_t>(index));
+    break;
+  case exe::VMOV:
+    out = *a;
+    break;
+  case exe::VADD:
+  case exe::VSUB:
+  case exe::VMUL:
+  case exe::VDIV:
+    if (isF32) {
+      BinaryOp bop = op == exe::VADD   ? BinaryOp::Add
+                     : op == exe::VSUB ? BinaryOp::Sub
+                     : op == exe::VMUL ? BinaryOp::Mul
+                                       : BinaryOp::Div;
+      binaryF32(dev_.kernels_, bop, reinterpret_cast<const float *>(a->data()),
+                reinterpret_cast<const float *>(b->data()),
+                reinterpret_cast<float *>(out.data()), kVregElements);
+      break;
+    }
+    [[fallthrough]];
+  case exe::VMAX:
+  case exe::VMIN:
+    for (int i = 0; i < kVregElements; ++i)
+      out[i] = isF32 ? floatBits(op == exe::VMAX ? maxNan(f(a, i), f(b, i))
+                                                 : minNan(f(a, i), f(b, i)))
+                     : static_cast<uint32_t>(binaryS32(op, s(a, i), s(b, i)));
+    break;
+  case exe::VCMP:
+    for (int i = 0; i < kVregElements; ++i)
+      out[i] = isF32 ? compare(in.cmp(), f(a, i), f(b, i))
+                     : compare(in.cmp(), s(a, i), s(b, i));
+    break;
+  case exe::VSEL: {
+    const Vreg &onFalse = v_[in.vsrc(2)];
+    for (int i = 0; i < kVregElements; ++i)
+      out[i] = (*a)[i] ? (*b)[i] : onFalse[i];
+    break;
+  }
+  case exe::VNEG:
+  case exe::VABS:
+  case exe::VEXP:
+  case exe::VLOG:
+  case exe::VTANH:
+  case exe::VRSQRT:
+  case exe::VSQRT:
+  case exe::VRCP:
+    for (int i = 0; i < kVregElements; ++i) {
+      if (isF32) {
+        out[i] = floatBits(unaryF32(op, f(a, i)));
+      } else {
+        int64_t x = s(a, i);
+        out[i] = static_cast<uint32_t>(op == exe::VNEG ? -x : std::abs(x));
+      }
+    }
+    break;
+  case exe::VCVT:
+    for (int i = 0; i < kVregElements; ++i)
+      out[i] = convert(in.src_dtype(), in.dtype(), (*a)[i]);
+    break;
+  case exe::VREDUCE_LANES:
+  case exe::VREDUCE_SUBLANES: {
+    bool lanes = op == exe::VREDUCE_LANES;
+    int groups = lanes ? kSublanes : kLanes, width = lanes ? kLanes : kSublanes;
+    for (int g = 0; g < groups; ++g) {
+      auto at = [&](int j) { return lanes ? g * kLanes + j : j * kLanes + g; };
+      // Sequential order, so the result is defined bit for bit.
+      float accF = f(a, at(0));
+      int32_t accS = s(a, at(0));
+      for (int j = 1; j < width; ++j) {
+        float x = f(a, at(j));
+        int32_t y = s(a, at(j));
+        switch (in.reduce()) {
+        case exe::REDUCE_SUM:
+          accF += x;
+          accS = binaryS32(exe::VADD, accS, y);
+          break;
+        case exe::REDUCE_MAX:
+          accF = maxNan(accF, x);
+          accS = std::max(accS, y);
+          break;
+        default:
+          accF = minNan(accF, x);
+          accS = std::min(accS, y);
+          break;
+        }
+      }
+      uint32_t r = isF32 ? floatBits(accF) : static_cast<uint32_t>(accS);
+      for (int j = 0; j < width; ++j)
+        out[at(j)] = r;
+    }
+    break;
+  }
+  case exe::VBCAST_LANE:
+  case exe::VBCAST_SUBLANE:
+    for (int sl = 0; sl < kSublanes; ++sl)
+      for (int l = 0; l < kLanes; ++l)
+        out[sl * kLanes + l] = op == exe::VBCAST_LANE
+                                   ? (*a)[sl * kLanes + index]
+                                   : (*a)[index * kLanes + l];
+    break;
+  case exe::VLANE_ID:
+  case exe::VSUBLANE_ID:
+    for (int i = 0; i < kVregElements; ++i)
+      out[i] = op == exe::VLANE_ID ? i % kLanes : i / kLanes;
+    break;
+  case exe::VTRANSPOSE: {
+    // Rows 8r..8r+7 of the 128x128 block live in register base + r.
+    std::vector<Vreg> block(v_.begin() + in.vsrc(0),
+                            v_.begin() + in.vsrc(0) + kTransposeRegs);
+    for (int row = 0; row < kMxuDim; ++row)
+      for (int col = 0; col < kMxuDim; ++col)
+        v_[in.dst() + col / kSublanes][(col % kSublanes) * kLanes + row] =
+            block[row / kSublanes][(row % kSublanes) * kLanes + col];
+    return absl::OkStatus();
+  }
+  default:
+    return trap("not a vector instruction");
+  }
+  v_[in.dst()] = out;
+  return absl::OkStatus();
+}
+
+EmulatorDevice::EmulatorDevice(exe::Target target, KernelPath kernels)
+    : target_(std::move(target)), kernels_(kernels) {}
+
+uint8_t *EmulatorDevice::hbmRange(uint64_t addr, uint64_t len) {
+  auto it = hbm_.upper_bound(addr);
+  if (it == hbm_.begin())
+    return nullptr;
+  --it;
+  uint64_t offset = addr - it->first, size = it->second.size;
+  if (offset > size || len > size - offset)
+    return nullptr;
+  return it->second.data.get() + offset;
+}
+
+absl::Status EmulatorDevice::allocate(uint64_t offset, uint64_t size) {
+  uint64_t usable = target_.hbm_bytes() - target_.hbm_reserved_bytes();
+  if (size == 0 || offset > usable || size > usable - offset)
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "HBM allocation [", offset, ", +", size, ") exceeds the ", usable,
+        " usable bytes of ", target_.name()));
+  auto next = hbm_.lower_bound(offset);
+  if (next != hbm_.end() && next->first == offset && next->second.size == size)
+    hbm_.erase(next++); // re-allocation: fresh zeroed memory
+  bool overlapsNext = next != hbm_.end() && next->first < offset + size;
+  bool overlapsPrev = next != hbm_.begin() &&
+                      std::prev(next)->first + std::prev(next)->second.size >
+                          offset;
+  if (overlapsNext || overlapsPrev)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "HBM allocation [", offset, ", +", size,
+        ") overlaps an existing allocation"));
+  auto *data = static_cast<uint8_t *>(std::calloc(size, 1));
+  if (!data)
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "cannot back ", size, " bytes of emulated HBM on this host"));
+  hbm_[offset] = Region{std::unique_ptr<uint8_t, Region::Free>(data), size};
+  return absl::OkStatus();
+}
+
+absl::Status EmulatorDevice::copyToDevice(uint64_t offset,
+                                          absl::Span<const uint8_t> data) {
+  uint8_t *p = hbmRange(offset, data.size());
+  if (!p)
+    return absl::OutOfRangeError(absl::StrCat(
+        "copy to HBM [", offset, ", +", data.size(), ") is not allocated"));
+  std::memcpy(p, data.data(), data.size());
+  return absl::OkStatus();
+}
+
+absl::Status EmulatorDevice::copyFromDevice(uint64_t offset,
+                                            absl::Span<uint8_t> data) {
+  uint8_t *p = hbmRange(offset, data.size());
+  if (!p)
+    return absl::OutOfRangeError(absl::StrCat(
+        "copy from HBM [", offset, ", +", data.size(), ") is not allocated"));
+  std::memcpy(data.data(), p, data.size());
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ExecutionProfile>
+EmulatorDevice::execute(const Executable &executable,
+                        const ExecuteOptions &options) {
+  Machine machine(*this, executable, options);
+  return machine.run();
+}
+
+} // namespace tpuc::runtime

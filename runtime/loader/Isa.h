@@ -1,0 +1,54 @@
+// Static facts about each opcode of docs/isa.md, shared by the loader's
+// validation, the emulator and the program builder.
+#ifndef TPUC_RUNTIME_LOADER_ISA_H
+#define TPUC_RUNTIME_LOADER_ISA_H
+
+#include <cstdint>
+
+#include "runtime/schema/executable.pb.h"
+
+namespace tpuc::runtime {
+
+// Architectural constants fixed by the ISA (the target may not change them).
+inline constexpr int kNumScalarRegs = 32;
+inline constexpr int kNumVectorRegs = 32;
+inline constexpr int kSublanes = 8;
+inline constexpr int kLanes = 128;
+inline constexpr int kVregElements = kSublanes * kLanes;
+inline constexpr int kMxuDim = 128;
+inline constexpr int kMaxLoopDepth = 16;
+// VTRANSPOSE works on a 128x128 block held in this many consecutive vregs.
+inline constexpr int kTransposeRegs = kMxuDim / kSublanes;
+
+enum class Unit { Scalar, Dma, Mxu, Vpu };
+inline constexpr int kNumUnits = 4;
+const char *unitName(Unit unit);
+
+enum class RegFile { None, Scalar, Vector };
+
+// Bits of OpcodeInfo::dtypes.
+inline constexpr unsigned dtypeBit(exe::DType t) { return 1u << t; }
+
+struct OpcodeInfo {
+  const char *name;
+  Unit unit;
+  RegFile dst;
+  int numVsrc;
+  int numArgs;
+  unsigned dtypes;    // allowed values of Instruction.dtype; 0: must be unset
+  unsigned srcDtypes; // allowed values of Instruction.src_dtype
+  bool usesCmp = false;
+  bool usesReduce = false;
+  bool usesTarget = false;
+  bool usesMxu = false;
+  bool usesAccumulate = false;
+  bool usesSpaces = false;
+};
+
+// Returns nullptr for opcodes the ISA does not define (including values an
+// open proto3 enum lets through).
+const OpcodeInfo *getOpcodeInfo(int opcode);
+
+} // namespace tpuc::runtime
+
+#endif // TPUC_RUNTIME_LOADER_ISA_H

@@ -1,0 +1,291 @@
+#include "runtime/loader/Layout.h"
+
+#include <cstring>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/hostio/FloatConversion.h"
+
+namespace tpuc::runtime {
+namespace {
+
+constexpr int kMaxRank = 16;
+// Keeps every intermediate of the tiling arithmetic far from overflow.
+constexpr int64_t kMaxDim = int64_t(1) << 48;
+
+// Physical order (major to minor) of the logical dims.
+std::vector<int> physicalOrder(const exe::Shape &shape) {
+  int rank = shape.dims_size();
+  std::vector<int> order(rank);
+  const auto &m2m = shape.layout().minor_to_major();
+  for (int i = 0; i < rank; ++i)
+    order[i] = m2m.empty() ? i : static_cast<int>(m2m[rank - 1 - i]);
+  return order;
+}
+
+// Maps a physical index (major to minor, in `idx`, sized like the physical
+// dims) through the tiles, producing the tiled index and dims. Used both
+// for sizes (idx all zero) and for element offsets.
+void applyTiles(const exe::Layout &layout, std::vector<int64_t> &dims,
+                std::vector<int64_t> &idx) {
+  for (const exe::Tile &tile : layout.tiles()) {
+    int k = tile.dims_size();
+    while (static_cast<int>(dims.size()) < k) {
+      dims.insert(dims.begin(), 1);
+      idx.insert(idx.begin(), 0);
+    }
+    size_t first = dims.size() - k;
+    std::vector<int64_t> innerDims, innerIdx;
+    for (int i = 0; i < k; ++i) {
+      int64_t t = tile.dims(i);
+      int64_t d = dims[first + i];
+      dims[first + i] = (d + t - 1) / t;
+      innerDims.push_back(t);
+      innerIdx.push_back(idx[first + i] % t);
+      idx[first + i] /= t;
+    }
+    dims.insert(dims.end(), innerDims.begin(), innerDims.end());
+    idx.insert(idx.end(), innerIdx.begin(), innerIdx.end());
+  }
+}
+
+// Calls fn(hostElementIndex, deviceElementIndex) for every element.
+//
+// Every tiled coordinate comes from exactly one logical dim (i / t or i % t
+// of it), so the device offset is a sum of per-dim terms: table[d][i] is
+// the offset of the element whose only non-zero index is i in dim d.
+template <typename Fn>
+void forEachElement(const exe::Shape &shape, Fn fn) {
+  int rank = shape.dims_size();
+  if (elementCount(shape) == 0)
+    return;
+  std::vector<int> order = physicalOrder(shape);
+  std::vector<int64_t> tiled, idx;
+  std::vector<std::vector<int64_t>> table(rank);
+  for (int p = 0; p < rank; ++p) {
+    int d = order[p];
+    for (int64_t i = 0; i < shape.dims(d); ++i) {
+      tiled.clear();
+      idx.assign(rank, 0);
+      for (int q : order)
+        tiled.push_back(shape.dims(q));
+      idx[p] = i;
+      applyTiles(shape.layout(), tiled, idx);
+      int64_t offset = 0;
+      for (size_t k = 0; k < tiled.size(); ++k)
+        offset = offset * tiled[k] + idx[k];
+      table[d].push_back(offset);
+    }
+  }
+  if (rank == 0) {
+    fn(0, 0);
+    return;
+  }
+  // Row-major odometer over all but the last logical dim.
+  std::vector<int64_t> logical(rank, 0);
+  const std::vector<int64_t> &minor = table[rank - 1];
+  int64_t host = 0;
+  while (true) {
+    int64_t base = 0;
+    for (int d = 0; d < rank - 1; ++d)
+      base += table[d][logical[d]];
+    for (int64_t off : minor)
+      fn(host++, base + off);
+    int d = rank - 2;
+    for (; d >= 0; --d) {
+      if (++logical[d] < shape.dims(d))
+        break;
+      logical[d] = 0;
+    }
+    if (d < 0)
+      return;
+  }
+}
+
+absl::Status checkConvertible(exe::DType host, exe::DType device) {
+  if (host == device || (host == exe::F32 && device == exe::BF16) ||
+      (host == exe::BF16 && device == exe::F32))
+    return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("cannot convert host ", dtypeName(host), " to device ",
+                   dtypeName(device)));
+}
+
+// Copies one element between element types checked by checkConvertible.
+void convertElement(exe::DType from, const uint8_t *src, exe::DType to,
+                    uint8_t *dst) {
+  if (from == to) {
+    std::memcpy(dst, src, elementBytes(from));
+  } else if (from == exe::F32) {
+    float f;
+    std::memcpy(&f, src, 4);
+    uint16_t b = hostio::f32ToBf16Bits(f);
+    std::memcpy(dst, &b, 2);
+  } else {
+    uint16_t b;
+    std::memcpy(&b, src, 2);
+    float f = hostio::bf16BitsToF32(b);
+    std::memcpy(dst, &f, 4);
+  }
+}
+
+absl::Status checkSizes(const exe::Shape &device, exe::DType hostType,
+                        size_t hostSize, size_t deviceSize) {
+  if (absl::Status s = checkConvertible(hostType, device.dtype()); !s.ok())
+    return s;
+  absl::StatusOr<int64_t> padded = paddedByteSize(device);
+  if (!padded.ok())
+    return padded.status();
+  int64_t hostBytes = elementCount(device) * elementBytes(hostType);
+  if (static_cast<int64_t>(hostSize) != hostBytes)
+    return absl::InvalidArgumentError(
+        absl::StrCat("host array has ", hostSize, " bytes, expected ",
+                     hostBytes));
+  if (static_cast<int64_t>(deviceSize) != *padded)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "device array has ", deviceSize, " bytes, expected ", *padded));
+  return absl::OkStatus();
+}
+
+} // namespace
+
+int64_t elementBytes(exe::DType dtype) {
+  switch (dtype) {
+  case exe::F32:
+  case exe::S32:
+    return 4;
+  case exe::BF16:
+    return 2;
+  case exe::PRED:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+const char *dtypeName(exe::DType dtype) {
+  switch (dtype) {
+  case exe::F32:
+    return "f32";
+  case exe::BF16:
+    return "bf16";
+  case exe::S32:
+    return "s32";
+  case exe::PRED:
+    return "pred";
+  default:
+    return "invalid";
+  }
+}
+
+absl::Status validateShape(const exe::Shape &shape) {
+  if (elementBytes(shape.dtype()) == 0)
+    return absl::InvalidArgumentError(
+        absl::StrCat("invalid dtype ", static_cast<int>(shape.dtype())));
+  int rank = shape.dims_size();
+  if (rank > kMaxRank)
+    return absl::InvalidArgumentError(
+        absl::StrCat("rank ", rank, " exceeds ", kMaxRank));
+  for (int64_t d : shape.dims())
+    if (d < 0 || d > kMaxDim)
+      return absl::InvalidArgumentError(
+          absl::StrCat("dim ", d, " not in [0, 2^48]"));
+  const auto &m2m = shape.layout().minor_to_major();
+  if (!m2m.empty()) {
+    if (m2m.size() != rank)
+      return absl::InvalidArgumentError(
+          absl::StrCat("minor_to_major has ", m2m.size(),
+                       " entries for rank ", rank));
+    std::vector<bool> seen(rank, false);
+    for (int64_t d : m2m) {
+      if (d < 0 || d >= rank || seen[d])
+        return absl::InvalidArgumentError(
+            "minor_to_major is not a permutation of the dims");
+      seen[d] = true;
+    }
+  }
+  if (shape.layout().tiles_size() > 4)
+    return absl::InvalidArgumentError("more than 4 tiles");
+  for (const exe::Tile &tile : shape.layout().tiles()) {
+    if (tile.dims_size() == 0 || tile.dims_size() > kMaxRank)
+      return absl::InvalidArgumentError("tile must have 1 to 16 dims");
+    for (int64_t t : tile.dims())
+      if (t <= 0 || t > (1 << 20))
+        return absl::InvalidArgumentError(
+            absl::StrCat("tile dim ", t, " not in [1, 2^20]"));
+  }
+  // Bound the padded size so that every later product fits in int64.
+  int64_t bytes = elementBytes(shape.dtype());
+  std::vector<int64_t> dims, idx;
+  for (int p : physicalOrder(shape))
+    dims.push_back(shape.dims(p));
+  idx.assign(dims.size(), 0);
+  applyTiles(shape.layout(), dims, idx);
+  for (int64_t d : dims)
+    if (__builtin_mul_overflow(bytes, d, &bytes))
+      return absl::InvalidArgumentError("padded size overflows 64 bits");
+  return absl::OkStatus();
+}
+
+int64_t elementCount(const exe::Shape &shape) {
+  int64_t n = 1;
+  for (int64_t d : shape.dims())
+    n *= d;
+  return n;
+}
+
+absl::StatusOr<std::vector<int64_t>> tiledDims(const exe::Shape &shape) {
+  if (absl::Status s = validateShape(shape); !s.ok())
+    return s;
+  std::vector<int64_t> dims, idx;
+  for (int p : physicalOrder(shape))
+    dims.push_back(shape.dims(p));
+  idx.assign(dims.size(), 0);
+  applyTiles(shape.layout(), dims, idx);
+  return dims;
+}
+
+absl::StatusOr<int64_t> paddedByteSize(const exe::Shape &shape) {
+  absl::StatusOr<std::vector<int64_t>> dims = tiledDims(shape);
+  if (!dims.ok())
+    return dims.status();
+  int64_t bytes = elementBytes(shape.dtype());
+  for (int64_t d : *dims)
+    bytes *= d; // validateShape bounded this product.
+  return bytes;
+}
+
+absl::Status hostToDevice(const exe::Shape &device, exe::DType hostType,
+                          absl::Span<const uint8_t> hostBytes,
+                          absl::Span<uint8_t> deviceBytes) {
+  if (absl::Status s =
+          checkSizes(device, hostType, hostBytes.size(), deviceBytes.size());
+      !s.ok())
+    return s;
+  std::memset(deviceBytes.data(), 0, deviceBytes.size());
+  int64_t hostElem = elementBytes(hostType);
+  int64_t devElem = elementBytes(device.dtype());
+  forEachElement(device, [&](int64_t h, int64_t d) {
+    convertElement(hostType, hostBytes.data() + h * hostElem, device.dtype(),
+                   deviceBytes.data() + d * devElem);
+  });
+  return absl::OkStatus();
+}
+
+absl::Status deviceToHost(const exe::Shape &device, exe::DType hostType,
+                          absl::Span<const uint8_t> deviceBytes,
+                          absl::Span<uint8_t> hostBytes) {
+  if (absl::Status s =
+          checkSizes(device, hostType, hostBytes.size(), deviceBytes.size());
+      !s.ok())
+    return s;
+  int64_t hostElem = elementBytes(hostType);
+  int64_t devElem = elementBytes(device.dtype());
+  forEachElement(device, [&](int64_t h, int64_t d) {
+    convertElement(device.dtype(), deviceBytes.data() + d * devElem, hostType,
+                   hostBytes.data() + h * hostElem);
+  });
+  return absl::OkStatus();
+}
+
+} // namespace tpuc::runtime

@@ -1,0 +1,103 @@
+#include "runtime/loader/Profile.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "runtime/loader/Executable.h"
+
+namespace tpuc::runtime {
+namespace {
+
+// JSON string literal; names come from executables, so escape everything
+// that needs it.
+std::string quote(absl::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      absl::StrAppend(&out, "\\", std::string(1, c));
+    else if (static_cast<unsigned char>(c) < 0x20)
+      absl::StrAppendFormat(&out, "\\u%04x", c);
+    else
+      out += c;
+  }
+  return out + "\"";
+}
+
+} // namespace
+
+std::string profileToJson(const ExecutionProfile &p) {
+  std::string out = absl::StrFormat(
+      "{\n  \"cycles\": %d,\n  \"seconds\": %.9g,\n  \"flops\": %.17g,\n"
+      "  \"hbm_bytes\": %d,\n  \"mxu_utilization\": %.6f,\n"
+      "  \"hbm_bandwidth_utilization\": %.6f,\n  \"instructions\": %d,\n"
+      "  \"ops\": [",
+      p.cycles, p.seconds, p.flops, p.hbmBytes, p.mxuUtilization,
+      p.hbmBandwidthUtilization, p.instructionsExecuted);
+  for (size_t i = 0; i < p.ops.size(); ++i) {
+    const OpProfile &op = p.ops[i];
+    absl::StrAppendFormat(
+        &out,
+        "%s\n    {\"hlo_op\": %s, \"op_name\": %s, \"instructions\": %d, "
+        "\"busy_cycles\": %d, \"flops\": %.17g, \"hbm_bytes\": %d}",
+        i ? "," : "", quote(op.hloOp), quote(op.opName), op.instructions,
+        op.busyCycles, op.flops, op.hbmBytes);
+  }
+  return out + (p.ops.empty() ? "]\n}\n" : "\n  ]\n}\n");
+}
+
+std::string profileToText(const ExecutionProfile &p) {
+  std::string out = absl::StrFormat(
+      "cycles: %d\nseconds: %.6g\nflops: %.6g\nhbm_bytes: %d\n"
+      "mxu_utilization: %.2f%%\nhbm_bandwidth_utilization: %.2f%%\n"
+      "instructions: %d\n%-24s %12s %14s %14s %14s\n",
+      p.cycles, p.seconds, p.flops, p.hbmBytes, 100 * p.mxuUtilization,
+      100 * p.hbmBandwidthUtilization, p.instructionsExecuted, "hlo_op",
+      "instructions", "busy_cycles", "flops", "hbm_bytes");
+  for (const OpProfile &op : p.ops)
+    absl::StrAppendFormat(&out, "%-24s %12d %14d %14.6g %14d\n",
+                          op.hloOp.empty() ? "(none)" : op.hloOp,
+                          op.instructions, op.busyCycles, op.flops,
+                          op.hbmBytes);
+  return out;
+}
+
+std::string traceToChromeJson(const ExecutionProfile &p,
+                              const Executable &executable) {
+  double usPerCycle = 1e6 / executable.target().clock_hz();
+  std::string out = "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [";
+  // tid = unit number, offset by MXU index so each MXU gets its own track.
+  auto tid = [](Unit unit, int index) {
+    return static_cast<int>(unit) + (unit == Unit::Mxu ? index * 10 : 0);
+  };
+  bool first = true;
+  for (int u = 0; u < kNumUnits; ++u) {
+    int count = static_cast<Unit>(u) == Unit::Mxu
+                    ? static_cast<int>(executable.target().mxu_count())
+                    : 1;
+    for (int i = 0; i < count; ++i) {
+      std::string name = unitName(static_cast<Unit>(u));
+      if (count > 1)
+        absl::StrAppend(&name, i);
+      absl::StrAppendFormat(&out,
+                            "%s\n{\"ph\": \"M\", \"pid\": 0, \"tid\": %d, "
+                            "\"name\": \"thread_name\", \"args\": {\"name\": "
+                            "%s}}",
+                            first ? "" : ",", tid(static_cast<Unit>(u), i),
+                            quote(name));
+      first = false;
+    }
+  }
+  for (const TraceEvent &ev : p.trace) {
+    const exe::Instruction &in = executable.instruction(ev.pc);
+    absl::string_view hlo = executable.hloOp(ev.pc);
+    absl::StrAppendFormat(
+        &out,
+        ",\n{\"ph\": \"X\", \"pid\": 0, \"tid\": %d, \"ts\": %.6f, "
+        "\"dur\": %.6f, \"name\": %s, \"args\": {\"pc\": %d, \"hlo_op\": %s}}",
+        tid(ev.unit, ev.unitIndex), ev.start * usPerCycle,
+        (ev.end - ev.start) * usPerCycle,
+        quote(exe::Opcode_Name(in.opcode())), ev.pc, quote(hlo));
+  }
+  return out + "\n]}\n";
+}
+
+} // namespace tpuc::runtime

@@ -1,0 +1,57 @@
+// What one execution cost, as the timing model (docs/runtime.md) sees it,
+// and its JSON / Chrome-trace renderings.
+#ifndef TPUC_RUNTIME_LOADER_PROFILE_H
+#define TPUC_RUNTIME_LOADER_PROFILE_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/loader/Isa.h"
+
+namespace tpuc::runtime {
+
+class Executable;
+
+// Totals per hlo op ("" for instructions without debug info).
+struct OpProfile {
+  std::string hloOp;
+  std::string opName;
+  int64_t instructions = 0;
+  uint64_t busyCycles = 0; // summed over units
+  double flops = 0;
+  uint64_t hbmBytes = 0;
+};
+
+// One instruction's occupancy of a unit, in cycles.
+struct TraceEvent {
+  Unit unit;
+  int unitIndex; // MXU number; 0 for the other units
+  int64_t pc;
+  uint64_t start, end;
+};
+
+struct ExecutionProfile {
+  uint64_t cycles = 0;
+  double seconds = 0;
+  double flops = 0;
+  uint64_t hbmBytes = 0;
+  double mxuUtilization = 0;          // flops / (peak MXU flops * cycles)
+  double hbmBandwidthUtilization = 0; // hbmBytes / (bandwidth * seconds)
+  int64_t instructionsExecuted = 0;
+  std::vector<OpProfile> ops; // by busyCycles, descending, then name
+  std::vector<TraceEvent> trace; // filled only when asked for
+};
+
+// {"cycles": ..., "seconds": ..., ..., "ops": [{"hlo_op": ...}, ...]}
+std::string profileToJson(const ExecutionProfile &profile);
+// Human-readable summary with the per-op table.
+std::string profileToText(const ExecutionProfile &profile);
+// Chrome trace-event JSON (chrome://tracing, Perfetto): one tid per unit,
+// timestamps in microseconds at the target clock.
+std::string traceToChromeJson(const ExecutionProfile &profile,
+                              const Executable &executable);
+
+} // namespace tpuc::runtime
+
+#endif // TPUC_RUNTIME_LOADER_PROFILE_H

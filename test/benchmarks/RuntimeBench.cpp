@@ -1,0 +1,154 @@
+// tpuc-bench-runtime: the emulator's host kernels against this machine's
+// measured FMA peak, and the modeled time of a 4096^3 bf16 matmul against
+// the target's roofline.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <chrono>
+#include <random>
+
+#include "benchmark/benchmark.h"
+#include "runtime/emulator/EmulatorDevice.h"
+#include "runtime/hostio/FloatConversion.h"
+#include "runtime/loader/Run.h"
+#include "test/unit/runtime/SamplePrograms.h"
+
+namespace tpuc::runtime {
+namespace {
+
+// Register-only FMA loops: 12 independent accumulators hide the FMA latency
+// on two ports. Flops per call: iterations * 12 * lanes * 2.
+__attribute__((target("avx2,fma"))) float fmaLoopAvx2(int64_t iterations) {
+  __m256 acc[12];
+  for (int i = 0; i < 12; ++i)
+    acc[i] = _mm256_set1_ps(float(i));
+  __m256 a = _mm256_set1_ps(0.999f), b = _mm256_set1_ps(0.001f);
+  for (int64_t it = 0; it < iterations; ++it)
+    for (int i = 0; i < 12; ++i)
+      acc[i] = _mm256_fmadd_ps(acc[i], a, b);
+  __m256 sum = acc[0];
+  for (int i = 1; i < 12; ++i)
+    sum = _mm256_add_ps(sum, acc[i]);
+  return _mm256_cvtss_f32(sum);
+}
+
+__attribute__((target("avx512f"))) float fmaLoopAvx512(int64_t iterations) {
+  __m512 acc[12];
+  for (int i = 0; i < 12; ++i)
+    acc[i] = _mm512_set1_ps(float(i));
+  __m512 a = _mm512_set1_ps(0.999f), b = _mm512_set1_ps(0.001f);
+  for (int64_t it = 0; it < iterations; ++it)
+    for (int i = 0; i < 12; ++i)
+      acc[i] = _mm512_fmadd_ps(acc[i], a, b);
+  __m512 sum = acc[0];
+  for (int i = 1; i < 12; ++i)
+    sum = _mm512_add_ps(sum, acc[i]);
+  return _mm512_cvtss_f32(sum);
+}
+
+void BM_FmaPeak(benchmark::State &state) {
+  KernelPath path = static_cast<KernelPath>(state.range(0));
+  if (!isKernelPathSupported(path) || path == KernelPath::Portable) {
+    state.SkipWithError("path not supported here");
+    return;
+  }
+  // volatile: the trip count must not be known to the optimiser.
+  volatile int64_t iterations = 1 << 20;
+  int lanes = path == KernelPath::Avx512 ? 16 : 8;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(path == KernelPath::Avx512
+                                 ? fmaLoopAvx512(iterations)
+                                 : fmaLoopAvx2(iterations));
+  state.SetLabel(kernelPathName(path));
+  state.counters["FLOPS"] = benchmark::Counter(
+      double(1 << 20) * 12 * lanes * 2 * state.iterations(),
+      benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_FmaPeak)
+    ->Arg(int(KernelPath::Avx2))
+    ->Arg(int(KernelPath::Avx512));
+
+// matmulBf16(m x k x n) per kernel path; args: path, m, k, n.
+void BM_MatmulBf16(benchmark::State &state) {
+  KernelPath path = static_cast<KernelPath>(state.range(0));
+  if (!isKernelPathSupported(path)) {
+    state.SkipWithError("path not supported here");
+    return;
+  }
+  int64_t m = state.range(1), k = state.range(2), n = state.range(3);
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  std::vector<uint16_t> lhs(m * k), rhs(k * n);
+  for (auto &x : lhs)
+    x = hostio::f32ToBf16Bits(dist(rng));
+  for (auto &x : rhs)
+    x = hostio::f32ToBf16Bits(dist(rng));
+  std::vector<float> out(m * n);
+  for (auto _ : state) {
+    matmulBf16(path, lhs.data(), rhs.data(), out.data(), m, k, n, true);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetLabel(kernelPathName(path));
+  state.counters["FLOPS"] = benchmark::Counter(
+      2.0 * m * k * n * state.iterations(), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_MatmulBf16)
+    ->ArgsProduct({{int(KernelPath::Portable), int(KernelPath::Avx2),
+                    int(KernelPath::Avx512)},
+                   {256},
+                   {128},
+                   {128}})
+    ->ArgsProduct({{int(KernelPath::Portable), int(KernelPath::Avx2),
+                    int(KernelPath::Avx512)},
+                   {512},
+                   {512},
+                   {512}});
+
+// The 4096^3 bf16 matmul program, timing only, on tpu-v3. Reports the
+// modeled time next to the roofline max(flops / MXU peak, bytes / HBM BW)
+// with bytes the compulsory traffic (A, B read once, C written once).
+void BM_Modeled4096Matmul(benchmark::State &state) {
+  const int64_t n = 4096;
+  exe::Target target = tpuV3Target();
+  absl::StatusOr<Executable> e =
+      test::tiledMatmulProgram(target, n, n, n).build();
+  if (!e.ok()) {
+    state.SkipWithError(std::string(e.status().message()).c_str());
+    return;
+  }
+  ExecuteOptions options;
+  options.functional = false;
+  ExecutionProfile profile;
+  for (auto _ : state) {
+    EmulatorDevice device(target);
+    std::vector<hostio::HostArray> inputs;
+    for (const exe::Parameter &p : e->proto().parameters())
+      inputs.push_back(hostio::HostArray::zeros(
+                           toHostDType(p.shape().dtype()),
+                           {p.shape().dims().begin(), p.shape().dims().end()})
+                           .value());
+    absl::StatusOr<RunResult> r = runExecutable(device, *e, inputs, options);
+    if (!r.ok()) {
+      state.SkipWithError(std::string(r.status().message()).c_str());
+      return;
+    }
+    profile = r->profile;
+  }
+  double flops = 2.0 * n * n * n;
+  double peak = 2.0 * 128 * 128 * target.mxu_count() * target.clock_hz();
+  double bytes = n * n * 2.0 * 2 + n * n * 4.0;
+  double roofline =
+      std::max(flops / peak, bytes / target.hbm_bytes_per_second());
+  state.counters["modeled_ms"] = profile.seconds * 1e3;
+  state.counters["roofline_ms"] = roofline * 1e3;
+  state.counters["mxu_util"] = profile.mxuUtilization;
+  state.counters["hbm_bw_util"] = profile.hbmBandwidthUtilization;
+  state.counters["hbm_GB"] = profile.hbmBytes / 1e9;
+  state.counters["instructions"] = profile.instructionsExecuted;
+}
+BENCHMARK(BM_Modeled4096Matmul)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+} // namespace
+} // namespace tpuc::runtime
+
+BENCHMARK_MAIN();

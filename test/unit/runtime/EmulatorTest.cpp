@@ -1,0 +1,548 @@
+// Per-instruction semantics, every trap, and the timing model with
+// hand-computed cycle counts.
+#include <cmath>
+#include <random>
+#include <tuple>
+
+#include "TestUtil.h"
+#include "gtest/gtest.h"
+#include "runtime/hostio/FloatConversion.h"
+
+namespace tpuc::runtime {
+namespace {
+
+using namespace test;
+
+// Runs `b` (which must end by storing one vreg result) and returns result 0.
+template <typename T>
+std::vector<T> runVreg(const ProgramBuilder &b,
+                       const std::vector<hostio::HostArray> &inputs = {}) {
+  absl::StatusOr<RunResult> r = runProgram(b, inputs);
+  EXPECT_TRUE(r.ok()) << r.status();
+  if (!r.ok())
+    return {};
+  return values<T>(r->results[0]);
+}
+
+std::string trapMessage(const ProgramBuilder &b,
+                        const std::vector<hostio::HostArray> &inputs = {}) {
+  absl::StatusOr<RunResult> r = runProgram(b, inputs);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kFailedPrecondition);
+  return std::string(r.status().message());
+}
+
+// s1 = a OP b (with cmp for SCMP), splatted and returned.
+int32_t scalarResult(exe::Opcode op, int64_t a, int64_t b,
+                     exe::CmpKind cmp = exe::CMP_INVALID) {
+  ProgramBuilder p;
+  p.scalar(exe::SMOV, 2, {imm(a)});
+  p.scalar(op, 1, {sreg(2), imm(b)}).set_cmp(cmp);
+  p.vector(exe::VSPLAT, 0, {}, exe::DTYPE_INVALID, {sreg(1)});
+  storeVregResult(p, 0, exe::S32);
+  return runVreg<int32_t>(p)[0];
+}
+
+TEST(Scalar, Arithmetic) {
+  EXPECT_EQ(scalarResult(exe::SADD, 7, -3), 4);
+  EXPECT_EQ(scalarResult(exe::SSUB, 7, 10), -3);
+  EXPECT_EQ(scalarResult(exe::SMUL, -6, 7), -42);
+  EXPECT_EQ(scalarResult(exe::SDIV, -7, 2), -3);
+  EXPECT_EQ(scalarResult(exe::SREM, -7, 2), -1);
+  EXPECT_EQ(scalarResult(exe::SAND, 12, 10), 8);
+  EXPECT_EQ(scalarResult(exe::SOR, 12, 10), 14);
+  EXPECT_EQ(scalarResult(exe::SXOR, 12, 10), 6);
+  EXPECT_EQ(scalarResult(exe::SSHL, 3, 4), 48);
+  EXPECT_EQ(scalarResult(exe::SSHR, -16, 2), -4);
+  EXPECT_EQ(scalarResult(exe::SMIN, -2, 5), -2);
+  EXPECT_EQ(scalarResult(exe::SMAX, -2, 5), 5);
+  EXPECT_EQ(scalarResult(exe::SCMP, 3, 4, exe::LT), 1);
+  EXPECT_EQ(scalarResult(exe::SCMP, 3, 4, exe::GE), 0);
+  EXPECT_EQ(scalarResult(exe::SCMP, 4, 4, exe::EQ), 1);
+  EXPECT_EQ(scalarResult(exe::SCMP, 4, 4, exe::NE), 0);
+}
+
+TEST(Scalar, SmemLoadStore) {
+  ProgramBuilder p;
+  p.scalar(exe::SST, 0, {imm(-5), imm(8)});
+  p.scalar(exe::SLD, 3, {imm(8)});
+  p.vector(exe::VSPLAT, 0, {}, exe::DTYPE_INVALID, {sreg(3, 1)});
+  storeVregResult(p, 0, exe::S32);
+  EXPECT_EQ(runVreg<int32_t>(p)[5], -4);
+}
+
+TEST(Scalar, LoopsAndBranches) {
+  // s3 = sum of i*j over a 4x5 nest, skipping j == 2 with a branch.
+  ProgramBuilder p;
+  p.scalar(exe::SMOV, 3, {imm(0)});
+  p.loopBegin(1, imm(4));
+  p.loopBegin(2, imm(5));
+  p.scalar(exe::SCMP, 4, {sreg(2), imm(2)}).set_cmp(exe::EQ);
+  int64_t branch = p.pc();
+  p.emit(exe::BRNZ).add_args()->set_reg(4);
+  p.scalar(exe::SMUL, 5, {sreg(1), sreg(2)});
+  p.scalar(exe::SADD, 3, {sreg(3), sreg(5)});
+  p.proto().mutable_instructions(branch)->set_target(p.pc());
+  p.loopEnd();
+  p.loopEnd();
+  p.loopBegin(6, imm(0)); // zero trip: the body never runs
+  p.scalar(exe::SMOV, 3, {imm(-1)});
+  p.loopEnd();
+  p.vector(exe::VSPLAT, 0, {}, exe::DTYPE_INVALID, {sreg(3)});
+  storeVregResult(p, 0, exe::S32);
+  // sum_i i * (0+1+3+4) = 6 * 8 = 48
+  EXPECT_EQ(runVreg<int32_t>(p)[0], 48);
+}
+
+// v2 = v0 OP v1 on two input vregs.
+std::vector<uint32_t> vectorBinary(exe::Opcode op, exe::DType dtype,
+                                   const hostio::HostArray &a,
+                                   const hostio::HostArray &b,
+                                   exe::CmpKind cmp = exe::CMP_INVALID) {
+  ProgramBuilder p;
+  loadVregParameter(p, 0, dtype == exe::F32 ? exe::F32 : exe::S32, 0);
+  loadVregParameter(p, 1, dtype == exe::F32 ? exe::F32 : exe::S32, 4096);
+  p.vector(op, 2, {0, 1}, dtype).set_cmp(cmp);
+  storeVregResult(p, 2, op == exe::VCMP ? exe::S32 : dtype, 8192);
+  return runVreg<uint32_t>(p, {a, b});
+}
+
+std::vector<float> ramp(float scale, float offset) {
+  std::vector<float> v(kVregElements);
+  for (int i = 0; i < kVregElements; ++i)
+    v[i] = scale * i + offset;
+  return v;
+}
+
+TEST(Vector, F32Arithmetic) {
+  std::vector<float> a = ramp(0.5f, -100), b = ramp(-0.25f, 3);
+  b[7] = NAN;
+  auto x = makeF32({8, 128}, a), y = makeF32({8, 128}, b);
+  auto check = [&](exe::Opcode op, auto ref) {
+    std::vector<uint32_t> out = vectorBinary(op, exe::F32, x, y);
+    ASSERT_EQ(out.size(), kVregElements);
+    for (int i = 0; i < kVregElements; ++i) {
+      float want = ref(a[i], b[i]);
+      if (std::isnan(want))
+        EXPECT_TRUE(std::isnan(bitsF32(out[i]))) << i;
+      else
+        EXPECT_EQ(bitsF32(out[i]), want) << exe::Opcode_Name(op) << " " << i;
+    }
+  };
+  check(exe::VADD, [](float p, float q) { return p + q; });
+  check(exe::VSUB, [](float p, float q) { return p - q; });
+  check(exe::VMUL, [](float p, float q) { return p * q; });
+  check(exe::VDIV, [](float p, float q) { return p / q; });
+  // max/min propagate NaN (element 7).
+  check(exe::VMAX, [](float p, float q) {
+    return std::isnan(q) ? NAN : std::max(p, q);
+  });
+  check(exe::VMIN, [](float p, float q) {
+    return std::isnan(q) ? NAN : std::min(p, q);
+  });
+}
+
+TEST(Vector, S32ArithmeticAndCompare) {
+  std::vector<int32_t> a(kVregElements), b(kVregElements);
+  for (int i = 0; i < kVregElements; ++i) {
+    a[i] = i - 500;
+    b[i] = (i % 7) - 3;
+  }
+  a[0] = INT32_MIN;
+  b[0] = -1;
+  auto x = makeS32({8, 128}, a), y = makeS32({8, 128}, b);
+  std::vector<uint32_t> div = vectorBinary(exe::VDIV, exe::S32, x, y);
+  EXPECT_EQ(int32_t(div[0]), INT32_MIN); // XLA: INT_MIN / -1 = INT_MIN
+  EXPECT_EQ(int32_t(div[3]), -1);        // b[3] == 0: XLA gives -1
+  EXPECT_EQ(int32_t(div[1]), (1 - 500) / -2);
+  std::vector<uint32_t> add = vectorBinary(exe::VADD, exe::S32, x, y);
+  EXPECT_EQ(int32_t(add[0]), INT32_MAX); // wraps
+  std::vector<uint32_t> lt = vectorBinary(exe::VCMP, exe::S32, x, y, exe::LT);
+  for (int i = 1; i < kVregElements; ++i)
+    EXPECT_EQ(lt[i], a[i] < b[i] ? 1u : 0u) << i;
+}
+
+TEST(Vector, SelectUnaryConvert) {
+  std::vector<float> a = ramp(0.01f, 0.5f);
+  ProgramBuilder p;
+  loadVregParameter(p, 0, exe::F32);
+  p.vector(exe::VLANE_ID, 1, {});
+  p.vector(exe::VSUBLANE_ID, 2, {});
+  p.vector(exe::VCMP, 3, {1, 2}, exe::S32).set_cmp(exe::LT); // lane < sublane
+  p.vector(exe::VEXP, 4, {0}, exe::F32);
+  p.vector(exe::VRSQRT, 5, {0}, exe::F32);
+  p.vector(exe::VSEL, 6, {3, 4, 5});
+  storeVregResult(p, 6, exe::F32, 4096, 1);
+  p.vector(exe::VTANH, 7, {0}, exe::F32);
+  storeVregResult(p, 7, exe::F32, 8192, 2);
+  p.vector(exe::VCVT, 8, {0}, exe::BF16).set_src_dtype(exe::F32);
+  storeVregResult(p, 8, exe::F32, 12288, 3);
+  p.vector(exe::VCVT, 9, {4}, exe::S32).set_src_dtype(exe::F32);
+  storeVregResult(p, 9, exe::S32, 16384, 4);
+  absl::StatusOr<RunResult> r = runProgram(p, {makeF32({8, 128}, a)});
+  ASSERT_TRUE(r.ok()) << r.status();
+  auto sel = values<float>(r->results[0]), tanh = values<float>(r->results[1]),
+       bf = values<float>(r->results[2]);
+  auto trunc = values<int32_t>(r->results[3]);
+  for (int i = 0; i < kVregElements; ++i) {
+    int lane = i % 128, sublane = i / 128;
+    EXPECT_EQ(sel[i], lane < sublane ? std::exp(a[i]) : 1.0f / std::sqrt(a[i]));
+    EXPECT_EQ(tanh[i], std::tanh(a[i]));
+    EXPECT_EQ(bf[i], hostio::roundToBf16(a[i]));
+    EXPECT_EQ(trunc[i], static_cast<int32_t>(std::exp(a[i])));
+  }
+}
+
+TEST(Vector, ReduceBroadcastTranspose) {
+  std::vector<float> a = ramp(1, 0);
+  ProgramBuilder p;
+  loadVregParameter(p, 0, exe::F32);
+  p.vector(exe::VREDUCE_LANES, 1, {0}, exe::F32).set_reduce(exe::REDUCE_SUM);
+  storeVregResult(p, 1, exe::F32, 4096, 1);
+  p.vector(exe::VREDUCE_SUBLANES, 2, {0}, exe::F32).set_reduce(exe::REDUCE_MAX);
+  storeVregResult(p, 2, exe::F32, 8192, 2);
+  p.vector(exe::VBCAST_LANE, 3, {0}, exe::DTYPE_INVALID, {imm(5)});
+  storeVregResult(p, 3, exe::F32, 12288, 3);
+  p.vector(exe::VBCAST_SUBLANE, 4, {0}, exe::DTYPE_INVALID, {imm(6)});
+  storeVregResult(p, 4, exe::F32, 16384, 4);
+  // Transpose a 128x128 block: v16..v31 hold rows; row r = r*1000 + col.
+  for (int r = 0; r < kTransposeRegs; ++r) {
+    p.vector(exe::VSUBLANE_ID, 8, {});
+    p.vector(exe::VSPLAT, 9, {}, exe::DTYPE_INVALID, {imm(8 * r)});
+    p.vector(exe::VADD, 8, {8, 9}, exe::S32); // row index
+    p.vector(exe::VSPLAT, 9, {}, exe::DTYPE_INVALID, {imm(1000)});
+    p.vector(exe::VMUL, 8, {8, 9}, exe::S32);
+    p.vector(exe::VLANE_ID, 9, {});
+    p.vector(exe::VADD, 16 + r, {8, 9}, exe::S32);
+  }
+  p.vector(exe::VTRANSPOSE, 0, {16});
+  storeVregResult(p, 1, exe::S32, 20480, 5); // rows 8..15 of the transpose
+  absl::StatusOr<RunResult> r = runProgram(p, {makeF32({8, 128}, a)});
+  ASSERT_TRUE(r.ok()) << r.status();
+  auto sum = values<float>(r->results[0]), mx = values<float>(r->results[1]),
+       lane = values<float>(r->results[2]), sub = values<float>(r->results[3]);
+  auto tr = values<int32_t>(r->results[4]);
+  for (int i = 0; i < kVregElements; ++i) {
+    int s = i / 128, l = i % 128;
+    EXPECT_EQ(sum[i], 128.0f * 128 * s + 127 * 64); // sum of one row
+    EXPECT_EQ(mx[i], 7 * 128 + l);
+    EXPECT_EQ(lane[i], s * 128 + 5);
+    EXPECT_EQ(sub[i], 6 * 128 + l);
+    // transpose row 8+s, column l = original (l, 8+s)
+    EXPECT_EQ(tr[i], l * 1000 + 8 + s);
+  }
+}
+
+TEST(Vector, Bf16LoadStoreWithStride) {
+  // Store a vreg as bf16 rows 512 bytes apart, load it back widened.
+  std::vector<float> a = ramp(1.0f / 3, 1);
+  ProgramBuilder p;
+  loadVregParameter(p, 0, exe::F32);
+  p.vst(0, imm(8192), exe::BF16, imm(512));
+  p.vld(1, imm(8192), exe::BF16, imm(512));
+  storeVregResult(p, 1, exe::F32, 4096, 1);
+  std::vector<float> out = runVreg<float>(p, {makeF32({8, 128}, a)});
+  ASSERT_EQ(out.size(), kVregElements);
+  for (int i = 0; i < kVregElements; ++i)
+    EXPECT_EQ(out[i], hostio::roundToBf16(a[i]));
+}
+
+TEST(Dma, StridedGatherAndSemaphores) {
+  // Gather the 8 rows of a vreg in reverse order, 2 DMAs on one semaphore.
+  std::vector<float> a = ramp(1, 0);
+  ProgramBuilder p;
+  uint32_t param = p.addParameter("x", vregShape());
+  uint64_t hbm = p.parameterOffset(param);
+  p.dma(exe::HBM, imm(hbm + 7 * 512), exe::VMEM, imm(0), imm(512), imm(4),
+        imm(-512), imm(512), imm(3));
+  p.dma(exe::HBM, imm(hbm + 3 * 512), exe::VMEM, imm(2048), imm(512), imm(4),
+        imm(-512), imm(512), imm(3));
+  p.semWait(imm(3), imm(2));
+  p.vld(0, imm(0), exe::F32);
+  storeVregResult(p, 0, exe::F32, 4096, 1);
+  std::vector<float> out = runVreg<float>(p, {makeF32({8, 128}, a)});
+  ASSERT_EQ(out.size(), kVregElements);
+  for (int i = 0; i < kVregElements; ++i)
+    EXPECT_EQ(out[i], a[(7 - i / 128) * 128 + i % 128]);
+}
+
+TEST(Mxu, MatmulMatchesReference) {
+  // lhs 16x128 and weights 128x128 in bf16 from f32 parameters converted by
+  // the loader; product compared with the reference kernel exactly.
+  std::vector<float> lhs(16 * 128), w(128 * 128);
+  for (size_t i = 0; i < lhs.size(); ++i)
+    lhs[i] = std::sin(0.1f * i);
+  for (size_t i = 0; i < w.size(); ++i)
+    w[i] = std::cos(0.37f * i);
+  ProgramBuilder p;
+  uint32_t pl = p.addParameter("lhs", makeShape(exe::BF16, {16, 128}, {{8, 128}}));
+  uint32_t pw = p.addParameter("w", makeShape(exe::BF16, {128, 128}, {{8, 128}}));
+  uint32_t res = p.addResult("out", makeShape(exe::F32, {16, 128}, {{8, 128}}));
+  p.dma(exe::HBM, imm(p.parameterOffset(pl)), exe::VMEM, imm(0), imm(4096),
+        imm(1), imm(0), imm(0), imm(0));
+  p.dma(exe::HBM, imm(p.parameterOffset(pw)), exe::VMEM, imm(65536),
+        imm(32768), imm(1), imm(0), imm(0), imm(0));
+  p.semWait(imm(0), imm(2));
+  p.mxuLoadWeights(1, imm(65536));
+  p.mxuMatmul(1, imm(0), imm(131072), imm(16), false);
+  p.mxuMatmul(1, imm(0), imm(131072), imm(16), true); // accumulate: 2x
+  p.dma(exe::VMEM, imm(131072), exe::HBM,
+        imm(p.resultOffset(res)), imm(8192),
+        imm(1), imm(0), imm(0), imm(0));
+  p.semWait(imm(0), imm(1));
+  std::vector<float> out =
+      runVreg<float>(p, {makeF32({16, 128}, lhs), makeF32({128, 128}, w)});
+  std::vector<uint16_t> lb(lhs.size()), wb(w.size());
+  for (size_t i = 0; i < lhs.size(); ++i)
+    lb[i] = hostio::f32ToBf16Bits(lhs[i]);
+  for (size_t i = 0; i < w.size(); ++i)
+    wb[i] = hostio::f32ToBf16Bits(w[i]);
+  std::vector<float> want(16 * 128);
+  referenceMatmulBf16(lb.data(), wb.data(), want.data(), 16, 128, 128, false);
+  referenceMatmulBf16(lb.data(), wb.data(), want.data(), 16, 128, 128, true);
+  EXPECT_EQ(out, want);
+}
+
+TEST(Kernels, AllPathsBitIdenticalToReference) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> dist(-2, 2);
+  for (auto [m, k, n] : {std::tuple{8, 128, 128}, {13, 37, 53}, {4, 1, 33}}) {
+    std::vector<uint16_t> lhs(m * k), rhs(k * n);
+    for (auto &x : lhs)
+      x = hostio::f32ToBf16Bits(dist(rng));
+    for (auto &x : rhs)
+      x = hostio::f32ToBf16Bits(dist(rng));
+    std::vector<float> init(m * n);
+    for (auto &x : init)
+      x = dist(rng);
+    for (bool acc : {false, true}) {
+      std::vector<float> want = init;
+      referenceMatmulBf16(lhs.data(), rhs.data(), want.data(), m, k, n, acc);
+      for (KernelPath path : supportedKernelPaths()) {
+        std::vector<float> got = init;
+        matmulBf16(path, lhs.data(), rhs.data(), got.data(), m, k, n, acc);
+        EXPECT_EQ(got, want) << kernelPathName(path) << " " << m << "x" << k
+                             << "x" << n;
+      }
+    }
+  }
+}
+
+// --- Traps -----------------------------------------------------------------
+
+TEST(Traps, VmemOutOfBounds) {
+  ProgramBuilder p;
+  p.setDebugOp("fusion.1", "jit(f)/mul");
+  p.vsplatF32(0, 1);
+  p.vst(0, imm((16 << 20) - 100), exe::F32);
+  EXPECT_EQ(trapMessage(p),
+            "trap at instruction 1 (VST, hlo op fusion.1, jit(f)/mul): VMEM "
+            "write of [0xffff9c, +512) out of bounds (VMEM is 16777216 bytes)");
+}
+
+TEST(Traps, HbmOutsideBuffers) {
+  ProgramBuilder p;
+  p.addBuffer("b", 4096);
+  p.dma(exe::HBM, imm(4000), exe::VMEM, imm(0), imm(200), imm(1), imm(0),
+        imm(0), imm(0));
+  EXPECT_EQ(trapMessage(p), "trap at instruction 0 (DMA): DMA reads HBM "
+                            "[0xfa0, +200) outside every allocated buffer");
+}
+
+TEST(Traps, SmemOutOfBoundsAndMisaligned) {
+  ProgramBuilder p;
+  p.scalar(exe::SLD, 1, {imm(16384)});
+  EXPECT_EQ(trapMessage(p), "trap at instruction 0 (SLD): SMEM read of "
+                            "[0x4000, +4) out of bounds (SMEM is 16384 bytes)");
+  ProgramBuilder q;
+  q.scalar(exe::SST, 0, {imm(1), imm(6)});
+  EXPECT_EQ(trapMessage(q), "trap at instruction 0 (SST): SMEM address 0x6 is "
+                            "not 4-byte aligned");
+}
+
+TEST(Traps, UninitialisedVmemRead) {
+  ProgramBuilder p;
+  p.vsplatF32(0, 1);
+  p.vst(0, imm(0), exe::F32);
+  p.vld(1, imm(2048), exe::F32); // [0, 4096) is written, 4096.. is not
+  EXPECT_EQ(trapMessage(p), "trap at instruction 2 (VLD): read of "
+                            "uninitialised VMEM at 0x1000");
+  ProgramBuilder q;
+  q.mxuLoadWeights(0, imm(0));
+  EXPECT_EQ(trapMessage(q), "trap at instruction 0 (MXU_LOAD_WEIGHTS): read "
+                            "of uninitialised VMEM at 0x0");
+}
+
+TEST(Traps, DmaRaceWithoutWait) {
+  ProgramBuilder p;
+  uint32_t param = p.addParameter("x", vregShape());
+  p.dma(exe::HBM, imm(p.parameterOffset(param)), exe::VMEM, imm(0), imm(4096),
+        imm(1), imm(0), imm(0), imm(2));
+  p.vld(0, imm(1024), exe::F32);
+  EXPECT_EQ(trapMessage(p, {makeF32({8, 128}, ramp(1, 0))}),
+            "trap at instruction 1 (VLD): VMEM [0x400, +512) is used by the "
+            "DMA of instruction 0 still in flight (missing SEM_WAIT on "
+            "semaphore 2)");
+}
+
+TEST(Traps, SemaphoreMisuse) {
+  ProgramBuilder deadlock;
+  deadlock.semSignal(imm(4), imm(1));
+  deadlock.semWait(imm(4), imm(2));
+  EXPECT_EQ(trapMessage(deadlock),
+            "trap at instruction 1 (SEM_WAIT): deadlock: SEM_WAIT for 2 on "
+            "semaphore 4 whose value is 1 with no DMA outstanding on it");
+  ProgramBuilder range;
+  range.scalar(exe::SMOV, 1, {imm(40)});
+  range.semWait(sreg(1), imm(1));
+  EXPECT_EQ(trapMessage(range),
+            "trap at instruction 1 (SEM_WAIT): semaphore 40 not in [0, 32)");
+  ProgramBuilder count;
+  count.semWait(imm(0), imm(0));
+  EXPECT_EQ(trapMessage(count),
+            "trap at instruction 0 (SEM_WAIT): SEM_WAIT count 0 must be >= 1");
+  ProgramBuilder leak;
+  leak.addBuffer("b", 4096);
+  leak.dma(exe::HBM, imm(0), exe::VMEM, imm(0), imm(64), imm(1), imm(0),
+           imm(0), imm(5));
+  leak.emit(exe::HALT);
+  EXPECT_EQ(trapMessage(leak),
+            "trap at instruction 0 (DMA): program ended with this DMA in "
+            "flight (no SEM_WAIT on semaphore 5 retired it)");
+}
+
+TEST(Traps, MxuMisuse) {
+  ProgramBuilder p;
+  p.mxuMatmul(0, imm(0), imm(0), imm(8), false);
+  EXPECT_EQ(trapMessage(p),
+            "trap at instruction 0 (MXU_MATMUL): MXU 0 has no weights loaded");
+  ProgramBuilder q;
+  q.mxuMatmul(0, imm(0), imm(0), imm(12), false);
+  EXPECT_EQ(trapMessage(q), "trap at instruction 0 (MXU_MATMUL): MXU_MATMUL "
+                            "rows 12 must be a positive multiple of 8");
+}
+
+TEST(Traps, ScalarFaultsAndRunaways) {
+  ProgramBuilder div;
+  div.scalar(exe::SDIV, 1, {imm(1), imm(0)});
+  EXPECT_EQ(trapMessage(div),
+            "trap at instruction 0 (SDIV): scalar division by zero");
+  ProgramBuilder shift;
+  shift.scalar(exe::SSHL, 1, {imm(1), imm(64)});
+  EXPECT_EQ(trapMessage(shift),
+            "trap at instruction 0 (SSHL): shift amount 64 not in [0, 63]");
+  ProgramBuilder trip;
+  trip.loopBegin(1, imm(-1));
+  trip.loopEnd();
+  EXPECT_EQ(trapMessage(trip),
+            "trap at instruction 0 (LOOP_BEGIN): negative trip count -1");
+  ProgramBuilder lane;
+  lane.vector(exe::VBCAST_LANE, 0, {1}, exe::DTYPE_INVALID, {imm(128)});
+  EXPECT_EQ(trapMessage(lane),
+            "trap at instruction 0 (VBCAST_LANE): lane 128 not in [0, 128)");
+  ProgramBuilder spin;
+  spin.emit(exe::BR).set_target(0);
+  absl::StatusOr<Executable> e = spin.build();
+  ASSERT_TRUE(e.ok());
+  EmulatorDevice device(e->target());
+  ExecuteOptions options;
+  options.maxInstructions = 1000;
+  EXPECT_EQ(device.execute(*e, options).status().message(),
+            "trap at instruction 0 (BR): instruction budget of 1000 exceeded "
+            "(runaway loop?)");
+}
+
+// --- Timing ----------------------------------------------------------------
+
+// A target with round numbers: 1 GHz, 1024 bytes per cycle, 100-cycle DMAs.
+exe::Target roundTarget(uint32_t mxus = 1) {
+  exe::Target t = tpuV3Target();
+  t.set_clock_hz(1e9);
+  t.set_hbm_bytes_per_second(1.024e12);
+  t.set_dma_latency_cycles(100);
+  t.set_mxu_count(mxus);
+  return t;
+}
+
+ExecutionProfile timing(const ProgramBuilder &b) {
+  ExecuteOptions options;
+  options.functional = false;
+  options.trace = true;
+  absl::StatusOr<RunResult> r = runProgram(b, {}, options);
+  EXPECT_TRUE(r.ok()) << r.status();
+  return r.ok() ? r->profile : ExecutionProfile();
+}
+
+TEST(Timing, DmaIsLatencyPlusBytesOverBandwidth) {
+  ProgramBuilder p(roundTarget());
+  p.addBuffer("b", 1 << 20);
+  // 4096 B: 4 busy cycles, done at 0 + 4 + 100.
+  p.dma(exe::HBM, imm(0), exe::VMEM, imm(0), imm(4096), imm(1), imm(0),
+        imm(0), imm(0));
+  // Issued at cycle 1, the engine is free at 4: done at 4 + 64 + 100.
+  p.dma(exe::HBM, imm(0), exe::VMEM, imm(65536), imm(65536), imm(1), imm(0),
+        imm(0), imm(1));
+  p.semWait(imm(0), imm(1));
+  p.semWait(imm(1), imm(1));
+  ExecutionProfile prof = timing(p);
+  EXPECT_EQ(prof.cycles, 168u);
+  EXPECT_EQ(prof.hbmBytes, 69632u);
+  EXPECT_DOUBLE_EQ(prof.seconds, 168e-9);
+  EXPECT_DOUBLE_EQ(prof.hbmBandwidthUtilization, 69632.0 / (1024 * 168));
+  ASSERT_EQ(prof.trace.size(), 4u);
+  EXPECT_EQ(prof.trace[1].start, 4u);
+  EXPECT_EQ(prof.trace[1].end, 168u);
+}
+
+TEST(Timing, MxuFillComputeDrain) {
+  ProgramBuilder p(roundTarget());
+  p.mxuLoadWeights(0, imm(0));                  // [0, 128)
+  p.mxuMatmul(0, imm(1 << 20), imm(2 << 20), imm(256), false); // +256+254
+  ExecutionProfile prof = timing(p);
+  EXPECT_EQ(prof.cycles, 638u);
+  EXPECT_EQ(prof.flops, 2.0 * 256 * 128 * 128);
+  EXPECT_DOUBLE_EQ(prof.mxuUtilization, 2.0 * 256 * 128 * 128 / (32768 * 638.0));
+}
+
+TEST(Timing, UnitsOverlapAndVmemOrdersThem) {
+  // Two MXUs run in parallel; the VLD of MXU 1's output waits for it.
+  ProgramBuilder p(roundTarget(2));
+  p.setDebugOp("dot.1");
+  p.mxuLoadWeights(0, imm(0));                        // mxu0 [0,128)
+  p.mxuLoadWeights(1, imm(0));                        // mxu1 [1,129)
+  p.mxuMatmul(0, imm(65536), imm(1 << 20), imm(8), false); // [128, 390)
+  p.mxuMatmul(1, imm(65536), imm(2 << 20), imm(8), false); // [129, 391)
+  p.setDebugOp("add.2");
+  p.vld(0, imm(2 << 20), exe::F32);                   // vpu [391, 392)
+  p.vector(exe::VADD, 0, {0, 0}, exe::F32);           // [392, 393)
+  ExecutionProfile prof = timing(p);
+  EXPECT_EQ(prof.cycles, 393u);
+  ASSERT_EQ(prof.ops.size(), 2u);
+  EXPECT_EQ(prof.ops[0].hloOp, "dot.1");
+  EXPECT_EQ(prof.ops[0].busyCycles, 128u + 128 + 262 + 262);
+  EXPECT_EQ(prof.ops[1].hloOp, "add.2");
+  EXPECT_EQ(prof.ops[1].busyCycles, 2u);
+  EXPECT_EQ(prof.ops[1].instructions, 2);
+}
+
+TEST(Timing, ProfileJsonAndTrace) {
+  ProgramBuilder p(roundTarget());
+  p.setDebugOp("dot.\"1\"");
+  p.mxuLoadWeights(0, imm(0));
+  ExecutionProfile prof = timing(p);
+  std::string json = profileToJson(prof);
+  EXPECT_NE(json.find("\"cycles\": 128,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"hlo_op\": \"dot.\\\"1\\\"\""), std::string::npos)
+      << json;
+  absl::StatusOr<Executable> e = p.build();
+  ASSERT_TRUE(e.ok());
+  std::string trace = traceToChromeJson(prof, *e);
+  EXPECT_NE(trace.find("{\"ph\": \"X\", \"pid\": 0, \"tid\": 2, \"ts\": "
+                       "0.000000, \"dur\": 0.128000, \"name\": "
+                       "\"MXU_LOAD_WEIGHTS\""),
+            std::string::npos)
+      << trace;
+}
+
+} // namespace
+} // namespace tpuc::runtime

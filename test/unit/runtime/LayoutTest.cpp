@@ -1,0 +1,188 @@
+// paddedByteSize worked examples (XLA's tiling rules) and the host <->
+// device conversions.
+#include <cstring>
+
+#include "gtest/gtest.h"
+#include "runtime/hostio/FloatConversion.h"
+#include "runtime/loader/Layout.h"
+#include "runtime/loader/ProgramBuilder.h"
+
+namespace tpuc::runtime {
+namespace {
+
+int64_t padded(exe::DType dtype, std::vector<int64_t> dims,
+               std::vector<std::vector<int64_t>> tiles) {
+  return paddedByteSize(makeShape(dtype, dims, tiles)).value();
+}
+
+TEST(PaddedByteSize, WorkedExamples) {
+  // f32[3,5]{1,0:T(8,128)}: one 8x128 tile of 4 bytes.
+  EXPECT_EQ(padded(exe::F32, {3, 5}, {{8, 128}}), 8 * 128 * 4);
+  // s32[29360128,10]{1,0:T(8,128)}: 29360128/8 row tiles of 4 KiB = 14 GiB,
+  // against 1.09 GiB unpadded.
+  EXPECT_EQ(padded(exe::S32, {29360128, 10}, {{8, 128}}), 14ll << 30);
+  EXPECT_EQ(29360128ll * 10 * 4, 1174405120ll);
+  // bf16 T(8,128)(2,1): the (2,1) sub-tiling pads nothing more.
+  EXPECT_EQ(padded(exe::BF16, {3, 5}, {{8, 128}, {2, 1}}), 8 * 128 * 2);
+  EXPECT_EQ(padded(exe::BF16, {9, 129}, {{8, 128}, {2, 1}}), 4 * 8 * 128 * 2);
+  // Rank 1 T(256) and T(1024); a scalar is a [1] under T(256).
+  EXPECT_EQ(padded(exe::F32, {1000}, {{256}}), 1024 * 4);
+  EXPECT_EQ(padded(exe::F32, {1025}, {{1024}}), 2048 * 4);
+  EXPECT_EQ(padded(exe::F32, {}, {{256}}), 256 * 4);
+  // Leading dims are not padded.
+  EXPECT_EQ(padded(exe::F32, {3, 16, 128}, {{8, 128}}), 3 * 16 * 128 * 4);
+  // No tiles: dense.
+  EXPECT_EQ(padded(exe::PRED, {3, 5}, {}), 15);
+  // Zero-sized arrays take no space.
+  EXPECT_EQ(padded(exe::F32, {0, 5}, {{8, 128}}), 0);
+}
+
+TEST(PaddedByteSize, MinorToMajorPicksTheTiledDims) {
+  // f32[200,3]{0,1}: dim 0 (200) is minor, so 3 -> 8 and 200 -> 256.
+  exe::Shape s = makeShape(exe::F32, {200, 3}, {{8, 128}});
+  s.mutable_layout()->clear_minor_to_major();
+  s.mutable_layout()->add_minor_to_major(0);
+  s.mutable_layout()->add_minor_to_major(1);
+  EXPECT_EQ(paddedByteSize(s).value(), 8 * 256 * 4);
+  EXPECT_EQ(tiledDims(s).value(), (std::vector<int64_t>{1, 2, 8, 128}));
+}
+
+TEST(PaddedByteSize, TiledDims) {
+  EXPECT_EQ(tiledDims(makeShape(exe::F32, {3, 5}, {{8, 128}})).value(),
+            (std::vector<int64_t>{1, 1, 8, 128}));
+  EXPECT_EQ(
+      tiledDims(makeShape(exe::BF16, {16, 256}, {{8, 128}, {2, 1}})).value(),
+      (std::vector<int64_t>{2, 2, 4, 128, 2, 1}));
+}
+
+TEST(PaddedByteSize, RejectsBadShapes) {
+  exe::Shape s = makeShape(exe::F32, {3, -1}, {{8, 128}});
+  EXPECT_EQ(paddedByteSize(s).status().message(), "dim -1 not in [0, 2^48]");
+  s = makeShape(exe::F32, {3, 5}, {{8, 0}});
+  EXPECT_EQ(paddedByteSize(s).status().message(),
+            "tile dim 0 not in [1, 2^20]");
+  s = makeShape(exe::F32, {3, 5}, {});
+  s.mutable_layout()->set_minor_to_major(0, 0);
+  EXPECT_EQ(paddedByteSize(s).status().message(),
+            "minor_to_major is not a permutation of the dims");
+  s = makeShape(exe::DTYPE_INVALID, {3}, {});
+  EXPECT_EQ(paddedByteSize(s).status().message(), "invalid dtype 0");
+  s = makeShape(exe::F32, {1ll << 40, 1ll << 40}, {});
+  EXPECT_EQ(paddedByteSize(s).status().message(),
+            "padded size overflows 64 bits");
+}
+
+TEST(HostToDevice, F32TiledOffsetsAndPadding) {
+  exe::Shape s = makeShape(exe::F32, {2, 3}, {{8, 128}});
+  std::vector<float> host = {1, 2, 3, 4, 5, 6};
+  std::vector<uint8_t> device(4096, 0xff);
+  ASSERT_TRUE(hostToDevice(s, exe::F32,
+                           {reinterpret_cast<uint8_t *>(host.data()), 24},
+                           absl::MakeSpan(device))
+                  .ok());
+  auto at = [&](int64_t element) {
+    float f;
+    std::memcpy(&f, device.data() + 4 * element, 4);
+    return f;
+  };
+  EXPECT_EQ(at(0), 1);
+  EXPECT_EQ(at(2), 3);
+  EXPECT_EQ(at(128 + 2), 6); // (1,2): row 1 of the tile
+  EXPECT_EQ(at(3), 0);       // padding is zeroed
+  EXPECT_EQ(at(1023), 0);
+  std::vector<float> back(6);
+  ASSERT_TRUE(deviceToHost(s, exe::F32, device,
+                           {reinterpret_cast<uint8_t *>(back.data()), 24})
+                  .ok());
+  EXPECT_EQ(back, host);
+}
+
+TEST(HostToDevice, Bf16SubTilesInterleaveRowPairs) {
+  // T(8,128)(2,1): (r, c) of a tile lands at ((r/2)*128 + c)*2 + r%2.
+  exe::Shape s = makeShape(exe::BF16, {3, 2}, {{8, 128}, {2, 1}});
+  std::vector<uint16_t> host = {10, 11, 20, 21, 30, 31};
+  std::vector<uint8_t> device(2048);
+  ASSERT_TRUE(hostToDevice(s, exe::BF16,
+                           {reinterpret_cast<uint8_t *>(host.data()), 12},
+                           absl::MakeSpan(device))
+                  .ok());
+  auto at = [&](int64_t element) {
+    uint16_t v;
+    std::memcpy(&v, device.data() + 2 * element, 2);
+    return v;
+  };
+  EXPECT_EQ(at(0), 10);  // (0,0)
+  EXPECT_EQ(at(1), 20);  // (1,0)
+  EXPECT_EQ(at(2), 11);  // (0,1)
+  EXPECT_EQ(at(3), 21);  // (1,1)
+  EXPECT_EQ(at(256), 30); // (2,0)
+  EXPECT_EQ(at(258), 31); // (2,1)
+}
+
+TEST(HostToDevice, F32ToBf16RoundsToNearestEven) {
+  exe::Shape s = makeShape(exe::BF16, {3}, {});
+  // 1 + 2^-8 is a tie: to even (1.0); 1 + 3*2^-8 rounds up to 1 + 2^-6.
+  std::vector<float> host = {1.0f + 0x1p-8f, 1.0f + 3 * 0x1p-8f, -2.5f};
+  std::vector<uint8_t> device(6);
+  ASSERT_TRUE(hostToDevice(s, exe::F32,
+                           {reinterpret_cast<uint8_t *>(host.data()), 12},
+                           absl::MakeSpan(device))
+                  .ok());
+  std::vector<float> back(3);
+  ASSERT_TRUE(deviceToHost(s, exe::F32, device,
+                           {reinterpret_cast<uint8_t *>(back.data()), 12})
+                  .ok());
+  EXPECT_EQ(back, (std::vector<float>{1.0f, 1.0f + 0x1p-6f, -2.5f}));
+}
+
+// Distinct values survive host -> device -> host for assorted layouts, and
+// land in distinct device slots (the rest is zero padding).
+TEST(HostToDevice, RoundTripsAssortedLayouts) {
+  std::vector<exe::Shape> shapes = {
+      makeShape(exe::S32, {3, 17, 130}, {{8, 128}}),
+      makeShape(exe::S32, {300}, {{256}}),
+      makeShape(exe::S32, {}, {{256}}),
+      makeShape(exe::S32, {5, 9, 3}, {{2, 4}, {2, 1}}),
+      makeShape(exe::S32, {2, 3, 4}, {}),
+  };
+  exe::Shape perm = makeShape(exe::S32, {6, 10, 20}, {{8, 128}});
+  perm.mutable_layout()->clear_minor_to_major();
+  for (int64_t d : {1, 2, 0})
+    perm.mutable_layout()->add_minor_to_major(d);
+  shapes.push_back(perm);
+  for (const exe::Shape &s : shapes) {
+    int64_t n = elementCount(s);
+    std::vector<int32_t> host(n), back(n);
+    for (int64_t i = 0; i < n; ++i)
+      host[i] = static_cast<int32_t>(i + 1);
+    std::vector<uint8_t> device(paddedByteSize(s).value());
+    auto bytes = [](std::vector<int32_t> &v) {
+      return absl::MakeSpan(reinterpret_cast<uint8_t *>(v.data()), v.size() * 4);
+    };
+    ASSERT_TRUE(hostToDevice(s, exe::S32, bytes(host), absl::MakeSpan(device)).ok());
+    ASSERT_TRUE(deviceToHost(s, exe::S32, device, bytes(back)).ok());
+    EXPECT_EQ(back, host) << s.DebugString();
+    int64_t nonZero = 0;
+    for (size_t i = 0; i < device.size(); i += 4)
+      nonZero += device[i] || device[i + 1];
+    EXPECT_EQ(nonZero, n) << s.DebugString();
+  }
+}
+
+TEST(HostToDevice, RejectsWrongSizesAndTypes) {
+  exe::Shape s = makeShape(exe::F32, {2, 3}, {{8, 128}});
+  std::vector<uint8_t> host(24), device(4096);
+  EXPECT_EQ(hostToDevice(s, exe::F32, absl::MakeSpan(host).subspan(1),
+                         absl::MakeSpan(device))
+                .message(),
+            "host array has 23 bytes, expected 24");
+  EXPECT_EQ(hostToDevice(s, exe::F32, host,
+                         absl::MakeSpan(device).subspan(8))
+                .message(),
+            "device array has 4088 bytes, expected 4096");
+  EXPECT_EQ(hostToDevice(s, exe::S32, host, absl::MakeSpan(device)).message(),
+            "cannot convert host s32 to device f32");
+}
+
+} // namespace
+} // namespace tpuc::runtime
