@@ -4,12 +4,14 @@
 #
 #   ./setup.sh            install, build, run the main job on the bundled example
 #   ./setup.sh test       install, build, and run every test (lit + unit tests),
-#                         then the same again in an ASan+UBSan build (build-asan/)
+#                         then the same again in an ASan+UBSan build (build-asan/),
+#                         then short libFuzzer runs of every fuzz target (build-fuzz/)
 #   ./setup.sh build      install and build only
 #   ./setup.sh deps       install the packages only
 #
 # Environment: JOBS (parallel build jobs, default: nproc), BUILD_DIR (default
-# build), ASAN_BUILD_DIR (default build-asan).
+# build), ASAN_BUILD_DIR (default build-asan), FUZZ_BUILD_DIR (default
+# build-fuzz).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -18,14 +20,17 @@ mode="${1:-demo}"
 jobs="${JOBS:-$(nproc)}"
 build_dir="${BUILD_DIR:-build}"
 asan_dir="${ASAN_BUILD_DIR:-build-asan}"
+fuzz_dir="${FUZZ_BUILD_DIR:-build-fuzz}"
 
 # Exactly what the build and the tests use. lit and FileCheck come from
-# llvm-22-tools; numpy is for test scripts (run with /usr/bin/python3).
+# llvm-22-tools; numpy is for test scripts (run with /usr/bin/python3);
+# clang-22 and its runtime (libFuzzer) build the fuzz targets.
 packages=(
   g++ cmake ninja-build python3 python3-numpy
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libabsl-dev libprotobuf-dev protobuf-compiler
   libgtest-dev libgmock-dev libbenchmark-dev
+  clang-22 libclang-rt-22-dev
 )
 
 install_packages() {
@@ -46,14 +51,18 @@ install_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
-configure_and_build() { # dir, extra cmake args...
+configure() { # dir, extra cmake args...
   local dir="$1"; shift
   if [ ! -f "$dir/build.ninja" ]; then
     cmake -G Ninja -S . -B "$dir" \
       -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
       -DCMAKE_BUILD_TYPE=Release "$@"
   fi
-  cmake --build "$dir" -j "$jobs"
+}
+
+configure_and_build() { # dir, extra cmake args...
+  configure "$@"
+  cmake --build "$1" -j "$jobs"
 }
 
 run_tests() { # dir
@@ -77,6 +86,11 @@ case "$mode" in
     configure_and_build "$asan_dir" -DTPUC_SANITIZE=ON -DTPUC_BUILD_BENCHMARKS=OFF
     ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" run_tests "$asan_dir"
+    echo "setup: fuzz targets (clang-22, libFuzzer+ASan+UBSan) in $fuzz_dir"
+    configure "$fuzz_dir" -DCMAKE_CXX_COMPILER=clang++-22 -DCMAKE_C_COMPILER=clang-22 \
+      -DTPUC_BUILD_FUZZERS=ON -DTPUC_BUILD_BENCHMARKS=OFF
+    cmake --build "$fuzz_dir" -j "$jobs" --target tpuc-fuzz-hlo-text tpuc-fuzz-npy tpuc-fuzz-loader
+    (cd "$fuzz_dir" && ctest --output-on-failure -R fuzz-smoke)
     ;;
   *) echo "usage: ./setup.sh [demo|test|build|deps]" >&2; exit 2 ;;
 esac
