@@ -75,7 +75,7 @@ case "$mode" in
   build) configure_and_build "$build_dir" ;;
   demo)
     configure_and_build "$build_dir"
-    example="examples/layer_norm.mlir"
+    example="examples/layer_norm.hlo"
     echo "setup: tpuc import $example"
     "$build_dir/bin/tpuc" import "$example"
     ;;
