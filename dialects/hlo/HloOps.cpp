@@ -237,13 +237,71 @@ LogicalResult ClampOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+/// Whether `attr` is a constant whose every element equals `value`.
+static bool isSplatOf(Attribute attr, int64_t value) {
+  auto splat = dyn_cast_or_null<SplatElementsAttr>(attr);
+  if (!splat)
+    return false;
+  Type element = splat.getElementType();
+  if (isa<FloatType>(element))
+    return splat.getSplatValue<APFloat>().isExactlyValue(value);
+  if (element.isInteger(1))
+    return false;
+  return splat.getSplatValue<APInt>() ==
+         APInt(element.getIntOrFloatBitWidth(), value, /*isSigned=*/true);
+}
+
+OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
+  return isSplatOf(adaptor.getRhs(), 0) ? getLhs() : Value();
+}
+
+OpFoldResult SubtractOp::fold(FoldAdaptor adaptor) {
+  return isSplatOf(adaptor.getRhs(), 0) ? getLhs() : Value();
+}
+
+OpFoldResult MultiplyOp::fold(FoldAdaptor adaptor) {
+  return isSplatOf(adaptor.getRhs(), 1) ? getLhs() : Value();
+}
+
+OpFoldResult DivideOp::fold(FoldAdaptor adaptor) {
+  return isSplatOf(adaptor.getRhs(), 1) ? getLhs() : Value();
+}
+
 //===----------------------------------------------------------------------===//
 // Conversions and constants
 //===----------------------------------------------------------------------===//
 
+/// Whether every value of `from` is exactly representable in `to`.
+static bool widensExactly(Type from, Type to) {
+  if (auto fromFloat = dyn_cast<FloatType>(from)) {
+    auto toFloat = dyn_cast<FloatType>(to);
+    if (!toFloat)
+      return false;
+    const llvm::fltSemantics &a = fromFloat.getFloatSemantics();
+    const llvm::fltSemantics &b = toFloat.getFloatSemantics();
+    return APFloat::semanticsPrecision(a) <= APFloat::semanticsPrecision(b) &&
+           APFloat::semanticsMaxExponent(a) <= APFloat::semanticsMaxExponent(b) &&
+           APFloat::semanticsMinExponent(a) >= APFloat::semanticsMinExponent(b);
+  }
+  auto fromInt = dyn_cast<IntegerType>(from);
+  auto toInt = dyn_cast<IntegerType>(to);
+  return fromInt && toInt && fromInt.getWidth() > 1 &&
+         fromInt.getSignedness() == toInt.getSignedness() &&
+         fromInt.getWidth() <= toInt.getWidth();
+}
+
 OpFoldResult ConvertOp::fold(FoldAdaptor) {
   if (getOperand().getType() == getType())
     return getOperand();
+  // convert(convert(x)) back to x's type, through a type that holds every
+  // value of x exactly (bf16 -> f32 -> bf16, s32 -> s64 -> s32).
+  if (auto inner = getOperand().getDefiningOp<ConvertOp>()) {
+    Value source = inner.getOperand();
+    if (source.getType() == getType() &&
+        widensExactly(getType().getElementType(),
+                      inner.getType().getElementType()))
+      return source;
+  }
   return {};
 }
 
@@ -857,6 +915,82 @@ LogicalResult DotGeneralOp::verify() {
                          << tensorOf(shape, getType().getElementType())
                          << " (batch, lhs free, rhs free), got " << getType();
   return verifyPrecisionConfig(*this, getPrecisionConfig());
+}
+
+namespace {
+/// dot_general(transpose(x), y) -> dot_general(x, y) with the transpose
+/// folded into the dimension numbers, when the result's dimension order
+/// stays the same (the free dimensions keep their relative order). Same
+/// for the rhs.
+struct FoldTransposeIntoDot : public OpRewritePattern<DotGeneralOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  /// Maps `side`'s dimension numbers through its transpose; fails when the
+  /// free dimensions would change order.
+  static bool remap(TransposeOp transpose, ArrayRef<int64_t> batch,
+                    ArrayRef<int64_t> contracting,
+                    SmallVectorImpl<int64_t> &newBatch,
+                    SmallVectorImpl<int64_t> &newContracting) {
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    for (int64_t d : batch)
+      newBatch.push_back(perm[d]);
+    for (int64_t d : contracting)
+      newContracting.push_back(perm[d]);
+    int64_t last = -1;
+    for (int64_t d = 0, e = perm.size(); d < e; ++d) {
+      if (llvm::is_contained(batch, d) || llvm::is_contained(contracting, d))
+        continue;
+      if (perm[d] < last)
+        return false;
+      last = perm[d];
+    }
+    return true;
+  }
+
+  LogicalResult matchAndRewrite(DotGeneralOp op,
+                                PatternRewriter &rewriter) const override {
+    DotDimensionNumbersAttr dims = op.getDotDimensionNumbers();
+    SmallVector<int64_t> lhsBatch(dims.getLhsBatch()),
+        lhsContracting(dims.getLhsContracting()),
+        rhsBatch(dims.getRhsBatch()),
+        rhsContracting(dims.getRhsContracting());
+    Value lhs = op.getLhs(), rhs = op.getRhs();
+    bool changed = false;
+    if (auto t = lhs.getDefiningOp<TransposeOp>()) {
+      SmallVector<int64_t> batch, contracting;
+      if (remap(t, lhsBatch, lhsContracting, batch, contracting)) {
+        lhs = t.getOperand();
+        lhsBatch = batch;
+        lhsContracting = contracting;
+        changed = true;
+      }
+    }
+    if (auto t = rhs.getDefiningOp<TransposeOp>()) {
+      SmallVector<int64_t> batch, contracting;
+      if (remap(t, rhsBatch, rhsContracting, batch, contracting)) {
+        rhs = t.getOperand();
+        rhsBatch = batch;
+        rhsContracting = contracting;
+        changed = true;
+      }
+    }
+    if (!changed)
+      return failure();
+    auto newDims = DotDimensionNumbersAttr::get(
+        op.getContext(), lhsBatch, rhsBatch, lhsContracting, rhsContracting);
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getLhsMutable().assign(lhs);
+      op.getRhsMutable().assign(rhs);
+      op.setDotDimensionNumbersAttr(newDims);
+    });
+    return success();
+  }
+};
+} // namespace
+
+void DotGeneralOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                               MLIRContext *context) {
+  patterns.add<FoldTransposeIntoDot>(context);
 }
 
 LogicalResult ConvolutionOp::verify() {

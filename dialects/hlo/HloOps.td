@@ -109,14 +109,23 @@ def Hlo_IsFiniteOp : Hlo_Op<"is_finite", [Pure, Elementwise,
 // Elementwise binary and ternary
 //===----------------------------------------------------------------------===//
 
+// x + 0, x - 0, x * 1 and x / 1 fold to x (as XLA's algebraic simplifier).
 def Hlo_AddOp : Hlo_BinaryElementwiseOp<"add", Hlo_Tensor, "addition",
-    [Commutative]>;
+    [Commutative]> {
+  let hasFolder = 1;
+}
 def Hlo_SubtractOp : Hlo_BinaryElementwiseOp<"subtract", Hlo_FpOrIntTensor,
-    "subtraction">;
+    "subtraction"> {
+  let hasFolder = 1;
+}
 def Hlo_MultiplyOp : Hlo_BinaryElementwiseOp<"multiply", Hlo_Tensor,
-    "multiplication", [Commutative]>;
+    "multiplication", [Commutative]> {
+  let hasFolder = 1;
+}
 def Hlo_DivideOp : Hlo_BinaryElementwiseOp<"divide", Hlo_FpOrIntTensor,
-    "division (integers round toward zero)">;
+    "division (integers round toward zero)"> {
+  let hasFolder = 1;
+}
 def Hlo_RemainderOp : Hlo_BinaryElementwiseOp<"remainder", Hlo_FpOrIntTensor,
     "remainder with the sign of the dividend">;
 def Hlo_MaximumOp : Hlo_BinaryElementwiseOp<"maximum", Hlo_Tensor,
@@ -492,6 +501,7 @@ def Hlo_DotGeneralOp : Hlo_Op<"dot_general", [Pure]> {
     `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Hlo_ConvolutionOp : Hlo_Op<"convolution", [Pure]> {

@@ -72,3 +72,79 @@ func.func @tuple_element(%a: tensor<4xf32>, %b: tensor<i32>) -> tensor<i32> {
   %e = hlo.get_tuple_element %t[1] : (tuple<tensor<4xf32>, tensor<i32>>) -> tensor<i32>
   return %e : tensor<i32>
 }
+
+// -----
+
+// Algebraic identities, as XLA's algebraic simplifier applies them.
+// CHECK-LABEL: func.func @identities
+// CHECK-SAME: (%[[X:.+]]: tensor<4xf32>, %[[I:.+]]: tensor<4xi32>)
+// CHECK-NEXT: return %[[X]], %[[X]], %[[X]], %[[X]], %[[I]]
+func.func @identities(%x: tensor<4xf32>, %i: tensor<4xi32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>) {
+  %zero = hlo.constant dense<0.0> : tensor<4xf32>
+  %one = hlo.constant dense<1.0> : tensor<4xf32>
+  %ione = hlo.constant dense<1> : tensor<4xi32>
+  %0 = hlo.add %zero, %x : tensor<4xf32>
+  %1 = hlo.subtract %x, %zero : tensor<4xf32>
+  %2 = hlo.multiply %x, %one : tensor<4xf32>
+  %3 = hlo.divide %x, %one : tensor<4xf32>
+  %4 = hlo.multiply %ione, %i : tensor<4xi32>
+  return %0, %1, %2, %3, %4 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>
+}
+
+// -----
+
+// Non-identities stay: x * 2, x - x, 0 / x.
+// CHECK-LABEL: func.func @not_identities
+// CHECK: hlo.multiply
+// CHECK: hlo.subtract
+// CHECK: hlo.divide
+func.func @not_identities(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %two = hlo.constant dense<2.0> : tensor<4xf32>
+  %zero = hlo.constant dense<0.0> : tensor<4xf32>
+  %0 = hlo.multiply %x, %two : tensor<4xf32>
+  %1 = hlo.subtract %x, %x : tensor<4xf32>
+  %2 = hlo.divide %zero, %x : tensor<4xf32>
+  return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// A widening round trip folds; a narrowing one (it rounds) does not.
+// CHECK-LABEL: func.func @convert_round_trips
+// CHECK-SAME: (%[[B:.+]]: tensor<4xbf16>, %[[F:.+]]: tensor<4xf32>)
+// CHECK-NEXT: %[[N:.+]] = hlo.convert %[[F]] : (tensor<4xf32>) -> tensor<4xbf16>
+// CHECK-NEXT: %[[W:.+]] = hlo.convert %[[N]] : (tensor<4xbf16>) -> tensor<4xf32>
+// CHECK-NEXT: return %[[B]], %[[W]]
+func.func @convert_round_trips(%b: tensor<4xbf16>, %f: tensor<4xf32>) -> (tensor<4xbf16>, tensor<4xf32>) {
+  %0 = hlo.convert %b : (tensor<4xbf16>) -> tensor<4xf32>
+  %1 = hlo.convert %0 : (tensor<4xf32>) -> tensor<4xbf16>
+  %2 = hlo.convert %f : (tensor<4xf32>) -> tensor<4xbf16>
+  %3 = hlo.convert %2 : (tensor<4xbf16>) -> tensor<4xf32>
+  return %1, %3 : tensor<4xbf16>, tensor<4xf32>
+}
+
+// -----
+
+// A transpose feeding a dot folds into its dimension numbers.
+// CHECK-LABEL: func.func @transpose_into_dot
+// CHECK-SAME: (%[[A:.+]]: tensor<3x2xf32>, %[[B:.+]]: tensor<4x3xf32>)
+// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[A]], %[[B]], dims = <lhs_contracting = [0], rhs_contracting = [1]> : (tensor<3x2xf32>, tensor<4x3xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT: return %[[D]]
+func.func @transpose_into_dot(%a: tensor<3x2xf32>, %b: tensor<4x3xf32>) -> tensor<2x4xf32> {
+  %at = hlo.transpose %a, dims = [1, 0] : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  %bt = hlo.transpose %b, dims = [1, 0] : (tensor<4x3xf32>) -> tensor<3x4xf32>
+  %0 = hlo.dot_general %at, %bt, dims = <lhs_contracting = [1], rhs_contracting = [0]> : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// ... but not when it would reorder the result's free dimensions.
+// CHECK-LABEL: func.func @transpose_reorders_free_dims
+// CHECK: hlo.transpose
+// CHECK: hlo.dot_general
+func.func @transpose_reorders_free_dims(%a: tensor<5x2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x5x4xf32> {
+  %at = hlo.transpose %a, dims = [1, 0, 2] : (tensor<5x2x3xf32>) -> tensor<2x5x3xf32>
+  %0 = hlo.dot_general %at, %b, dims = <lhs_contracting = [2], rhs_contracting = [0]> : (tensor<2x5x3xf32>, tensor<3x4xf32>) -> tensor<2x5x4xf32>
+  return %0 : tensor<2x5x4xf32>
+}
