@@ -24,6 +24,10 @@ struct Command {
 
 /// `tpuc import`: read .hlo/.mlir, print the hlo dialect.
 extern Command importCommand;
+/// `tpuc compile`: layouts, HBM buffer assignment, padding/memory reports.
+extern Command compileCommand;
+/// `tpuc targets`: list the target presets.
+extern Command targetsCommand;
 
 } // namespace tpuc::driver
 

@@ -13,7 +13,9 @@
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   using tpuc::driver::Command;
-  Command *commands[] = {&tpuc::driver::importCommand};
+  Command *commands[] = {&tpuc::driver::importCommand,
+                         &tpuc::driver::compileCommand,
+                         &tpuc::driver::targetsCommand};
   llvm::cl::HideUnrelatedOptions(tpuc::driver::toolCategory());
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
     os << "tpuc (ahead-of-time compiler for TPU-like accelerators), built "
@@ -22,7 +24,13 @@ int main(int argc, char **argv) {
   if (!llvm::cl::ParseCommandLineOptions(
           argc, argv,
           "tpuc: compile XLA HLO training graphs for TPU-like accelerators\n\n"
-          "  tpuc import FILE [-o OUT]   read .hlo/.mlir, print hlo dialect\n\n"
+          "  tpuc import FILE [-o OUT]   read .hlo/.mlir, print hlo dialect\n"
+          "  tpuc compile FILE [--target=T] [--layout=preserve|auto]\n"
+          "      [--report=padding,memory] [--report-format=text|json]\n"
+          "      [--memory-viewer=F.html] [-o OUT]\n"
+          "                              fit in HBM? padding and memory "
+          "reports\n"
+          "  tpuc targets                list the target presets\n\n"
           "Run 'tpuc SUBCOMMAND --help' for a subcommand's options.\n",
           &llvm::errs()))
     return 1;

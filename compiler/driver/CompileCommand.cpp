@@ -1,0 +1,192 @@
+//===- CompileCommand.cpp - `tpuc compile` ---------------------------------===//
+//
+// For now: import, inline calls, assign layouts (--layout=auto), plan HBM,
+// and print the padding and memory reports. Codegen comes with later issues;
+// -o writes the module with its assigned layouts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/analysis/BufferAssignment.h"
+#include "compiler/driver/Commands.h"
+#include "compiler/driver/Output.h"
+#include "compiler/importer/ModuleLoader.h"
+#include "compiler/report/Reports.h"
+#include "passes/Passes.h"
+#include "runtime/target/Targets.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace cl = llvm::cl;
+
+namespace tpuc::driver {
+namespace {
+
+enum class LayoutMode { Preserve, Auto };
+enum class ReportKind { Padding, Memory };
+enum class ReportFormat { Text, Json };
+
+cl::SubCommand compileSub(
+    "compile", "Compile an HLO module for a TPU target: layouts, HBM buffer "
+               "assignment, padding and memory reports");
+cl::opt<std::string> input(cl::Positional, cl::Required,
+                           cl::desc("<input .hlo/.txt/.mlir>"),
+                           cl::sub(compileSub), cl::cat(toolCategory()));
+cl::opt<std::string> output("o",
+                            cl::desc("Write the compiled module (for now the "
+                                     "hlo dialect with its layouts)"),
+                            cl::value_desc("file"), cl::sub(compileSub),
+                            cl::cat(toolCategory()));
+cl::opt<std::string> targetName(
+    "target", cl::desc("Target preset (see 'tpuc targets')"),
+    cl::init(target::kDefaultTarget), cl::sub(compileSub),
+    cl::cat(toolCategory()));
+cl::opt<std::string> hbmCapacity(
+    "hbm-capacity", cl::desc("Override the target's HBM capacity (16GiB, 1.5G, "
+                             "17179869184)"),
+    cl::value_desc("bytes"), cl::sub(compileSub), cl::cat(toolCategory()));
+cl::opt<std::string> hbmReserved(
+    "hbm-reserved", cl::desc("Override the runtime-reserved HBM (530MiB)"),
+    cl::value_desc("bytes"), cl::sub(compileSub), cl::cat(toolCategory()));
+cl::opt<LayoutMode> layoutMode(
+    "layout", cl::desc("Layout assignment"),
+    cl::values(clEnumValN(LayoutMode::Preserve, "preserve",
+                          "keep the layouts XLA recorded (TPU default tiles)"),
+               clEnumValN(LayoutMode::Auto, "auto",
+                          "choose padding-aware layouts for intermediates")),
+    cl::init(LayoutMode::Auto), cl::sub(compileSub), cl::cat(toolCategory()));
+cl::list<ReportKind> reports(
+    "report", cl::desc("Reports to print (comma separated)"),
+    cl::values(clEnumValN(ReportKind::Padding, "padding",
+                          "padding per buffer, with advice"),
+               clEnumValN(ReportKind::Memory, "memory",
+                          "HBM use in XLA's format")),
+    cl::CommaSeparated, cl::sub(compileSub), cl::cat(toolCategory()));
+cl::opt<ReportFormat> reportFormat(
+    "report-format", cl::desc("Report format"),
+    cl::values(clEnumValN(ReportFormat::Text, "text", "XLA-style text"),
+               clEnumValN(ReportFormat::Json, "json",
+                          "one JSON object (docs/reports.md)")),
+    cl::init(ReportFormat::Text), cl::sub(compileSub),
+    cl::cat(toolCategory()));
+cl::opt<std::string> memoryViewer(
+    "memory-viewer", cl::desc("Write the memory viewer page (HTML)"),
+    cl::value_desc("file.html"), cl::sub(compileSub), cl::cat(toolCategory()));
+
+int fail(const llvm::Twine &message) {
+  llvm::errs() << "tpuc: error: " << message << "\n";
+  return 1;
+}
+
+/// The target with the command line's overrides applied.
+std::optional<target::TargetSpec> selectTarget() {
+  absl::StatusOr<target::TargetSpec> spec = target::lookupTarget(targetName);
+  if (!spec.ok()) {
+    fail(std::string(spec.status().message()));
+    return std::nullopt;
+  }
+  for (auto [flag, text] : {std::pair{"--hbm-capacity", &hbmCapacity},
+                            std::pair{"--hbm-reserved", &hbmReserved}}) {
+    if (text->empty())
+      continue;
+    absl::StatusOr<uint64_t> bytes = target::parseByteSize(*text);
+    if (!bytes.ok()) {
+      fail(llvm::Twine(flag) + ": " + std::string(bytes.status().message()));
+      return std::nullopt;
+    }
+    if (text == &hbmCapacity)
+      spec->machine.set_hbm_bytes(*bytes);
+    else
+      spec->machine.set_hbm_reserved_bytes(*bytes);
+  }
+  if (spec->machine.hbm_reserved_bytes() > spec->machine.hbm_bytes()) {
+    fail("the reserved HBM exceeds the HBM capacity");
+    return std::nullopt;
+  }
+  return *spec;
+}
+
+int writeViewer(const analysis::MemoryPlan &plan,
+                const report::ReportContext &context) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> out =
+      mlir::openOutputFile(memoryViewer, &error);
+  if (!out)
+    return fail(error);
+  report::writeMemoryViewer(plan, context, out->os());
+  out->os().flush();
+  if (out->os().has_error()) {
+    out->os().clear_error();
+    return fail("could not write '" + memoryViewer + "'");
+  }
+  out->keep();
+  return 0;
+}
+
+int runCompile() {
+  std::optional<target::TargetSpec> spec = selectTarget();
+  if (!spec)
+    return 1;
+  mlir::DialectRegistry registry;
+  registerInputDialects(registry);
+  mlir::MLIRContext context(registry);
+  mlir::OwningOpRef<mlir::ModuleOp> module = loadModule(input, context);
+  if (!module)
+    return 1;
+
+  mlir::PassManager pm(&context);
+  pm.addPass(mlir::createInlinerPass());
+  if (layoutMode == LayoutMode::Auto) {
+    AssignLayoutsOptions options;
+    options.targetName = spec->machine.name();
+    pm.addPass(createAssignLayouts(options));
+  }
+  if (mlir::failed(pm.run(*module)))
+    return 1;
+
+  mlir::FailureOr<analysis::MemoryPlan> plan =
+      analysis::planMemory(*module, *spec);
+  if (mlir::failed(plan))
+    return 1;
+  report::ReportContext reportContext;
+  reportContext.moduleName = module->getName().value_or("module").str();
+  reportContext.layoutMode =
+      layoutMode == LayoutMode::Auto ? "auto" : "preserve";
+
+  bool wantPadding = llvm::is_contained(reports, ReportKind::Padding);
+  bool wantMemory = llvm::is_contained(reports, ReportKind::Memory);
+  if (reportFormat == ReportFormat::Json && (wantPadding || wantMemory)) {
+    llvm::outs() << llvm::formatv(
+        "{0:2}\n", report::reportJson(*plan, reportContext));
+  } else {
+    if (wantPadding)
+      report::printPaddingReport(*plan, reportContext, llvm::outs());
+    if (wantMemory)
+      report::printMemoryReport(*plan, reportContext, llvm::outs());
+  }
+  llvm::outs().flush();
+  // The viewer is part of the diagnosis, so it is written even when the
+  // program does not fit.
+  if (!memoryViewer.empty() && writeViewer(*plan, reportContext) != 0)
+    return 1;
+  if (!plan->fits()) {
+    llvm::errs() << input << ": error: " << report::outOfMemoryMessage(*plan)
+                 << "\n";
+    // The memory report tells where the memory went; print it once.
+    if (!wantMemory || reportFormat == ReportFormat::Json)
+      report::printMemoryReport(*plan, reportContext, llvm::errs());
+    return 1;
+  }
+  if (!output.empty())
+    return writeModule(*module, output, /*debugInfo=*/false);
+  return 0;
+}
+
+} // namespace
+
+Command compileCommand{compileSub, runCompile};
+
+} // namespace tpuc::driver

@@ -1,0 +1,61 @@
+// Target presets: the machine parameters of each TPU generation tpuc knows,
+// as data (exe::Target plus the layout rules XLA applies on that target).
+// docs/targets.md gives the sources and assumptions behind every figure.
+#ifndef TPUC_RUNTIME_TARGET_TARGETS_H
+#define TPUC_RUNTIME_TARGET_TARGETS_H
+
+#include <cstdint>
+#include <string>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "runtime/schema/executable.pb.h"
+
+namespace tpuc::target {
+
+// XLA's default tiling choices on a target (see compiler/layout).
+struct TilingRules {
+  // Rows of the (rows,128) tile for 16-bit and 8-bit types: 8 on v2-v4
+  // (T(8,128)(2,1) and T(8,128)(4,1)); 16 and 32 on v5e.
+  int64_t rows16Bit = 8;
+  int64_t rows8Bit = 8;
+  // Tile of rank-1 arrays shorter than 1024 elements and of scalars.
+  int64_t smallVectorTile = 256;
+  // Newer XLA shrinks the second-minor tile to 1, 2 or 4 rows when the
+  // second-minor dim is that small (T(1,128), T(4,128)).
+  bool shrinkSublaneTile = false;
+};
+
+struct TargetSpec {
+  exe::Target machine;
+  TilingRules tiling;
+  // Every HBM allocation starts at a multiple of this.
+  int64_t hbmAlignment = 512;
+  std::string description;
+};
+
+// The presets, in generation order.
+const std::vector<TargetSpec> &targetPresets();
+
+// The preset `tpu-v3` used when --target is not given.
+inline constexpr char kDefaultTarget[] = "tpu-v3";
+
+// The preset called `name`; an unknown name is an error listing the valid
+// names.
+absl::StatusOr<TargetSpec> lookupTarget(absl::string_view name);
+
+// Parses "16GiB", "530MiB", "1.5G" (binary: K, M, G, T with or without
+// "iB"), "16GB" (decimal: KB, MB, GB, TB) or plain bytes ("4096", "4096B").
+absl::StatusOr<uint64_t> parseByteSize(absl::string_view text);
+
+// HBM bytes a program may use: capacity less the runtime's reservation.
+inline uint64_t usableHbmBytes(const exe::Target &t) {
+  return t.hbm_bytes() > t.hbm_reserved_bytes()
+             ? t.hbm_bytes() - t.hbm_reserved_bytes()
+             : 0;
+}
+
+} // namespace tpuc::target
+
+#endif // TPUC_RUNTIME_TARGET_TARGETS_H
