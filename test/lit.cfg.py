@@ -33,3 +33,14 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 if config.tpuc_sanitize:
     config.available_features.add("asan")
+
+# Headless Chromium (Debian's `chromium`, installed by setup.sh) for tests that
+# render pages. It runs as root in CI, offline, with a fresh profile.
+if os.path.exists("/usr/bin/chromium"):
+    config.available_features.add("chromium")
+    config.substitutions.append((
+        "%chromium",
+        "/usr/bin/chromium --headless --no-sandbox --disable-gpu "
+        "--disable-background-networking --disable-component-update "
+        "--disable-sync --no-first-run --disable-quic "
+        "--user-data-dir=%t/chromium-profile"))
