@@ -24,6 +24,8 @@ struct Command {
 
 /// `tpuc import`: read .hlo/.mlir, print the hlo dialect.
 extern Command importCommand;
+/// `tpuc translate`: tpu dialect <-> executable.
+extern Command translateCommand;
 /// `tpuc compile`: layouts, HBM buffer assignment, padding/memory reports.
 extern Command compileCommand;
 /// `tpuc targets`: list the target presets.

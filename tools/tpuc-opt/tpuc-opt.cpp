@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/hlo/HloDialect.h"
+#include "dialects/tpu/TpuDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -15,7 +17,8 @@
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  registry.insert<tpuc::hlo::HloDialect, mlir::func::FuncDialect>();
+  registry.insert<tpuc::hlo::HloDialect, tpuc::tpu::TpuDialect,
+                  mlir::arith::ArithDialect, mlir::func::FuncDialect>();
   mlir::func::registerInlinerExtension(registry);
   mlir::registerTransformsPasses();
 #ifdef TPUC_HAVE_PASSES

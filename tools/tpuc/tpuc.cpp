@@ -14,6 +14,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   using tpuc::driver::Command;
   Command *commands[] = {&tpuc::driver::importCommand,
+                         &tpuc::driver::translateCommand,
                          &tpuc::driver::compileCommand,
                          &tpuc::driver::targetsCommand};
   llvm::cl::HideUnrelatedOptions(tpuc::driver::toolCategory());
@@ -30,7 +31,10 @@ int main(int argc, char **argv) {
           "      [--memory-viewer=F.html] [-o OUT]\n"
           "                              fit in HBM? padding and memory "
           "reports\n"
-          "  tpuc targets                list the target presets\n\n"
+          "  tpuc targets                list the target presets\n"
+          "  tpuc translate --tpu-to-executable FILE.mlir -o OUT.tpx\n"
+          "  tpuc translate --executable-to-text FILE.tpx [-o OUT]\n"
+          "                              tpu dialect <-> executable\n\n"
           "Run 'tpuc SUBCOMMAND --help' for a subcommand's options.\n",
           &llvm::errs()))
     return 1;

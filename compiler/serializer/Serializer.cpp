@@ -1,0 +1,869 @@
+//===- Serializer.cpp - tpu dialect to executable -------------------------===//
+//
+// One walk over the function in program order allocates registers (linear
+// scan over live intervals of the structured program) and emits the
+// instructions; buffers are placed before it. See docs/tpu-dialect.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/serializer/Serializer.h"
+
+#include "dialects/tpu/TpuOps.h"
+#include "runtime/loader/Executable.h"
+#include "runtime/loader/Layout.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+#include <map>
+#include <tuple>
+
+using namespace mlir;
+using namespace tpuc::tpu;
+namespace exe = tpuc::exe;
+
+namespace tpuc::serializer {
+namespace {
+
+constexpr int kScalarRegisters = 32; // s0 reads 0: s1..s31 are allocatable.
+constexpr int kVectorRegisters = 32;
+constexpr uint64_t kHbmAlignment = 4096;
+
+std::optional<int64_t> getConstantInt(Value value) {
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return constant.getSExtValue();
+  return std::nullopt;
+}
+
+exe::DType getDType(Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    type = vector.getElementType();
+  if (type.isF32())
+    return exe::F32;
+  if (type.isBF16())
+    return exe::BF16;
+  if (type.isInteger(32))
+    return exe::S32;
+  return exe::DTYPE_INVALID;
+}
+
+/// Values that live in the vector or the scalar register file. Constants
+/// do not: they become immediates.
+enum class RegisterFile { None, Scalar, Vector };
+RegisterFile getRegisterFile(Value value) {
+  if (isa<VectorType>(value.getType()))
+    return RegisterFile::Vector;
+  if (matchPattern(value, m_Constant()) || !value.getType().isIntOrIndex())
+    return RegisterFile::None;
+  return RegisterFile::Scalar;
+}
+
+/// The lowest `count` consecutive registers free in `busy`, avoiding
+/// `exclude`; -1 if there are none.
+int findFree(const std::vector<bool> &busy, int first, int count,
+             const std::vector<bool> *exclude = nullptr) {
+  for (int start = first; start + count <= static_cast<int>(busy.size());
+       ++start) {
+    bool ok = true;
+    for (int r = start; r < start + count && ok; ++r)
+      ok = !busy[r] && !(exclude && (*exclude)[r]);
+    if (ok)
+      return start;
+  }
+  return -1;
+}
+
+class Serializer {
+public:
+  explicit Serializer(func::FuncOp func) : func(func) {}
+  FailureOr<exe::Executable> run();
+
+private:
+  // Program positions and live intervals.
+  void number(Block &block);
+  void computeLastUses();
+  // Buffers, parameters and results.
+  LogicalResult placeBuffers();
+  // Registers.
+  void expire(int64_t position);
+  FailureOr<unsigned> allocate(Value value, Operation *op);
+  // Emission.
+  LogicalResult emitBlock(Block &block);
+  LogicalResult emitOp(Operation *op);
+  LogicalResult emitTranspose(VTransposeOp op);
+  exe::Instruction &emit(Operation *op, exe::Opcode opcode);
+  exe::Operand scalar(Value value, int64_t add = 0);
+  exe::Operand address(Value memref, Value offset);
+  static exe::Operand imm(int64_t value) {
+    exe::Operand operand;
+    operand.set_imm(value);
+    return operand;
+  }
+  uint32_t debugOp(Location loc);
+
+  func::FuncOp func;
+  exe::Executable proto;
+  llvm::DenseMap<Operation *, int64_t> position, loopEnd;
+  llvm::DenseMap<Value, int64_t> lastUse;
+  llvm::DenseMap<Value, unsigned> reg;
+  llvm::DenseMap<Value, uint64_t> baseAddress;
+  std::vector<bool> busy[2];
+  std::vector<std::pair<int64_t, std::pair<int, unsigned>>> active;
+  std::map<std::tuple<std::string, std::string, std::string, int>, uint32_t>
+      debugOps;
+  int64_t counter = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// Live intervals
+//===----------------------------------------------------------------------===//
+
+// Every op gets a position in program order; a loop also gets one for its
+// LOOP_END, after its body.
+void Serializer::number(Block &block) {
+  for (Operation &op : block) {
+    position[&op] = counter++;
+    if (auto loop = dyn_cast<LoopOp>(op)) {
+      number(*loop.getBody());
+      loopEnd[&op] = counter++;
+    }
+  }
+}
+
+// A value is live from its definition to its last use; a use inside a loop
+// that does not contain the definition keeps it live to that loop's end
+// (the next iteration reads it again).
+void Serializer::computeLastUses() {
+  func.walk([&](Operation *op) {
+    auto defPos = [&](Value value) {
+      if (auto arg = dyn_cast<BlockArgument>(value))
+        return position.lookup(arg.getOwner()->getParentOp());
+      return position.lookup(value.getDefiningOp());
+    };
+    for (Value result : op->getResults())
+      lastUse[result] = position[op];
+    if (auto loop = dyn_cast<LoopOp>(op)) // LOOP_END reads the counter.
+      lastUse[loop.getInductionVar()] = loopEnd[op];
+    for (Value operand : op->getOperands()) {
+      if (getRegisterFile(operand) == RegisterFile::None)
+        continue;
+      int64_t def = defPos(operand), use = position[op];
+      for (Operation *parent = op->getParentOp(); parent != func;
+           parent = parent->getParentOp())
+        if (isa<LoopOp>(parent) &&
+            !(position[parent] <= def && def <= loopEnd[parent]))
+          use = std::max(use, loopEnd[parent]);
+      lastUse[operand] = std::max(lastUse.lookup(operand), use);
+    }
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+FailureOr<exe::Shape> getShape(Operation *op, MemRefType type) {
+  exe::Shape shape;
+  shape.set_dtype(getDType(type.getElementType()));
+  for (int64_t dim : type.getShape())
+    shape.add_dims(dim);
+  if (auto tiled = dyn_cast<TiledLayoutAttr>(type.getLayout())) {
+    for (int64_t dim : tiled.getMinorToMajor())
+      shape.mutable_layout()->add_minor_to_major(dim);
+    for (ArrayRef<int64_t> tile : tiled.getTiles()) {
+      exe::Tile *t = shape.mutable_layout()->add_tiles();
+      for (int64_t dim : tile)
+        t->add_dims(dim);
+    }
+  } else if (!type.getLayout().isIdentity()) {
+    return op->emitError() << "HBM arrays need a row-major or #tpu.tiled "
+                              "layout, not "
+                           << type.getLayout();
+  }
+  return shape;
+}
+
+LogicalResult Serializer::placeBuffers() {
+  uint64_t hbmEnd = 0;
+  auto addBuffer = [&](Operation *op, Value value, const std::string &name,
+                       const exe::Shape &shape) -> FailureOr<uint32_t> {
+    absl::StatusOr<int64_t> size = runtime::paddedByteSize(shape);
+    if (!size.ok())
+      return op->emitError() << "cannot size " << value.getType() << ": "
+                             << std::string(size.status().message());
+    exe::Buffer *buffer = proto.add_buffers();
+    buffer->set_name(name);
+    buffer->set_offset(hbmEnd);
+    buffer->set_size(std::max<int64_t>(*size, 1));
+    baseAddress[value] = hbmEnd;
+    hbmEnd = llvm::alignTo(hbmEnd + buffer->size(), kHbmAlignment);
+    return proto.buffers_size() - 1;
+  };
+
+  // Parameters: the function's arguments, HBM memrefs.
+  for (BlockArgument arg : func.getArguments()) {
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type || getMemorySpace(type) != MemorySpace::hbm)
+      return func.emitError()
+             << "argument " << arg.getArgNumber()
+             << " must be an HBM memref, not " << arg.getType();
+    FailureOr<exe::Shape> shape = getShape(func, type);
+    std::string name = "arg" + std::to_string(arg.getArgNumber());
+    if (failed(shape))
+      return failure();
+    FailureOr<uint32_t> buffer = addBuffer(func, arg, name, *shape);
+    if (failed(buffer))
+      return failure();
+    exe::Parameter *param = proto.add_parameters();
+    param->set_name(name);
+    *param->mutable_shape() = *shape;
+    param->set_buffer(*buffer);
+  }
+
+  // Static buffers: HBM ones join the buffer table, VMEM and SMEM ones are
+  // packed in program order.
+  auto returnOp = cast<func::ReturnOp>(func.getBody().back().getTerminator());
+  llvm::DenseMap<Value, uint32_t> allocBuffer;
+  uint64_t onChipEnd[4] = {0, 0, 0, 0};
+  int scratch = 0;
+  WalkResult walk = func.walk([&](AllocOp alloc) {
+    MemorySpace space = *getMemorySpace(alloc.getType());
+    if (space != MemorySpace::hbm) {
+      uint64_t &end = onChipEnd[static_cast<int>(space)];
+      end = llvm::alignTo(end, getAllocAlignment(space));
+      baseAddress[alloc] = end;
+      end += getBufferBytes(alloc.getType());
+      return WalkResult::advance();
+    }
+    FailureOr<exe::Shape> shape = getShape(alloc, alloc.getType());
+    if (failed(shape))
+      return WalkResult::interrupt();
+    bool returned =
+        llvm::is_contained(returnOp.getOperands(), alloc.getResult());
+    std::string name =
+        returned ? "result" : "scratch" + std::to_string(scratch++);
+    FailureOr<uint32_t> buffer = addBuffer(alloc, alloc, name, *shape);
+    if (failed(buffer))
+      return WalkResult::interrupt();
+    allocBuffer[alloc] = *buffer;
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+
+  // Results: the returned memrefs. A returned argument aliases its parameter.
+  llvm::DenseSet<Value> returned;
+  for (auto [i, value] : llvm::enumerate(returnOp.getOperands())) {
+    std::string name = "result" + std::to_string(i);
+    if (!returned.insert(value).second)
+      return returnOp.emitError()
+             << "result " << i << " returns the same buffer twice";
+    exe::Result *result = proto.add_results();
+    result->set_name(name);
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      const exe::Parameter &param = proto.parameters(arg.getArgNumber());
+      *result->mutable_shape() = param.shape();
+      result->set_buffer(param.buffer());
+      exe::InputOutputAlias *alias = proto.add_aliases();
+      alias->set_result(i);
+      alias->set_parameter(arg.getArgNumber());
+      continue;
+    }
+    auto alloc = value.getDefiningOp<AllocOp>();
+    if (!alloc || !allocBuffer.count(alloc))
+      return returnOp.emitError()
+             << "result " << i << " must be an argument or an HBM tpu.alloc";
+    proto.mutable_buffers(allocBuffer[alloc])->set_name(name);
+    *result->mutable_shape() = *getShape(alloc, alloc.getType());
+    result->set_buffer(allocBuffer[alloc]);
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Registers
+//===----------------------------------------------------------------------===//
+
+// Frees the registers of values whose last use is before `pos`. A value
+// used by the op at `pos` stays busy while the op's results are allocated,
+// so no instruction reads and writes the same register.
+void Serializer::expire(int64_t pos) {
+  llvm::erase_if(active, [&](const auto &entry) {
+    if (entry.first >= pos)
+      return false;
+    busy[entry.second.first][entry.second.second] = false;
+    return true;
+  });
+}
+
+FailureOr<unsigned> Serializer::allocate(Value value, Operation *op) {
+  bool vector = getRegisterFile(value) == RegisterFile::Vector;
+  int file = vector ? 1 : 0;
+  int r = findFree(busy[file], vector ? 0 : 1, 1);
+  if (r < 0)
+    return op->emitOpError()
+           << "needs more than the ISA's "
+           << (vector ? kVectorRegisters : kScalarRegisters - 1) << " "
+           << (vector ? "vector" : "scalar")
+           << " registers: too many values are live here (the serializer "
+              "does not spill)";
+  busy[file][r] = true;
+  active.push_back({lastUse.lookup(value), {file, static_cast<unsigned>(r)}});
+  reg[value] = r;
+  return static_cast<unsigned>(r);
+}
+
+//===----------------------------------------------------------------------===//
+// Emission
+//===----------------------------------------------------------------------===//
+
+// The hlo op and framework op of an importer location:
+// FusedLoc[NameLoc(instruction, file:line:col), NameLoc(op_name, source:line)]
+// or a bare NameLoc(instruction, ...).
+uint32_t Serializer::debugOp(Location loc) {
+  std::string hloOp, opName, file;
+  int line = 0;
+  auto fromSource = [&](Location source) {
+    if (auto name = dyn_cast<NameLoc>(source)) {
+      opName = name.getName().str();
+      source = name.getChildLoc();
+    }
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(source)) {
+      file = fileLoc.getFilename().str();
+      line = fileLoc.getLine();
+    }
+  };
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    ArrayRef<Location> locs = fused.getLocations();
+    if (locs.empty() || !isa<NameLoc>(locs[0]))
+      return 0;
+    hloOp = cast<NameLoc>(locs[0]).getName().str();
+    if (locs.size() > 1)
+      fromSource(locs[1]);
+  } else if (auto name = dyn_cast<NameLoc>(loc)) {
+    hloOp = name.getName().str();
+  } else {
+    return 0;
+  }
+  auto key = std::make_tuple(hloOp, opName, file, line);
+  auto [it, inserted] = debugOps.insert({key, debugOps.size() + 1});
+  if (inserted) {
+    exe::DebugOp *d = proto.add_debug_ops();
+    d->set_hlo_op(hloOp);
+    d->set_op_name(opName);
+    d->set_source_file(file);
+    d->set_source_line(line);
+  }
+  return it->second;
+}
+
+exe::Instruction &Serializer::emit(Operation *op, exe::Opcode opcode) {
+  exe::Instruction *in = proto.add_instructions();
+  in->set_opcode(opcode);
+  in->set_debug_op(debugOp(op->getLoc()));
+  return *in;
+}
+
+exe::Operand Serializer::scalar(Value value, int64_t add) {
+  exe::Operand operand;
+  if (std::optional<int64_t> constant = getConstantInt(value)) {
+    operand.set_imm(*constant + add);
+    return operand;
+  }
+  operand.set_reg(reg.lookup(value));
+  operand.set_imm(add);
+  return operand;
+}
+
+exe::Operand Serializer::address(Value memref, Value offset) {
+  return scalar(offset, static_cast<int64_t>(baseAddress.lookup(memref)));
+}
+
+exe::MemorySpace getSpace(Value memref) {
+  switch (*getMemorySpace(cast<MemRefType>(memref.getType()))) {
+  case MemorySpace::hbm:
+    return exe::HBM;
+  case MemorySpace::vmem:
+    return exe::VMEM;
+  case MemorySpace::smem:
+    return exe::SMEM;
+  }
+  return exe::MEMORY_SPACE_INVALID;
+}
+
+exe::CmpKind getCmp(CmpKind kind) {
+  return static_cast<exe::CmpKind>(static_cast<int>(kind));
+}
+
+exe::ReduceKind getReduce(ReduceKind kind) {
+  return static_cast<exe::ReduceKind>(static_cast<int>(kind));
+}
+
+std::optional<exe::Opcode> getScalarOpcode(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<exe::Opcode>>(op)
+      .Case([](arith::AddIOp) { return exe::SADD; })
+      .Case([](arith::SubIOp) { return exe::SSUB; })
+      .Case([](arith::MulIOp) { return exe::SMUL; })
+      .Case([](arith::DivSIOp) { return exe::SDIV; })
+      .Case([](arith::RemSIOp) { return exe::SREM; })
+      .Case([](arith::AndIOp) { return exe::SAND; })
+      .Case([](arith::OrIOp) { return exe::SOR; })
+      .Case([](arith::XOrIOp) { return exe::SXOR; })
+      .Case([](arith::ShLIOp) { return exe::SSHL; })
+      .Case([](arith::ShRSIOp) { return exe::SSHR; })
+      .Case([](arith::MinSIOp) { return exe::SMIN; })
+      .Case([](arith::MaxSIOp) { return exe::SMAX; })
+      .Case([](arith::CmpIOp) { return exe::SCMP; })
+      .Case([](arith::IndexCastOp) { return exe::SMOV; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+std::optional<exe::Opcode> getVectorOpcode(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<exe::Opcode>>(op)
+      .Case([](VMovOp) { return exe::VMOV; })
+      .Case([](VAddOp) { return exe::VADD; })
+      .Case([](VSubOp) { return exe::VSUB; })
+      .Case([](VMulOp) { return exe::VMUL; })
+      .Case([](VDivOp) { return exe::VDIV; })
+      .Case([](VMaxOp) { return exe::VMAX; })
+      .Case([](VMinOp) { return exe::VMIN; })
+      .Case([](VNegOp) { return exe::VNEG; })
+      .Case([](VAbsOp) { return exe::VABS; })
+      .Case([](VExpOp) { return exe::VEXP; })
+      .Case([](VLogOp) { return exe::VLOG; })
+      .Case([](VTanhOp) { return exe::VTANH; })
+      .Case([](VRsqrtOp) { return exe::VRSQRT; })
+      .Case([](VSqrtOp) { return exe::VSQRT; })
+      .Case([](VRcpOp) { return exe::VRCP; })
+      .Case([](VCmpOp) { return exe::VCMP; })
+      .Case([](VSelectOp) { return exe::VSEL; })
+      .Case([](VConvertOp) { return exe::VCVT; })
+      .Case([](VReduceLanesOp) { return exe::VREDUCE_LANES; })
+      .Case([](VReduceSublanesOp) { return exe::VREDUCE_SUBLANES; })
+      .Case([](VBroadcastLaneOp) { return exe::VBCAST_LANE; })
+      .Case([](VBroadcastSublaneOp) { return exe::VBCAST_SUBLANE; })
+      .Case([](VLaneIdOp) { return exe::VLANE_ID; })
+      .Case([](VSublaneIdOp) { return exe::VSUBLANE_ID; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+LogicalResult Serializer::emitBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(emitOp(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult Serializer::emitOp(Operation *op) {
+  int64_t pos = position[op];
+  expire(pos);
+  if (isa<arith::ConstantOp, AllocOp, YieldOp>(op))
+    return success();
+  if (isa<func::ReturnOp>(op)) {
+    emit(op, exe::HALT);
+    return success();
+  }
+  if (auto transpose = dyn_cast<VTransposeOp>(op))
+    return emitTranspose(transpose);
+  if (op->getNumRegions() == 0)
+    for (Value result : op->getResults())
+      if (failed(allocate(result, op)))
+        return failure();
+
+  if (auto loop = dyn_cast<LoopOp>(op)) {
+    FailureOr<unsigned> counter = allocate(loop.getInductionVar(), op);
+    if (failed(counter))
+      return failure();
+    exe::Instruction &begin = emit(op, exe::LOOP_BEGIN);
+    begin.set_dst(*counter);
+    *begin.add_args() = scalar(loop.getTripCount());
+    if (failed(emitBlock(*loop.getBody())))
+      return failure();
+    expire(loopEnd[op]);
+    emit(op, exe::LOOP_END);
+    return success();
+  }
+
+  if (std::optional<exe::Opcode> opcode = getScalarOpcode(op)) {
+    if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+      static const std::pair<arith::CmpIPredicate, exe::CmpKind> kinds[] = {
+          {arith::CmpIPredicate::eq, exe::EQ},
+          {arith::CmpIPredicate::ne, exe::NE},
+          {arith::CmpIPredicate::slt, exe::LT},
+          {arith::CmpIPredicate::sle, exe::LE},
+          {arith::CmpIPredicate::sgt, exe::GT},
+          {arith::CmpIPredicate::sge, exe::GE}};
+      auto it = llvm::find_if(
+          kinds, [&](const auto &k) { return k.first == cmp.getPredicate(); });
+      if (it == std::end(kinds))
+        return op->emitOpError("has no scalar instruction: SCMP compares "
+                               "signed");
+      exe::Instruction &in = emit(op, exe::SCMP);
+      in.set_cmp(it->second);
+      in.set_dst(reg[op->getResult(0)]);
+      *in.add_args() = scalar(cmp.getLhs());
+      *in.add_args() = scalar(cmp.getRhs());
+      return success();
+    }
+    exe::Instruction &in = emit(op, *opcode);
+    in.set_dst(reg[op->getResult(0)]);
+    for (Value operand : op->getOperands())
+      *in.add_args() = scalar(operand);
+    return success();
+  }
+
+  if (std::optional<exe::Opcode> opcode = getVectorOpcode(op)) {
+    exe::Instruction &in = emit(op, *opcode);
+    if (op->getNumResults() == 1)
+      in.set_dst(reg[op->getResult(0)]);
+    for (Value operand : op->getOperands()) {
+      if (isa<VectorType>(operand.getType()))
+        in.add_vsrc(reg[operand]);
+      else
+        *in.add_args() = scalar(operand);
+    }
+    llvm::TypeSwitch<Operation *>(op)
+        .Case<VAddOp, VSubOp, VMulOp, VDivOp, VMaxOp, VMinOp, VNegOp, VAbsOp,
+              VExpOp, VLogOp, VTanhOp, VRsqrtOp, VSqrtOp, VRcpOp>(
+            [&](Operation *) {
+              in.set_dtype(getDType(op->getResult(0).getType()));
+            })
+        .Case([&](VCmpOp cmp) {
+          in.set_dtype(getDType(cmp.getLhs().getType()));
+          in.set_cmp(getCmp(cmp.getKind()));
+        })
+        .Case([&](VConvertOp cvt) {
+          in.set_dtype(getDType(cvt.getType()));
+          in.set_src_dtype(getDType(cvt.getSource().getType()));
+        })
+        .Case([&](VReduceLanesOp red) {
+          in.set_dtype(getDType(red.getType()));
+          in.set_reduce(getReduce(red.getKind()));
+        })
+        .Case([&](VReduceSublanesOp red) {
+          in.set_dtype(getDType(red.getType()));
+          in.set_reduce(getReduce(red.getKind()));
+        });
+    return success();
+  }
+
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](DmaOp dma) {
+        exe::Instruction &in = emit(op, exe::DMA);
+        *in.add_args() = address(dma.getSrc(), dma.getSrcOffset());
+        *in.add_args() = address(dma.getDst(), dma.getDstOffset());
+        *in.add_args() = imm(dma.getChunkBytes());
+        *in.add_args() = imm(dma.getChunks());
+        *in.add_args() = imm(dma.getSrcStride());
+        *in.add_args() = imm(dma.getDstStride());
+        *in.add_args() = imm(dma.getSem());
+        in.set_src_space(getSpace(dma.getSrc()));
+        in.set_dst_space(getSpace(dma.getDst()));
+        return success();
+      })
+      .Case([&](SemWaitOp wait) {
+        exe::Instruction &in = emit(op, exe::SEM_WAIT);
+        *in.add_args() = imm(wait.getSem());
+        *in.add_args() = imm(wait.getCount());
+        return success();
+      })
+      .Case([&](SemSignalOp signal) {
+        exe::Instruction &in = emit(op, exe::SEM_SIGNAL);
+        *in.add_args() = imm(signal.getSem());
+        *in.add_args() = imm(signal.getCount());
+        return success();
+      })
+      .Case([&](MxuLoadWeightsOp load) {
+        exe::Instruction &in = emit(op, exe::MXU_LOAD_WEIGHTS);
+        in.set_mxu(load.getMxu());
+        *in.add_args() = address(load.getWeights(), load.getOffset());
+        return success();
+      })
+      .Case([&](MxuMatmulOp matmul) {
+        exe::Instruction &in = emit(op, exe::MXU_MATMUL);
+        in.set_mxu(matmul.getMxu());
+        *in.add_args() = address(matmul.getLhs(), matmul.getLhsOffset());
+        *in.add_args() = address(matmul.getDst(), matmul.getDstOffset());
+        *in.add_args() = imm(matmul.getRows());
+        in.set_accumulate(matmul.getAccumulate());
+        return success();
+      })
+      .Case([&](VLoadOp load) {
+        exe::Instruction &in = emit(op, exe::VLD);
+        in.set_dst(reg[load.getResult()]);
+        *in.add_args() = address(load.getBase(), load.getOffset());
+        *in.add_args() = imm(load.getSublaneStride());
+        in.set_dtype(getDType(load.getBase().getType().getElementType()));
+        return success();
+      })
+      .Case([&](VStoreOp store) {
+        exe::Instruction &in = emit(op, exe::VST);
+        in.add_vsrc(reg[store.getValue()]);
+        *in.add_args() = address(store.getBase(), store.getOffset());
+        *in.add_args() = imm(store.getSublaneStride());
+        in.set_dtype(getDType(store.getBase().getType().getElementType()));
+        return success();
+      })
+      .Case([&](VSplatOp splat) -> LogicalResult {
+        exe::Operand value;
+        FloatAttr constant;
+        if (matchPattern(splat.getScalar(), m_Constant(&constant))) {
+          float f = constant.getValueAsDouble();
+          uint32_t bits;
+          std::memcpy(&bits, &f, sizeof(bits));
+          value = imm(bits);
+        } else if (isa<FloatType>(splat.getScalar().getType())) {
+          return op->emitOpError("splats an f32 that is not a constant: "
+                                 "scalar registers hold integers");
+        } else {
+          value = scalar(splat.getScalar());
+        }
+        exe::Instruction &in = emit(op, exe::VSPLAT);
+        in.set_dst(reg[splat.getResult()]);
+        *in.add_args() = value;
+        return success();
+      })
+      .Case([&](SLoadOp load) {
+        exe::Instruction &in = emit(op, exe::SLD);
+        in.set_dst(reg[load.getResult()]);
+        *in.add_args() = address(load.getBase(), load.getOffset());
+        return success();
+      })
+      .Case([&](SStoreOp store) {
+        exe::Instruction &in = emit(op, exe::SST);
+        *in.add_args() = scalar(store.getValue());
+        *in.add_args() = address(store.getBase(), store.getOffset());
+        return success();
+      })
+      .Default([&](Operation *) {
+        return op->emitOpError("is not supported by the serializer");
+      });
+}
+
+// VTRANSPOSE reads 16 consecutive registers and writes 16 consecutive ones.
+// Sources already in order in a block keep it and the results get a free
+// block; other sources are first copied (VMOV) into a free block, which is
+// then transposed in place (the instruction reads its whole block before
+// writing, docs/isa.md).
+LogicalResult Serializer::emitTranspose(VTransposeOp op) {
+  unsigned first = reg[op.getSources().front()];
+  bool inOrder = first + 16 <= kVectorRegisters;
+  for (auto [i, source] : llvm::enumerate(op.getSources()))
+    inOrder &= reg[source] == first + i;
+  int results = findFree(busy[1], 0, 16);
+  if (results < 0)
+    return op.emitOpError("needs 16 consecutive free vector registers, and "
+                          "too many values are live here");
+  if (!inOrder) {
+    for (auto [i, source] : llvm::enumerate(op.getSources())) {
+      exe::Instruction &mov = emit(op, exe::VMOV);
+      mov.set_dst(results + i);
+      mov.add_vsrc(reg[source]);
+    }
+    first = results;
+  }
+  for (auto [i, result] : llvm::enumerate(op.getResults())) {
+    busy[1][results + i] = true;
+    active.push_back(
+        {lastUse.lookup(result), {1, static_cast<unsigned>(results + i)}});
+    reg[result] = results + i;
+  }
+  exe::Instruction &in = emit(op, exe::VTRANSPOSE);
+  in.set_dst(results);
+  in.add_vsrc(first);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+FailureOr<exe::Executable> Serializer::run() {
+  proto.set_format_version(exe::FORMAT_VERSION_CURRENT);
+  proto.set_name(func.getSymName().str());
+  *proto.mutable_target() = runtime::tpuV3Target();
+  if (auto target =
+          func->getParentOfType<ModuleOp>()->getAttrOfType<TargetAttr>(
+              TpuDialect::kTargetAttrName)) {
+    exe::Target &t = *proto.mutable_target();
+    if (target.getName())
+      t.set_name(target.getName().str());
+    if (target.getClockHz())
+      t.set_clock_hz(target.getClockHz());
+    if (target.getMxuCount())
+      t.set_mxu_count(target.getMxuCount());
+    if (target.getVmemBytes())
+      t.set_vmem_bytes(target.getVmemBytes());
+    if (target.getSmemBytes())
+      t.set_smem_bytes(target.getSmemBytes());
+    if (target.getHbmBytes())
+      t.set_hbm_bytes(target.getHbmBytes());
+    if (target.getHbmReservedBytes())
+      t.set_hbm_reserved_bytes(target.getHbmReservedBytes());
+    if (target.getHbmBytesPerSecond())
+      t.set_hbm_bytes_per_second(target.getHbmBytesPerSecond());
+    if (target.getDmaLatencyCycles())
+      t.set_dma_latency_cycles(target.getDmaLatencyCycles());
+    if (target.getNumSemaphores())
+      t.set_num_semaphores(target.getNumSemaphores());
+  }
+
+  if (!func.getBody().hasOneBlock())
+    return func.emitError("the entry function must have one block");
+  number(func.getBody().front());
+  computeLastUses();
+  if (failed(placeBuffers()))
+    return failure();
+  busy[0].assign(kScalarRegisters, false);
+  busy[1].assign(kVectorRegisters, false);
+  if (failed(emitBlock(func.getBody().front())))
+    return failure();
+
+  absl::StatusOr<runtime::Executable> valid =
+      runtime::validateExecutable(proto);
+  if (!valid.ok())
+    return func.emitError() << "the serialized executable is invalid: "
+                            << std::string(valid.status().message());
+  return proto;
+}
+
+} // namespace
+
+FailureOr<exe::Executable> serializeModule(ModuleOp module) {
+  SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+  if (funcs.size() != 1 || funcs.front().isExternal())
+    return module.emitError("expected exactly one function with a body, "
+                            "the entry computation");
+  return Serializer(funcs.front()).run();
+}
+
+//===----------------------------------------------------------------------===//
+// Listing
+//===----------------------------------------------------------------------===//
+
+namespace {
+std::string formatOperand(const exe::Operand &operand) {
+  if (operand.reg() == 0)
+    return std::to_string(operand.imm());
+  std::string s = "s" + std::to_string(operand.reg());
+  if (operand.imm() > 0)
+    s += "+" + std::to_string(operand.imm());
+  else if (operand.imm() < 0)
+    s += std::to_string(operand.imm());
+  return s;
+}
+
+std::string formatShape(const exe::Shape &shape) {
+  std::string s = exe::DType_Name(shape.dtype()) + "[";
+  for (int i = 0; i < shape.dims_size(); ++i)
+    s += (i ? "," : "") + std::to_string(shape.dims(i));
+  s += "]";
+  const exe::Layout &layout = shape.layout();
+  if (layout.minor_to_major_size() == 0 && layout.tiles_size() == 0)
+    return s;
+  s += "{";
+  for (int i = 0; i < layout.minor_to_major_size(); ++i)
+    s += (i ? "," : "") + std::to_string(layout.minor_to_major(i));
+  if (layout.tiles_size())
+    s += ":T";
+  for (const exe::Tile &tile : layout.tiles()) {
+    s += "(";
+    for (int i = 0; i < tile.dims_size(); ++i)
+      s += (i ? "," : "") + std::to_string(tile.dims(i));
+    s += ")";
+  }
+  return s + "}";
+}
+
+// The register an instruction writes, as the listing names it ("" if none).
+std::string formatDst(const exe::Instruction &in) {
+  exe::Opcode op = in.opcode();
+  if ((op >= exe::SMOV && op <= exe::SLD) || op == exe::LOOP_BEGIN)
+    return "s" + std::to_string(in.dst());
+  if (op == exe::VLD || (op >= exe::VSPLAT && op <= exe::VTRANSPOSE))
+    return "v" + std::to_string(in.dst());
+  return "";
+}
+} // namespace
+
+std::string printExecutable(const exe::Executable &e) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  const exe::Target &t = e.target();
+  os << "executable \"" << e.name() << "\" (format " << e.format_version()
+     << ")\n";
+  os << "target " << t.name() << ": " << t.mxu_count() << " MXU "
+     << t.mxu_rows() << "x" << t.mxu_cols() << ", VMEM " << t.vmem_bytes()
+     << ", SMEM " << t.smem_bytes() << ", HBM " << t.hbm_bytes() << " ("
+     << t.hbm_reserved_bytes() << " reserved), " << t.num_semaphores()
+     << " semaphores\n";
+  for (int i = 0; i < e.buffers_size(); ++i)
+    os << "buffer " << i << " \"" << e.buffers(i).name() << "\" offset "
+       << e.buffers(i).offset() << " size " << e.buffers(i).size() << "\n";
+  for (int i = 0; i < e.parameters_size(); ++i)
+    os << "parameter " << i << " \"" << e.parameters(i).name() << "\" "
+       << formatShape(e.parameters(i).shape()) << " buffer "
+       << e.parameters(i).buffer() << "\n";
+  for (int i = 0; i < e.results_size(); ++i)
+    os << "result " << i << " \"" << e.results(i).name() << "\" "
+       << formatShape(e.results(i).shape()) << " buffer "
+       << e.results(i).buffer() << "\n";
+  for (const exe::InputOutputAlias &alias : e.aliases())
+    os << "alias result " << alias.result() << " = parameter "
+       << alias.parameter() << "\n";
+  for (int i = 0; i < e.debug_ops_size(); ++i) {
+    const exe::DebugOp &d = e.debug_ops(i);
+    os << "debug_op " << i + 1 << " \"" << d.hlo_op() << "\"";
+    if (!d.op_name().empty())
+      os << " \"" << d.op_name() << "\"";
+    if (!d.source_file().empty())
+      os << " at " << d.source_file() << ":" << d.source_line();
+    os << "\n";
+  }
+  int depth = 0;
+  for (int pc = 0; pc < e.instructions_size(); ++pc) {
+    const exe::Instruction &in = e.instructions(pc);
+    depth -= in.opcode() == exe::LOOP_END;
+    os << llvm::format_decimal(pc, 5) << "  ";
+    os.indent(2 * depth) << exe::Opcode_Name(in.opcode());
+    depth += in.opcode() == exe::LOOP_BEGIN;
+    std::vector<std::string> fields;
+    if (std::string dst = formatDst(in); !dst.empty())
+      fields.push_back(dst);
+    for (uint32_t v : in.vsrc())
+      fields.push_back("v" + std::to_string(v));
+    for (const exe::Operand &arg : in.args())
+      fields.push_back(formatOperand(arg));
+    if (in.dtype())
+      fields.push_back(exe::DType_Name(in.dtype()));
+    if (in.src_dtype())
+      fields.push_back("from " + exe::DType_Name(in.src_dtype()));
+    if (in.cmp())
+      fields.push_back(exe::CmpKind_Name(in.cmp()));
+    if (in.reduce())
+      fields.push_back(exe::ReduceKind_Name(in.reduce()));
+    if (in.opcode() == exe::MXU_LOAD_WEIGHTS || in.opcode() == exe::MXU_MATMUL)
+      fields.push_back("mxu " + std::to_string(in.mxu()));
+    if (in.accumulate())
+      fields.push_back("accumulate");
+    if (in.src_space())
+      fields.push_back(exe::MemorySpace_Name(in.src_space()) + "->" +
+                       exe::MemorySpace_Name(in.dst_space()));
+    for (size_t i = 0; i < fields.size(); ++i)
+      os << (i ? ", " : " ") << fields[i];
+    if (in.debug_op())
+      os << "  ; " << e.debug_ops(in.debug_op() - 1).hlo_op();
+    os << "\n";
+  }
+  return text;
+}
+
+} // namespace tpuc::serializer

@@ -1,0 +1,245 @@
+//===- TpuDialect.cpp - the tpu dialect and its attributes ----------------===//
+
+#include "dialects/tpu/TpuDialect.h"
+#include "dialects/tpu/TpuOps.h"
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tpuc::tpu;
+
+#include "dialects/tpu/TpuDialect.cpp.inc"
+#include "dialects/tpu/TpuEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/tpu/TpuAttrs.cpp.inc"
+
+void TpuDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/tpu/TpuOps.cpp.inc"
+      >();
+  registerAttributes();
+}
+
+void TpuDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/tpu/TpuAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers shared by the verifiers and the serializer
+//===----------------------------------------------------------------------===//
+
+std::optional<MemorySpace> tpuc::tpu::getMemorySpace(MemRefType type) {
+  if (auto space = dyn_cast_or_null<MemorySpaceAttr>(type.getMemorySpace()))
+    return space.getValue();
+  return std::nullopt;
+}
+
+int64_t tpuc::tpu::getElementBytes(Type elementType) {
+  return elementType.isBF16() ? 2 : 4;
+}
+
+int64_t tpuc::tpu::getBufferBytes(MemRefType type) {
+  return type.getNumElements() * getElementBytes(type.getElementType());
+}
+
+int64_t tpuc::tpu::getAllocAlignment(MemorySpace space) {
+  return space == MemorySpace::smem ? 4 : 4096;
+}
+
+TargetLimits tpuc::tpu::getTargetLimits(Operation *op) {
+  TargetLimits limits;
+  auto module = op->getParentOfType<ModuleOp>();
+  TargetAttr target =
+      module ? module->getAttrOfType<TargetAttr>(TpuDialect::kTargetAttrName)
+             : TargetAttr();
+  if (!target)
+    return limits;
+  if (target.getMxuCount())
+    limits.mxuCount = target.getMxuCount();
+  if (target.getNumSemaphores())
+    limits.numSemaphores = target.getNumSemaphores();
+  if (target.getVmemBytes())
+    limits.vmemBytes = target.getVmemBytes();
+  if (target.getSmemBytes())
+    limits.smemBytes = target.getSmemBytes();
+  return limits;
+}
+
+//===----------------------------------------------------------------------===//
+// TiledLayoutAttr
+//===----------------------------------------------------------------------===//
+
+SmallVector<SmallVector<int64_t>> TiledLayoutAttr::getTiles() const {
+  SmallVector<SmallVector<int64_t>> tiles;
+  ArrayRef<int64_t> dims = getTileDims();
+  for (int64_t rank : getTileRanks()) {
+    tiles.emplace_back(dims.take_front(rank));
+    dims = dims.drop_front(rank);
+  }
+  return tiles;
+}
+
+LogicalResult
+TiledLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        ArrayRef<int64_t> minorToMajor,
+                        ArrayRef<int64_t> tileRanks,
+                        ArrayRef<int64_t> tileDims) {
+  SmallVector<bool> seen(minorToMajor.size(), false);
+  for (int64_t dim : minorToMajor) {
+    if (dim < 0 || dim >= static_cast<int64_t>(minorToMajor.size()) ||
+        seen[dim])
+      return emitError() << "minor_to_major must be a permutation of [0, "
+                         << minorToMajor.size() << ")";
+    seen[dim] = true;
+  }
+  int64_t total = 0;
+  for (int64_t rank : tileRanks) {
+    if (rank < 1)
+      return emitError() << "a tile needs at least one dimension";
+    total += rank;
+  }
+  if (total != static_cast<int64_t>(tileDims.size()))
+    return emitError() << "tile ranks do not add up to the tile dimensions";
+  if (llvm::any_of(tileDims, [](int64_t dim) { return dim < 1; }))
+    return emitError() << "tile dimensions must be positive";
+  return success();
+}
+
+LogicalResult TiledLayoutAttr::verifyLayout(
+    ArrayRef<int64_t> shape,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (shape.size() != getMinorToMajor().size())
+    return emitError() << "layout " << *this << " is for rank "
+                       << getMinorToMajor().size() << ", not " << shape.size();
+  return success();
+}
+
+AffineMap TiledLayoutAttr::getAffineMap() const {
+  MLIRContext *context = getContext();
+  ArrayRef<int64_t> minorToMajor = getMinorToMajor();
+  // Logical dims in physical (major to minor) order, then tiled in turn:
+  // a dim d tiled by t becomes d floordiv t (kept in place) and d mod t
+  // (moved to the end), as XLA tiles.
+  SmallVector<AffineExpr> exprs;
+  for (int64_t dim : llvm::reverse(minorToMajor))
+    exprs.push_back(getAffineDimExpr(dim, context));
+  for (ArrayRef<int64_t> tile : getTiles()) {
+    while (exprs.size() < tile.size())
+      exprs.insert(exprs.begin(), getAffineConstantExpr(0, context));
+    size_t first = exprs.size() - tile.size();
+    SmallVector<AffineExpr> inner;
+    for (auto [i, size] : llvm::enumerate(tile)) {
+      inner.push_back(exprs[first + i] % size);
+      exprs[first + i] = exprs[first + i].floorDiv(size);
+    }
+    exprs.append(inner);
+  }
+  return AffineMap::get(minorToMajor.size(), 0, exprs, context);
+}
+
+// {1,0:T(8,128)(2,1)}
+Attribute TiledLayoutAttr::parse(AsmParser &parser, Type) {
+  SmallVector<int64_t> minorToMajor, tileRanks, tileDims;
+  auto parseInts = [&](SmallVectorImpl<int64_t> &into) {
+    return parser.parseCommaSeparatedList([&]() -> ParseResult {
+      return parser.parseInteger(into.emplace_back());
+    });
+  };
+  if (parser.parseLess() || parser.parseLBrace() || parseInts(minorToMajor))
+    return {};
+  if (succeeded(parser.parseOptionalColon())) {
+    if (parser.parseKeyword("T"))
+      return {};
+    while (succeeded(parser.parseOptionalLParen())) {
+      size_t before = tileDims.size();
+      if (parseInts(tileDims) || parser.parseRParen())
+        return {};
+      tileRanks.push_back(tileDims.size() - before);
+    }
+    if (tileRanks.empty()) {
+      parser.emitError(parser.getCurrentLocation(),
+                       "expected a tile after 'T'");
+      return {};
+    }
+  }
+  if (parser.parseRBrace() || parser.parseGreater())
+    return {};
+  return parser.getChecked<TiledLayoutAttr>(parser.getContext(), minorToMajor,
+                                            tileRanks, tileDims);
+}
+
+void TiledLayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<{";
+  llvm::interleave(getMinorToMajor(), printer, ",");
+  if (!getTileRanks().empty()) {
+    printer << ":T";
+    for (ArrayRef<int64_t> tile : getTiles()) {
+      printer << "(";
+      llvm::interleave(tile, printer, ",");
+      printer << ")";
+    }
+  }
+  printer << "}>";
+}
+
+//===----------------------------------------------------------------------===//
+// The tpu.target module attribute: static VMEM/SMEM use must fit
+//===----------------------------------------------------------------------===//
+
+LogicalResult TpuDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attribute) {
+  if (attribute.getName() != kTargetAttrName)
+    return op->emitError() << "unknown tpu dialect attribute '"
+                           << attribute.getName().getValue() << "'";
+  if (!isa<TargetAttr>(attribute.getValue()))
+    return op->emitError() << "'" << kTargetAttrName
+                           << "' must be a #tpu.target attribute";
+  if (!isa<ModuleOp>(op))
+    return op->emitError() << "'" << kTargetAttrName
+                           << "' belongs on the module";
+  TargetLimits limits;
+  auto target = cast<TargetAttr>(attribute.getValue());
+  if (target.getVmemBytes())
+    limits.vmemBytes = target.getVmemBytes();
+  if (target.getSmemBytes())
+    limits.smemBytes = target.getSmemBytes();
+  // Each function is one program: its static buffers, placed as the
+  // serializer places them, must fit.
+  WalkResult result = op->walk([&](func::FuncOp func) {
+    int64_t used[4] = {0, 0, 0, 0};
+    WalkResult inner = func.walk([&](AllocOp alloc) {
+      std::optional<MemorySpace> space = getMemorySpace(alloc.getType());
+      // (The op's own verifier reports bad types; nested ops are verified
+      // after this attribute.)
+      if (!space || *space == MemorySpace::hbm ||
+          !alloc.getType().hasStaticShape())
+        return WalkResult::advance();
+      std::optional<int64_t> limit =
+          *space == MemorySpace::vmem ? limits.vmemBytes : limits.smemBytes;
+      int64_t &end = used[static_cast<int>(*space)];
+      end = llvm::alignTo(end, getAllocAlignment(*space)) +
+            getBufferBytes(alloc.getType());
+      if (limit && end > *limit) {
+        alloc.emitOpError()
+            << "needs " << end << " bytes of " << stringifyMemorySpace(*space)
+            << " with the buffers before it, but the target "
+               "has "
+            << *limit;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return inner;
+  });
+  return failure(result.wasInterrupted());
+}

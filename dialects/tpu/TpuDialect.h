@@ -1,0 +1,49 @@
+//===- TpuDialect.h - the tpu dialect and its attributes --------*- C++ -*-===//
+#ifndef TPUC_DIALECTS_TPU_TPUDIALECT_H
+#define TPUC_DIALECTS_TPU_TPUDIALECT_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/DialectImplementation.h"
+
+#include <optional>
+
+#include "dialects/tpu/TpuEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/tpu/TpuAttrs.h.inc"
+
+#include "dialects/tpu/TpuDialect.h.inc"
+
+namespace tpuc::tpu {
+
+/// The memory space of a memref, if it is one of ours.
+std::optional<MemorySpace> getMemorySpace(mlir::MemRefType type);
+
+/// Bytes of one element in memory (bf16 2, f32 and i32 4).
+int64_t getElementBytes(mlir::Type elementType);
+
+/// Bytes of a row-major VMEM/SMEM buffer. (HBM arrays are sized by the
+/// runtime's paddedByteSize, which knows the tiled layouts.)
+int64_t getBufferBytes(mlir::MemRefType type);
+
+/// Where the serializer places static VMEM/SMEM buffers: each starts at a
+/// multiple of this. VMEM buffers start on a scoreboard page (4 KiB) so that
+/// unrelated buffers never wait for each other.
+int64_t getAllocAlignment(MemorySpace space);
+
+/// The limits the verifiers check, from the enclosing module's tpu.target
+/// (tpu-v3's values where it says nothing; VMEM/SMEM sizes only when given).
+struct TargetLimits {
+  int64_t mxuCount = 2;
+  int64_t numSemaphores = 32;
+  std::optional<int64_t> vmemBytes, smemBytes;
+};
+TargetLimits getTargetLimits(mlir::Operation *op);
+
+} // namespace tpuc::tpu
+
+#endif // TPUC_DIALECTS_TPU_TPUDIALECT_H

@@ -1,0 +1,545 @@
+//===- TpuOps.td - tpu dialect operations ------------------*- tablegen -*-===//
+//
+// One op per instruction of docs/isa.md, plus tpu.alloc (static buffers) and
+// tpu.loop (structured loops). Memory operands are `%buffer[%byte_offset]`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUC_DIALECTS_TPU_TPUOPS_TD
+#define TPUC_DIALECTS_TPU_TPUOPS_TD
+
+include "dialects/tpu/TpuDialect.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+def Tpu_Element : AnyTypeOf<[F32, BF16, I32]>;
+def Tpu_MemRef : StaticShapeMemRefOf<[Tpu_Element]>;
+def Tpu_BF16MemRef : StaticShapeMemRefOf<[BF16]>;
+def Tpu_F32MemRef : StaticShapeMemRefOf<[F32]>;
+def Tpu_I32MemRef : StaticShapeMemRefOf<[I32]>;
+
+// A vector register: 8 sublanes x 128 lanes.
+def Tpu_VReg : AnyTypeOf<[FixedVectorOfShapeAndType<[8, 128], F32>,
+                          FixedVectorOfShapeAndType<[8, 128], I32>,
+                          FixedVectorOfShapeAndType<[8, 128], BF16>],
+                         "vector register (vector<8x128xf32|i32|bf16>)">;
+def Tpu_VRegF32OrI32 : AnyTypeOf<[FixedVectorOfShapeAndType<[8, 128], F32>,
+                                  FixedVectorOfShapeAndType<[8, 128], I32>],
+                                 "vector register of f32 or i32">;
+def Tpu_VRegF32 : FixedVectorOfShapeAndType<[8, 128], F32>;
+def Tpu_VRegI32 : FixedVectorOfShapeAndType<[8, 128], I32>;
+// A scalar register value (64 bit).
+def Tpu_Scalar : AnyTypeOf<[Index, I64]>;
+
+//===----------------------------------------------------------------------===//
+// Base classes
+//===----------------------------------------------------------------------===//
+
+class Tpu_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tpu_Dialect, mnemonic, traits>;
+
+class Tpu_VUnaryOp<string mnemonic, string opcode, Type type, string doc>
+    : Tpu_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = doc # " (" # opcode # ")";
+  let description = "Elementwise " # doc # " of a vector register: `" #
+    opcode # "`. See docs/isa.md for the exact numerics.\n\n" #
+    "```mlir\n%1 = tpu." # mnemonic # " %0 : vector<8x128xf32>\n```";
+  let arguments = (ins type:$operand);
+  let results = (outs type:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+}
+
+class Tpu_VBinaryOp<string mnemonic, string opcode, string doc,
+                    list<Trait> traits = []>
+    : Tpu_Op<mnemonic, traits # [Pure, SameOperandsAndResultType]> {
+  let summary = doc # " (" # opcode # ")";
+  let description = "Elementwise " # doc # " of two f32 or s32 vector " #
+    "registers: `" # opcode # "`. f32 rounds to nearest even; s32 wraps " #
+    "(docs/isa.md).\n\n" #
+    "```mlir\n%2 = tpu." # mnemonic # " %0, %1 : vector<8x128xf32>\n```";
+  let arguments = (ins Tpu_VRegF32OrI32:$lhs, Tpu_VRegF32OrI32:$rhs);
+  let results = (outs Tpu_VRegF32OrI32:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+def Tpu_AllocOp : Tpu_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "a static buffer in HBM, VMEM or SMEM";
+  let description = [{
+    A buffer that lives for the whole program; the serializer assigns its
+    address (VMEM 4 KiB aligned, SMEM 4-byte aligned, HBM a buffer of the
+    executable's buffer table). It must stand in the entry function's body,
+    outside loops. VMEM and SMEM buffers are row-major; the total of a
+    function's VMEM (SMEM) buffers must fit the target's VMEM (SMEM).
+    An HBM buffer returned by the function is an entry result.
+
+    ```mlir
+    %buf = tpu.alloc : memref<2x128x128xbf16, #tpu.memory_space<vmem>>
+    ```
+  }];
+  let results = (outs Tpu_MemRef:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tpu_DmaOp : Tpu_Op<"dma"> {
+  let summary = "asynchronous strided copy between memories (DMA)";
+  let description = [{
+    `DMA`: copies `chunks` chunks of `chunk_bytes` bytes; chunk `c` goes from
+    `src + src_offset + c * src_stride` to `dst + dst_offset + c * dst_stride`
+    (offsets in bytes). On completion semaphore `sem` is incremented; the
+    destination may be read (and the source overwritten) only after a
+    `tpu.sem_wait` on it. With a tiled HBM layout a tile-aligned block is one
+    DMA: the 128x128 block (i, j) of f32[256,256]{T(8,128)} is 16 chunks of
+    4096 bytes with a source stride of one row of tiles (8192 bytes).
+
+    ```mlir
+    tpu.dma %a[%off] -> %buf[%c0] chunks = 16 chunk_bytes = 4096
+        src_stride = 8192 dst_stride = 4096 sem = 0
+        : memref<256x256xf32, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>>
+       -> memref<128x128xf32, #tpu.memory_space<vmem>>
+    ```
+  }];
+  let arguments = (ins Tpu_MemRef:$src, Index:$src_offset,
+                       Tpu_MemRef:$dst, Index:$dst_offset,
+                       I64Attr:$chunks, I64Attr:$chunk_bytes,
+                       I64Attr:$src_stride, I64Attr:$dst_stride,
+                       I32Attr:$sem);
+  let assemblyFormat = [{
+    $src `[` $src_offset `]` `->` $dst `[` $dst_offset `]`
+    `chunks` `=` $chunks `chunk_bytes` `=` $chunk_bytes
+    `src_stride` `=` $src_stride `dst_stride` `=` $dst_stride `sem` `=` $sem
+    attr-dict `:` type($src) `->` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tpu_SemWaitOp : Tpu_Op<"sem_wait"> {
+  let summary = "wait for a semaphore (SEM_WAIT)";
+  let description = [{
+    `SEM_WAIT`: waits until semaphore `sem` reaches `count`, then subtracts
+    it. This is how a program learns that its DMAs have completed
+    (completions are consumed in issue order).
+
+    ```mlir
+    tpu.sem_wait 0, 2
+    ```
+  }];
+  let arguments = (ins I32Attr:$sem, I64Attr:$count);
+  let assemblyFormat = "$sem `,` $count attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tpu_SemSignalOp : Tpu_Op<"sem_signal"> {
+  let summary = "increment a semaphore (SEM_SIGNAL)";
+  let description = [{
+    `SEM_SIGNAL`: adds `count` (at least 1) to semaphore `sem`.
+
+    ```mlir
+    tpu.sem_signal 3, 1
+    ```
+  }];
+  let arguments = (ins I32Attr:$sem, I64Attr:$count);
+  let assemblyFormat = "$sem `,` $count attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// MXU
+//===----------------------------------------------------------------------===//
+
+def Tpu_MxuLoadWeightsOp : Tpu_Op<"mxu_load_weights"> {
+  let summary = "load a 128x128 bf16 weight tile into an MXU (MXU_LOAD_WEIGHTS)";
+  let description = [{
+    `MXU_LOAD_WEIGHTS`: loads `W[k][n]`, 128x128 bf16 row-major (32 KiB),
+    from VMEM at `weights + offset` into MXU `mxu`.
+
+    ```mlir
+    tpu.mxu_load_weights %w[%c0] mxu = 0 : memref<128x128xbf16, #tpu.memory_space<vmem>>
+    ```
+  }];
+  let arguments = (ins Tpu_BF16MemRef:$weights, Index:$offset, I32Attr:$mxu);
+  let assemblyFormat = [{
+    $weights `[` $offset `]` `mxu` `=` $mxu attr-dict `:` type($weights)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tpu_MxuMatmulOp : Tpu_Op<"mxu_matmul"> {
+  let summary = "stream LHS rows through an MXU (MXU_MATMUL)";
+  let description = [{
+    `MXU_MATMUL`: `dst[i][n] = (accumulate ? dst[i][n] : 0) +
+    sum_k lhs[i][k] * W[k][n]` for `rows` rows (a positive multiple of 8):
+    the LHS is rows x 128 bf16 and the result rows x 128 f32, both row-major
+    in VMEM.
+
+    ```mlir
+    tpu.mxu_matmul %lhs[%c0] -> %acc[%c0] mxu = 0 rows = 256 accumulate
+        : memref<256x128xbf16, #tpu.memory_space<vmem>> -> memref<256x128xf32, #tpu.memory_space<vmem>>
+    ```
+  }];
+  let arguments = (ins Tpu_BF16MemRef:$lhs, Index:$lhs_offset,
+                       Tpu_F32MemRef:$dst, Index:$dst_offset,
+                       I32Attr:$mxu, I64Attr:$rows, UnitAttr:$accumulate);
+  let assemblyFormat = [{
+    $lhs `[` $lhs_offset `]` `->` $dst `[` $dst_offset `]` `mxu` `=` $mxu
+    `rows` `=` $rows (`accumulate` $accumulate^)? attr-dict
+    `:` type($lhs) `->` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// VPU: memory and data movement
+//===----------------------------------------------------------------------===//
+
+def Tpu_VLoadOp : Tpu_Op<"vload"> {
+  let summary = "load a vector register from VMEM (VLD)";
+  let description = [{
+    `VLD`: sublane `s` reads 128 elements at `base + offset + s * stride`
+    (`sublane_stride` 0: contiguous rows). The element type of the buffer
+    is the instruction's dtype; bf16 is widened exactly to f32, so a bf16
+    or f32 buffer gives `vector<8x128xf32>` and an i32 buffer
+    `vector<8x128xi32>`.
+
+    ```mlir
+    %v = tpu.vload %buf[%off] sublane_stride = 1024
+        : memref<16x256xf32, #tpu.memory_space<vmem>> -> vector<8x128xf32>
+    ```
+  }];
+  let arguments = (ins Tpu_MemRef:$base, Index:$offset,
+                       DefaultValuedAttr<I64Attr, "0">:$sublane_stride);
+  let results = (outs Tpu_VRegF32OrI32:$result);
+  let assemblyFormat = [{
+    $base `[` $offset `]` (`sublane_stride` `=` $sublane_stride^)? attr-dict
+    `:` type($base) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tpu_VStoreOp : Tpu_Op<"vstore"> {
+  let summary = "store a vector register to VMEM (VST)";
+  let description = [{
+    `VST`, the inverse of `tpu.vload`; storing to a bf16 buffer rounds to
+    nearest even.
+
+    ```mlir
+    tpu.vstore %v, %buf[%off] : vector<8x128xf32>, memref<16x256xf32, #tpu.memory_space<vmem>>
+    ```
+  }];
+  let arguments = (ins Tpu_VReg:$value, Tpu_MemRef:$base, Index:$offset,
+                       DefaultValuedAttr<I64Attr, "0">:$sublane_stride);
+  let assemblyFormat = [{
+    $value `,` $base `[` $offset `]` (`sublane_stride` `=` $sublane_stride^)?
+    attr-dict `:` type($value) `,` type($base)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tpu_VSplatOp : Tpu_Op<"vsplat", [Pure]> {
+  let summary = "broadcast a scalar to every lane (VSPLAT)";
+  let description = [{
+    `VSPLAT`: every lane takes the low 32 bits of the scalar. An f32 or i32
+    scalar must be an `arith.constant` (its bits become the immediate); an
+    `index`/`i64` value may be computed.
+
+    ```mlir
+    %zero = arith.constant 0.0 : f32
+    %v = tpu.vsplat %zero : f32 -> vector<8x128xf32>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[Index, I64, I32, F32]>:$scalar);
+  let results = (outs Tpu_VRegF32OrI32:$result);
+  let assemblyFormat = "$scalar attr-dict `:` type($scalar) `->` type($result)";
+}
+
+def Tpu_VMovOp : Tpu_Op<"vmov", [Pure, SameOperandsAndResultType]> {
+  let summary = "copy a vector register (VMOV)";
+  let description = [{
+    `VMOV`. Rarely needed in SSA form (the serializer inserts the moves it
+    needs itself); kept so that every instruction has an op.
+
+    ```mlir
+    %1 = tpu.vmov %0 : vector<8x128xf32>
+    ```
+  }];
+  let arguments = (ins Tpu_VReg:$source);
+  let results = (outs Tpu_VReg:$result);
+  let assemblyFormat = "$source attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// VPU: arithmetic
+//===----------------------------------------------------------------------===//
+
+def Tpu_VAddOp : Tpu_VBinaryOp<"vadd", "VADD", "addition", [Commutative]>;
+def Tpu_VSubOp : Tpu_VBinaryOp<"vsub", "VSUB", "subtraction">;
+def Tpu_VMulOp : Tpu_VBinaryOp<"vmul", "VMUL", "multiplication", [Commutative]>;
+def Tpu_VDivOp : Tpu_VBinaryOp<"vdiv", "VDIV", "division">;
+def Tpu_VMaxOp : Tpu_VBinaryOp<"vmax", "VMAX", "maximum", [Commutative]>;
+def Tpu_VMinOp : Tpu_VBinaryOp<"vmin", "VMIN", "minimum", [Commutative]>;
+
+def Tpu_VNegOp : Tpu_VUnaryOp<"vneg", "VNEG", Tpu_VRegF32OrI32, "negation">;
+def Tpu_VAbsOp : Tpu_VUnaryOp<"vabs", "VABS", Tpu_VRegF32OrI32, "absolute value">;
+def Tpu_VExpOp : Tpu_VUnaryOp<"vexp", "VEXP", Tpu_VRegF32, "e to the x">;
+def Tpu_VLogOp : Tpu_VUnaryOp<"vlog", "VLOG", Tpu_VRegF32, "natural logarithm">;
+def Tpu_VTanhOp : Tpu_VUnaryOp<"vtanh", "VTANH", Tpu_VRegF32, "hyperbolic tangent">;
+def Tpu_VRsqrtOp : Tpu_VUnaryOp<"vrsqrt", "VRSQRT", Tpu_VRegF32,
+    "reciprocal square root">;
+def Tpu_VSqrtOp : Tpu_VUnaryOp<"vsqrt", "VSQRT", Tpu_VRegF32, "square root">;
+def Tpu_VRcpOp : Tpu_VUnaryOp<"vrcp", "VRCP", Tpu_VRegF32, "reciprocal">;
+
+def Tpu_VCmpOp : Tpu_Op<"vcmp", [Pure, SameTypeOperands]> {
+  let summary = "elementwise comparison (VCMP)";
+  let description = [{
+    `VCMP`: an s32 mask, 1 where `lhs kind rhs` holds and 0 elsewhere (f32
+    compares as IEEE: NaN is unordered; s32 signed).
+
+    ```mlir
+    %m = tpu.vcmp lt, %a, %b : vector<8x128xf32> -> vector<8x128xi32>
+    ```
+  }];
+  let arguments = (ins Tpu_CmpKindAttr:$kind, Tpu_VRegF32OrI32:$lhs,
+                       Tpu_VRegF32OrI32:$rhs);
+  let results = (outs Tpu_VRegI32:$result);
+  let assemblyFormat = [{
+    $kind `,` $lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)
+  }];
+}
+
+def Tpu_VSelectOp : Tpu_Op<"vsel", [Pure,
+    AllTypesMatch<["on_true", "on_false", "result"]>]> {
+  let summary = "lane-wise select (VSEL)";
+  let description = [{
+    `VSEL`: lanes where `mask` is non-zero take `on_true`, the others
+    `on_false`.
+
+    ```mlir
+    %r = tpu.vsel %m, %a, %b : vector<8x128xf32>
+    ```
+  }];
+  let arguments = (ins Tpu_VRegI32:$mask, Tpu_VReg:$on_true,
+                       Tpu_VReg:$on_false);
+  let results = (outs Tpu_VReg:$result);
+  let assemblyFormat = "$mask `,` $on_true `,` $on_false attr-dict `:` type($result)";
+}
+
+def Tpu_VConvertOp : Tpu_Op<"vcvt", [Pure]> {
+  let summary = "convert the element type of a vector register (VCVT)";
+  let description = [{
+    `VCVT` between f32 and s32 or bf16; one side must be f32. s32 -> f32 and
+    f32 -> bf16 round to nearest even (a bf16 register keeps the rounded
+    value widened to f32); f32 -> s32 truncates toward zero and saturates.
+
+    ```mlir
+    %r = tpu.vcvt %x : vector<8x128xf32> to vector<8x128xbf16>
+    ```
+  }];
+  let arguments = (ins Tpu_VReg:$source);
+  let results = (outs Tpu_VReg:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `to` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// VPU: cross-lane operations and the XLU
+//===----------------------------------------------------------------------===//
+
+def Tpu_VReduceLanesOp : Tpu_Op<"vreduce_lanes", [Pure, SameOperandsAndResultType]> {
+  let summary = "reduce across the lanes of each sublane (VREDUCE_LANES)";
+  let description = [{
+    `VREDUCE_LANES`: per sublane, reduces the 128 lanes in lane order; the
+    result is broadcast to every lane of the sublane.
+
+    ```mlir
+    %m = tpu.vreduce_lanes max, %x : vector<8x128xf32>
+    ```
+  }];
+  let arguments = (ins Tpu_ReduceKindAttr:$kind, Tpu_VRegF32OrI32:$source);
+  let results = (outs Tpu_VRegF32OrI32:$result);
+  let assemblyFormat = "$kind `,` $source attr-dict `:` type($result)";
+}
+
+def Tpu_VReduceSublanesOp : Tpu_Op<"vreduce_sublanes",
+    [Pure, SameOperandsAndResultType]> {
+  let summary = "reduce across the sublanes of each lane (VREDUCE_SUBLANES)";
+  let description = [{
+    `VREDUCE_SUBLANES`: per lane, reduces the 8 sublanes; the result is
+    broadcast to every sublane.
+
+    ```mlir
+    %s = tpu.vreduce_sublanes sum, %x : vector<8x128xf32>
+    ```
+  }];
+  let arguments = (ins Tpu_ReduceKindAttr:$kind, Tpu_VRegF32OrI32:$source);
+  let results = (outs Tpu_VRegF32OrI32:$result);
+  let assemblyFormat = "$kind `,` $source attr-dict `:` type($result)";
+}
+
+def Tpu_VBroadcastLaneOp : Tpu_Op<"vbcast_lane", [Pure,
+    AllTypesMatch<["source", "result"]>]> {
+  let summary = "broadcast one lane of each sublane (VBCAST_LANE)";
+  let description = [{
+    `VBCAST_LANE`: every lane of sublane `s` takes lane `lane` of sublane
+    `s`; `lane` must be in [0, 128).
+
+    ```mlir
+    %b = tpu.vbcast_lane %x, %c5 : vector<8x128xf32>
+    ```
+  }];
+  let arguments = (ins Tpu_VReg:$source, Tpu_Scalar:$lane);
+  let results = (outs Tpu_VReg:$result);
+  let assemblyFormat = "$source `,` $lane attr-dict `:` type($result) `,` type($lane)";
+  let hasVerifier = 1;
+}
+
+def Tpu_VBroadcastSublaneOp : Tpu_Op<"vbcast_sublane", [Pure,
+    AllTypesMatch<["source", "result"]>]> {
+  let summary = "broadcast one sublane (VBCAST_SUBLANE)";
+  let description = [{
+    `VBCAST_SUBLANE`: every sublane takes sublane `sublane`, which must be in
+    [0, 8).
+
+    ```mlir
+    %b = tpu.vbcast_sublane %x, %c0 : vector<8x128xf32>
+    ```
+  }];
+  let arguments = (ins Tpu_VReg:$source, Tpu_Scalar:$sublane);
+  let results = (outs Tpu_VReg:$result);
+  let assemblyFormat = "$source `,` $sublane attr-dict `:` type($result) `,` type($sublane)";
+  let hasVerifier = 1;
+}
+
+def Tpu_VLaneIdOp : Tpu_Op<"vlane_id", [Pure]> {
+  let summary = "the lane index of every lane (VLANE_ID)";
+  let description = [{
+    `VLANE_ID`: lane `l` holds `l`; masks ragged edges with `tpu.vcmp`.
+
+    ```mlir
+    %l = tpu.vlane_id : vector<8x128xi32>
+    ```
+  }];
+  let results = (outs Tpu_VRegI32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Tpu_VSublaneIdOp : Tpu_Op<"vsublane_id", [Pure]> {
+  let summary = "the sublane index of every lane (VSUBLANE_ID)";
+  let description = [{
+    `VSUBLANE_ID`: every lane of sublane `s` holds `s`.
+
+    ```mlir
+    %s = tpu.vsublane_id : vector<8x128xi32>
+    ```
+  }];
+  let results = (outs Tpu_VRegI32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Tpu_VTransposeOp : Tpu_Op<"vtranspose", [Pure]> {
+  let summary = "transpose a 128x128 block held in 16 registers (VTRANSPOSE)";
+  let description = [{
+    `VTRANSPOSE` on the XLU: the 16 sources hold rows 8r..8r+7 of a 128x128
+    32-bit block (source `r`); the 16 results hold the transposed block the
+    same way. The serializer places sources and results in 16 consecutive
+    registers, moving sources with `VMOV` when needed.
+
+    ```mlir
+    %t:16 = tpu.vtranspose %r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8, %r9,
+        %r10, %r11, %r12, %r13, %r14, %r15 : vector<8x128xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Tpu_VRegF32OrI32>:$sources);
+  let results = (outs Variadic<Tpu_VRegF32OrI32>:$results);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar unit
+//===----------------------------------------------------------------------===//
+
+def Tpu_SLoadOp : Tpu_Op<"sload"> {
+  let summary = "load a 32-bit word from SMEM (SLD)";
+  let description = [{
+    `SLD`: the sign-extended 32-bit word at `base + offset` (4-byte
+    aligned) in SMEM. Other scalar math is `arith` on `index`/`i64`.
+
+    ```mlir
+    %n = tpu.sload %params[%c4] : memref<16xi32, #tpu.memory_space<smem>>
+    ```
+  }];
+  let arguments = (ins Tpu_I32MemRef:$base, Index:$offset);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$base `[` $offset `]` attr-dict `:` type($base)";
+  let hasVerifier = 1;
+}
+
+def Tpu_SStoreOp : Tpu_Op<"sstore"> {
+  let summary = "store the low 32 bits of a scalar to SMEM (SST)";
+  let description = [{
+    `SST`: writes the low 32 bits of `value` to `base + offset` (4-byte
+    aligned) in SMEM.
+
+    ```mlir
+    tpu.sstore %n, %params[%c0] : i64, memref<16xi32, #tpu.memory_space<smem>>
+    ```
+  }];
+  let arguments = (ins Tpu_Scalar:$value, Tpu_I32MemRef:$base, Index:$offset);
+  let assemblyFormat = [{
+    $value `,` $base `[` $offset `]` attr-dict `:` type($value) `,` type($base)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tpu_LoopOp : Tpu_Op<"loop", [SingleBlockImplicitTerminator<"YieldOp">,
+    RecursiveMemoryEffects]> {
+  let summary = "a counted loop (LOOP_BEGIN / LOOP_END)";
+  let description = [{
+    Runs its body `trip_count` times with the induction variable going
+    0, 1, ..., trip_count - 1. The trip count is read once, on entry; a trip
+    count of zero skips the body. The serializer lowers it to `LOOP_BEGIN`
+    (the counter register is the induction variable) and `LOOP_END`; loops
+    nest at most 16 deep. Values flow between iterations through memory.
+
+    ```mlir
+    tpu.loop %i = 0 to %n {
+      %off = arith.muli %i, %c4096 : index
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins Index:$trip_count);
+  let regions = (region SizedRegion<1>:$region);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$tripCount)>];
+  let extraClassDeclaration = [{
+    ::mlir::BlockArgument getInductionVar() { return getBody()->getArgument(0); }
+    ::mlir::Block *getBody() { return &getRegion().front(); }
+  }];
+}
+
+def Tpu_YieldOp : Tpu_Op<"yield", [Pure, Terminator, HasParent<"LoopOp">]> {
+  let summary = "ends the body of a tpu.loop";
+  let description = [{
+    The terminator of `tpu.loop`'s body; implicit in the custom syntax.
+
+    ```mlir
+    tpu.yield
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+#endif // TPUC_DIALECTS_TPU_TPUOPS_TD
