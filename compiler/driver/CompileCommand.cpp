@@ -18,7 +18,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 namespace cl = llvm::cl;
 
@@ -111,19 +110,9 @@ std::optional<target::TargetSpec> selectTarget() {
 
 int writeViewer(const analysis::MemoryPlan &plan,
                 const report::ReportContext &context) {
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> out =
-      mlir::openOutputFile(memoryViewer, &error);
-  if (!out)
-    return fail(error);
-  report::writeMemoryViewer(plan, context, out->os());
-  out->os().flush();
-  if (out->os().has_error()) {
-    out->os().clear_error();
-    return fail("could not write '" + memoryViewer + "'");
-  }
-  out->keep();
-  return 0;
+  return writeFile(memoryViewer, [&](llvm::raw_ostream &os) {
+    report::writeMemoryViewer(plan, context, os);
+  });
 }
 
 int runCompile() {

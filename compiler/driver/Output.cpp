@@ -5,11 +5,11 @@
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/ToolOutputFile.h"
-#include "llvm/Support/raw_ostream.h"
 
 namespace tpuc::driver {
 
-int writeModule(mlir::ModuleOp module, llvm::StringRef path, bool debugInfo) {
+int writeFile(llvm::StringRef path,
+              llvm::function_ref<void(llvm::raw_ostream &)> write) {
   std::string error;
   // ToolOutputFile deletes the file unless keep() is called.
   std::unique_ptr<llvm::ToolOutputFile> out =
@@ -18,11 +18,7 @@ int writeModule(mlir::ModuleOp module, llvm::StringRef path, bool debugInfo) {
     llvm::errs() << "tpuc: error: " << error << "\n";
     return 1;
   }
-  mlir::OpPrintingFlags flags;
-  if (debugInfo)
-    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
-  module.print(out->os(), flags);
-  out->os() << "\n";
+  write(out->os());
   out->os().flush();
   if (out->os().has_error()) {
     llvm::errs() << "tpuc: error: could not write '" << path << "'\n";
@@ -31,6 +27,16 @@ int writeModule(mlir::ModuleOp module, llvm::StringRef path, bool debugInfo) {
   }
   out->keep();
   return 0;
+}
+
+int writeModule(mlir::ModuleOp module, llvm::StringRef path, bool debugInfo) {
+  mlir::OpPrintingFlags flags;
+  if (debugInfo)
+    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+  return writeFile(path, [&](llvm::raw_ostream &os) {
+    module.print(os, flags);
+    os << "\n";
+  });
 }
 
 } // namespace tpuc::driver

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/driver/Commands.h"
+#include "compiler/driver/Output.h"
 #include "compiler/serializer/Serializer.h"
 #include "dialects/tpu/TpuDialect.h"
 #include "runtime/loader/Executable.h"
@@ -16,7 +17,6 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace cl = llvm::cl;
@@ -41,26 +41,6 @@ cl::opt<std::string> input(cl::Positional, cl::Required, cl::desc("<input>"),
 cl::opt<std::string> output("o", cl::desc("Output file (default: stdout)"),
                             cl::value_desc("file"), cl::init("-"),
                             cl::sub(translateSub), cl::cat(toolCategory()));
-
-/// Writes `bytes` to `output` whole, or leaves no file.
-int writeOutput(llvm::StringRef bytes) {
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> out =
-      mlir::openOutputFile(output, &error);
-  if (!out) {
-    llvm::errs() << "tpuc: error: " << error << "\n";
-    return 1;
-  }
-  out->os() << bytes;
-  out->os().flush();
-  if (out->os().has_error()) {
-    llvm::errs() << "tpuc: error: could not write '" << output << "'\n";
-    out->os().clear_error();
-    return 1;
-  }
-  out->keep();
-  return 0;
-}
 
 int toExecutable() {
   mlir::DialectRegistry registry;
@@ -89,7 +69,7 @@ int toExecutable() {
     llvm::errs() << "tpuc: error: could not encode the executable\n";
     return 1;
   }
-  return writeOutput(bytes);
+  return writeFile(output, [&](llvm::raw_ostream &os) { os << bytes; });
 }
 
 int toText() {
@@ -100,7 +80,9 @@ int toText() {
                  << std::string(executable.status().message()) << "\n";
     return 1;
   }
-  return writeOutput(serializer::printExecutable(executable->proto()));
+  return writeFile(output, [&](llvm::raw_ostream &os) {
+    os << serializer::printExecutable(executable->proto());
+  });
 }
 
 int runTranslate() {
