@@ -26,6 +26,8 @@ struct Command {
 extern Command importCommand;
 /// `tpuc translate`: tpu dialect <-> executable.
 extern Command translateCommand;
+/// `tpuc interpret`: run a graph on the reference interpreter.
+extern Command interpretCommand;
 /// `tpuc compile`: layouts, HBM buffer assignment, padding/memory reports.
 extern Command compileCommand;
 /// `tpuc targets`: list the target presets.

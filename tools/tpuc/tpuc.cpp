@@ -14,9 +14,10 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   using tpuc::driver::Command;
   Command *commands[] = {&tpuc::driver::importCommand,
-                         &tpuc::driver::translateCommand,
+                         &tpuc::driver::interpretCommand,
                          &tpuc::driver::compileCommand,
-                         &tpuc::driver::targetsCommand};
+                         &tpuc::driver::targetsCommand,
+                         &tpuc::driver::translateCommand};
   llvm::cl::HideUnrelatedOptions(tpuc::driver::toolCategory());
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
     os << "tpuc (ahead-of-time compiler for TPU-like accelerators), built "
@@ -26,6 +27,8 @@ int main(int argc, char **argv) {
           argc, argv,
           "tpuc: compile XLA HLO training graphs for TPU-like accelerators\n\n"
           "  tpuc import FILE [-o OUT]   read .hlo/.mlir, print hlo dialect\n"
+          "  tpuc interpret FILE [--input=@a.npy ...|--random-inputs=SEED]\n"
+          "      [--output-dir=DIR]      run it on the reference interpreter\n"
           "  tpuc compile FILE [--target=T] [--layout=preserve|auto]\n"
           "      [--report=padding,memory] [--report-format=text|json]\n"
           "      [--memory-viewer=F.html] [-o OUT]\n"

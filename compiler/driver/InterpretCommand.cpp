@@ -1,0 +1,237 @@
+//===- InterpretCommand.cpp - `tpuc interpret` -----------------------------===//
+//
+// Runs a graph on the reference interpreter: inputs from .npy files or the
+// seeded generator shared with tpuc-run, results to .npy files or a summary
+// on stdout. Every input problem is reported before anything is computed,
+// and no output file is left behind on failure.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/driver/Commands.h"
+#include "compiler/importer/ModuleLoader.h"
+#include "compiler/interpreter/Interpreter.h"
+#include "runtime/hostio/Npy.h"
+#include "runtime/hostio/RandomInputs.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace cl = llvm::cl;
+using tpuc::interpreter::Tensor;
+using tpuc::interpreter::TensorSpec;
+
+namespace tpuc::driver {
+namespace {
+cl::SubCommand interpretSub(
+    "interpret",
+    "Run a graph (.hlo or hlo-dialect .mlir) on the reference interpreter");
+cl::opt<std::string> input(cl::Positional, cl::Required,
+                           cl::desc("<input .hlo/.txt/.mlir>"),
+                           cl::sub(interpretSub), cl::cat(toolCategory()));
+cl::list<std::string>
+    inputFiles("input",
+               cl::desc("A parameter's value as @file.npy (one per parameter, "
+                        "in order)"),
+               cl::value_desc("@file.npy"), cl::sub(interpretSub),
+               cl::cat(toolCategory()));
+cl::opt<uint64_t> randomSeed(
+    "random-inputs",
+    cl::desc("Fill every parameter from this seed (the generator of "
+             "docs/host-arrays.md, as tpuc-run does)"),
+    cl::value_desc("seed"), cl::sub(interpretSub), cl::cat(toolCategory()));
+cl::list<std::string>
+    outputFiles("output",
+                cl::desc("Write a result to @file.npy (one per result, in "
+                         "order)"),
+                cl::value_desc("@file.npy"), cl::sub(interpretSub),
+                cl::cat(toolCategory()));
+cl::opt<std::string> outputDir(
+    "output-dir", cl::desc("Write the results to DIR/result<i>.npy"),
+    cl::value_desc("dir"), cl::sub(interpretSub), cl::cat(toolCategory()));
+cl::opt<std::string>
+    functionName("function",
+                 cl::desc("The function to run (default: the public one)"),
+                 cl::value_desc("name"), cl::sub(interpretSub),
+                 cl::cat(toolCategory()));
+cl::opt<int> threads("threads",
+                     cl::desc("Threads for dot and convolution (default: all "
+                              "hardware threads; results do not depend on it)"),
+                     cl::init(0), cl::sub(interpretSub),
+                     cl::cat(toolCategory()));
+
+int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "tpuc interpret") << message << "\n";
+  return 1;
+}
+
+/// "@a.npy" -> "a.npy".
+std::string filePath(llvm::StringRef value) {
+  return value.starts_with("@") ? value.drop_front().str() : value.str();
+}
+
+mlir::func::FuncOp findEntry(mlir::ModuleOp module, std::string &error) {
+  if (!functionName.empty()) {
+    auto func = module.lookupSymbol<mlir::func::FuncOp>(functionName);
+    if (!func)
+      error = "no function named '" + functionName + "'";
+    return func;
+  }
+  mlir::func::FuncOp entry;
+  for (auto func : module.getOps<mlir::func::FuncOp>()) {
+    if (!func.isPublic() || func.isExternal())
+      continue;
+    if (entry) {
+      error = "more than one public function; choose one with --function";
+      return nullptr;
+    }
+    entry = func;
+  }
+  if (!entry)
+    error = "no public function to run; choose one with --function";
+  return entry;
+}
+
+/// The arguments, from files or the generator; checked against the entry's
+/// parameters with the index, expected type and file in any error.
+bool makeInputs(mlir::func::FuncOp entry, std::vector<Tensor> &args) {
+  mlir::FunctionType type = entry.getFunctionType();
+  unsigned count = type.getNumInputs();
+  bool random = randomSeed.getNumOccurrences() > 0;
+  if (random && !inputFiles.empty())
+    return fail("--input and --random-inputs exclude each other"), false;
+  if (!random && inputFiles.size() != count)
+    return fail("@" + entry.getSymName() + " has " + llvm::Twine(count) +
+                " parameters but " + llvm::Twine(inputFiles.size()) +
+                " --input files were given"),
+           false;
+  for (unsigned i = 0; i < count; ++i) {
+    std::optional<TensorSpec> spec = interpreter::tensorSpecOf(type.getInput(i));
+    if (!spec) {
+      std::string typeText;
+      llvm::raw_string_ostream os(typeText);
+      os << type.getInput(i);
+      return fail("parameter " + llvm::Twine(i) + " has type " + typeText +
+                  ", which the interpreter cannot take as input"),
+             false;
+    }
+    absl::StatusOr<hostio::HostArray> array =
+        random ? hostio::randomInput(
+                     randomSeed, i, spec->dtype,
+                     std::vector<int64_t>(spec->shape.begin(), spec->shape.end()))
+               : hostio::readNpyFile(filePath(inputFiles[i]));
+    if (!array.ok())
+      return fail(std::string(array.status().message())), false;
+    if (array->dtype() != spec->dtype ||
+        llvm::ArrayRef<int64_t>(array->shape()) != llvm::ArrayRef(spec->shape))
+      return fail("parameter " + llvm::Twine(i) + " expects " + spec->str() +
+                  " but " + filePath(inputFiles[i]) + " holds " +
+                  array->typeString()),
+             false;
+    args.push_back(Tensor::fromHostArray(*array));
+  }
+  return true;
+}
+
+void printSummary(llvm::raw_ostream &os, unsigned index, const Tensor &t) {
+  os << "result " << index << ": " << t.typeString() << "\n  values:";
+  int64_t shown = std::min<int64_t>(t.numElements(), 8);
+  for (int64_t i = 0; i < shown; ++i) {
+    if (hostio::isFloatDType(t.dtype()))
+      os << " " << llvm::format("%g", t.doubleAt(i));
+    else
+      os << " " << t.intAt(i);
+  }
+  if (shown < t.numElements())
+    os << " ...";
+  os << "\n";
+  if (t.numElements() == 0)
+    return;
+  double lo = t.doubleAt(0), hi = lo, sum = 0;
+  int64_t nans = 0;
+  for (int64_t i = 0; i < t.numElements(); ++i) {
+    double v = t.doubleAt(i);
+    if (std::isnan(v)) {
+      ++nans;
+      continue;
+    }
+    lo = std::isnan(lo) ? v : std::min(lo, v);
+    hi = std::isnan(hi) ? v : std::max(hi, v);
+    sum += v;
+  }
+  os << llvm::format("  min %g  max %g  mean %g", lo, hi,
+                     sum / std::max<int64_t>(1, t.numElements() - nans));
+  if (nans)
+    os << "  nan " << nans;
+  os << "\n";
+}
+
+int runInterpret() {
+  if (!outputFiles.empty() && !outputDir.empty())
+    return fail("--output and --output-dir exclude each other");
+  mlir::DialectRegistry registry;
+  registerInputDialects(registry);
+  mlir::MLIRContext context(registry);
+  mlir::OwningOpRef<mlir::ModuleOp> module = loadModule(input, context);
+  if (!module)
+    return 1;
+  std::string error;
+  mlir::func::FuncOp entry = findEntry(*module, error);
+  if (!entry)
+    return fail(error);
+  unsigned numResults = entry.getFunctionType().getNumResults();
+  if (!outputFiles.empty() && outputFiles.size() != numResults)
+    return fail("@" + entry.getSymName() + " has " + llvm::Twine(numResults) +
+                " results but " + llvm::Twine(outputFiles.size()) +
+                " --output files were given");
+  std::vector<Tensor> args;
+  if (!makeInputs(entry, args))
+    return 1;
+
+  interpreter::InterpreterOptions options;
+  options.numThreads = threads;
+  auto results = interpreter::interpret(entry, args, options);
+  if (mlir::failed(results))
+    return 1;
+
+  std::vector<std::string> paths;
+  if (!outputDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+      return fail("cannot create '" + outputDir + "': " + ec.message());
+    for (unsigned i = 0; i < results->size(); ++i) {
+      llvm::SmallString<128> path(outputDir);
+      llvm::sys::path::append(path, "result" + llvm::Twine(i) + ".npy");
+      paths.push_back(path.str().str());
+    }
+  } else {
+    for (const std::string &file : outputFiles)
+      paths.push_back(filePath(file));
+  }
+  if (paths.empty()) {
+    for (auto [i, result] : llvm::enumerate(*results))
+      printSummary(llvm::outs(), i, result);
+    return 0;
+  }
+  for (auto [i, path] : llvm::enumerate(paths)) {
+    absl::Status status = hostio::writeNpyFile(path, (*results)[i].toHostArray());
+    if (!status.ok()) {
+      // All or nothing: remove the results already written.
+      for (size_t j = 0; j < i; ++j)
+        llvm::sys::fs::remove(paths[j]);
+      return fail(std::string(status.message()));
+    }
+  }
+  return 0;
+}
+} // namespace
+
+Command interpretCommand{interpretSub, runInterpret};
+
+} // namespace tpuc::driver

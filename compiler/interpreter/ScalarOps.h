@@ -1,0 +1,187 @@
+//===- ScalarOps.h - XLA's scalar semantics, per element type ---*- C++ -*-===//
+//
+// The arithmetic of one element, shared by the elementwise kernels and the
+// fast paths of reduce, reduce_window, scatter and sort (which recognise a
+// region that is a single binary op or compare and skip interpreting it).
+// Values are in the traits' compute type; callers round when storing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUC_COMPILER_INTERPRETER_SCALAROPS_H
+#define TPUC_COMPILER_INTERPRETER_SCALAROPS_H
+
+#include "compiler/interpreter/Kernels.h"
+
+#include <cmath>
+#include <limits>
+
+namespace tpuc::interpreter {
+
+/// Integer power by squaring with wrapping multiplication. XLA: a negative
+/// exponent gives 1 for a base of 1 and 0 otherwise.
+template <typename C> C integerPower(C base, C exponent) {
+  if constexpr (std::is_signed_v<C>)
+    if (exponent < 0)
+      return base == 1 ? 1 : 0;
+  using W = std::conditional_t<(sizeof(C) < 4), uint32_t, std::make_unsigned_t<C>>;
+  W result = 1, b = static_cast<std::make_unsigned_t<C>>(base);
+  auto e = static_cast<std::make_unsigned_t<C>>(exponent);
+  while (e) {
+    if (e & 1)
+      result = static_cast<std::make_unsigned_t<C>>(result * b);
+    b = static_cast<std::make_unsigned_t<C>>(b * b);
+    e >>= 1;
+  }
+  return static_cast<C>(result);
+}
+
+template <BinaryOp Op, typename T>
+inline typename T::Compute applyBinary(typename T::Compute a,
+                                       typename T::Compute b) {
+  using C = typename T::Compute;
+  if constexpr (T::kind == ElementKind::Pred) {
+    if constexpr (Op == BinaryOp::Add || Op == BinaryOp::Or ||
+                  Op == BinaryOp::Maximum)
+      return a || b;
+    else if constexpr (Op == BinaryOp::Xor || Op == BinaryOp::Subtract)
+      return a != b;
+    else
+      return a && b; // multiply, and, minimum (others do not type-check)
+  } else if constexpr (T::isFloat) {
+    if constexpr (Op == BinaryOp::Add)
+      return a + b;
+    else if constexpr (Op == BinaryOp::Subtract)
+      return a - b;
+    else if constexpr (Op == BinaryOp::Multiply)
+      return a * b;
+    else if constexpr (Op == BinaryOp::Divide)
+      return a / b;
+    else if constexpr (Op == BinaryOp::Remainder)
+      return std::fmod(a, b);
+    else if constexpr (Op == BinaryOp::Maximum)
+      return (std::isnan(a) || a > b) ? a : b; // NaN in either gives NaN
+    else if constexpr (Op == BinaryOp::Minimum)
+      return (std::isnan(a) || a < b) ? a : b;
+    else if constexpr (Op == BinaryOp::Power)
+      return std::pow(a, b);
+    else if constexpr (Op == BinaryOp::Atan2)
+      return std::atan2(a, b);
+    else
+      return a; // bitwise ops do not type-check on floats
+  } else {
+    using U = std::make_unsigned_t<C>;
+    // Wider than int for 8/16-bit types so the product cannot overflow int.
+    using W = std::conditional_t<(sizeof(C) < 4), uint32_t, U>;
+    if constexpr (Op == BinaryOp::Add)
+      return static_cast<C>(static_cast<W>(static_cast<U>(a)) + static_cast<U>(b));
+    else if constexpr (Op == BinaryOp::Subtract)
+      return static_cast<C>(static_cast<W>(static_cast<U>(a)) - static_cast<U>(b));
+    else if constexpr (Op == BinaryOp::Multiply)
+      return static_cast<C>(static_cast<W>(static_cast<U>(a)) *
+                            static_cast<W>(static_cast<U>(b)));
+    else if constexpr (Op == BinaryOp::Divide) {
+      if (b == 0)
+        return static_cast<C>(-1); // XLA: all bits set
+      if constexpr (std::is_signed_v<C>)
+        if (a == std::numeric_limits<C>::min() && b == -1)
+          return a;
+      return static_cast<C>(a / b);
+    } else if constexpr (Op == BinaryOp::Remainder) {
+      if (b == 0)
+        return a;
+      if constexpr (std::is_signed_v<C>)
+        if (b == -1)
+          return 0;
+      return static_cast<C>(a % b);
+    } else if constexpr (Op == BinaryOp::Maximum)
+      return a > b ? a : b;
+    else if constexpr (Op == BinaryOp::Minimum)
+      return a < b ? a : b;
+    else if constexpr (Op == BinaryOp::Power)
+      return integerPower<C>(a, b);
+    else if constexpr (Op == BinaryOp::And)
+      return static_cast<C>(a & b);
+    else if constexpr (Op == BinaryOp::Or)
+      return static_cast<C>(a | b);
+    else if constexpr (Op == BinaryOp::Xor)
+      return static_cast<C>(a ^ b);
+    else
+      return a; // atan2 does not type-check on integers
+  }
+}
+
+/// Calls `f(std::integral_constant<BinaryOp, op>{})`.
+template <typename F> decltype(auto) dispatchBinary(BinaryOp op, F &&f) {
+#define TPUC_BINARY_CASE(NAME)                                                 \
+  case BinaryOp::NAME:                                                         \
+    return f(std::integral_constant<BinaryOp, BinaryOp::NAME>{});
+  switch (op) {
+    TPUC_BINARY_CASE(Add)
+    TPUC_BINARY_CASE(Subtract)
+    TPUC_BINARY_CASE(Multiply)
+    TPUC_BINARY_CASE(Divide)
+    TPUC_BINARY_CASE(Remainder)
+    TPUC_BINARY_CASE(Maximum)
+    TPUC_BINARY_CASE(Minimum)
+    TPUC_BINARY_CASE(Power)
+    TPUC_BINARY_CASE(Atan2)
+    TPUC_BINARY_CASE(And)
+    TPUC_BINARY_CASE(Or)
+    TPUC_BINARY_CASE(Xor)
+  }
+#undef TPUC_BINARY_CASE
+  return f(std::integral_constant<BinaryOp, BinaryOp::Xor>{});
+}
+
+/// A key whose signed integer order is XLA's TOTALORDER on floats:
+/// -NaN < -Inf < ... < -0 < +0 < ... < Inf < NaN.
+inline int64_t totalOrderKey(double value) {
+  int64_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  return bits < 0 ? (bits ^ std::numeric_limits<int64_t>::max()) : bits;
+}
+inline int64_t totalOrderKey(float value) {
+  int32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  return bits < 0 ? (bits ^ std::numeric_limits<int32_t>::max()) : bits;
+}
+
+template <typename V> inline bool compareValues(CompareSpec spec, V a, V b) {
+  switch (spec.direction) {
+  case hlo::ComparisonDirection::EQ: return a == b;
+  case hlo::ComparisonDirection::NE: return a != b;
+  case hlo::ComparisonDirection::GE: return a >= b;
+  case hlo::ComparisonDirection::GT: return a > b;
+  case hlo::ComparisonDirection::LE: return a <= b;
+  case hlo::ComparisonDirection::LT: return a < b;
+  }
+  return false;
+}
+
+/// XLA's compare of two elements: FLOAT is IEEE (NaN unordered, NE true),
+/// TOTALORDER orders floats by totalOrderKey, SIGNED/UNSIGNED reinterpret
+/// integers.
+template <typename T>
+inline bool applyCompare(CompareSpec spec, typename T::Compute a,
+                         typename T::Compute b) {
+  using C = typename T::Compute;
+  if constexpr (T::isFloat) {
+    if (spec.totalOrder)
+      return compareValues(spec, totalOrderKey(a), totalOrderKey(b));
+    return compareValues(spec, a, b);
+  } else if constexpr (T::isInt) {
+    if (spec.forceUnsigned)
+      return compareValues(spec, static_cast<std::make_unsigned_t<C>>(a),
+                           static_cast<std::make_unsigned_t<C>>(b));
+    if (spec.forceSigned)
+      return compareValues(spec, static_cast<std::make_signed_t<C>>(a),
+                           static_cast<std::make_signed_t<C>>(b));
+    return compareValues(spec, a, b);
+  } else {
+    return compareValues(spec, static_cast<int>(a), static_cast<int>(b));
+  }
+}
+
+} // namespace tpuc::interpreter
+
+#endif // TPUC_COMPILER_INTERPRETER_SCALAROPS_H

@@ -1,0 +1,101 @@
+//===- Tensor.cpp - the interpreter's value type ---------------------------===//
+
+#include "compiler/interpreter/Tensor.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <cstring>
+
+namespace tpuc::interpreter {
+
+std::optional<DType> dtypeOf(mlir::Type type) {
+  if (type.isF32())
+    return DType::F32;
+  if (type.isBF16())
+    return DType::BF16;
+  if (type.isF16())
+    return DType::F16;
+  if (type.isF64())
+    return DType::F64;
+  auto integer = llvm::dyn_cast<mlir::IntegerType>(type);
+  if (!integer)
+    return std::nullopt;
+  bool isUnsigned = integer.isUnsigned();
+  switch (integer.getWidth()) {
+  case 1: return integer.isSignless() ? std::optional(DType::Pred) : std::nullopt;
+  case 8: return isUnsigned ? DType::U8 : DType::S8;
+  case 16: return isUnsigned ? DType::U16 : DType::S16;
+  case 32: return isUnsigned ? DType::U32 : DType::S32;
+  case 64: return isUnsigned ? DType::U64 : DType::S64;
+  default: return std::nullopt;
+  }
+}
+
+llvm::SmallVector<int64_t, 6> rowMajorStrides(llvm::ArrayRef<int64_t> shape) {
+  llvm::SmallVector<int64_t, 6> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+int64_t elementCount(llvm::ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t d : shape)
+    count *= d;
+  return count;
+}
+
+Tensor::Tensor(DType dtype, llvm::ArrayRef<int64_t> shape)
+    : dtype_(dtype), shape_(shape.begin(), shape.end()),
+      numElements_(elementCount(shape)),
+      storage_(std::make_shared<std::vector<uint8_t>>(
+          numElements_ * hostio::dtypeByteSize(dtype))) {}
+
+Tensor Tensor::fromHostArray(const hostio::HostArray &array) {
+  Tensor tensor(array.dtype(), array.shape());
+  std::memcpy(tensor.bytes(), array.data(), array.byteSize());
+  return tensor;
+}
+
+hostio::HostArray Tensor::toHostArray() const {
+  std::vector<uint8_t> bytes(storage_->begin(), storage_->begin() + byteSize());
+  // The shape and byte count agree by construction.
+  return *hostio::HostArray::fromBytes(
+      dtype_, std::vector<int64_t>(shape_.begin(), shape_.end()),
+      std::move(bytes));
+}
+
+std::string Tensor::typeString() const {
+  return hostio::shapeString(dtype_,
+                             std::vector<int64_t>(shape_.begin(), shape_.end()));
+}
+
+Tensor Tensor::reshaped(llvm::ArrayRef<int64_t> shape) const {
+  Tensor result = *this;
+  result.shape_.assign(shape.begin(), shape.end());
+  return result;
+}
+
+int64_t Tensor::intAt(int64_t index) const {
+  return dispatch(dtype_, [&](auto traits) -> int64_t {
+    using T = decltype(traits);
+    if constexpr (T::isFloat)
+      return static_cast<int64_t>(T::load(data<typename T::Storage>()[index]));
+    else
+      return static_cast<int64_t>(data<typename T::Storage>()[index]);
+  });
+}
+
+double Tensor::doubleAt(int64_t index) const {
+  return dispatch(dtype_, [&](auto traits) -> double {
+    using T = decltype(traits);
+    return static_cast<double>(T::load(data<typename T::Storage>()[index]));
+  });
+}
+
+bool Tensor::identical(const Tensor &other) const {
+  return dtype_ == other.dtype_ && shape_ == other.shape_ &&
+         std::memcmp(bytes(), other.bytes(), byteSize()) == 0;
+}
+
+} // namespace tpuc::interpreter
