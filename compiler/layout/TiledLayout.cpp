@@ -57,19 +57,34 @@ int64_t storageBits(Type elementType) {
   return bits < 8 ? 8 : bits;
 }
 
-/// The runtime's dtype of the same element width (the schema knows f32,
-/// bf16, s32 and pred), and how many of them make one element: 64-bit types
-/// are sized as two 32-bit words.
-std::pair<exe::DType, int64_t> runtimeStandIn(Type elementType) {
-  switch (storageBits(elementType)) {
+/// The runtime's element type of an MLIR element type (XLA's mapping: i1 is
+/// pred, signless iN is sN, uiN is uN).
+exe::DType runtimeDType(Type elementType) {
+  if (elementType.isF32())
+    return exe::F32;
+  if (elementType.isBF16())
+    return exe::BF16;
+  if (elementType.isF16())
+    return exe::F16;
+  if (elementType.isF64())
+    return exe::F64;
+  auto integer = dyn_cast<IntegerType>(elementType);
+  if (!integer)
+    return exe::DTYPE_INVALID;
+  bool isUnsigned = integer.isUnsigned();
+  switch (integer.getWidth()) {
+  case 1:
+    return exe::PRED;
   case 8:
-    return {exe::PRED, 1};
+    return isUnsigned ? exe::U8 : exe::S8;
   case 16:
-    return {exe::BF16, 1};
+    return isUnsigned ? exe::U16 : exe::S16;
   case 32:
-    return {elementType.isF32() ? exe::F32 : exe::S32, 1};
+    return isUnsigned ? exe::U32 : exe::S32;
+  case 64:
+    return isUnsigned ? exe::U64 : exe::S64;
   default:
-    return {exe::S32, storageBits(elementType) / 32};
+    return exe::DTYPE_INVALID;
   }
 }
 
@@ -256,9 +271,8 @@ std::string xlaShape(RankedTensorType type, const TiledLayout &layout) {
 
 FailureOr<ByteSizes> byteSizes(RankedTensorType type, const TiledLayout &layout,
                                std::string &error) {
-  auto [dtype, words] = runtimeStandIn(type.getElementType());
   exe::Shape shape;
-  shape.set_dtype(dtype);
+  shape.set_dtype(runtimeDType(type.getElementType()));
   for (int64_t d : type.getShape())
     shape.add_dims(d);
   for (int64_t d : layout.minorToMajor)
@@ -274,9 +288,9 @@ FailureOr<ByteSizes> byteSizes(RankedTensorType type, const TiledLayout &layout,
     return failure();
   }
   ByteSizes sizes;
-  sizes.padded = *padded * words;
+  sizes.padded = *padded;
   sizes.unpadded = runtime::elementCount(shape) *
-                   (storageBits(type.getElementType()) / 8);
+                   runtime::elementBytes(shape.dtype());
   return sizes;
 }
 

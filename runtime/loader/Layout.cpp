@@ -149,33 +149,60 @@ absl::Status checkSizes(const exe::Shape &device, exe::DType hostType,
 
 } // namespace
 
+namespace {
+// Every device element type: its size, its XLA name and its host type.
+struct DTypeInfo {
+  exe::DType device;
+  int64_t bytes;
+  const char *name;
+  hostio::DType host;
+};
+
+constexpr DTypeInfo kDTypes[] = {
+    {exe::F32, 4, "f32", hostio::DType::F32},
+    {exe::BF16, 2, "bf16", hostio::DType::BF16},
+    {exe::S32, 4, "s32", hostio::DType::S32},
+    {exe::PRED, 1, "pred", hostio::DType::Pred},
+    {exe::F16, 2, "f16", hostio::DType::F16},
+    {exe::F64, 8, "f64", hostio::DType::F64},
+    {exe::S8, 1, "s8", hostio::DType::S8},
+    {exe::S16, 2, "s16", hostio::DType::S16},
+    {exe::S64, 8, "s64", hostio::DType::S64},
+    {exe::U8, 1, "u8", hostio::DType::U8},
+    {exe::U16, 2, "u16", hostio::DType::U16},
+    {exe::U32, 4, "u32", hostio::DType::U32},
+    {exe::U64, 8, "u64", hostio::DType::U64},
+};
+
+const DTypeInfo *findDType(exe::DType dtype) {
+  for (const DTypeInfo &info : kDTypes)
+    if (info.device == dtype)
+      return &info;
+  return nullptr;
+}
+} // namespace
+
 int64_t elementBytes(exe::DType dtype) {
-  switch (dtype) {
-  case exe::F32:
-  case exe::S32:
-    return 4;
-  case exe::BF16:
-    return 2;
-  case exe::PRED:
-    return 1;
-  default:
-    return 0;
-  }
+  const DTypeInfo *info = findDType(dtype);
+  return info ? info->bytes : 0;
 }
 
 const char *dtypeName(exe::DType dtype) {
-  switch (dtype) {
-  case exe::F32:
-    return "f32";
-  case exe::BF16:
-    return "bf16";
-  case exe::S32:
-    return "s32";
-  case exe::PRED:
-    return "pred";
-  default:
-    return "invalid";
-  }
+  const DTypeInfo *info = findDType(dtype);
+  return info ? info->name : "invalid";
+}
+
+hostio::DType toHostDType(exe::DType dtype) {
+  const DTypeInfo *info = findDType(dtype);
+  return info ? info->host : hostio::DType::F32;
+}
+
+absl::StatusOr<exe::DType> toDeviceDType(hostio::DType dtype) {
+  for (const DTypeInfo &info : kDTypes)
+    if (info.host == dtype)
+      return info.device;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "element type ", hostio::dtypeName(dtype), " has no device type"));
 }
 
 absl::Status validateShape(const exe::Shape &shape) {

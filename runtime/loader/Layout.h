@@ -18,13 +18,19 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "runtime/hostio/HostArray.h"
 #include "runtime/schema/executable.pb.h"
 
 namespace tpuc::runtime {
 
 // Bytes per element; 0 for DTYPE_INVALID or an unknown value.
 int64_t elementBytes(exe::DType dtype);
+// XLA's name ("f32", "bf16", "s32", "pred", ...); "invalid" otherwise.
 const char *dtypeName(exe::DType dtype);
+// The host array type of a device type (F32 for an invalid one, which
+// validation rejects first), and back.
+hostio::DType toHostDType(exe::DType dtype);
+absl::StatusOr<exe::DType> toDeviceDType(hostio::DType dtype);
 
 // Checks dtype, dims >= 0, rank, that minor_to_major is a permutation and
 // tile dims are positive, and that the padded size fits in 63 bits.

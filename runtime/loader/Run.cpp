@@ -6,35 +6,6 @@
 
 namespace tpuc::runtime {
 
-hostio::DType toHostDType(exe::DType dtype) {
-  switch (dtype) {
-  case exe::BF16:
-    return hostio::DType::BF16;
-  case exe::S32:
-    return hostio::DType::S32;
-  case exe::PRED:
-    return hostio::DType::Pred;
-  default:
-    return hostio::DType::F32;
-  }
-}
-
-absl::StatusOr<exe::DType> toDeviceDType(hostio::DType dtype) {
-  switch (dtype) {
-  case hostio::DType::F32:
-    return exe::F32;
-  case hostio::DType::BF16:
-    return exe::BF16;
-  case hostio::DType::S32:
-    return exe::S32;
-  case hostio::DType::Pred:
-    return exe::PRED;
-  default:
-    return absl::InvalidArgumentError(absl::StrCat(
-        "element type ", hostio::dtypeName(dtype), " has no device type"));
-  }
-}
-
 absl::StatusOr<RunResult> runExecutable(Device &device,
                                         const Executable &executable,
                                         const std::vector<hostio::HostArray> &inputs,

@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "runtime/hostio/HostArray.h"
 #include "runtime/loader/Device.h"
+#include "runtime/loader/Layout.h"
 
 namespace tpuc::runtime {
 
@@ -23,11 +24,6 @@ absl::StatusOr<RunResult> runExecutable(Device &device,
                                         const Executable &executable,
                                         const std::vector<hostio::HostArray> &inputs,
                                         const ExecuteOptions &options = {});
-
-// The host element type of a device element type, and back (for the types
-// the ISA has).
-hostio::DType toHostDType(exe::DType dtype);
-absl::StatusOr<exe::DType> toDeviceDType(hostio::DType dtype);
 
 } // namespace tpuc::runtime
 

@@ -37,6 +37,34 @@ TEST(PaddedByteSize, WorkedExamples) {
   EXPECT_EQ(padded(exe::F32, {0, 5}, {{8, 128}}), 0);
 }
 
+TEST(PaddedByteSize, EveryElementType) {
+  struct Case {
+    exe::DType dtype;
+    int64_t bytes;
+    const char *name;
+  } cases[] = {{exe::F32, 4, "f32"},  {exe::BF16, 2, "bf16"},
+               {exe::S32, 4, "s32"},  {exe::PRED, 1, "pred"},
+               {exe::F16, 2, "f16"},  {exe::F64, 8, "f64"},
+               {exe::S8, 1, "s8"},    {exe::S16, 2, "s16"},
+               {exe::S64, 8, "s64"},  {exe::U8, 1, "u8"},
+               {exe::U16, 2, "u16"},  {exe::U32, 4, "u32"},
+               {exe::U64, 8, "u64"}};
+  for (const Case &c : cases) {
+    EXPECT_EQ(elementBytes(c.dtype), c.bytes) << c.name;
+    EXPECT_STREQ(dtypeName(c.dtype), c.name);
+    EXPECT_EQ(toDeviceDType(toHostDType(c.dtype)).value(), c.dtype) << c.name;
+    // A [3,5] array in one 8x128 tile.
+    EXPECT_EQ(padded(c.dtype, {3, 5}, {{8, 128}}), 8 * 128 * c.bytes)
+        << c.name;
+  }
+  EXPECT_EQ(elementBytes(exe::DTYPE_INVALID), 0);
+  // 8-bit T(8,128)(4,1): 32 rows per tile after sub-tiling pad nothing
+  // more for a multiple-of-32 row count.
+  EXPECT_EQ(padded(exe::S8, {32, 256}, {{8, 128}, {4, 1}}), 32 * 256);
+  // f64 rank 1 under T(256).
+  EXPECT_EQ(padded(exe::F64, {3}, {{256}}), 256 * 8);
+}
+
 TEST(PaddedByteSize, MinorToMajorPicksTheTiledDims) {
   // f32[200,3]{0,1}: dim 0 (200) is minor, so 3 -> 8 and 200 -> 256.
   exe::Shape s = makeShape(exe::F32, {200, 3}, {{8, 128}});
