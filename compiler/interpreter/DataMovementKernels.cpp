@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/interpreter/Kernels.h"
+#include "compiler/interpreter/ScalarProgram.h"
 #include "compiler/interpreter/ScalarOps.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -117,6 +118,19 @@ mlir::LogicalResult combineInto(llvm::MutableArrayRef<Tensor> results,
             T::load(acc[index]), T::load(x[updateIndex])));
       });
     });
+    return mlir::success();
+  }
+  if (combiner.program) {
+    llvm::SmallVector<uint64_t, 32> slots;
+    combiner.program->initSlots(slots);
+    size_t n = results.size();
+    for (size_t i = 0; i < n; ++i) {
+      slots[i] = elementBits(results[i], index);
+      slots[n + i] = elementBits(updates[i], updateIndex);
+    }
+    combiner.program->run(slots.data());
+    for (auto [r, slot] : llvm::zip(results, combiner.program->resultSlots()))
+      storeElementBits(r, index, slots[slot]);
     return mlir::success();
   }
   llvm::SmallVector<Tensor, 4> args;
@@ -439,6 +453,19 @@ sort(llvm::ArrayRef<Tensor> inputs, int64_t dimension,
           return swapped ? applyCompare<T>(spec, values[b], values[a])
                          : applyCompare<T>(spec, values[a], values[b]);
         });
+      });
+    } else if (comparator.program) {
+      const ScalarProgram &program = *comparator.program;
+      llvm::SmallVector<uint64_t, 32> slots;
+      program.initSlots(slots);
+      unsigned resultSlot = program.resultSlots()[0];
+      std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+        for (size_t i = 0; i < inputs.size(); ++i) {
+          slots[2 * i] = elementBits(inputs[i], offsets[a]);
+          slots[2 * i + 1] = elementBits(inputs[i], offsets[b]);
+        }
+        program.run(slots.data());
+        return slots[resultSlot] != 0;
       });
     } else {
       std::stable_sort(order.begin(), order.end(), regionLess);

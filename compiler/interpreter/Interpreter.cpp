@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/interpreter/Interpreter.h"
+#include "compiler/interpreter/ScalarProgram.h"
 #include "compiler/interpreter/Kernels.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -69,59 +70,6 @@ struct Scope {
     }
   }
 };
-
-std::optional<BinaryOp> binaryOpKind(Operation *op) {
-  return llvm::TypeSwitch<Operation *, std::optional<BinaryOp>>(op)
-      .Case([](hlo::AddOp) { return BinaryOp::Add; })
-      .Case([](hlo::SubtractOp) { return BinaryOp::Subtract; })
-      .Case([](hlo::MultiplyOp) { return BinaryOp::Multiply; })
-      .Case([](hlo::DivideOp) { return BinaryOp::Divide; })
-      .Case([](hlo::RemainderOp) { return BinaryOp::Remainder; })
-      .Case([](hlo::MaximumOp) { return BinaryOp::Maximum; })
-      .Case([](hlo::MinimumOp) { return BinaryOp::Minimum; })
-      .Case([](hlo::PowerOp) { return BinaryOp::Power; })
-      .Case([](hlo::Atan2Op) { return BinaryOp::Atan2; })
-      .Case([](hlo::AndOp) { return BinaryOp::And; })
-      .Case([](hlo::OrOp) { return BinaryOp::Or; })
-      .Case([](hlo::XorOp) { return BinaryOp::Xor; })
-      .Default([](Operation *) { return std::nullopt; });
-}
-
-std::optional<UnaryOp> unaryOpKind(Operation *op) {
-  return llvm::TypeSwitch<Operation *, std::optional<UnaryOp>>(op)
-      .Case([](hlo::AbsOp) { return UnaryOp::Abs; })
-      .Case([](hlo::CeilOp) { return UnaryOp::Ceil; })
-      .Case([](hlo::CosineOp) { return UnaryOp::Cosine; })
-      .Case([](hlo::ExpOp) { return UnaryOp::Exp; })
-      .Case([](hlo::Expm1Op) { return UnaryOp::Expm1; })
-      .Case([](hlo::FloorOp) { return UnaryOp::Floor; })
-      .Case([](hlo::LogOp) { return UnaryOp::Log; })
-      .Case([](hlo::Log1pOp) { return UnaryOp::Log1p; })
-      .Case([](hlo::LogisticOp) { return UnaryOp::Logistic; })
-      .Case([](hlo::NegOp) { return UnaryOp::Negate; })
-      .Case([](hlo::NotOp) { return UnaryOp::Not; })
-      .Case([](hlo::RoundNearestEvenOp) { return UnaryOp::RoundNearestEven; })
-      .Case([](hlo::RsqrtOp) { return UnaryOp::Rsqrt; })
-      .Case([](hlo::SignOp) { return UnaryOp::Sign; })
-      .Case([](hlo::SineOp) { return UnaryOp::Sine; })
-      .Case([](hlo::SqrtOp) { return UnaryOp::Sqrt; })
-      .Case([](hlo::TanhOp) { return UnaryOp::Tanh; })
-      .Default([](Operation *) { return std::nullopt; });
-}
-
-CompareSpec compareSpecOf(hlo::CompareOp op) {
-  CompareSpec spec;
-  spec.direction = op.getComparisonDirection();
-  if (auto type = op.getCompareType()) {
-    bool isUnsigned = llvm::cast<ShapedType>(op.getLhs().getType())
-                          .getElementType()
-                          .isUnsignedInteger();
-    spec.totalOrder = *type == hlo::ComparisonType::TOTALORDER;
-    spec.forceSigned = *type == hlo::ComparisonType::SIGNED && isUnsigned;
-    spec.forceUnsigned = *type == hlo::ComparisonType::UNSIGNED && !isUnsigned;
-  }
-  return spec;
-}
 
 /// The single op of `region` before its terminator, when the terminator
 /// returns exactly that op's one result.
@@ -351,13 +299,19 @@ Evaluator::evalOpResults(Operation &op, Scope &scope) {
     return Results(std::make_move_iterator(list.begin()),
                    std::make_move_iterator(list.end()));
   };
+  auto programOf = [](Region &region) -> std::shared_ptr<const ScalarProgram> {
+    std::optional<ScalarProgram> program = ScalarProgram::compile(region);
+    if (!program)
+      return nullptr;
+    return std::make_shared<const ScalarProgram>(std::move(*program));
+  };
   auto combinerOf = [&](Region &region) {
     return Combiner{matchBinaryReducer(region),
-                    scalarComputation(region, scope)};
+                    scalarComputation(region, scope), programOf(region)};
   };
   auto comparatorOf = [&](Region &region) {
     Comparator comparator{std::nullopt, 0, false,
-                          scalarComputation(region, scope)};
+                          scalarComputation(region, scope), programOf(region)};
     matchComparator(region, comparator);
     return comparator;
   };

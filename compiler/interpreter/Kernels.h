@@ -4,8 +4,9 @@
 // from the op where they are structured (dimension numbers, windows); the op
 // is never used for anything else. Kernels that run a computation (reduce,
 // scatter, sort ...) take it as a Combiner: a recognised single binary op
-// (evaluated inline, the fast path) or a callback that interprets the
-// region on rank-0 tensors.
+// (evaluated inline, the fast path), the region compiled to a
+// ScalarProgram, or else a callback that interprets the region on rank-0
+// tensors.
 //
 // Private to compiler/interpreter; the public API is Interpreter.h.
 //
@@ -18,6 +19,7 @@
 #include "dialects/hlo/HloOps.h"
 
 #include <functional>
+#include <memory>
 
 namespace tpuc::interpreter {
 
@@ -37,6 +39,8 @@ struct CompareSpec {
   bool forceUnsigned = false; ///< UNSIGNED on a signed type.
 };
 
+class ScalarProgram;
+
 /// Runs a region on rank-0 tensors; on failure it has emitted a diagnostic.
 using ScalarComputation = std::function<mlir::FailureOr<
     llvm::SmallVector<Tensor, 2>>(llvm::ArrayRef<Tensor>)>;
@@ -46,6 +50,7 @@ using ScalarComputation = std::function<mlir::FailureOr<
 struct Combiner {
   std::optional<BinaryOp> binary;
   ScalarComputation region;
+  std::shared_ptr<const ScalarProgram> program;
 };
 
 /// A sort comparator: `compare` when the region is exactly
@@ -55,6 +60,7 @@ struct Comparator {
   int64_t keyOperand = 0;
   bool swapped = false;
   ScalarComputation region;
+  std::shared_ptr<const ScalarProgram> program;
 };
 
 /// Window of reduce_window / select_and_scatter (one entry per dimension).

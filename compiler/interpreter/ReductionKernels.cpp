@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/interpreter/Kernels.h"
+#include "compiler/interpreter/ScalarProgram.h"
 #include "compiler/interpreter/ScalarOps.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -181,6 +182,14 @@ mlir::FailureOr<Tensor> selectAndScatter(const Tensor &operand,
         return select.swapped ? applyCompare<T>(*select.compare, b, a)
                               : applyCompare<T>(*select.compare, a, b);
       });
+    }
+    if (select.program) {
+      llvm::SmallVector<uint64_t, 32> slots;
+      select.program->initSlots(slots);
+      slots[0] = elementBits(operand, selected);
+      slots[1] = elementBits(operand, candidate);
+      select.program->run(slots.data());
+      return slots[select.program->resultSlots()[0]] != 0;
     }
     Tensor args[] = {scalarAt(operand, selected), scalarAt(operand, candidate)};
     auto out = select.region(args);

@@ -182,6 +182,107 @@ inline bool applyCompare(CompareSpec spec, typename T::Compute a,
   }
 }
 
+template <UnaryOp Op, typename T>
+typename T::Compute applyUnary(typename T::Compute a) {
+  using C = typename T::Compute;
+  if constexpr (T::kind == ElementKind::Pred) {
+    return Op == UnaryOp::Not ? !a : a;
+  } else if constexpr (T::isInt) {
+    using U = std::make_unsigned_t<C>;
+    using W = std::conditional_t<(sizeof(C) < 4), uint32_t, U>;
+    C negated = static_cast<C>(W(0) - static_cast<W>(static_cast<U>(a)));
+    if constexpr (Op == UnaryOp::Abs)
+      return a < 0 ? negated : a; // abs(INT_MIN) wraps to INT_MIN
+    else if constexpr (Op == UnaryOp::Negate)
+      return negated;
+    else if constexpr (Op == UnaryOp::Not)
+      return static_cast<C>(~a);
+    else if constexpr (Op == UnaryOp::Sign)
+      return static_cast<C>((a > 0) - (a < 0));
+    else
+      return a; // float-only ops do not type-check on integers
+  } else {
+    switch (Op) {
+    case UnaryOp::Abs: return std::fabs(a);
+    case UnaryOp::Ceil: return std::ceil(a);
+    case UnaryOp::Cosine: return std::cos(a);
+    case UnaryOp::Exp: return std::exp(a);
+    case UnaryOp::Expm1: return std::expm1(a);
+    case UnaryOp::Floor: return std::floor(a);
+    case UnaryOp::Log: return std::log(a);
+    case UnaryOp::Log1p: return std::log1p(a);
+    case UnaryOp::Logistic: return C(1) / (C(1) + std::exp(-a));
+    case UnaryOp::Negate: return -a;
+    case UnaryOp::Not: return a;
+    case UnaryOp::RoundNearestEven: return std::nearbyint(a);
+    case UnaryOp::Rsqrt: return C(1) / std::sqrt(a);
+    case UnaryOp::Sign:
+      // NaN stays NaN and +-0 stay themselves.
+      return a > 0 ? C(1) : a < 0 ? C(-1) : a;
+    case UnaryOp::Sine: return std::sin(a);
+    case UnaryOp::Sqrt: return std::sqrt(a);
+    case UnaryOp::Tanh: return std::tanh(a);
+    }
+    return a;
+  }
+}
+
+template <typename F> decltype(auto) dispatchUnary(UnaryOp op, F &&f) {
+#define TPUC_UNARY_CASE(NAME)                                                  \
+  case UnaryOp::NAME:                                                          \
+    return f(std::integral_constant<UnaryOp, UnaryOp::NAME>{});
+  switch (op) {
+    TPUC_UNARY_CASE(Abs)
+    TPUC_UNARY_CASE(Ceil)
+    TPUC_UNARY_CASE(Cosine)
+    TPUC_UNARY_CASE(Exp)
+    TPUC_UNARY_CASE(Expm1)
+    TPUC_UNARY_CASE(Floor)
+    TPUC_UNARY_CASE(Log)
+    TPUC_UNARY_CASE(Log1p)
+    TPUC_UNARY_CASE(Logistic)
+    TPUC_UNARY_CASE(Negate)
+    TPUC_UNARY_CASE(Not)
+    TPUC_UNARY_CASE(RoundNearestEven)
+    TPUC_UNARY_CASE(Rsqrt)
+    TPUC_UNARY_CASE(Sign)
+    TPUC_UNARY_CASE(Sine)
+    TPUC_UNARY_CASE(Sqrt)
+    TPUC_UNARY_CASE(Tanh)
+  }
+#undef TPUC_UNARY_CASE
+  return f(std::integral_constant<UnaryOp, UnaryOp::Abs>{});
+}
+
+/// Converts one element from traits From to traits To with XLA's rules.
+template <typename From, typename To>
+typename To::Storage convertElement(typename From::Storage s) {
+  using FC = typename From::Compute;
+  using TC = typename To::Compute;
+  FC value = From::load(s);
+  if constexpr (To::kind == ElementKind::Pred) {
+    return To::store(value != FC(0));
+  } else if constexpr (From::isFloat && To::isInt) {
+    // Truncate toward zero, saturating; NaN becomes 0.
+    if (std::isnan(value))
+      return 0;
+    constexpr double lo = static_cast<double>(std::numeric_limits<TC>::min());
+    constexpr double hi = static_cast<double>(std::numeric_limits<TC>::max());
+    double v = static_cast<double>(value);
+    if (v <= lo)
+      return std::numeric_limits<TC>::min();
+    if (v >= hi) // hi may round up to 2^N, which is already out of range
+      return std::numeric_limits<TC>::max();
+    return static_cast<TC>(v);
+  } else if constexpr (std::is_same_v<TC, float> &&
+                       !std::is_same_v<FC, float>) {
+    // To f32/bf16/f16 from f64 or an integer: via f32, as Eigen does.
+    return To::store(static_cast<float>(value));
+  } else {
+    return To::store(static_cast<TC>(value));
+  }
+}
+
 } // namespace tpuc::interpreter
 
 #endif // TPUC_COMPILER_INTERPRETER_SCALAROPS_H

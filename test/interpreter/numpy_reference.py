@@ -70,6 +70,13 @@ def sum_axis(seed):
     return bf16(x.sum(axis=2))
 
 
+def sort_full(seed):
+    # JAX's comparator canonicalises NaN and -0 then compares in TOTALORDER;
+    # the random inputs have neither, so it is a plain ascending sort.
+    x = random_bf16(seed, 0, (1024, 4096))
+    return np.sort(x, axis=1, kind="stable")
+
+
 # Graph -> (reference, tolerance on max |error| / max |reference|). Every
 # graph's output is bf16: one bf16 ulp (2^-7 relative) covers a different
 # rounding of an intermediate by the f32 (tpuc) vs f64 (numpy) accumulation.
@@ -77,6 +84,7 @@ GRAPHS = {
     "mha_block_1x12x128x64_bf16.hlo": (attention, 2.0**-7),
     "layer_norm_1x4096x768_bf16.hlo": (layer_norm, 2.0**-7),
     "sum_axis_1x4096x1024_bf16.hlo": (sum_axis, 2.0**-7),
+    "sort_full_1024x4096_bf16.hlo": (sort_full, 0.0),
 }
 
 
