@@ -2,7 +2,9 @@
 # tpuc setup: installs the Debian 12 packages tpuc needs (only those missing),
 # builds, and runs either the main job on the bundled example or every test.
 #
-#   ./setup.sh            install, build, run the main job on the bundled example
+#   ./setup.sh            install, build, run the main job on the bundled example:
+#                         import it, print its padding and memory reports, and
+#                         run it on the reference interpreter
 #   ./setup.sh test       install, build, and run every test (lit + unit tests),
 #                         then the same again in an ASan+UBSan build (build-asan/),
 #                         then short libFuzzer runs of every fuzz target (build-fuzz/)
@@ -77,8 +79,16 @@ case "$mode" in
   demo)
     configure_and_build "$build_dir"
     example="examples/layer_norm.hlo"
-    echo "setup: tpuc import $example"
-    "$build_dir/bin/tpuc" import "$example"
+    tpuc="$build_dir/bin/tpuc"
+    echo "== tpuc import $example (first lines)"
+    "$tpuc" import "$example" | head -n 12
+    echo "== tpuc compile $example --report=padding,memory (tpu-v3)"
+    "$tpuc" compile "$example" --report=padding,memory \
+      --memory-viewer="$build_dir/layer_norm_memory.html"
+    echo "== memory viewer: $build_dir/layer_norm_memory.html"
+    echo "== tpuc interpret $example --random-inputs=1"
+    "$tpuc" interpret "$example" --random-inputs=1 --output-dir="$build_dir/layer_norm_out"
+    echo "== results in $build_dir/layer_norm_out"
     ;;
   test)
     configure_and_build "$build_dir"
