@@ -165,7 +165,7 @@ private:
   std::vector<uint64_t> vmemWritten_, vmemRead_; // per page, in cycles
   std::vector<int64_t> sems_;
   std::deque<InFlightDma> inFlight_; // in issue order = completion order
-  std::vector<std::vector<uint16_t>> weights_;
+  std::vector<PackedRhs> weights_; // packed at MXU_LOAD_WEIGHTS
   std::vector<bool> weightsLoaded_;
   struct Loop {
     int64_t begin;
@@ -541,8 +541,10 @@ absl::Status Machine::mxuOp(const exe::Instruction &in) {
       return p.status();
     start = std::max(start, pagesReady(addr, kWeightBytes, false));
     if (opts_.functional) {
-      weights_[mxu].resize(kMxuDim * kMxuDim);
-      std::memcpy(weights_[mxu].data(), *p, kWeightBytes);
+      // VMEM is unaligned bytes; the kernels want typed arrays.
+      std::vector<uint16_t> w(kMxuDim * kMxuDim);
+      std::memcpy(w.data(), *p, kWeightBytes);
+      weights_[mxu] = PackedRhs(dev_.kernels_, w.data(), kMxuDim, kMxuDim);
     }
     weightsLoaded_[mxu] = true;
     mxuFree_[mxu] = start + kLoadWeightsCycles;
@@ -578,8 +580,8 @@ absl::Status Machine::mxuOp(const exe::Instruction &in) {
     std::memcpy(lhsScratch_.data(), *lhsPtr, lhsBytes);
     if (in.accumulate())
       std::memcpy(outScratch_.data(), *dstPtr, dstBytes);
-    matmulBf16(dev_.kernels_, lhsScratch_.data(), weights_[mxu].data(),
-               outScratch_.data(), rows, kMxuDim, kMxuDim, in.accumulate());
+    matmulBf16(weights_[mxu], lhsScratch_.data(), outScratch_.data(), rows,
+               in.accumulate());
     std::memcpy(*dstPtr, outScratch_.data(), dstBytes);
   }
   // SCALE-Sim weight-stationary fold: rows stream through, plus the skew

@@ -2,6 +2,12 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <utility>
+
 #include "runtime/hostio/FloatConversion.h"
 
 namespace tpuc::runtime {
@@ -9,19 +15,18 @@ namespace {
 
 using hostio::bf16BitsToF32;
 
-// Operands widened to f32 once per call (bf16 -> f32 is exact), so the
-// inner loops broadcast and load plain floats. One buffer per operand.
-const float *widen(const uint16_t *bits, int64_t count, int which) {
-  thread_local std::vector<float> buf[2];
-  buf[which].resize(count);
+// The lhs widened to f32 once per call (bf16 -> f32 is exact), so the
+// inner loops broadcast plain floats.
+const float *widenLhs(const uint16_t *bits, int64_t count) {
+  thread_local std::vector<float> buf;
+  buf.resize(count);
   for (int64_t i = 0; i < count; ++i)
-    buf[which][i] = bf16BitsToF32(bits[i]);
-  return buf[which].data();
+    buf[i] = bf16BitsToF32(bits[i]);
+  return buf.data();
 }
 
-void matmulPortable(const uint16_t *lhs, const uint16_t *rhs, float *out,
-                    int64_t m, int64_t k, int64_t n, bool accumulate) {
-  const float *w = widen(rhs, k * n, 1);
+void matmulPortable(const uint16_t *lhs, const float *w, float *out, int64_t m,
+                    int64_t k, int64_t n, bool accumulate) {
   for (int64_t i = 0; i < m; ++i) {
     float *row = out + i * n;
     if (!accumulate)
@@ -48,9 +53,10 @@ void matmulTail(const float *a, const float *w, float *out, int64_t i,
   }
 }
 
-// R rows x 16 columns per block, accumulators in 2R ymm registers.
+// R rows x 16 columns per block, accumulators in 2R ymm registers. A
+// multiply then an add (not an FMA): the reference rounds the product.
 template <int R>
-__attribute__((target("avx2,fma"))) void
+__attribute__((target("avx2"))) void
 blockAvx2(const float *a, const float *w, float *out, int64_t i, int64_t j,
           int64_t k, int64_t n, bool accumulate) {
   __m256 acc[R][2];
@@ -63,8 +69,8 @@ blockAvx2(const float *a, const float *w, float *out, int64_t i, int64_t j,
     __m256 b1 = _mm256_loadu_ps(w + kk * n + j + 8);
     for (int r = 0; r < R; ++r) {
       __m256 x = _mm256_broadcast_ss(a + (i + r) * k + kk);
-      acc[r][0] = _mm256_fmadd_ps(x, b0, acc[r][0]);
-      acc[r][1] = _mm256_fmadd_ps(x, b1, acc[r][1]);
+      acc[r][0] = _mm256_add_ps(acc[r][0], _mm256_mul_ps(x, b0));
+      acc[r][1] = _mm256_add_ps(acc[r][1], _mm256_mul_ps(x, b1));
     }
   }
   for (int r = 0; r < R; ++r)
@@ -87,8 +93,8 @@ blockAvx512(const float *a, const float *w, float *out, int64_t i, int64_t j,
     __m512 b1 = _mm512_loadu_ps(w + kk * n + j + 16);
     for (int r = 0; r < R; ++r) {
       __m512 x = _mm512_set1_ps(a[(i + r) * k + kk]);
-      acc[r][0] = _mm512_fmadd_ps(x, b0, acc[r][0]);
-      acc[r][1] = _mm512_fmadd_ps(x, b1, acc[r][1]);
+      acc[r][0] = _mm512_add_ps(acc[r][0], _mm512_mul_ps(x, b0));
+      acc[r][1] = _mm512_add_ps(acc[r][1], _mm512_mul_ps(x, b1));
     }
   }
   for (int r = 0; r < R; ++r)
@@ -102,11 +108,10 @@ using BlockFn = void (*)(const float *, const float *, float *, int64_t,
 // Tiles the output into `rows`-row (then 1-row) blocks of `width` columns;
 // the register budget of each ISA sets `rows`.
 void matmulBlocked(BlockFn blockRows, int64_t rows, BlockFn block1,
-                   int64_t width, const uint16_t *lhs, const uint16_t *rhs,
+                   int64_t width, const uint16_t *lhs, const float *w,
                    float *out, int64_t m, int64_t k, int64_t n,
                    bool accumulate) {
-  const float *a = widen(lhs, m * k, 0);
-  const float *w = widen(rhs, k * n, 1);
+  const float *a = widenLhs(lhs, m * k);
   int64_t fullCols = n / width * width;
   int64_t i = 0;
   for (; i + rows <= m; i += rows)
@@ -117,6 +122,104 @@ void matmulBlocked(BlockFn blockRows, int64_t rows, BlockFn block1,
       block1(a, w, out, i, j, k, n, accumulate);
   for (int64_t r = 0; r < m; ++r)
     matmulTail(a, w, out, r, fullCols, k, n, accumulate);
+}
+
+// --- Avx512Bf16 ------------------------------------------------------------
+//
+// VDPBF16PS takes, per f32 lane, a pair of bf16 values of each operand
+// (low half: even k, high half: odd k). The rhs is packed into panels of
+// kPanel columns; in panel q, word p * kPanel + c holds
+// rhs[2p][q * kPanel + c] | rhs[2p + 1][q * kPanel + c] << 16, zero past k
+// and n. A block streams one panel (contiguous) against kBf16Rows lhs rows,
+// whose pairs are broadcast straight from the row-major lhs.
+constexpr int64_t kPanel = 64; // 4 zmm of 16 pairs
+constexpr int kBf16Rows = 6;   // 6 x 4 = 24 accumulators
+
+int64_t pairCount(int64_t k) { return (k + 1) / 2; }
+
+void packPairs(const uint16_t *rhs, int64_t k, int64_t n, uint32_t *out) {
+  int64_t pairs = pairCount(k);
+  for (int64_t q = 0; q * kPanel < n; ++q)
+    for (int64_t p = 0; p < pairs; ++p)
+      for (int64_t c = 0; c < kPanel; ++c) {
+        int64_t j = q * kPanel + c;
+        uint32_t lo = j < n ? rhs[2 * p * n + j] : 0;
+        uint32_t hi = j < n && 2 * p + 1 < k ? rhs[(2 * p + 1) * n + j] : 0;
+        *out++ = lo | hi << 16;
+      }
+}
+
+// Rows [i, i + R) x columns [j, j + kPanel) (masked at n); lhs rows have
+// `stride` (even) elements, `pairs` pairs of them used.
+template <int R>
+__attribute__((target("avx512f,avx512bf16"))) void
+blockBf16(const uint16_t *lhs, int64_t stride, const uint32_t *panel,
+          int64_t pairs, float *out, int64_t i, int64_t j, int64_t n,
+          bool accumulate) {
+  __mmask16 mask[4];
+  for (int c = 0; c < 4; ++c) {
+    int64_t left = n - j - 16 * c;
+    mask[c] = left >= 16 ? 0xFFFF : left <= 0 ? 0 : (1u << left) - 1;
+  }
+  __m512 acc[R][4];
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < 4; ++c)
+      acc[r][c] =
+          accumulate
+              ? _mm512_maskz_loadu_ps(mask[c], out + (i + r) * n + j + 16 * c)
+              : _mm512_setzero_ps();
+  const uint16_t *a = lhs + i * stride;
+  for (int64_t p = 0; p < pairs; ++p) {
+    const uint32_t *bp = panel + p * kPanel;
+    __m512bh b[4];
+    for (int c = 0; c < 4; ++c)
+      b[c] = (__m512bh)_mm512_loadu_si512(bp + 16 * c);
+    for (int r = 0; r < R; ++r) {
+      uint32_t word;
+      std::memcpy(&word, a + r * stride + 2 * p, 4);
+      __m512bh x = (__m512bh)_mm512_set1_epi32(static_cast<int>(word));
+      for (int c = 0; c < 4; ++c)
+        acc[r][c] = _mm512_dpbf16_ps(acc[r][c], x, b[c]);
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < 4; ++c)
+      _mm512_mask_storeu_ps(out + (i + r) * n + j + 16 * c, mask[c], acc[r][c]);
+}
+
+using Bf16BlockFn = void (*)(const uint16_t *, int64_t, const uint32_t *,
+                             int64_t, float *, int64_t, int64_t, int64_t, bool);
+
+template <int... R>
+constexpr std::array<Bf16BlockFn, sizeof...(R)>
+bf16Blocks(std::integer_sequence<int, R...>) {
+  return {blockBf16<R + 1>...};
+}
+// kBf16BlockFns[r - 1] handles r rows.
+constexpr std::array<Bf16BlockFn, kBf16Rows> kBf16BlockFns =
+    bf16Blocks(std::make_integer_sequence<int, kBf16Rows>());
+
+void matmulBf16Pairs(const uint32_t *packed, const uint16_t *lhs, float *out,
+                     int64_t m, int64_t k, int64_t n, bool accumulate) {
+  // An odd k reads a zero past each row: pad the rows to an even length.
+  int64_t stride = k;
+  if (k % 2) {
+    thread_local std::vector<uint16_t> padded;
+    stride = k + 1;
+    padded.assign(m * stride, 0);
+    for (int64_t i = 0; i < m; ++i)
+      std::memcpy(&padded[i * stride], lhs + i * k, k * sizeof(uint16_t));
+    lhs = padded.data();
+  }
+  int64_t pairs = pairCount(k);
+  for (int64_t j = 0; j < n; j += kPanel) {
+    const uint32_t *panel = packed + j / kPanel * pairs * kPanel;
+    for (int64_t i = 0; i < m; i += kBf16Rows) {
+      int64_t rows = std::min<int64_t>(kBf16Rows, m - i);
+      kBf16BlockFns[rows - 1](lhs, stride, panel, pairs, out, i, j, n,
+                              accumulate);
+    }
+  }
 }
 
 float apply(BinaryOp op, float a, float b) {
@@ -133,9 +236,8 @@ float apply(BinaryOp op, float a, float b) {
   return 0;
 }
 
-__attribute__((target("avx2"))) void binaryAvx2(BinaryOp op, const float *a,
-                                                const float *b, float *out,
-                                                int64_t n) {
+__attribute__((target("avx2"))) void
+binaryAvx2(BinaryOp op, const float *a, const float *b, float *out, int64_t n) {
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     __m256 x = _mm256_loadu_ps(a + i), y = _mm256_loadu_ps(b + i), r;
@@ -169,8 +271,22 @@ const char *kernelPathName(KernelPath path) {
     return "avx2";
   case KernelPath::Avx512:
     return "avx512";
+  case KernelPath::Avx512Bf16:
+    return "avx512-bf16";
   }
   return "?";
+}
+
+std::vector<KernelPath> allKernelPaths() {
+  return {KernelPath::Portable, KernelPath::Avx2, KernelPath::Avx512,
+          KernelPath::Avx512Bf16};
+}
+
+std::optional<KernelPath> parseKernelPath(std::string_view name) {
+  for (KernelPath p : allKernelPaths())
+    if (name == kernelPathName(p))
+      return p;
+  return std::nullopt;
 }
 
 bool isKernelPathSupported(KernelPath path) {
@@ -181,25 +297,64 @@ bool isKernelPathSupported(KernelPath path) {
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   case KernelPath::Avx512:
     return __builtin_cpu_supports("avx512f");
+  case KernelPath::Avx512Bf16:
+    return __builtin_cpu_supports("avx512f") &&
+           __builtin_cpu_supports("avx512bf16");
   }
   return false;
 }
 
+bool isKernelPathExact(KernelPath path) {
+  return path != KernelPath::Avx512Bf16;
+}
+
 KernelPath bestKernelPath() {
-  static const KernelPath best =
-      isKernelPathSupported(KernelPath::Avx512) ? KernelPath::Avx512
-      : isKernelPathSupported(KernelPath::Avx2) ? KernelPath::Avx2
-                                                : KernelPath::Portable;
+  static const KernelPath best = supportedKernelPaths().back();
   return best;
 }
 
 std::vector<KernelPath> supportedKernelPaths() {
   std::vector<KernelPath> paths;
-  for (KernelPath p :
-       {KernelPath::Portable, KernelPath::Avx2, KernelPath::Avx512})
+  for (KernelPath p : allKernelPaths())
     if (isKernelPathSupported(p))
       paths.push_back(p);
   return paths;
+}
+
+PackedRhs::PackedRhs(KernelPath path, const uint16_t *rhs, int64_t k, int64_t n)
+    : path_(isKernelPathSupported(path) ? path : KernelPath::Portable), k_(k),
+      n_(n) {
+  if (path_ == KernelPath::Avx512Bf16) {
+    pairs_.resize((n + kPanel - 1) / kPanel * kPanel * pairCount(k));
+    packPairs(rhs, k, n, pairs_.data());
+    return;
+  }
+  wide_.resize(k * n);
+  for (int64_t i = 0; i < k * n; ++i)
+    wide_[i] = bf16BitsToF32(rhs[i]);
+}
+
+void matmulBf16(const PackedRhs &rhs, const uint16_t *lhs, float *out,
+                int64_t m, bool accumulate) {
+  int64_t k = rhs.k_, n = rhs.n_;
+  const float *w = rhs.wide_.data();
+  switch (rhs.path_) {
+  case KernelPath::Avx512Bf16:
+    return matmulBf16Pairs(rhs.pairs_.data(), lhs, out, m, k, n, accumulate);
+  case KernelPath::Avx512:
+    return matmulBlocked(blockAvx512<8>, 8, blockAvx512<1>, 32, lhs, w, out, m,
+                         k, n, accumulate);
+  case KernelPath::Avx2:
+    return matmulBlocked(blockAvx2<4>, 4, blockAvx2<1>, 16, lhs, w, out, m, k,
+                         n, accumulate);
+  case KernelPath::Portable:
+    return matmulPortable(lhs, w, out, m, k, n, accumulate);
+  }
+}
+
+void matmulBf16(KernelPath path, const uint16_t *lhs, const uint16_t *rhs,
+                float *out, int64_t m, int64_t k, int64_t n, bool accumulate) {
+  matmulBf16(PackedRhs(path, rhs, k, n), lhs, out, m, accumulate);
 }
 
 void referenceMatmulBf16(const uint16_t *lhs, const uint16_t *rhs, float *out,
@@ -208,21 +363,40 @@ void referenceMatmulBf16(const uint16_t *lhs, const uint16_t *rhs, float *out,
     for (int64_t j = 0; j < n; ++j) {
       float acc = accumulate ? out[i * n + j] : 0.0f;
       for (int64_t kk = 0; kk < k; ++kk)
-        acc = acc + bf16BitsToF32(lhs[i * k + kk]) *
-                        bf16BitsToF32(rhs[kk * n + j]);
+        acc = acc +
+              bf16BitsToF32(lhs[i * k + kk]) * bf16BitsToF32(rhs[kk * n + j]);
       out[i * n + j] = acc;
     }
 }
 
-void matmulBf16(KernelPath path, const uint16_t *lhs, const uint16_t *rhs,
-                float *out, int64_t m, int64_t k, int64_t n, bool accumulate) {
-  if (path == KernelPath::Avx512 && isKernelPathSupported(path))
-    return matmulBlocked(blockAvx512<8>, 8, blockAvx512<1>, 32, lhs, rhs, out,
-                         m, k, n, accumulate);
-  if (path == KernelPath::Avx2 && isKernelPathSupported(path))
-    return matmulBlocked(blockAvx2<4>, 4, blockAvx2<1>, 16, lhs, rhs, out, m,
-                         k, n, accumulate);
-  matmulPortable(lhs, rhs, out, m, k, n, accumulate);
+std::vector<double> matmulBf16Tolerance(KernelPath path, const uint16_t *lhs,
+                                        const uint16_t *rhs, const float *init,
+                                        int64_t m, int64_t k, int64_t n,
+                                        bool accumulate) {
+  std::vector<double> bound(m * n, 0.0);
+  if (isKernelPathExact(path))
+    return bound;
+  const double u = std::ldexp(1.0, -24), minNormal = std::ldexp(1.0, -126);
+  const double gamma = k * u / (1 - k * u);
+  auto subnormal = [&](uint16_t bits) {
+    return (bits & 0x7F80) == 0 && (bits & 0x7F) != 0;
+  };
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double magnitudes = accumulate ? std::fabs(init[i * n + j]) : 0.0;
+      double flushed = 0;
+      for (int64_t kk = 0; kk < k; ++kk) {
+        uint16_t a = lhs[i * k + kk], b = rhs[kk * n + j];
+        double product =
+            std::fabs(double(bf16BitsToF32(a)) * double(bf16BitsToF32(b)));
+        magnitudes += product;
+        if (subnormal(a) || subnormal(b))
+          flushed += product;
+      }
+      bound[i * n + j] =
+          2 * gamma * magnitudes + flushed + (3.0 * k + 3) * minNormal;
+    }
+  return bound;
 }
 
 void binaryF32(KernelPath path, BinaryOp op, const float *a, const float *b,

@@ -1,36 +1,98 @@
 // Host kernels behind the MXU and the VPU, with a portable path and x86
 // SIMD paths chosen at run time (CPUID), so one binary runs anywhere.
 //
-// Accuracy contract: every path computes each output as
-//   acc = accumulate ? out : 0;  for k in order: acc = acc + lhs*rhs  (f32)
-// bf16 x bf16 products are exact in f32, so a fused multiply-add rounds
-// exactly like a multiply then an add: all paths are bit-identical to the
-// plain reference loop (referenceMatmulBf16). The same holds for the
-// elementwise kernels (IEEE add/sub/mul/div are correctly rounded).
+// Accuracy contract of matmulBf16, per output with c its initial value
+// (accumulate ? out : 0), a_k b_k the bf16 x bf16 products and K = k:
+//
+// * Exact paths (Portable, Avx2, Avx512) compute
+//     acc = c;  for k in order: acc = acc + a_k * b_k  (f32, round to even)
+//   bit for bit like the plain reference loop (referenceMatmulBf16). A
+//   product is computed exactly and rounded once on its own before the add
+//   (the SIMD paths use a multiply then an add, never a fused multiply-add,
+//   which would differ when a product is below 2^-133 and so not exact in
+//   f32). The elementwise kernels are bit-identical too (IEEE add/sub/mul/
+//   div are correctly rounded).
+//
+// * Avx512Bf16 uses VDPBF16PS, which adds two products per step in its own
+//   order and rounding, treats subnormal inputs (bf16 and the f32
+//   accumulator) as zero and flushes subnormal results to zero. Where the
+//   reference result and every partial sum are finite,
+//     |got - reference| <= 2 g_K (|c| + sum_k |a_k b_k|)
+//                          + sum_{k: a_k or b_k subnormal} |a_k b_k|
+//                          + (3K + 3) 2^-126,
+//   g_K = K u / (1 - K u), u = 2^-24: both results are a recursive f32 sum
+//   of the same K + 1 terms (error <= g_K times the sum of magnitudes
+//   each), the flushed subnormal inputs drop their products, and each
+//   of the K/2 + 1 steps flushes at most five values below 2^-126 (the
+//   accumulator, two products, two sums). matmulBf16Tolerance computes the
+//   bound. Inf and NaN inputs give Inf or NaN on both, not always the same.
 #ifndef TPUC_RUNTIME_EMULATOR_KERNELS_H
 #define TPUC_RUNTIME_EMULATOR_KERNELS_H
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 namespace tpuc::runtime {
 
-enum class KernelPath { Portable, Avx2, Avx512 };
+enum class KernelPath { Portable, Avx2, Avx512, Avx512Bf16 };
+// "portable", "avx2", "avx512", "avx512-bf16".
 const char *kernelPathName(KernelPath path);
+std::optional<KernelPath> parseKernelPath(std::string_view name);
+// Every path, supported here or not, slowest first (the order above).
+std::vector<KernelPath> allKernelPaths();
 bool isKernelPathSupported(KernelPath path);
-// The fastest supported path of this host.
+// Whether `path` is bit-identical to the reference (see above).
+bool isKernelPathExact(KernelPath path);
+// The fastest supported path of this host: Avx512Bf16, else Avx512, else
+// Avx2, else Portable. Not necessarily exact; pick an exact path for
+// bit-reproducible results across hosts.
 KernelPath bestKernelPath();
 std::vector<KernelPath> supportedKernelPaths();
 
+// The rhs (weights) of matmulBf16 in the layout its path wants, prepared
+// once for many matmuls (the emulator packs at MXU_LOAD_WEIGHTS). An
+// unsupported path packs for, and runs, the portable kernel.
+class PackedRhs {
+public:
+  PackedRhs() = default;
+  // rhs: k x n bf16 bit patterns, row-major.
+  PackedRhs(KernelPath path, const uint16_t *rhs, int64_t k, int64_t n);
+  KernelPath path() const { return path_; }
+  int64_t k() const { return k_; }
+  int64_t n() const { return n_; }
+
+private:
+  friend void matmulBf16(const PackedRhs &rhs, const uint16_t *lhs, float *out,
+                         int64_t m, bool accumulate);
+  KernelPath path_ = KernelPath::Portable;
+  int64_t k_ = 0, n_ = 0;
+  // Exact paths: rhs widened to f32, row-major. Avx512Bf16: see packPairs.
+  std::vector<float> wide_;
+  std::vector<uint32_t> pairs_;
+};
+
 // out[m x n] (+)= lhs[m x k] * rhs[k x n]; lhs and rhs are bf16 bit
 // patterns, all row-major.
+void matmulBf16(const PackedRhs &rhs, const uint16_t *lhs, float *out,
+                int64_t m, bool accumulate);
 void matmulBf16(KernelPath path, const uint16_t *lhs, const uint16_t *rhs,
                 float *out, int64_t m, int64_t k, int64_t n, bool accumulate);
 // The plain triple loop the contract above is stated against.
 void referenceMatmulBf16(const uint16_t *lhs, const uint16_t *rhs, float *out,
                          int64_t m, int64_t k, int64_t n, bool accumulate);
+// The contract's bound on |matmulBf16(path) - reference| per output (all
+// zero for an exact path); `init` holds the initial out (ignored unless
+// accumulate).
+std::vector<double> matmulBf16Tolerance(KernelPath path, const uint16_t *lhs,
+                                        const uint16_t *rhs, const float *init,
+                                        int64_t m, int64_t k, int64_t n,
+                                        bool accumulate);
 
 enum class BinaryOp { Add, Sub, Mul, Div };
+// out = a OP b elementwise, bit-identical on every path (the SIMD paths
+// all run the AVX2 loop).
 void binaryF32(KernelPath path, BinaryOp op, const float *a, const float *b,
                float *out, int64_t n);
 

@@ -16,8 +16,8 @@
 namespace tpuc::runtime {
 namespace {
 
-// Register-only FMA loops: 12 independent accumulators hide the FMA latency
-// on two ports. Flops per call: iterations * 12 * lanes * 2.
+// Register-only peak loops: 12 independent accumulators hide the latency
+// on two ports. Each returns its flops per iteration.
 __attribute__((target("avx2,fma"))) float fmaLoopAvx2(int64_t iterations) {
   __m256 acc[12];
   for (int i = 0; i < 12; ++i)
@@ -46,29 +46,63 @@ __attribute__((target("avx512f"))) float fmaLoopAvx512(int64_t iterations) {
   return _mm512_cvtss_f32(sum);
 }
 
-void BM_FmaPeak(benchmark::State &state) {
+// VDPBF16PS: 16 lanes x 2 bf16 products x 2 flops per instruction.
+__attribute__((target("avx512f,avx512bf16"))) float
+dpbf16Loop(int64_t iterations) {
+  __m512 acc[12];
+  for (int i = 0; i < 12; ++i)
+    acc[i] = _mm512_set1_ps(float(i));
+  __m512bh a = (__m512bh)_mm512_set1_epi32(0x3F803F80); // (1, 1)
+  __m512bh b = (__m512bh)_mm512_set1_epi32(0x3A833A83); // (0.001, 0.001)
+  for (int64_t it = 0; it < iterations; ++it)
+    for (int i = 0; i < 12; ++i)
+      acc[i] = _mm512_dpbf16_ps(acc[i], a, b);
+  __m512 sum = acc[0];
+  for (int i = 1; i < 12; ++i)
+    sum = _mm512_add_ps(sum, acc[i]);
+  return _mm512_cvtss_f32(sum);
+}
+
+// The peak of each SIMD path's inner instruction: FMA for the f32 paths,
+// VDPBF16PS for avx512-bf16.
+void BM_Peak(benchmark::State &state) {
   KernelPath path = static_cast<KernelPath>(state.range(0));
-  if (!isKernelPathSupported(path) || path == KernelPath::Portable) {
+  if (!isKernelPathSupported(path)) {
     state.SkipWithError("path not supported here");
     return;
   }
   // volatile: the trip count must not be known to the optimiser.
   volatile int64_t iterations = 1 << 20;
-  int lanes = path == KernelPath::Avx512 ? 16 : 8;
+  double flopsPerIteration = 12 * 2 *
+                             (path == KernelPath::Avx2     ? 8
+                              : path == KernelPath::Avx512 ? 16
+                                                           : 32);
   for (auto _ : state)
-    benchmark::DoNotOptimize(path == KernelPath::Avx512
+    benchmark::DoNotOptimize(path == KernelPath::Avx2 ? fmaLoopAvx2(iterations)
+                             : path == KernelPath::Avx512
                                  ? fmaLoopAvx512(iterations)
-                                 : fmaLoopAvx2(iterations));
-  state.SetLabel(kernelPathName(path));
+                                 : dpbf16Loop(iterations));
+  state.SetLabel(path == KernelPath::Avx512Bf16 ? "avx512-bf16 vdpbf16ps"
+                                                : kernelPathName(path));
   state.counters["FLOPS"] = benchmark::Counter(
-      double(1 << 20) * 12 * lanes * 2 * state.iterations(),
+      double(1 << 20) * flopsPerIteration * state.iterations(),
       benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_FmaPeak)
+BENCHMARK(BM_Peak)
     ->Arg(int(KernelPath::Avx2))
-    ->Arg(int(KernelPath::Avx512));
+    ->Arg(int(KernelPath::Avx512))
+    ->Arg(int(KernelPath::Avx512Bf16));
 
-// matmulBf16(m x k x n) per kernel path; args: path, m, k, n.
+std::vector<uint16_t> randomBf16(int64_t count, std::mt19937 &rng) {
+  std::uniform_real_distribution<float> dist(-1, 1);
+  std::vector<uint16_t> bits(count);
+  for (auto &x : bits)
+    x = hostio::f32ToBf16Bits(dist(rng));
+  return bits;
+}
+
+// matmulBf16(m x k x n) per kernel path, with the rhs packed once (as the
+// emulator does per MXU_LOAD_WEIGHTS); args: path, m, k, n.
 void BM_MatmulBf16(benchmark::State &state) {
   KernelPath path = static_cast<KernelPath>(state.range(0));
   if (!isKernelPathSupported(path)) {
@@ -77,15 +111,12 @@ void BM_MatmulBf16(benchmark::State &state) {
   }
   int64_t m = state.range(1), k = state.range(2), n = state.range(3);
   std::mt19937 rng(1);
-  std::uniform_real_distribution<float> dist(-1, 1);
-  std::vector<uint16_t> lhs(m * k), rhs(k * n);
-  for (auto &x : lhs)
-    x = hostio::f32ToBf16Bits(dist(rng));
-  for (auto &x : rhs)
-    x = hostio::f32ToBf16Bits(dist(rng));
+  std::vector<uint16_t> lhs = randomBf16(m * k, rng);
+  std::vector<uint16_t> rhs = randomBf16(k * n, rng);
+  PackedRhs packed(path, rhs.data(), k, n);
   std::vector<float> out(m * n);
   for (auto _ : state) {
-    matmulBf16(path, lhs.data(), rhs.data(), out.data(), m, k, n, true);
+    matmulBf16(packed, lhs.data(), out.data(), m, true);
     benchmark::DoNotOptimize(out.data());
   }
   state.SetLabel(kernelPathName(path));
@@ -94,15 +125,35 @@ void BM_MatmulBf16(benchmark::State &state) {
 }
 BENCHMARK(BM_MatmulBf16)
     ->ArgsProduct({{int(KernelPath::Portable), int(KernelPath::Avx2),
-                    int(KernelPath::Avx512)},
-                   {256},
+                    int(KernelPath::Avx512), int(KernelPath::Avx512Bf16)},
+                   {8, 256},
                    {128},
                    {128}})
     ->ArgsProduct({{int(KernelPath::Portable), int(KernelPath::Avx2),
-                    int(KernelPath::Avx512)},
+                    int(KernelPath::Avx512), int(KernelPath::Avx512Bf16)},
                    {512},
                    {512},
                    {512}});
+
+// The VPU's binaryF32 on one vreg (1024 f32), as VADD runs it; args: path.
+void BM_BinaryF32(benchmark::State &state) {
+  KernelPath path = static_cast<KernelPath>(state.range(0));
+  if (!isKernelPathSupported(path)) {
+    state.SkipWithError("path not supported here");
+    return;
+  }
+  std::vector<float> a(1024, 1.5f), b(1024, 0.25f), out(1024);
+  for (auto _ : state) {
+    binaryF32(path, BinaryOp::Add, a.data(), b.data(), out.data(), 1024);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetLabel(kernelPathName(path));
+  state.counters["FLOPS"] = benchmark::Counter(1024.0 * state.iterations(),
+                                               benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_BinaryF32)
+    ->Arg(int(KernelPath::Portable))
+    ->Arg(int(KernelPath::Avx2));
 
 // The 4096^3 bf16 matmul program, timing only, on tpu-v3. Reports the
 // modeled time next to the roofline max(flops / MXU peak, bytes / HBM BW)

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -43,6 +44,13 @@ Execution:
   --timing-only           model time only; results are not computed (and
                           not written). For sizing large programs quickly.
   --max-instructions=N    trap after N executed instructions (default 2^33).
+  --kernels=PATH          the host kernels of the MXU and VPU: auto (the
+                          default: this host's fastest), portable, avx2,
+                          avx512 or avx512-bf16. All but avx512-bf16 give
+                          bit-identical results on every host; avx512-bf16
+                          (auto where the CPU has it) differs within the
+                          tolerance of docs/runtime.md. A path this CPU
+                          lacks is an error.
   --help                  this text.
 
 Files are written only when the whole run succeeded (each through a
@@ -58,6 +66,7 @@ struct Options {
   std::string outputDir, profile, trace;
   bool timingOnly = false;
   int64_t maxInstructions = int64_t(1) << 33;
+  runtime::KernelPath kernels = runtime::bestKernelPath();
 };
 
 absl::Status usageError(const std::string &message) {
@@ -79,6 +88,32 @@ bool flag(const std::string &arg, const char *name, std::string *value,
     return true;
   }
   return false;
+}
+
+absl::Status parseKernels(const std::string &value,
+                          runtime::KernelPath *kernels) {
+  if (value == "auto") {
+    *kernels = runtime::bestKernelPath();
+    return absl::OkStatus();
+  }
+  std::optional<runtime::KernelPath> path = runtime::parseKernelPath(value);
+  if (!path) {
+    std::string valid = "auto";
+    for (runtime::KernelPath p : runtime::allKernelPaths())
+      absl::StrAppend(&valid, ", ", runtime::kernelPathName(p));
+    return usageError(
+        absl::StrCat("--kernels takes one of ", valid, "; got '", value, "'"));
+  }
+  if (!runtime::isKernelPathSupported(*path)) {
+    std::string supported;
+    for (runtime::KernelPath p : runtime::supportedKernelPaths())
+      absl::StrAppend(&supported, ", ", runtime::kernelPathName(p));
+    return absl::FailedPreconditionError(
+        absl::StrCat("--kernels=", value, " is not supported by this CPU (it ",
+                     "supports auto", supported, ")"));
+  }
+  *kernels = *path;
+  return absl::OkStatus();
 }
 
 absl::StatusOr<Options> parseArgs(int argc, char **argv) {
@@ -124,6 +159,9 @@ absl::StatusOr<Options> parseArgs(int argc, char **argv) {
       if (!has || !absl::SimpleAtoi(value, &o.maxInstructions) ||
           o.maxInstructions <= 0)
         return usageError("--max-instructions needs a positive integer");
+    } else if (flag(arg, "kernels", &value, &has)) {
+      if (absl::Status s = parseKernels(value, &o.kernels); !s.ok())
+        return s;
     } else if (absl::StartsWith(arg, "-")) {
       return usageError(absl::StrCat("unknown option '", arg, "'"));
     } else if (o.executable.empty()) {
@@ -205,7 +243,7 @@ absl::Status run(const Options &o) {
   absl::StatusOr<std::vector<hostio::HostArray>> inputs = gatherInputs(o, *e);
   if (!inputs.ok())
     return inputs.status();
-  runtime::EmulatorDevice device(e->target());
+  runtime::EmulatorDevice device(e->target(), o.kernels);
   runtime::ExecuteOptions options;
   options.functional = !o.timingOnly;
   options.trace = !o.trace.empty();
