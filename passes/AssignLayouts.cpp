@@ -283,7 +283,7 @@ LogicalResult AssignLayoutsPass::assign(func::FuncOp func) {
 void AssignLayoutsPass::runOnOperation() {
   absl::StatusOr<target::TargetSpec> spec = target::lookupTarget(targetName);
   if (!spec.ok()) {
-    getOperation().emitError() << spec.status().message();
+    getOperation().emitError() << std::string(spec.status().message());
     return signalPassFailure();
   }
   rules = spec->tiling;

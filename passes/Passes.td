@@ -49,4 +49,116 @@ def AssignLayouts : Pass<"tpuc-assign-layouts", "mlir::ModuleOp"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def Fuse : Pass<"tpuc-fuse", "mlir::ModuleOp"> {
+  let summary = "Fuse ops into hlo.fusion kernels (loop, input, output, "
+                "multi-output)";
+  let description = [{
+    Cost-based fusion in the spirit of XLA's instruction fusion. Each
+    `hlo.fusion` is one kernel: it reads its operands from HBM once and
+    writes its results once, and everything in between stays in VMEM.
+
+    - loop: elementwise ops, converts, broadcasts, iota, slices, pads,
+      concatenates, and reshapes/transposes that keep the (8,128) tiles;
+    - input: those producers fused into a `reduce` (`reduce_sum(x + y*z)`);
+    - output: a `dot_general`/`convolution` with its epilogue (bias add,
+      activation, scale, convert) and converts/transposes on its operands;
+    - multi-output: a producer whose result other kernels also need becomes
+      an extra output, and siblings reading the same large value merge.
+
+    Expensive ops (contractions, reductions, transcendentals on more than
+    one vreg) are never recomputed; cheap producers that read no more bytes
+    than they write (broadcasts, iota, small constants) are recomputed in
+    every kernel that reads them. A fusion's VMEM estimate (blocks of 64Ki
+    elements per value, double-buffered at the boundary) stays within the
+    budget. docs/fusion.md gives the rules and the cost model.
+
+    ```mlir
+    // Before: three kernels, 3 x 4 MiB written and read back.
+    %e = hlo.exponential %x : tensor<1024x1024xf32>
+    %m = hlo.multiply %e, %y : tensor<1024x1024xf32>
+    %r = hlo.reduce(%m) init(%zero) dims = [1] ... { hlo.add }
+    // After: one input fusion.
+    %r = hlo.fusion input(%x, %y) : (...) -> tensor<1024xf32> {
+    ^bb0(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>):
+      %zero = hlo.constant dense<0.0> : tensor<f32>
+      %e = hlo.exponential %a : tensor<1024x1024xf32>
+      %m = hlo.multiply %e, %b : tensor<1024x1024xf32>
+      %r = hlo.reduce(%m) init(%zero) dims = [1] ...
+      hlo.return %r : tensor<1024xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", "\"tpu-v3\"",
+           "Target preset whose VMEM size is the default budget">,
+    Option<"vmemBudget", "vmem-budget", "int64_t", "0",
+           "VMEM bytes one fusion may use (0: the target's VMEM)">,
+    Option<"multiOutput", "multi-output", "bool", "true",
+           "Allow multi-output (producer/consumer and sibling) fusion">,
+  ];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
+def MixedPrecision : Pass<"tpuc-mixed-precision", "mlir::ModuleOp"> {
+  let summary = "Apply a Keras-style mixed precision policy (mixed_bfloat16)";
+  let description = [{
+    Keras' `mixed_bfloat16`: compute in bf16, keep variables in f32.
+
+    - `dot_general` and `convolution` with f32 operands read bf16 operands
+      and accumulate into an f32 result (XLA's preferred_element_type);
+    - elementwise and data-movement ops on f32 activations compute and store
+      bf16 (a convert to bf16 on each f32 operand, one back to f32 after);
+    - reductions, the function's signature, and variables stay f32:
+      entry parameters are cast at each use, and the elementwise ops that
+      compute a value returned through `hlo.input_output_alias` (an
+      optimizer update) keep f32.
+
+    Convert pairs that round-trip exactly (bf16 -> f32 -> bf16) fold
+    away, so a chain of bf16 ops has converts only at its ends.
+
+    ```mlir
+    // Before:
+    %d = hlo.dot_general %x, %w, ... : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>
+    %r = hlo.maximum %d, %zero : tensor<8x4xf32>
+    // After:
+    %xb = hlo.convert %x : (tensor<8x16xf32>) -> tensor<8x16xbf16>
+    %wb = hlo.convert %w : (tensor<16x4xf32>) -> tensor<16x4xbf16>
+    %d = hlo.dot_general %xb, %wb, ... : (tensor<8x16xbf16>, tensor<16x4xbf16>) -> tensor<8x4xf32>
+    %db = hlo.convert %d : (tensor<8x4xf32>) -> tensor<8x4xbf16>
+    %r = hlo.maximum %db, %zerob : tensor<8x4xbf16>
+    %rf = hlo.convert %r : (tensor<8x4xbf16>) -> tensor<8x4xf32>
+    ```
+  }];
+  let options = [
+    Option<"policy", "policy", "std::string", "\"mixed_bfloat16\"",
+           "Precision policy: mixed_bfloat16 or float32 (no change)">,
+  ];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
+def FloatNormalization : Pass<"tpuc-float-normalization", "mlir::ModuleOp"> {
+  let summary = "Compute in f32 the bf16 ops the target cannot do in bf16";
+  let description = [{
+    As XLA's FloatNormalization: an op on bf16 that the target's table
+    (`f32OnlyOps` in runtime/target, e.g. transcendentals, divide and
+    rsqrt on tpu-v2/v3) lists is computed in f32 between converts. The
+    result is rounded back to bf16, so the program computes the same
+    values. Exact round trips (bf16 -> f32 -> bf16) that this creates fold.
+
+    ```mlir
+    // Before (tpu-v3):
+    %e = hlo.exponential %x : tensor<8xbf16>
+    // After:
+    %0 = hlo.convert %x : (tensor<8xbf16>) -> tensor<8xf32>
+    %1 = hlo.exponential %0 : tensor<8xf32>
+    %e = hlo.convert %1 : (tensor<8xf32>) -> tensor<8xbf16>
+    ```
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", "\"tpu-v3\"",
+           "Target preset whose table lists the f32-only ops">,
+  ];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 #endif // TPUC_PASSES_PASSES_TD

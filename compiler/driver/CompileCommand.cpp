@@ -1,7 +1,9 @@
 //===- CompileCommand.cpp - `tpuc compile` ---------------------------------===//
 //
-// For now: import, inline calls, assign layouts (--layout=auto), plan HBM,
-// and print the padding and memory reports. Codegen comes with later issues;
+// For now: import, inline calls, mixed precision (--precision), float
+// normalization and canonicalization, fusion (--fusion), assign layouts
+// (--layout=auto), plan HBM, and print the padding, memory and fusion
+// reports. Codegen comes with later issues;
 // -o writes the module with its assigned layouts.
 //
 //===----------------------------------------------------------------------===//
@@ -25,7 +27,9 @@ namespace tpuc::driver {
 namespace {
 
 enum class LayoutMode { Preserve, Auto };
-enum class ReportKind { Padding, Memory };
+enum class ReportKind { Padding, Memory, Fusion };
+enum class Precision { F32, MixedBfloat16 };
+enum class FusionMode { Off, On };
 enum class ReportFormat { Text, Json };
 
 cl::SubCommand compileSub(
@@ -62,7 +66,10 @@ cl::list<ReportKind> reports(
     cl::values(clEnumValN(ReportKind::Padding, "padding",
                           "padding per buffer, with advice"),
                clEnumValN(ReportKind::Memory, "memory",
-                          "HBM use in XLA's format")),
+                          "HBM use in XLA's format"),
+               clEnumValN(ReportKind::Fusion, "fusion",
+                          "fusions, HBM traffic and peak memory with and "
+                          "without fusion")),
     cl::CommaSeparated, cl::sub(compileSub), cl::cat(toolCategory()));
 cl::opt<ReportFormat> reportFormat(
     "report-format", cl::desc("Report format"),
@@ -71,6 +78,19 @@ cl::opt<ReportFormat> reportFormat(
                           "one JSON object (docs/reports.md)")),
     cl::init(ReportFormat::Text), cl::sub(compileSub),
     cl::cat(toolCategory()));
+cl::opt<Precision> precision(
+    "precision", cl::desc("Precision policy"),
+    cl::values(clEnumValN(Precision::F32, "f32", "compute as written"),
+               clEnumValN(Precision::MixedBfloat16, "mixed_bfloat16",
+                          "Keras' mixed_bfloat16: bf16 compute and "
+                          "activations, f32 variables and accumulation")),
+    cl::init(Precision::F32), cl::sub(compileSub), cl::cat(toolCategory()));
+cl::opt<FusionMode> fusionMode(
+    "fusion", cl::desc("Fusion into hlo.fusion kernels"),
+    cl::values(clEnumValN(FusionMode::Off, "off", "one kernel per op"),
+               clEnumValN(FusionMode::On, "on",
+                          "loop, input, output and multi-output fusion")),
+    cl::init(FusionMode::On), cl::sub(compileSub), cl::cat(toolCategory()));
 cl::opt<std::string> memoryViewer(
     "memory-viewer", cl::desc("Write the memory viewer page (HTML)"),
     cl::value_desc("file.html"), cl::sub(compileSub), cl::cat(toolCategory()));
@@ -126,14 +146,42 @@ int runCompile() {
   if (!module)
     return 1;
 
+  bool wantFusion = llvm::is_contained(reports, ReportKind::Fusion);
   mlir::PassManager pm(&context);
   pm.addPass(mlir::createInlinerPass());
-  if (layoutMode == LayoutMode::Auto) {
-    AssignLayoutsOptions options;
-    options.targetName = spec->machine.name();
-    pm.addPass(createAssignLayouts(options));
-  }
+  if (precision == Precision::MixedBfloat16)
+    pm.addPass(createMixedPrecision());
+  FloatNormalizationOptions normalization;
+  normalization.targetName = spec->machine.name();
+  pm.addPass(createFloatNormalization(normalization));
+  // Folds the convert pairs the precision passes leave; without them the
+  // program stays as imported (the reports reproduce XLA's).
+  if (precision == Precision::MixedBfloat16 || fusionMode == FusionMode::On)
+    pm.addPass(mlir::createCanonicalizerPass());
   if (mlir::failed(pm.run(*module)))
+    return 1;
+
+  // The fusion report compares with the program as it was before fusion.
+  mlir::OwningOpRef<mlir::ModuleOp> unfused;
+  if (wantFusion)
+    unfused = module->clone();
+  fusion::FusionOptions fusionOptions;
+  fusionOptions.vmemBudgetBytes = spec->machine.vmem_bytes();
+  auto runBackEnd = [&](mlir::ModuleOp m, bool fuse) {
+    mlir::PassManager backEnd(&context);
+    if (fuse) {
+      FuseOptions options;
+      options.targetName = spec->machine.name();
+      backEnd.addPass(createFuse(options));
+    }
+    if (layoutMode == LayoutMode::Auto) {
+      AssignLayoutsOptions options;
+      options.targetName = spec->machine.name();
+      backEnd.addPass(createAssignLayouts(options));
+    }
+    return backEnd.run(m);
+  };
+  if (mlir::failed(runBackEnd(*module, fusionMode == FusionMode::On)))
     return 1;
 
   mlir::FailureOr<analysis::MemoryPlan> plan =
@@ -145,16 +193,40 @@ int runCompile() {
   reportContext.layoutMode =
       layoutMode == LayoutMode::Auto ? "auto" : "preserve";
 
+  std::optional<report::FusionSummary> fusionSummary;
+  if (wantFusion) {
+    mlir::OwningOpRef<mlir::ModuleOp> beforeFusion = unfused->clone();
+    if (mlir::failed(runBackEnd(*beforeFusion, /*fuse=*/false)))
+      return 1;
+    mlir::FailureOr<analysis::MemoryPlan> before =
+        analysis::planMemory(*beforeFusion, *spec);
+    if (mlir::failed(before))
+      return 1;
+    fusionSummary = report::summarizeFusion(*unfused, *module, *before, *plan,
+                                            fusionOptions);
+    fusionSummary->precision =
+        precision == Precision::MixedBfloat16 ? "mixed_bfloat16" : "f32";
+  }
+
   bool wantPadding = llvm::is_contained(reports, ReportKind::Padding);
   bool wantMemory = llvm::is_contained(reports, ReportKind::Memory);
-  if (reportFormat == ReportFormat::Json && (wantPadding || wantMemory)) {
-    llvm::outs() << llvm::formatv(
-        "{0:2}\n", report::reportJson(*plan, reportContext));
+  if (reportFormat == ReportFormat::Json &&
+      (wantPadding || wantMemory || wantFusion)) {
+    llvm::json::Value json =
+        wantPadding || wantMemory
+            ? report::reportJson(*plan, reportContext)
+            : report::fusionReportJson(*fusionSummary, reportContext);
+    if ((wantPadding || wantMemory) && wantFusion)
+      json.getAsObject()->insert(
+          {"fusion", report::fusionReportJson(*fusionSummary, reportContext)});
+    llvm::outs() << llvm::formatv("{0:2}\n", json);
   } else {
     if (wantPadding)
       report::printPaddingReport(*plan, reportContext, llvm::outs());
     if (wantMemory)
       report::printMemoryReport(*plan, reportContext, llvm::outs());
+    if (wantFusion)
+      report::printFusionReport(*fusionSummary, reportContext, llvm::outs());
   }
   llvm::outs().flush();
   // The viewer is part of the diagnosis, so it is written even when the

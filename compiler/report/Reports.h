@@ -10,6 +10,7 @@
 #define TPUC_COMPILER_REPORT_REPORTS_H
 
 #include "compiler/analysis/BufferAssignment.h"
+#include "compiler/fusion/FusionPlanner.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -45,6 +46,42 @@ llvm::json::Value reportJson(const analysis::MemoryPlan &plan,
 /// buffers at the peak.
 void writeMemoryViewer(const analysis::MemoryPlan &plan,
                        const ReportContext &context, llvm::raw_ostream &os);
+
+/// What fusion did to a program (docs/fusion.md, "The fusion report").
+struct FusionSummary {
+  struct Fusion {
+    std::string name; // "fusion.0", in program order
+    std::string kind; // loop, input, output
+    std::vector<std::string> ops;          // HLO instruction names
+    std::vector<std::string> frameworkOps; // op_name metadata, sorted
+    int64_t readBytes = 0, writtenBytes = 0;
+  };
+  struct Intermediate {
+    std::string name, opcode, shape, frameworkOp, reason;
+    int64_t bytes = 0;
+  };
+  std::string precision; // f32 or mixed_bfloat16
+  std::vector<Fusion> fusions;
+  int64_t hbmBytesUnfused = 0, hbmBytesFused = 0;
+  int64_t peakBytesBefore = 0, peakBytesAfter = 0; // HLO temp heap
+  int64_t usedBytesBefore = 0, usedBytesAfter = 0; // program + arguments
+  std::vector<Intermediate> largestUnfused;        // largest first
+};
+
+/// Summarises fusion from the module before it (`unfused`, after the
+/// passes that precede fusion), the fused module, their memory plans and
+/// the options fusion ran with.
+FusionSummary summarizeFusion(mlir::ModuleOp unfused, mlir::ModuleOp fused,
+                              const analysis::MemoryPlan &before,
+                              const analysis::MemoryPlan &after,
+                              const fusion::FusionOptions &options,
+                              size_t largest = 10);
+
+void printFusionReport(const FusionSummary &summary,
+                       const ReportContext &context, llvm::raw_ostream &os);
+
+llvm::json::Value fusionReportJson(const FusionSummary &summary,
+                                   const ReportContext &context);
 
 } // namespace tpuc::report
 

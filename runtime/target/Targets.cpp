@@ -7,6 +7,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 
 namespace tpuc::target {
 namespace {
@@ -23,21 +24,35 @@ struct Preset {
   uint64_t hbmReserved;
   double hbmBytesPerSecond;
   TilingRules tiling;
+  // Space-separated hlo mnemonics computed in f32 only (docs/fusion.md).
+  const char *f32OnlyOps;
 };
+
+// No bf16 VPU arithmetic on v2/v3: transcendentals, divide and square roots
+// go through f32. v4 adds bf16 divide and square roots; v5e bf16
+// transcendentals (assumptions, see docs/fusion.md).
+constexpr char kF32OnlyV2[] =
+    "exponential exponential_minus_one log log_plus_one logistic tanh sine "
+    "cosine atan2 power remainder divide sqrt rsqrt";
+constexpr char kF32OnlyV4[] =
+    "exponential exponential_minus_one log log_plus_one logistic tanh sine "
+    "cosine atan2 power remainder";
+constexpr char kF32OnlyV5e[] = "atan2 power remainder";
 
 // One TensorCore (v2, v3) or one megacore device (v4) or chip (v5e): what
 // XLA presents as one device. Sources: docs/targets.md.
 const Preset kPresets[] = {
     {"tpu-v2", "TPU v2 core: 8 GiB HBM, 1 MXU", 700e6, 1, 16 * kMiB,
-     8 * kGiB, 530 * kMiB, 300e9, TilingRules{}},
+     8 * kGiB, 530 * kMiB, 300e9, TilingRules{}, kF32OnlyV2},
     {"tpu-v3", "TPU v3 core: 16 GiB HBM, 2 MXUs", 940e6, 2, 16 * kMiB,
-     16 * kGiB, 530 * kMiB, 450e9, TilingRules{}},
+     16 * kGiB, 530 * kMiB, 450e9, TilingRules{}, kF32OnlyV2},
     {"tpu-v4", "TPU v4 megacore: 32 GiB HBM, 8 MXUs", 1050e6, 8, 32 * kMiB,
-     32 * kGiB, 530 * kMiB, 1200e9, TilingRules{}},
+     32 * kGiB, 530 * kMiB, 1200e9, TilingRules{}, kF32OnlyV4},
     {"tpu-v5e", "TPU v5e chip: 16 GiB HBM, 4 MXUs", 1500e6, 4, 128 * kMiB,
      16 * kGiB, 530 * kMiB, 819e9,
      TilingRules{/*rows16Bit=*/16, /*rows8Bit=*/32, /*smallVectorTile=*/128,
-                 /*shrinkSublaneTile=*/true}},
+                 /*shrinkSublaneTile=*/true},
+     kF32OnlyV5e},
 };
 
 TargetSpec makeSpec(const Preset &p) {
@@ -57,6 +72,9 @@ TargetSpec makeSpec(const Preset &p) {
   t.set_num_semaphores(32);
   spec.tiling = p.tiling;
   spec.description = p.description;
+  for (absl::string_view op :
+       absl::StrSplit(p.f32OnlyOps, ' ', absl::SkipEmpty()))
+    spec.f32OnlyOps.emplace_back(op);
   return spec;
 }
 

@@ -32,6 +32,9 @@ struct TargetSpec {
   TilingRules tiling;
   // Every HBM allocation starts at a multiple of this.
   int64_t hbmAlignment = 512;
+  // hlo ops (mnemonics: "exponential", "divide") the vector unit cannot
+  // compute in bf16; float normalization computes them in f32 instead.
+  std::vector<std::string> f32OnlyOps;
   std::string description;
 };
 

@@ -1,0 +1,574 @@
+//===- FusionPlanner.cpp - which ops fuse into one kernel -----------------===//
+//
+// XLA's instruction fusion, adapted: ops are visited consumers first; each
+// visited op roots (or already belongs to) a group, and the group tries to
+// take each operand's producer. A producer joins when the kind rules allow,
+// the group's VMEM estimate stays within budget and either all its readers
+// are in the group, or (multi-output) its result becomes one more output of
+// the group without creating a cycle. Cheap producers whose operands are no
+// larger than their result (broadcasts, iotas, small constants) are
+// recomputed in every group that reads them instead. A second phase merges
+// sibling groups that read the same large value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/fusion/FusionPlanner.h"
+
+#include "compiler/fusion/HbmTraffic.h"
+
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+
+namespace tpuc::fusion {
+namespace {
+
+// A kernel streams each array through VMEM in blocks of at most this many
+// elements (256 KiB of f32).
+constexpr int64_t kBlockElements = 64 * 1024;
+// One vreg: 8 sublanes x 128 lanes.
+constexpr int64_t kVregElements = 8 * 128;
+
+int64_t numElements(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type ? type.getNumElements() : 0;
+}
+
+int64_t blockBytes(Value value) {
+  int64_t n = numElements(value);
+  if (n == 0)
+    return 0;
+  return std::min(n, kBlockElements) * (logicalBytes(value.getType()) / n);
+}
+
+std::string opName(Operation *op) {
+  return op->getName().getStringRef().str();
+}
+
+enum class Role { None, Loop, Reduce, Contraction };
+
+bool allTensors(Operation *op) {
+  auto isTensor = [](Type t) { return isa<RankedTensorType>(t); };
+  return llvm::all_of(op->getOperandTypes(), isTensor) &&
+         llvm::all_of(op->getResultTypes(), isTensor) &&
+         op->getNumResults() > 0;
+}
+
+/// A reshape or transpose that a kernel does with addressing alone: it
+/// keeps the tiles (the two minor-most dims) or touches one block.
+bool isFreeInLayout(Operation *op) {
+  if (numElements(op->getOperand(0)) <= kBlockElements)
+    return true;
+  if (isBitcastReshape(op))
+    return true;
+  if (auto transpose = dyn_cast<hlo::TransposeOp>(op)) {
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    int64_t rank = perm.size();
+    return rank < 2 || (perm[rank - 1] == rank - 1 && perm[rank - 2] == rank - 2);
+  }
+  return false;
+}
+
+Role roleOf(Operation *op) {
+  if (!allTensors(op))
+    return Role::None;
+  if (isa<hlo::DotGeneralOp, hlo::ConvolutionOp>(op))
+    return Role::Contraction;
+  if (auto reduce = dyn_cast<hlo::ReduceOp>(op)) {
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(reduce.getBody(), captured);
+    return captured.empty() ? Role::Reduce : Role::None;
+  }
+  if (op->getNumRegions() != 0)
+    return Role::None;
+  // Splats are broadcasts; other large constants stay in HBM like any
+  // other operand.
+  if (auto constant = dyn_cast<hlo::ConstantOp>(op)) {
+    auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+    return (dense && dense.isSplat()) ||
+                   numElements(op->getResult(0)) <= kVregElements
+               ? Role::Loop
+               : Role::None;
+  }
+  if (op->hasTrait<OpTrait::Elementwise>() ||
+      isa<hlo::SelectOp, hlo::ClampOp, hlo::BroadcastInDimOp, hlo::IotaOp,
+          hlo::SliceOp, hlo::ConcatenateOp, hlo::PadOp, hlo::ReverseOp>(op))
+    return Role::Loop;
+  if (isa<hlo::ReshapeOp, hlo::TransposeOp>(op) && isFreeInLayout(op))
+    return Role::Loop;
+  return Role::None;
+}
+
+bool isTranscendental(Operation *op) {
+  return isa<hlo::ExpOp, hlo::Expm1Op, hlo::LogOp, hlo::Log1pOp,
+             hlo::LogisticOp, hlo::TanhOp, hlo::SineOp, hlo::CosineOp,
+             hlo::Atan2Op, hlo::PowerOp, hlo::SqrtOp, hlo::RsqrtOp,
+             hlo::DivideOp, hlo::RemainderOp>(op);
+}
+
+/// Ops that fit a contraction's epilogue: elementwise on its output tiles.
+bool isEpilogueOp(Operation *op) {
+  return op->hasTrait<OpTrait::Elementwise>() ||
+         isa<hlo::SelectOp, hlo::ClampOp, hlo::BroadcastInDimOp,
+             hlo::ConstantOp, hlo::IotaOp>(op);
+}
+
+/// Ops that fit a contraction's operand fetch (XLA TPU's convolution
+/// fusion): type conversion and data movement without arithmetic.
+bool isPrologueOp(Operation *op) {
+  return isa<hlo::ConvertOp, hlo::BroadcastInDimOp, hlo::ReshapeOp,
+             hlo::TransposeOp>(op);
+}
+
+/// Whether `user` reads elements of `value` more than once.
+bool reusesElements(Operation *user, Value value) {
+  if (isa<hlo::DotGeneralOp, hlo::ConvolutionOp>(user))
+    return true;
+  if (isa<hlo::BroadcastInDimOp>(user))
+    return numElements(user->getResult(0)) > numElements(value);
+  return false;
+}
+
+/// A producer recomputed rather than stored: cheap, and reading no more
+/// bytes than it writes (or than one block).
+bool isCloneable(Operation *op) {
+  if (roleOf(op) != Role::Loop || isExpensive(op) || op->getNumResults() != 1)
+    return false;
+  int64_t in = 0;
+  for (Value operand : op->getOperands())
+    in += logicalBytes(operand.getType());
+  Value result = op->getResult(0);
+  return in <= std::max(logicalBytes(result.getType()),
+                        kBlockElements * int64_t(sizeof(float)));
+}
+
+struct Group {
+  llvm::SetVector<Operation *> owned, clones;
+  SmallVector<Operation *> heroes; // reductions or one contraction
+  bool alive = true;
+
+  Role heroRole() const {
+    return heroes.empty() ? Role::Loop : roleOf(heroes.front());
+  }
+  bool contains(Operation *op) const {
+    return owned.contains(op) || clones.contains(op);
+  }
+};
+
+/// A node of the graph where each group is contracted to one node: a group
+/// (group >= 0) or a single op.
+struct Node {
+  int group = -1;
+  Operation *op = nullptr;
+  bool operator==(const Node &o) const {
+    return group == o.group && op == o.op;
+  }
+};
+
+class Planner {
+public:
+  Planner(Block &block, const FusionOptions &options)
+      : block(block), options(options) {}
+  FusionPlan run();
+
+private:
+  void visit(Operation *op);
+  bool tryFuse(Operation *producer, int g, Operation *user);
+  void trySiblings();
+  bool tryMerge(int a, int b);
+
+  void note(Operation *op, const std::string &reason) {
+    reasons.try_emplace(op, reason);
+  }
+  /// The nodes that read `value` from HBM (not groups holding its producer).
+  SmallVector<Node> readersOf(Value value);
+  SmallVector<Node> successors(const Node &node);
+  /// Whether a path leads from any of `from` to group `target`.
+  bool reaches(ArrayRef<Node> from, int target);
+  int64_t iterationElements(const Group &group) const;
+  int64_t vmemEstimate(ArrayRef<Operation *> members) const;
+  int64_t vmemWith(const Group &group, ArrayRef<Operation *> extra) const;
+
+  Block &block;
+  const FusionOptions &options;
+  llvm::DenseMap<Operation *, int> position;
+  llvm::DenseSet<Operation *> visited;
+  std::vector<Group> groups;
+  llvm::DenseMap<Operation *, int> owner;
+  llvm::DenseMap<Operation *, SmallVector<int>> cloneGroups;
+  llvm::DenseMap<Operation *, std::string> reasons;
+};
+
+SmallVector<Node> Planner::readersOf(Value value) {
+  Operation *producer = value.getDefiningOp();
+  SmallVector<Node> nodes;
+  auto add = [&](Node node) {
+    if (node.group >= 0 && producer && groups[node.group].contains(producer))
+      return;
+    if (!llvm::is_contained(nodes, node))
+      nodes.push_back(node);
+  };
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = block.findAncestorOpInBlock(*use.getOwner());
+    if (!user)
+      continue;
+    if (auto it = owner.find(user); it != owner.end())
+      add({it->second, nullptr});
+    else if (!visited.contains(user) || roleOf(user) == Role::None)
+      add({-1, user});
+    // A visited, unowned fusible op survives only as clones.
+    for (int g : cloneGroups.lookup(user))
+      add({g, nullptr});
+  }
+  return nodes;
+}
+
+SmallVector<Node> Planner::successors(const Node &node) {
+  SmallVector<Node> next;
+  auto addAll = [&](Operation *op) {
+    for (Value result : op->getResults())
+      for (const Node &n : readersOf(result))
+        if (!(n == node) && !llvm::is_contained(next, n))
+          next.push_back(n);
+  };
+  if (node.group >= 0) {
+    for (Operation *op : groups[node.group].owned)
+      addAll(op);
+  } else {
+    addAll(node.op);
+  }
+  return next;
+}
+
+bool Planner::reaches(ArrayRef<Node> from, int target) {
+  SmallVector<Node> stack(from.begin(), from.end());
+  llvm::DenseSet<int> seenGroups;
+  llvm::DenseSet<Operation *> seenOps;
+  while (!stack.empty()) {
+    Node node = stack.pop_back_val();
+    if (node.group == target)
+      return true;
+    bool fresh = node.group >= 0 ? seenGroups.insert(node.group).second
+                                 : seenOps.insert(node.op).second;
+    if (!fresh)
+      continue;
+    for (const Node &n : successors(node))
+      stack.push_back(n);
+  }
+  return false;
+}
+
+int64_t Planner::iterationElements(const Group &group) const {
+  if (!group.heroes.empty()) {
+    Operation *hero = group.heroes.front();
+    return isa<hlo::ReduceOp>(hero) ? numElements(hero->getOperand(0))
+                                    : numElements(hero->getResult(0));
+  }
+  int64_t n = 0;
+  for (Operation *op : group.owned)
+    n = std::max(n, numElements(op->getResult(0)));
+  return n;
+}
+
+int64_t Planner::vmemEstimate(ArrayRef<Operation *> members) const {
+  llvm::SmallPtrSet<Operation *, 16> set(members.begin(), members.end());
+  llvm::SetVector<Value> external;
+  int64_t bytes = 0;
+  for (Operation *op : members) {
+    for (Value operand : op->getOperands())
+      if (!set.contains(operand.getDefiningOp()))
+        external.insert(operand);
+    for (Value result : op->getResults()) {
+      bytes += blockBytes(result);
+      bool output = llvm::any_of(result.getUsers(), [&](Operation *user) {
+        return !set.contains(block.findAncestorOpInBlock(*user));
+      });
+      if (output) // double-buffered on its way out
+        bytes += blockBytes(result);
+    }
+  }
+  for (Value value : external)
+    bytes += 2 * blockBytes(value);
+  return bytes;
+}
+
+int64_t Planner::vmemWith(const Group &group,
+                          ArrayRef<Operation *> extra) const {
+  SmallVector<Operation *> members(group.owned.begin(), group.owned.end());
+  members.append(group.clones.begin(), group.clones.end());
+  members.append(extra.begin(), extra.end());
+  return vmemEstimate(members);
+}
+
+bool Planner::tryFuse(Operation *producer, int g, Operation *user) {
+  Group &group = groups[g];
+  if (group.contains(producer))
+    return true;
+  Role role = roleOf(producer);
+  if (role == Role::None) {
+    note(producer, opName(producer) + " cannot be fused");
+    return false;
+  }
+  Role hero = group.heroRole();
+  if (role == Role::Reduce) {
+    note(producer, "a reduction only roots its own input fusion");
+    return false;
+  }
+  if (role == Role::Contraction) {
+    if (hero != Role::Loop) {
+      note(producer, "its consumer's fusion already has a " +
+                         opName(group.heroes.front()));
+      return false;
+    }
+    int64_t n = numElements(producer->getResult(0));
+    for (Operation *op : llvm::concat<Operation *const>(group.owned,
+                                                        group.clones)) {
+      // Ops of the output's size run on its tiles; smaller side inputs
+      // (a bias reshaped, a scale broadcast) are computed per tile.
+      if (numElements(op->getResult(0)) == n && !isEpilogueOp(op)) {
+        note(producer, "its consumer " + opName(op) +
+                           " does not fit a contraction epilogue");
+        return false;
+      }
+    }
+  }
+  if (role == Role::Loop && hero == Role::Contraction) {
+    bool prologue = isa<hlo::DotGeneralOp, hlo::ConvolutionOp>(user);
+    bool fits = prologue ? isPrologueOp(producer)
+                         : isEpilogueOp(producer) ||
+                               numElements(producer->getResult(0)) !=
+                                   numElements(group.heroes.front()->getResult(0));
+    if (!fits) {
+      note(producer, prologue ? "only converts, broadcasts, reshapes and "
+                                "transposes fuse into a contraction operand"
+                              : opName(producer) +
+                                    " does not fit a contraction epilogue");
+      return false;
+    }
+  }
+  if (isTranscendental(producer) &&
+      numElements(producer->getResult(0)) > kVregElements &&
+      reusesElements(user, producer->getResult(0))) {
+    note(producer, "fusing would recompute " + opName(producer) +
+                       " for every element its consumer expands it to");
+    return false;
+  }
+  int64_t budget = options.vmemBudgetBytes;
+  SmallVector<Node> outside;
+  for (Value result : producer->getResults())
+    for (const Node &n : readersOf(result))
+      if (n.group != g && !llvm::is_contained(outside, n))
+        outside.push_back(n);
+  if ((!outside.empty() || owner.count(producer)) && isCloneable(producer)) {
+    // Recompute it here, and the cheap producers it reads with it.
+    if (vmemWith(group, producer) > budget) {
+      note(producer, "the fusion would exceed the VMEM budget");
+      return false;
+    }
+    group.clones.insert(producer);
+    cloneGroups[producer].push_back(g);
+    llvm::SetVector<Value> operands(producer->operand_begin(),
+                                    producer->operand_end());
+    for (Value operand : operands) {
+      Operation *next = operand.getDefiningOp();
+      if (next && next->getBlock() == &block && isCloneable(next))
+        tryFuse(next, g, producer);
+    }
+    return true;
+  }
+  if (owner.count(producer)) {
+    note(producer, "it is fused into another consumer, and " +
+                       opName(producer) + " is not duplicated");
+    return false;
+  }
+  if (!outside.empty()) {
+    if (!options.multiOutput) {
+      note(producer, "it has consumers outside the fusion");
+      return false;
+    }
+    if (role == Role::Contraction) {
+      note(producer, opName(producer) +
+                         " has consumers outside its epilogue");
+      return false;
+    }
+    if (numElements(producer->getResult(0)) != iterationElements(group)) {
+      note(producer, "its other consumers need it, and a multi-output "
+                     "fusion's outputs must have one shape");
+      return false;
+    }
+    if (reaches(outside, g)) {
+      note(producer, "fusing it as an extra output would create a cycle");
+      return false;
+    }
+  }
+  if (vmemWith(group, producer) > budget) {
+    note(producer, "the fusion would exceed the VMEM budget");
+    return false;
+  }
+  group.owned.insert(producer);
+  owner[producer] = g;
+  if (role == Role::Contraction)
+    group.heroes.push_back(producer);
+  return true;
+}
+
+void Planner::visit(Operation *op) {
+  visited.insert(op);
+  Role role = roleOf(op);
+  if (role == Role::None)
+    return;
+  if (!owner.count(op)) {
+    bool survives = false;
+    for (Value result : op->getResults())
+      survives |= !readersOf(result).empty();
+    if (!survives && !cloneGroups.lookup(op).empty())
+      return; // every reader recomputes it
+    owner[op] = groups.size();
+    groups.emplace_back();
+    groups.back().owned.insert(op);
+    if (role != Role::Loop)
+      groups.back().heroes.push_back(op);
+  }
+  int g = owner[op];
+  llvm::SetVector<Value> operands(op->operand_begin(), op->operand_end());
+  for (Value operand : operands) {
+    Operation *producer = operand.getDefiningOp();
+    if (producer && producer->getBlock() == &block)
+      tryFuse(producer, g, op);
+  }
+}
+
+bool Planner::tryMerge(int a, int b) {
+  Group &x = groups[a], &y = groups[b];
+  if (a == b || !x.alive || !y.alive ||
+      x.heroRole() == Role::Contraction || y.heroRole() == Role::Contraction ||
+      iterationElements(x) != iterationElements(y))
+    return false;
+  // Merging is legal unless a path between the two leaves through another
+  // node (a direct producer/consumer edge becomes internal).
+  auto throughOthers = [&](int from, int to) {
+    SmallVector<Node> next;
+    for (const Node &n : successors(Node{from, nullptr}))
+      if (n.group != to)
+        next.push_back(n);
+    return reaches(next, to);
+  };
+  if (throughOthers(a, b) || throughOthers(b, a))
+    return false;
+  // A reduction's result is complete only at the end of its kernel.
+  auto feeds = [&](int from, int to) {
+    return llvm::is_contained(successors(Node{from, nullptr}),
+                              Node{to, nullptr});
+  };
+  if ((x.heroRole() == Role::Reduce && feeds(a, b)) ||
+      (y.heroRole() == Role::Reduce && feeds(b, a)))
+    return false;
+  SmallVector<Operation *> extra(y.owned.begin(), y.owned.end());
+  extra.append(y.clones.begin(), y.clones.end());
+  if (vmemWith(x, extra) > options.vmemBudgetBytes)
+    return false;
+  for (Operation *op : y.owned) {
+    x.owned.insert(op);
+    owner[op] = a;
+    x.clones.remove(op);
+  }
+  for (Operation *op : y.clones) {
+    if (!x.owned.contains(op))
+      x.clones.insert(op);
+    SmallVector<int> &in = cloneGroups[op];
+    llvm::erase(in, b);
+    if (!llvm::is_contained(in, a))
+      in.push_back(a);
+  }
+  x.heroes.append(y.heroes.begin(), y.heroes.end());
+  y = Group();
+  y.alive = false;
+  return true;
+}
+
+void Planner::trySiblings() {
+  SmallVector<Value> shared;
+  for (BlockArgument arg : block.getArguments())
+    shared.push_back(arg);
+  for (Operation &op : block)
+    for (Value result : op.getResults())
+      shared.push_back(result);
+  llvm::erase_if(shared, [](Value v) {
+    return numElements(v) <= kBlockElements;
+  });
+  llvm::stable_sort(shared, [](Value x, Value y) {
+    return logicalBytes(x.getType()) > logicalBytes(y.getType());
+  });
+  for (Value value : shared) {
+    SmallVector<int> readers;
+    for (const Node &n : readersOf(value))
+      if (n.group >= 0)
+        readers.push_back(n.group);
+    llvm::sort(readers);
+    for (size_t i = 0; i < readers.size(); ++i)
+      for (size_t j = i + 1; j < readers.size(); ++j)
+        tryMerge(readers[i], readers[j]);
+  }
+}
+
+FusionPlan Planner::run() {
+  SmallVector<Operation *> ops;
+  for (Operation &op : block.without_terminator()) {
+    position[&op] = ops.size();
+    ops.push_back(&op);
+  }
+  for (Operation *op : llvm::reverse(ops))
+    visit(op);
+  if (options.multiOutput)
+    trySiblings();
+
+  FusionPlan plan;
+  auto byPosition = [&](Operation *x, Operation *y) {
+    return position[x] < position[y];
+  };
+  for (Group &group : groups) {
+    if (!group.alive || group.owned.size() + group.clones.size() < 2)
+      continue;
+    FusionGroup fused;
+    fused.ops.assign(group.owned.begin(), group.owned.end());
+    fused.clones.assign(group.clones.begin(), group.clones.end());
+    llvm::sort(fused.ops, byPosition);
+    llvm::sort(fused.clones, byPosition);
+    Role hero = group.heroRole();
+    fused.kind = hero == Role::Contraction ? hlo::FusionKind::output
+                 : hero == Role::Reduce    ? hlo::FusionKind::input
+                                           : hlo::FusionKind::loop;
+    plan.groups.push_back(std::move(fused));
+  }
+  auto first = [&](const FusionGroup &g) {
+    int p = position[g.ops.front()];
+    if (!g.clones.empty())
+      p = std::min(p, position[g.clones.front()]);
+    return p;
+  };
+  llvm::stable_sort(plan.groups,
+                    [&](const FusionGroup &x, const FusionGroup &y) {
+                      return first(x) < first(y);
+                    });
+  plan.reasons = std::move(reasons);
+  return plan;
+}
+
+} // namespace
+
+bool isFusible(Operation *op) { return roleOf(op) != Role::None; }
+
+bool isExpensive(Operation *op) {
+  Role role = roleOf(op);
+  if (role != Role::Loop)
+    return true;
+  return isTranscendental(op) &&
+         numElements(op->getResult(0)) > kVregElements;
+}
+
+FusionPlan planFusion(Block &block, const FusionOptions &options) {
+  return Planner(block, options).run();
+}
+
+} // namespace tpuc::fusion

@@ -1,0 +1,44 @@
+// RUN: tpuc-opt %s --tpuc-mixed-precision | FileCheck %s
+// RUN: tpuc-opt %s --tpuc-mixed-precision=policy=float32 | FileCheck %s --check-prefix=F32
+// RUN: not tpuc-opt %s --tpuc-mixed-precision=policy=fp8 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: error: unknown precision policy 'fp8'; expected mixed_bfloat16 or float32
+// F32-LABEL: func.func @main
+// F32-NOT: hlo.convert
+// F32: return
+
+// Parameter 1 is a variable: its update (w - lr * w) stays f32. The dot
+// reads bf16 and accumulates in f32; relu and tanh store bf16; the
+// reduction accumulates in f32; the signature is unchanged.
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: (%[[X:.+]]: tensor<8x16xf32>, %[[W:.+]]: tensor<16x128xf32>, %[[LR:.+]]: tensor<f32>)
+// CHECK-DAG: %[[XB:.+]] = hlo.convert %[[X]] : (tensor<8x16xf32>) -> tensor<8x16xbf16>
+// CHECK-DAG: %[[WB:.+]] = hlo.convert %[[W]] : (tensor<16x128xf32>) -> tensor<16x128xbf16>
+// CHECK: %[[D:.+]] = hlo.dot_general %[[XB]], %[[WB]], {{.*}} : (tensor<8x16xbf16>, tensor<16x128xbf16>) -> tensor<8x128xf32>
+// CHECK: %[[DB:.+]] = hlo.convert %[[D]] : (tensor<8x128xf32>) -> tensor<8x128xbf16>
+// CHECK: %[[R:.+]] = hlo.maximum %[[DB]], %{{.+}} : tensor<8x128xbf16>
+// CHECK-NEXT: %[[T:.+]] = hlo.tanh %[[R]] : tensor<8x128xbf16>
+// CHECK-NEXT: %[[TF:.+]] = hlo.convert %[[T]] : (tensor<8x128xbf16>) -> tensor<8x128xf32>
+// CHECK-NEXT: %[[S:.+]] = hlo.reduce(%[[TF]]) {{.*}} -> tensor<8xf32>
+// CHECK: %[[LRB:.+]] = hlo.broadcast_in_dim %[[LR]], dims = [] : (tensor<f32>) -> tensor<16x128xf32>
+// CHECK-NEXT: %[[G:.+]] = hlo.multiply %[[LRB]], %[[W]] : tensor<16x128xf32>
+// CHECK-NEXT: %[[W2:.+]] = hlo.subtract %[[W]], %[[G]] : tensor<16x128xf32>
+// CHECK-NEXT: return %[[TF]], %[[W2]], %[[S]] : tensor<8x128xf32>, tensor<16x128xf32>, tensor<8xf32>
+module attributes {hlo.input_output_alias = [{kind = "may-alias", output_index = array<i64: 1>, parameter_number = 1 : i64, parameter_index = array<i64>}]} {
+func.func @main(%x: tensor<8x16xf32>, %w: tensor<16x128xf32>, %lr: tensor<f32>) -> (tensor<8x128xf32>, tensor<16x128xf32>, tensor<8xf32>) {
+  %zero = hlo.constant dense<0.0> : tensor<f32>
+  %d = hlo.dot_general %x, %w, dims = <lhs_contracting = [1], rhs_contracting = [0]> : (tensor<8x16xf32>, tensor<16x128xf32>) -> tensor<8x128xf32>
+  %z = hlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> tensor<8x128xf32>
+  %r = hlo.maximum %d, %z : tensor<8x128xf32>
+  %t = hlo.tanh %r : tensor<8x128xf32>
+  %s = hlo.reduce(%t) init(%zero) dims = [1] : (tensor<8x128xf32>, tensor<f32>) -> tensor<8xf32> {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %a = hlo.add %p, %q : tensor<f32>
+    hlo.return %a : tensor<f32>
+  }
+  %lrb = hlo.broadcast_in_dim %lr, dims = [] : (tensor<f32>) -> tensor<16x128xf32>
+  %g = hlo.multiply %lrb, %w : tensor<16x128xf32>
+  %w2 = hlo.subtract %w, %g : tensor<16x128xf32>
+  return %t, %w2, %s : tensor<8x128xf32>, tensor<16x128xf32>, tensor<8xf32>
+}
+}
