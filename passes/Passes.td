@@ -161,4 +161,52 @@ def FloatNormalization : Pass<"tpuc-float-normalization", "mlir::ModuleOp"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def ConvertHloToTpu : Pass<"tpuc-convert-hlo-to-tpu", "mlir::ModuleOp"> {
+  let summary = "Lower the hlo entry function to tpu kernels (DMA, VPU, MXU)";
+  let description = [{
+    Each hlo op of the entry function becomes one kernel: DMAs from HBM
+    into VMEM, loops of VPU or MXU instructions over (8,128) tiles, and
+    DMAs back to HBM, with every DMA waited for before the next kernel.
+    Tensors become HBM memrefs in XLA's TPU layouts (`{1,0:T(8,128)}` for
+    rank >= 2, `{0:T(1024)}` for rank 1); intermediates are HBM
+    `tpu.alloc`s. Supported: f32/bf16 elementwise ops (compare + select),
+    broadcast_in_dim of a row, column or splat, layout-preserving reshape,
+    reduce (add/max/min) over the minor or the leading dim of a 2-D array,
+    and 2-D dot_general on the MXU (DEFAULT precision: f32 operands rounded
+    to bf16, f32 accumulation) with double-buffered weight and LHS DMAs.
+    Any other op is an error naming it. The hlo op's location stays on the
+    tpu ops it becomes. docs/codegen.md has the details.
+
+    ```mlir
+    // Before:
+    func.func @f(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
+      %e = hlo.exponential %x : tensor<8x128xf32>
+      return %e : tensor<8x128xf32>
+    }
+    // After:
+    func.func @f(%x: memref<8x128xf32, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>>)
+        -> memref<8x128xf32, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>> {
+      %out = tpu.alloc : memref<8x128xf32, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>>
+      %buf = tpu.alloc : memref<2048xf32, #tpu.memory_space<vmem>>
+      tpu.dma %x[%c0] -> %buf[%c0] chunks = 1 chunk_bytes = 4096 ...
+      tpu.sem_wait 0, 1
+      %v = tpu.vload %buf[%c0] ...
+      %e = tpu.vexp %v : vector<8x128xf32>
+      tpu.vstore %e, %buf[%c4096] ...
+      tpu.dma %buf[%c4096] -> %out[%c0] chunks = 1 chunk_bytes = 4096 ...
+      tpu.sem_wait 1, 1
+      return %out : ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", "\"tpu-v3\"",
+           "Target preset: VMEM size, MXU count and the module's tpu.target">,
+  ];
+  let dependentDialects = ["::tpuc::hlo::HloDialect",
+                           "::tpuc::tpu::TpuDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // TPUC_PASSES_PASSES_TD

@@ -1,14 +1,16 @@
 //===- CompileCommand.cpp - `tpuc compile` ---------------------------------===//
 //
-// For now: import, inline calls, mixed precision (--precision), float
-// normalization and canonicalization, fusion (--fusion), assign layouts
-// (--layout=auto), plan HBM, and print the padding, memory and fusion
-// reports. Codegen comes with later issues;
-// -o writes the module with its assigned layouts.
+// The whole pipeline: import, inline calls, mixed precision (--precision),
+// float normalization and canonicalization (stage "hlo"), fusion (--fusion)
+// and layout assignment (--layout; stage "fused"), HBM planning and the
+// padding, memory and fusion reports, then code generation: the tpu
+// dialect (stage "tpu") and the executable (stage "exe"). -o writes the
+// stage --emit names; --dump-dir writes every stage reached.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/analysis/BufferAssignment.h"
+#include "compiler/codegen/Codegen.h"
 #include "compiler/driver/Commands.h"
 #include "compiler/driver/Output.h"
 #include "compiler/importer/ModuleLoader.h"
@@ -20,6 +22,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 namespace cl = llvm::cl;
 
@@ -31,6 +35,7 @@ enum class ReportKind { Padding, Memory, Fusion };
 enum class Precision { F32, MixedBfloat16 };
 enum class FusionMode { Off, On };
 enum class ReportFormat { Text, Json };
+enum class Stage { Hlo, Fused, Tpu, Exe };
 
 cl::SubCommand compileSub(
     "compile", "Compile an HLO module for a TPU target: layouts, HBM buffer "
@@ -38,11 +43,25 @@ cl::SubCommand compileSub(
 cl::opt<std::string> input(cl::Positional, cl::Required,
                            cl::desc("<input .hlo/.txt/.mlir>"),
                            cl::sub(compileSub), cl::cat(toolCategory()));
-cl::opt<std::string> output("o",
-                            cl::desc("Write the compiled module (for now the "
-                                     "hlo dialect with its layouts)"),
-                            cl::value_desc("file"), cl::sub(compileSub),
-                            cl::cat(toolCategory()));
+cl::opt<std::string> output(
+    "o", cl::desc("Write the stage --emit names (default: the executable)"),
+    cl::value_desc("file"), cl::sub(compileSub), cl::cat(toolCategory()));
+cl::opt<Stage> emit(
+    "emit", cl::desc("What -o writes"),
+    cl::values(
+        clEnumValN(Stage::Hlo, "hlo",
+                   "the hlo dialect after simplification and precision"),
+        clEnumValN(Stage::Fused, "fused",
+                   "the hlo dialect after fusion and layout assignment"),
+        clEnumValN(Stage::Tpu, "tpu", "the tpu dialect (machine level)"),
+        clEnumValN(Stage::Exe, "exe",
+                   "the executable (binary protobuf, for tpuc-run)")),
+    cl::init(Stage::Exe), cl::sub(compileSub), cl::cat(toolCategory()));
+cl::opt<std::string> dumpDir(
+    "dump-dir",
+    cl::desc("Write the IR of every stage reached to DIR/0N-<stage>.mlir "
+             "(as XLA's --xla_dump_to)"),
+    cl::value_desc("dir"), cl::sub(compileSub), cl::cat(toolCategory()));
 cl::opt<std::string> targetName(
     "target", cl::desc("Target preset (see 'tpuc targets')"),
     cl::init(target::kDefaultTarget), cl::sub(compileSub),
@@ -135,13 +154,54 @@ int writeViewer(const analysis::MemoryPlan &plan,
   });
 }
 
+/// Writes `module` as DIR/0N-<stage>.mlir when --dump-dir is given.
+int dumpStage(Stage stage, mlir::ModuleOp module) {
+  if (dumpDir.empty())
+    return 0;
+  static const char *const names[] = {"00-hlo", "01-fused", "02-tpu"};
+  if (std::error_code error = llvm::sys::fs::create_directories(dumpDir))
+    return fail("cannot create '" + dumpDir + "': " + error.message());
+  llvm::SmallString<128> path(dumpDir.getValue());
+  llvm::sys::path::append(path,
+                          std::string(names[static_cast<int>(stage)]) + ".mlir");
+  return writeModule(module, path, /*debugInfo=*/false);
+}
+
+/// Code generation from the fused module, writing what -o and --dump-dir
+/// ask for.
+int generateCode(mlir::ModuleOp module, const target::TargetSpec &spec) {
+  codegen::CodegenOptions options;
+  options.simplify = false; // the front of the pipeline already did
+  int dumpStatus = 0;
+  options.afterStage = [&](llvm::StringRef stage, mlir::ModuleOp m) {
+    if (stage == "tpu")
+      dumpStatus |= dumpStage(Stage::Tpu, m);
+  };
+  if (emit == Stage::Tpu) {
+    if (mlir::failed(codegen::lowerToTpu(module, spec, options)))
+      return 1;
+    if (dumpStatus)
+      return 1;
+    return output.empty() ? 0 : writeModule(module, output, false);
+  }
+  mlir::FailureOr<exe::Executable> executable =
+      codegen::compileToExecutable(module, spec, options);
+  if (mlir::failed(executable) || dumpStatus)
+    return 1;
+  if (output.empty())
+    return 0;
+  std::string bytes;
+  if (!executable->SerializeToString(&bytes))
+    return fail("could not encode the executable");
+  return writeFile(output, [&](llvm::raw_ostream &os) { os << bytes; });
+}
+
 int runCompile() {
   std::optional<target::TargetSpec> spec = selectTarget();
   if (!spec)
     return 1;
-  mlir::DialectRegistry registry;
-  registerInputDialects(registry);
-  mlir::MLIRContext context(registry);
+  ToolContext tool;
+  mlir::MLIRContext &context = tool.get();
   mlir::OwningOpRef<mlir::ModuleOp> module = loadModule(input, context);
   if (!module)
     return 1;
@@ -159,6 +219,12 @@ int runCompile() {
   if (precision == Precision::MixedBfloat16 || fusionMode == FusionMode::On)
     pm.addPass(mlir::createCanonicalizerPass());
   if (mlir::failed(pm.run(*module)))
+    return 1;
+  // The hlo stage, kept when -o or --dump-dir asks for it.
+  mlir::OwningOpRef<mlir::ModuleOp> hloStage;
+  if ((!output.empty() && emit == Stage::Hlo) || !dumpDir.empty())
+    hloStage = module->clone();
+  if (hloStage && dumpStage(Stage::Hlo, *hloStage) != 0)
     return 1;
 
   // The fusion report compares with the program as it was before fusion.
@@ -182,6 +248,8 @@ int runCompile() {
     return backEnd.run(m);
   };
   if (mlir::failed(runBackEnd(*module, fusionMode == FusionMode::On)))
+    return 1;
+  if (dumpStage(Stage::Fused, *module) != 0)
     return 1;
 
   mlir::FailureOr<analysis::MemoryPlan> plan =
@@ -241,9 +309,18 @@ int runCompile() {
       report::printMemoryReport(*plan, reportContext, llvm::errs());
     return 1;
   }
-  if (!output.empty())
-    return writeModule(*module, output, /*debugInfo=*/false);
-  return 0;
+  if (output.empty() && dumpDir.empty())
+    return 0;
+  switch (emit) {
+  case Stage::Hlo:
+    return output.empty() ? 0 : writeModule(*hloStage, output, false);
+  case Stage::Fused:
+    return output.empty() ? 0 : writeModule(*module, output, false);
+  case Stage::Tpu:
+  case Stage::Exe:
+    break;
+  }
+  return generateCode(*module, *spec);
 }
 
 } // namespace

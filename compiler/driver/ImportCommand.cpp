@@ -33,10 +33,8 @@ cl::opt<bool> debugInfo(
     cl::init(false), cl::sub(importSub), cl::cat(toolCategory()));
 
 int runImport() {
-  mlir::DialectRegistry registry;
-  registerInputDialects(registry);
-  mlir::MLIRContext context(registry);
-  mlir::OwningOpRef<mlir::ModuleOp> module = loadModule(input, context);
+  ToolContext tool;
+  mlir::OwningOpRef<mlir::ModuleOp> module = loadModule(input, tool.get());
   if (!module)
     return 1;
   return writeModule(*module, output, debugInfo);

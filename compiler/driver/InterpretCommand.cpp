@@ -176,9 +176,8 @@ void printSummary(llvm::raw_ostream &os, unsigned index, const Tensor &t) {
 int runInterpret() {
   if (!outputFiles.empty() && !outputDir.empty())
     return fail("--output and --output-dir exclude each other");
-  mlir::DialectRegistry registry;
-  registerInputDialects(registry);
-  mlir::MLIRContext context(registry);
+  ToolContext tool;
+  mlir::MLIRContext &context = tool.get();
   mlir::OwningOpRef<mlir::ModuleOp> module = loadModule(input, context);
   if (!module)
     return 1;

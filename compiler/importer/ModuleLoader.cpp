@@ -22,6 +22,19 @@ void registerInputDialects(DialectRegistry &registry) {
   func::registerInlinerExtension(registry);
 }
 
+static DialectRegistry inputRegistry() {
+  DialectRegistry registry;
+  registerInputDialects(registry);
+  return registry;
+}
+
+ToolContext::ToolContext()
+    : context(inputRegistry()), handler(sourceMgr, &context) {
+  // A diagnostic names the op's source line; the op's IR would only be
+  // noise for users (tpuc-opt keeps MLIR's default).
+  context.printOpOnDiagnostic(false);
+}
+
 bool isHloText(llvm::StringRef path) {
   return path.ends_with(".hlo") || path.ends_with(".txt") ||
          path.ends_with(".hlo.txt");

@@ -3,13 +3,30 @@
 #define TPUC_COMPILER_IMPORTER_MODULELOADER_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SourceMgr.h"
 
 namespace tpuc {
 
 /// Registers what a module read by tpuc may contain (hlo, func).
 void registerInputDialects(mlir::DialectRegistry &registry);
+
+/// The context a tpuc command works in: the input dialects registered, and
+/// every diagnostic for the command's whole life printed as file:line:col
+/// with the source line (files are read on demand).
+class ToolContext {
+public:
+  ToolContext();
+  mlir::MLIRContext &get() { return context; }
+
+private:
+  mlir::MLIRContext context;
+  llvm::SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler handler;
+};
 
 /// Whether `path` names XLA HLO text (.hlo, .txt) rather than MLIR.
 bool isHloText(llvm::StringRef path);

@@ -4,6 +4,7 @@
 // this file is the command line.
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -34,7 +35,7 @@ Inputs (one per entry parameter, in parameter order):
 Outputs:
   --output=@FILE.npy      where to write the next result (repeatable).
   --output-dir=DIR        write every result not given by --output to
-                          DIR/<result name>.npy.
+                          DIR/<result name>.npy (DIR is created if missing).
   --profile[=text|json]   print the modeled cost: cycles, seconds, flops,
                           hbm_bytes, mxu_utilization,
                           hbm_bandwidth_utilization and a per-hlo-op table.
@@ -269,6 +270,14 @@ absl::Status run(const Options &o) {
   }
   if (!o.trace.empty())
     files.emplace_back(o.trace, runtime::traceToChromeJson(r->profile, *e));
+  if (!o.outputDir.empty()) {
+    // Created like `tpuc interpret` does, once the run has succeeded.
+    std::error_code error;
+    std::filesystem::create_directories(o.outputDir, error);
+    if (error)
+      return absl::InvalidArgumentError(absl::StrCat(
+          "cannot create ", o.outputDir, ": ", error.message()));
+  }
   if (absl::Status s = writeAll(files); !s.ok())
     return s;
   if (o.profile == "json")

@@ -1,0 +1,56 @@
+//===- Codegen.cpp - hlo module to executable -----------------------------===//
+
+#include "compiler/codegen/Codegen.h"
+
+#include "compiler/serializer/Serializer.h"
+#include "passes/Passes.h"
+
+#include "mlir/Transforms/Passes.h"
+
+namespace tpuc::codegen {
+
+void buildHloToTpuPipeline(mlir::OpPassManager &pm,
+                           const target::TargetSpec &target,
+                           const CodegenOptions &options) {
+  if (options.simplify) {
+    pm.addPass(mlir::createInlinerPass());
+    pm.addPass(mlir::createCanonicalizerPass());
+  }
+  ConvertHloToTpuOptions convert;
+  convert.targetName = target.machine.name();
+  pm.addPass(createConvertHloToTpu(convert));
+}
+
+mlir::LogicalResult lowerToTpu(mlir::ModuleOp module,
+                               const target::TargetSpec &target,
+                               const CodegenOptions &options) {
+  mlir::MLIRContext *context = module.getContext();
+  if (options.simplify) {
+    mlir::PassManager simplify(context);
+    simplify.addPass(mlir::createInlinerPass());
+    simplify.addPass(mlir::createCanonicalizerPass());
+    if (mlir::failed(simplify.run(module)))
+      return mlir::failure();
+  }
+  if (options.afterStage)
+    options.afterStage("hlo", module);
+  mlir::PassManager lower(context);
+  CodegenOptions noSimplify = options;
+  noSimplify.simplify = false;
+  buildHloToTpuPipeline(lower, target, noSimplify);
+  if (mlir::failed(lower.run(module)))
+    return mlir::failure();
+  if (options.afterStage)
+    options.afterStage("tpu", module);
+  return mlir::success();
+}
+
+mlir::FailureOr<exe::Executable>
+compileToExecutable(mlir::ModuleOp module, const target::TargetSpec &target,
+                    const CodegenOptions &options) {
+  if (mlir::failed(lowerToTpu(module, target, options)))
+    return mlir::failure();
+  return serializer::serializeModule(module);
+}
+
+} // namespace tpuc::codegen

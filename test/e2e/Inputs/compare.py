@@ -1,0 +1,40 @@
+"""Compares tpuc-run's results with tpuc interpret's, output by output.
+
+usage: compare.py GOT_DIR WANT_DIR N_RESULTS MAX_REL [MIN_COS]
+
+For each result<i>.npy prints max abs error, max error relative to the
+largest |want| of that output, and the cosine similarity, then "ok" or
+"MISMATCH". The relative error is scaled by the output's largest
+magnitude (not per element), so values near zero do not dominate.
+Exit status 1 on any mismatch.
+"""
+import sys
+
+import numpy as np
+
+
+def main():
+    got_dir, want_dir, count, max_rel = sys.argv[1:5]
+    min_cos = float(sys.argv[5]) if len(sys.argv) > 5 else 0.9999
+    ok = True
+    for i in range(int(count)):
+        got = np.load(f"{got_dir}/result{i}.npy").astype(np.float64)
+        want = np.load(f"{want_dir}/result{i}.npy").astype(np.float64)
+        if got.shape != want.shape:
+            print(f"result{i}: MISMATCH shape {got.shape} vs {want.shape}")
+            ok = False
+            continue
+        abs_err = float(np.abs(got - want).max()) if got.size else 0.0
+        scale = float(np.abs(want).max()) if want.size else 0.0
+        rel = abs_err / scale if scale > 0 else abs_err
+        denom = np.linalg.norm(got) * np.linalg.norm(want)
+        cos = float(got.ravel() @ want.ravel() / denom) if denom > 0 else 1.0
+        good = rel <= float(max_rel) and cos >= min_cos and np.isfinite(got).all()
+        ok &= good
+        print(f"result{i}: {'ok' if good else 'MISMATCH'} shape={list(got.shape)} "
+              f"max_abs={abs_err:.3g} max_rel={rel:.3g} (tolerance {max_rel}) "
+              f"cosine={cos:.7f}")
+    sys.exit(0 if ok else 1)
+
+
+main()
