@@ -1,4 +1,5 @@
 #include "runtime/loader/Executable.h"
+#include "runtime/target/Targets.h"
 
 #include <algorithm>
 #include <cmath>
@@ -410,20 +411,8 @@ absl::StatusOr<Executable> loadExecutableFromFile(const std::string &path) {
 }
 
 exe::Target tpuV3Target() {
-  exe::Target t;
-  t.set_name("tpu-v3");
-  t.set_clock_hz(940e6);
-  t.set_mxu_count(2);
-  t.set_mxu_rows(kMxuDim);
-  t.set_mxu_cols(kMxuDim);
-  t.set_vmem_bytes(16ull << 20);
-  t.set_smem_bytes(16ull << 10);
-  t.set_hbm_bytes(16ull << 30);
-  t.set_hbm_reserved_bytes(530ull << 20);
-  t.set_hbm_bytes_per_second(900e9);
-  t.set_dma_latency_cycles(500);
-  t.set_num_semaphores(32);
-  return t;
+  // The preset is the one description of the target (runtime/target).
+  return target::lookupTarget("tpu-v3")->machine;
 }
 
 } // namespace tpuc::runtime
