@@ -513,16 +513,22 @@ static void printEnumKeyword(OpAsmPrinter &printer, Operation *, AttrT attr) {
   printer << stringifyEnum(attr.getValue());
 }
 
-// compare's optional `, TOTALORDER`.
-static ParseResult parseOptionalCompareType(OpAsmParser &parser,
-                                            ComparisonTypeAttr &attr) {
+// compare's rhs and its optional `, TOTALORDER`, in one directive so that
+// nothing is printed (not even a space) when the type is absent.
+static ParseResult
+parseRhsAndCompareType(OpAsmParser &parser,
+                       OpAsmParser::UnresolvedOperand &rhs,
+                       ComparisonTypeAttr &attr) {
+  if (parser.parseOperand(rhs))
+    return failure();
   if (failed(parser.parseOptionalComma()))
     return success();
   return parseEnumKeyword(parser, attr);
 }
 
-static void printOptionalCompareType(OpAsmPrinter &printer, Operation *op,
-                                     ComparisonTypeAttr attr) {
+static void printRhsAndCompareType(OpAsmPrinter &printer, Operation *op,
+                                   Value rhs, ComparisonTypeAttr attr) {
+  printer << rhs;
   if (!attr)
     return;
   printer << ", ";

@@ -162,8 +162,8 @@ def Hlo_CompareOp : Hlo_Op<"compare", [Pure, Elementwise,
                        OptionalAttr<Hlo_ComparisonTypeAttr>:$compare_type);
   let results = (outs Hlo_PredTensor:$result);
   let assemblyFormat = [{
-    custom<EnumKeyword>($comparison_direction) `,` $lhs `,` $rhs
-    custom<OptionalCompareType>($compare_type) attr-dict
+    custom<EnumKeyword>($comparison_direction) `,` $lhs `,`
+    custom<RhsAndCompareType>($rhs, $compare_type) attr-dict
     `:` functional-type(operands, results)
   }];
 }
