@@ -961,25 +961,20 @@ struct FoldTransposeIntoDot : public OpRewritePattern<DotGeneralOp> {
         rhsBatch(dims.getRhsBatch()),
         rhsContracting(dims.getRhsContracting());
     Value lhs = op.getLhs(), rhs = op.getRhs();
-    bool changed = false;
-    if (auto t = lhs.getDefiningOp<TransposeOp>()) {
-      SmallVector<int64_t> batch, contracting;
-      if (remap(t, lhsBatch, lhsContracting, batch, contracting)) {
-        lhs = t.getOperand();
-        lhsBatch = batch;
-        lhsContracting = contracting;
-        changed = true;
-      }
-    }
-    if (auto t = rhs.getDefiningOp<TransposeOp>()) {
-      SmallVector<int64_t> batch, contracting;
-      if (remap(t, rhsBatch, rhsContracting, batch, contracting)) {
-        rhs = t.getOperand();
-        rhsBatch = batch;
-        rhsContracting = contracting;
-        changed = true;
-      }
-    }
+    // Looks through `operand`'s transpose, updating its dimension numbers.
+    auto foldSide = [](Value &operand, SmallVector<int64_t> &batch,
+                       SmallVector<int64_t> &contracting) {
+      auto t = operand.getDefiningOp<TransposeOp>();
+      SmallVector<int64_t> newBatch, newContracting;
+      if (!t || !remap(t, batch, contracting, newBatch, newContracting))
+        return false;
+      operand = t.getOperand();
+      batch = newBatch;
+      contracting = newContracting;
+      return true;
+    };
+    bool changed = foldSide(lhs, lhsBatch, lhsContracting);
+    changed |= foldSide(rhs, rhsBatch, rhsContracting);
     if (!changed)
       return failure();
     auto newDims = DotDimensionNumbersAttr::get(
