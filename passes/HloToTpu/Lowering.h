@@ -1,0 +1,306 @@
+//===- Lowering.h - the hlo -> tpu lowering's shared state and emitter ---===//
+//
+// tpuc-convert-hlo-to-tpu walks the entry function in program order and
+// emits one kernel per hlo op. `Lowering` holds what every kernel needs:
+// the tensor -> HBM memref map, the VMEM arenas, and small builders for the
+// tpu ops (scalar arithmetic folded to constants, loops, DMA, vregs). Each
+// kernel family lives in its own file of this folder and is declared here.
+// docs/codegen.md describes the buffers, the kernels and their DMA schemes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUC_PASSES_HLOTOTPU_LOWERING_H
+#define TPUC_PASSES_HLOTOTPU_LOWERING_H
+
+#include "dialects/hlo/HloOps.h"
+#include "dialects/tpu/TpuDialect.h"
+#include "dialects/tpu/TpuOps.h"
+#include "runtime/target/Targets.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <functional>
+#include <optional>
+
+namespace tpuc::hlotpu {
+
+using namespace mlir;
+
+inline constexpr int64_t kSublanes = 8, kLanes = 128;
+
+inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// The largest divisor of `n` that is at most `limit` (at least 1).
+inline int64_t largestDivisorAtMost(int64_t n, int64_t limit) {
+  for (int64_t d = std::min(n, std::max<int64_t>(limit, 1)); d > 1; --d)
+    if (n % d == 0)
+      return d;
+  return 1;
+}
+
+inline int64_t elementBytes(Type type) { return type.isBF16() ? 2 : 4; }
+
+/// How a tensor is stored in HBM, as vreg-sized tiles. Rank >= 2 uses
+/// {r-1,...,0:T(8,128)}: the two minor dims in 8x128 tiles, tile rows
+/// contiguous. Rank 1 uses {0:T(1024)}: 1024 contiguous elements, one vreg
+/// (sublane s holds elements 128s..128s+127).
+struct Geometry {
+  int64_t rank = 0;
+  int64_t outer = 1;   // product of the dims above the two minor ones
+  int64_t rows = 1;    // second-minor dim (1 for rank 1)
+  int64_t cols = 1;    // minor dim
+  int64_t rowTiles = 1, colTiles = 1;
+  int64_t elemBytes = 4;
+  int64_t tileBytes() const { return kSublanes * kLanes * elemBytes; }
+  int64_t tiles() const { return outer * rowTiles * colTiles; }
+  int64_t bytes() const { return tiles() * tileBytes(); }
+};
+
+inline Geometry geometryOf(RankedTensorType type) {
+  Geometry g;
+  g.rank = type.getRank();
+  g.elemBytes = elementBytes(type.getElementType());
+  ArrayRef<int64_t> shape = type.getShape();
+  if (g.rank == 1) {
+    g.cols = shape[0];
+    g.colTiles = ceilDiv(shape[0], kSublanes * kLanes);
+    return g;
+  }
+  for (int64_t i = 0; i + 2 < g.rank; ++i)
+    g.outer *= shape[i];
+  g.rows = shape[g.rank - 2];
+  g.cols = shape[g.rank - 1];
+  g.rowTiles = ceilDiv(g.rows, kSublanes);
+  g.colTiles = ceilDiv(g.cols, kLanes);
+  return g;
+}
+
+/// A splat f32/bf16 constant's value, if `v` is one.
+inline std::optional<double> splatValue(Value v) {
+  auto cst = v.getDefiningOp<hlo::ConstantOp>();
+  if (!cst)
+    return std::nullopt;
+  auto dense = dyn_cast<DenseFPElementsAttr>(cst.getValue());
+  if (!dense || !dense.isSplat())
+    return std::nullopt;
+  return dense.getSplatValue<APFloat>().convertToDouble();
+}
+
+/// "tpuc cannot lower 'hlo.gather' yet": the one message for ops outside
+/// what this pass handles; the location gives file:line:col.
+inline LogicalResult unsupported(Operation *op, const Twine &why = "") {
+  InFlightDiagnostic diag = op->emitError()
+                            << "tpuc cannot lower '" << op->getName() << "'";
+  if (!why.isTriviallyEmpty())
+    diag << " " << why;
+  diag << " yet";
+  return diag;
+}
+
+//===----------------------------------------------------------------------===//
+// The emitter: builders for the tpu ops every kernel uses
+//===----------------------------------------------------------------------===//
+
+/// A VMEM region of one kernel: an arena of one element type and a byte
+/// offset in it.
+struct VBuf {
+  Value arena;
+  int64_t offset = 0;
+  int64_t bytes = 0;
+};
+
+class Lowering {
+public:
+  Lowering(ModuleOp module, func::FuncOp func, const target::TargetSpec &spec)
+      : module(module), spec(spec), b(module.getContext()),
+        ctx(module.getContext()) {
+    vmemSpace = tpu::MemorySpaceAttr::get(ctx, tpu::MemorySpace::vmem);
+    hbmSpace = tpu::MemorySpaceAttr::get(ctx, tpu::MemorySpace::hbm);
+    oldFunc = func;
+  }
+
+  LogicalResult run();
+  func::FuncOp lowered() { return newFunc; }
+
+  // --- types and buffers ---------------------------------------------------
+  MemRefType hbmType(RankedTensorType type) {
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> minorToMajor;
+    for (int64_t d = rank - 1; d >= 0; --d)
+      minorToMajor.push_back(d);
+    SmallVector<int64_t> tileRanks, tileDims;
+    if (rank == 1) {
+      tileRanks = {1};
+      tileDims = {kSublanes * kLanes};
+    } else {
+      tileRanks = {2};
+      tileDims = {kSublanes, kLanes};
+    }
+    auto layout = tpu::TiledLayoutAttr::get(ctx, minorToMajor, tileRanks,
+                                            tileDims);
+    return MemRefType::get(type.getShape(), type.getElementType(), layout,
+                           hbmSpace);
+  }
+  Value allocHbm(RankedTensorType type, Location loc) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(allocPoint);
+    return tpu::AllocOp::create(b, loc, hbmType(type));
+  }
+  /// VMEM for the current kernel: bump allocation in the arena of the
+  /// element type, 4 KiB aligned (the scoreboard's page).
+  VBuf vmem(Type elem, int64_t bytes) {
+    Value &arena = arenas[elem];
+    if (!arena) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(allocPoint);
+      arena = tpu::AllocOp::create(b, 
+          module.getLoc(), MemRefType::get({1}, elem, nullptr, vmemSpace));
+    }
+    int64_t &used = kernelUse[elem];
+    VBuf buf{arena, used, bytes};
+    used += ceilDiv(bytes, 4096) * 4096;
+    return buf;
+  }
+  void beginKernel(Operation *op) {
+    loc = op->getLoc();
+    kernelOp = op;
+    kernelUse.clear();
+  }
+  /// Records the kernel's VMEM and fails when it exceeds the target's.
+  LogicalResult endKernel() {
+    int64_t total = 0;
+    for (auto &[elem, used] : kernelUse) {
+      total += used;
+      int64_t &peak = arenaBytes[elem];
+      peak = std::max(peak, used);
+    }
+    int64_t vmemBytes = spec.machine.vmem_bytes();
+    if (total > vmemBytes)
+      return kernelOp->emitError()
+             << "the kernel for '" << kernelOp->getName() << "' needs "
+             << total << " bytes of VMEM but " << spec.machine.name()
+             << " has " << vmemBytes;
+    return success();
+  }
+
+  // --- scalars, loops, DMA ----------------------------------------------------
+  // Scalar arithmetic, folded when the operands are constants (the
+  // serializer turns constants into immediates).
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  static std::optional<int64_t> constant(Value v) {
+    if (auto cst = v.getDefiningOp<arith::ConstantIndexOp>())
+      return cst.value();
+    return std::nullopt;
+  }
+  Value add(Value x, Value y) {
+    std::optional<int64_t> cx = constant(x), cy = constant(y);
+    if (cx && cy)
+      return c(*cx + *cy);
+    if (cx == 0)
+      return y;
+    if (cy == 0)
+      return x;
+    return arith::AddIOp::create(b, loc, x, y);
+  }
+  Value add(Value x, int64_t y) { return y == 0 ? x : add(x, c(y)); }
+  Value mul(Value x, int64_t y) {
+    if (std::optional<int64_t> cx = constant(x))
+      return c(*cx * y);
+    if (y == 0)
+      return c(0);
+    return y == 1 ? x : arith::MulIOp::create(b, loc, x, c(y)).getResult();
+  }
+  Value sub(Value x, Value y) {
+    std::optional<int64_t> cx = constant(x), cy = constant(y);
+    if (cx && cy)
+      return c(*cx - *cy);
+    return arith::SubIOp::create(b, loc, x, y);
+  }
+  Value rem(Value x, int64_t y) {
+    if (std::optional<int64_t> cx = constant(x))
+      return c(*cx % y);
+    return arith::RemSIOp::create(b, loc, x, c(y));
+  }
+  /// A counted loop; a trip count of one is emitted inline.
+  void loop(int64_t trips, function_ref<void(Value)> body) {
+    if (trips <= 0)
+      return;
+    if (trips == 1) {
+      body(c(0));
+      return;
+    }
+    auto op = tpu::LoopOp::create(b, loc, c(trips));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(op.getBody()->getTerminator());
+    body(op.getInductionVar());
+  }
+  void dma(Value src, Value srcOff, Value dst, Value dstOff, int64_t chunks,
+           int64_t chunkBytes, int64_t srcStride, int64_t dstStride,
+           int sem) {
+    tpu::DmaOp::create(b, loc, src, srcOff, dst, dstOff, chunks, chunkBytes,
+                         srcStride, dstStride, sem);
+  }
+  void wait(int sem, int64_t count) {
+    if (count > 0)
+      tpu::SemWaitOp::create(b, loc, sem, count);
+  }
+
+  // --- vector registers -------------------------------------------------------
+  VectorType f32Reg() { return VectorType::get({8, 128}, b.getF32Type()); }
+  VectorType i32Reg() { return VectorType::get({8, 128}, b.getI32Type()); }
+  Value vload(const VBuf &buf, Value off, int64_t stride = 0) {
+    return tpu::VLoadOp::create(b, loc, f32Reg(), buf.arena,
+                                  add(off, buf.offset), stride);
+  }
+  void vstore(Value v, const VBuf &buf, Value off) {
+    tpu::VStoreOp::create(b, loc, v, buf.arena, add(off, buf.offset), 0);
+  }
+  Value splatF32(double value) {
+    Value cst = arith::ConstantOp::create(b, 
+        loc, b.getF32FloatAttr(static_cast<float>(value)));
+    return tpu::VSplatOp::create(b, loc, f32Reg(), cst);
+  }
+  Value splatIndex(Value v) { return tpu::VSplatOp::create(b, loc, i32Reg(), v); }
+  /// Lanes (sublanes) whose index is below `limit` keep `v`, the others
+  /// become `fill`: masks the padding of ragged edges.
+  Value maskBelow(Value v, Value ids, Value limit, double fill) {
+    Value mask = tpu::VCmpOp::create(b, loc, i32Reg(), tpu::CmpKind::lt, ids,
+                                       splatIndex(limit));
+    return tpu::VSelectOp::create(b, loc, mask, v, splatF32(fill));
+  }
+
+  // --- kernels ------------------------------------------------------------------
+  FailureOr<Value> memOf(Value v);
+  LogicalResult lowerOp(Operation *op);
+  LogicalResult lowerElementwise(Operation *op);
+  LogicalResult lowerFill(Value v, Value out);
+  LogicalResult lowerBroadcast(hlo::BroadcastInDimOp op);
+  LogicalResult lowerReshape(hlo::ReshapeOp op);
+  LogicalResult lowerReduce(hlo::ReduceOp op);
+  LogicalResult lowerDot(hlo::DotGeneralOp op);
+  FailureOr<Value> emitTile(Value v, Value tileOff,
+                            llvm::DenseMap<Value, std::pair<VBuf, int64_t>> &ins,
+                            llvm::DenseMap<Value, Value> &memo);
+
+  ModuleOp module;
+  const target::TargetSpec &spec;
+  OpBuilder b;
+  MLIRContext *ctx;
+  Attribute vmemSpace, hbmSpace;
+  func::FuncOp oldFunc, newFunc;
+  Operation *allocPoint = nullptr;
+  Location loc = UnknownLoc::get(ctx);
+  Operation *kernelOp = nullptr;
+  llvm::DenseMap<Value, Value> hbm; // hlo tensor -> HBM memref
+  llvm::MapVector<Type, Value> arenas;
+  llvm::MapVector<Type, int64_t> arenaBytes, kernelUse;
+};
+
+} // namespace tpuc::hlotpu
+
+#endif // TPUC_PASSES_HLOTOTPU_LOWERING_H
