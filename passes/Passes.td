@@ -161,6 +161,27 @@ def FloatNormalization : Pass<"tpuc-float-normalization", "mlir::ModuleOp"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def DecomposeDots : Pass<"tpuc-decompose-dots"> {
+  let summary = "Rewrite dot_general into the MXU kernel's canonical form";
+  let description = [{
+    XLA's DotDecomposer: transposes and reshapes the operands of every
+    dot_general so that it reads `[B,M,K] x [B,K,N] -> [B,M,N]` (or the
+    2-D `[M,K] x [K,N]` without batch dims), and reshapes/transposes the
+    result back. The transposes it inserts are the ones the layout needs.
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
+def DecomposeReductions : Pass<"tpuc-decompose-reductions"> {
+  let summary = "Rewrite reduce into the VPU kernels' canonical forms";
+  let description = [{
+    Transposes and reshapes the operands of every reduce so that it
+    reduces the minor dim or the leading dim of a 2-D array (or a rank-1
+    array to a scalar), and reshapes the result back.
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def ConvertHloToTpu : Pass<"tpuc-convert-hlo-to-tpu", "mlir::ModuleOp"> {
   let summary = "Lower the hlo entry function to tpu kernels (DMA, VPU, MXU)";
   let description = [{
@@ -202,6 +223,10 @@ def ConvertHloToTpu : Pass<"tpuc-convert-hlo-to-tpu", "mlir::ModuleOp"> {
   let options = [
     Option<"targetName", "target", "std::string", "\"tpu-v3\"",
            "Target preset: VMEM size, MXU count and the module's tpu.target">,
+    Option<"dotPrecision", "dot-precision", "std::string", "\"\"",
+           "default, high or highest: the MXU passes of every f32 "
+           "dot_general and convolution (bf16 x1, x3, x6), overriding "
+           "precision_config; empty follows each op">,
   ];
   let dependentDialects = ["::tpuc::hlo::HloDialect",
                            "::tpuc::tpu::TpuDialect",

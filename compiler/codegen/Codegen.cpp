@@ -16,8 +16,14 @@ void buildHloToTpuPipeline(mlir::OpPassManager &pm,
     pm.addPass(mlir::createInlinerPass());
     pm.addPass(mlir::createCanonicalizerPass());
   }
+  // Rewrite dots and reductions into the canonical forms the kernels
+  // take (XLA's DotDecomposer and reduction layout normalization).
+  pm.addPass(createDecomposeDots());
+  pm.addPass(createDecomposeReductions());
+  pm.addPass(mlir::createCanonicalizerPass());
   ConvertHloToTpuOptions convert;
   convert.targetName = target.machine.name();
+  convert.dotPrecision = options.dotPrecision;
   pm.addPass(createConvertHloToTpu(convert));
 }
 

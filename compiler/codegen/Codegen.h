@@ -24,6 +24,9 @@ struct CodegenOptions {
   /// Run the inliner and the canonicalizer (the algebraic simplifier)
   /// before lowering. Off when the caller's pipeline already did.
   bool simplify = true;
+  /// "default", "high" or "highest": the MXU passes of every f32
+  /// dot_general/convolution, overriding precision_config. Empty: per op.
+  std::string dotPrecision;
   /// Called with the module after each stage: "hlo" (simplified) and
   /// "tpu" (lowered), for --emit and --dump-dir.
   std::function<void(llvm::StringRef stage, mlir::ModuleOp module)>

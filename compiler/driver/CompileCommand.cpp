@@ -110,6 +110,13 @@ cl::opt<FusionMode> fusionMode(
                clEnumValN(FusionMode::On, "on",
                           "loop, input, output and multi-output fusion")),
     cl::init(FusionMode::On), cl::sub(compileSub), cl::cat(toolCategory()));
+cl::opt<std::string> dotPrecision(
+    "dot-precision",
+    cl::desc("MXU passes for every f32 dot_general and convolution, "
+             "overriding each op's precision_config: default (one bf16 "
+             "pass), high (bf16x3), highest (bf16x6, f32-faithful)"),
+    cl::value_desc("default|high|highest"), cl::sub(compileSub),
+    cl::cat(toolCategory()));
 cl::opt<std::string> memoryViewer(
     "memory-viewer", cl::desc("Write the memory viewer page (HTML)"),
     cl::value_desc("file.html"), cl::sub(compileSub), cl::cat(toolCategory()));
@@ -172,6 +179,7 @@ int dumpStage(Stage stage, mlir::ModuleOp module) {
 int generateCode(mlir::ModuleOp module, const target::TargetSpec &spec) {
   codegen::CodegenOptions options;
   options.simplify = false; // the front of the pipeline already did
+  options.dotPrecision = dotPrecision;
   int dumpStatus = 0;
   options.afterStage = [&](llvm::StringRef stage, mlir::ModuleOp m) {
     if (stage == "tpu")
@@ -197,6 +205,10 @@ int generateCode(mlir::ModuleOp module, const target::TargetSpec &spec) {
 }
 
 int runCompile() {
+  if (!dotPrecision.empty() && dotPrecision != "default" &&
+      dotPrecision != "high" && dotPrecision != "highest")
+    return fail("--dot-precision: '" + dotPrecision +
+                "' is not one of default, high, highest");
   std::optional<target::TargetSpec> spec = selectTarget();
   if (!spec)
     return 1;

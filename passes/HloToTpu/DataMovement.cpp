@@ -100,5 +100,14 @@ LogicalResult Lowering::lowerReshape(hlo::ReshapeOp op) {
   return success();
 }
 
+LogicalResult Lowering::lowerTranspose(hlo::TransposeOp op) { return unsupported(op); }
+
+LogicalResult Lowering::lowerSlice(hlo::SliceOp op) { return unsupported(op); }
+
+LogicalResult Lowering::lowerPad(hlo::PadOp op) { return unsupported(op); }
+
+LogicalResult Lowering::lowerConcatenate(hlo::ConcatenateOp op) { return unsupported(op); }
+
+LogicalResult Lowering::lowerReverse(hlo::ReverseOp op) { return unsupported(op); }
 
 } // namespace tpuc::hlotpu

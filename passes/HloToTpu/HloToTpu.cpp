@@ -32,10 +32,11 @@ LogicalResult Lowering::run() {
   SmallVector<Type> argTypes, resultTypes;
   auto checkType = [&](Type type, Location where) -> FailureOr<Type> {
     auto tensor = dyn_cast<RankedTensorType>(type);
-    if (!tensor || tensor.getRank() == 0 ||
-        !(tensor.getElementType().isF32() || tensor.getElementType().isBF16()))
+    if (!tensor || !(tensor.getElementType().isF32() ||
+                     tensor.getElementType().isBF16() ||
+                     tensor.getElementType().isInteger(32)))
       return emitError(where) << "tpuc cannot lower entry type " << type
-                              << " yet (f32/bf16 arrays of rank >= 1 only)";
+                              << " yet (f32, bf16 and s32 arrays only)";
     return Type(hbmType(tensor));
   };
   for (BlockArgument arg : oldFunc.getArguments()) {
@@ -102,8 +103,7 @@ FailureOr<Value> Lowering::memOf(Value v) {
   // Splat constants live in registers; one read as an array is filled.
   if (splatValue(v)) {
     auto type = cast<RankedTensorType>(v.getType());
-    if (type.getRank() == 0 || !(type.getElementType().isF32() ||
-                                 type.getElementType().isBF16()))
+    if (!(type.getElementType().isF32() || type.getElementType().isBF16()))
       return FailureOr<Value>(unsupported(v.getDefiningOp(), "as an array operand"));
     Value out = allocHbm(type, v.getLoc());
     Location saved = loc;
@@ -123,10 +123,10 @@ FailureOr<Value> Lowering::memOf(Value v) {
 }
 
 LogicalResult Lowering::lowerOp(Operation *op) {
-  if (isa<hlo::ConstantOp>(op)) {
-    if (!splatValue(op->getResult(0)))
-      return unsupported(op, "(a constant that is not a splat)");
-    return success(); // materialised where it is used
+  if (auto cst = dyn_cast<hlo::ConstantOp>(op)) {
+    if (splatValue(op->getResult(0)))
+      return success(); // materialised where it is used
+    return lowerConstant(cst);
   }
   if (auto fusion = dyn_cast<hlo::FusionOp>(op)) {
     // Not yet one kernel: the fused ops are lowered one by one (a fusion
@@ -151,6 +151,9 @@ LogicalResult Lowering::lowerOp(Operation *op) {
     }
     return success();
   }
+  if (isa<hlo::TupleOp, hlo::GetTupleElementOp, hlo::CallOp, hlo::WhileOp,
+          hlo::ConditionalOp>(op))
+    return lowerControlFlow(op);
   if (auto cmp = dyn_cast<hlo::CompareOp>(op)) {
     // Compares live in registers, inside the select that uses them.
     for (Operation *user : cmp->getUsers())
@@ -161,15 +164,12 @@ LogicalResult Lowering::lowerOp(Operation *op) {
   }
   for (Value result : op->getResults()) {
     auto type = dyn_cast<RankedTensorType>(result.getType());
-    if (!type || type.getRank() == 0 ||
-        !(type.getElementType().isF32() || type.getElementType().isBF16()))
-      return unsupported(op, "producing " + llvm::Twine(
-                                  [&] {
-                                    std::string s;
-                                    llvm::raw_string_ostream os(s);
-                                    os << result.getType();
-                                    return s;
-                                  }()));
+    if (!type || !isLowerableElementType(type.getElementType())) {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      os << result.getType();
+      return unsupported(op, "producing " + s);
+    }
   }
   beginKernel(op);
   LogicalResult result =
@@ -179,10 +179,26 @@ LogicalResult Lowering::lowerOp(Operation *op) {
                 hlo::ExpOp, hlo::LogOp, hlo::TanhOp, hlo::RsqrtOp,
                 hlo::SqrtOp, hlo::SelectOp, hlo::ConvertOp, hlo::CopyOp>(
               [&](Operation *op) { return lowerElementwise(op); })
+          .Case([&](hlo::IotaOp op) { return lowerIota(op); })
           .Case([&](hlo::BroadcastInDimOp op) { return lowerBroadcast(op); })
           .Case([&](hlo::ReshapeOp op) { return lowerReshape(op); })
+          .Case([&](hlo::TransposeOp op) { return lowerTranspose(op); })
+          .Case([&](hlo::SliceOp op) { return lowerSlice(op); })
+          .Case([&](hlo::PadOp op) { return lowerPad(op); })
+          .Case([&](hlo::ConcatenateOp op) { return lowerConcatenate(op); })
+          .Case([&](hlo::ReverseOp op) { return lowerReverse(op); })
+          .Case([&](hlo::DynamicSliceOp op) { return lowerDynamicSlice(op); })
+          .Case([&](hlo::DynamicUpdateSliceOp op) {
+            return lowerDynamicUpdateSlice(op);
+          })
+          .Case([&](hlo::GatherOp op) { return lowerGather(op); })
+          .Case([&](hlo::ScatterOp op) { return lowerScatter(op); })
           .Case([&](hlo::ReduceOp op) { return lowerReduce(op); })
+          .Case([&](hlo::ReduceWindowOp op) { return lowerReduceWindow(op); })
           .Case([&](hlo::DotGeneralOp op) { return lowerDot(op); })
+          .Case([&](hlo::ConvolutionOp op) { return lowerConvolution(op); })
+          .Case([&](hlo::SortOp op) { return lowerSort(op); })
+          .Case([&](hlo::TopKOp op) { return lowerTopK(op); })
           .Default([&](Operation *op) { return unsupported(op); });
   if (failed(result))
     return failure();
@@ -224,7 +240,14 @@ public:
                        "function (or @main)");
       return signalPassFailure();
     }
+    if (!dotPrecision.empty() && dotPrecision != "default" &&
+        dotPrecision != "high" && dotPrecision != "highest") {
+      module.emitError() << "dot-precision must be default, high or highest, "
+                            "not '" << dotPrecision << "'";
+      return signalPassFailure();
+    }
     Lowering lowering(module, entry, *spec);
+    lowering.dotPrecision = dotPrecision;
     if (failed(lowering.run()))
       return signalPassFailure();
     // The tpu module holds just the lowered entry (callees were inlined).

@@ -43,12 +43,27 @@ inline int64_t largestDivisorAtMost(int64_t n, int64_t limit) {
   return 1;
 }
 
+/// The element type a tensor element type is stored as in HBM and VMEM:
+/// pred (i1) is stored as s32 0/1 (VLD/VST move 32-bit or bf16 lanes).
+inline Type storageType(Type elem) {
+  if (elem.isInteger(1))
+    return IntegerType::get(elem.getContext(), 32);
+  return elem;
+}
+
+/// Element types the lowering handles: f32, bf16, s32 and pred.
+inline bool isLowerableElementType(Type elem) {
+  return elem.isF32() || elem.isBF16() || elem.isInteger(32) ||
+         elem.isInteger(1);
+}
+
 inline int64_t elementBytes(Type type) { return type.isBF16() ? 2 : 4; }
 
 /// How a tensor is stored in HBM, as vreg-sized tiles. Rank >= 2 uses
 /// {r-1,...,0:T(8,128)}: the two minor dims in 8x128 tiles, tile rows
 /// contiguous. Rank 1 uses {0:T(1024)}: 1024 contiguous elements, one vreg
-/// (sublane s holds elements 128s..128s+127).
+/// (sublane s holds elements 128s..128s+127). Rank 0 uses {:T(1024)}: the
+/// scalar is element 0 of one padded vreg-sized tile.
 struct Geometry {
   int64_t rank = 0;
   int64_t outer = 1;   // product of the dims above the two minor ones
@@ -66,6 +81,8 @@ inline Geometry geometryOf(RankedTensorType type) {
   g.rank = type.getRank();
   g.elemBytes = elementBytes(type.getElementType());
   ArrayRef<int64_t> shape = type.getShape();
+  if (g.rank == 0)
+    return g;
   if (g.rank == 1) {
     g.cols = shape[0];
     g.colTiles = ceilDiv(shape[0], kSublanes * kLanes);
@@ -134,7 +151,7 @@ public:
     for (int64_t d = rank - 1; d >= 0; --d)
       minorToMajor.push_back(d);
     SmallVector<int64_t> tileRanks, tileDims;
-    if (rank == 1) {
+    if (rank <= 1) {
       tileRanks = {1};
       tileDims = {kSublanes * kLanes};
     } else {
@@ -143,7 +160,8 @@ public:
     }
     auto layout = tpu::TiledLayoutAttr::get(ctx, minorToMajor, tileRanks,
                                             tileDims);
-    return MemRefType::get(type.getShape(), type.getElementType(), layout,
+    return MemRefType::get(type.getShape(),
+                           storageType(type.getElementType()), layout,
                            hbmSpace);
   }
   Value allocHbm(RankedTensorType type, Location loc) {
@@ -274,18 +292,49 @@ public:
     return tpu::VSelectOp::create(b, loc, mask, v, splatF32(fill));
   }
 
-  // --- kernels ------------------------------------------------------------------
+  // --- the driver (HloToTpu.cpp) ----------------------------------------------
   FailureOr<Value> memOf(Value v);
   LogicalResult lowerOp(Operation *op);
+
+  // --- kernels, one file per family ---------------------------------------------
+  // Each returns failure after emitting a diagnostic at the op; an op or a
+  // form a kernel does not handle is `unsupported(op, "why")`.
+
+  // Elementwise.cpp: VPU loops over (8,128) tiles.
   LogicalResult lowerElementwise(Operation *op);
   LogicalResult lowerFill(Value v, Value out);
-  LogicalResult lowerBroadcast(hlo::BroadcastInDimOp op);
-  LogicalResult lowerReshape(hlo::ReshapeOp op);
-  LogicalResult lowerReduce(hlo::ReduceOp op);
-  LogicalResult lowerDot(hlo::DotGeneralOp op);
   FailureOr<Value> emitTile(Value v, Value tileOff,
                             llvm::DenseMap<Value, std::pair<VBuf, int64_t>> &ins,
                             llvm::DenseMap<Value, Value> &memo);
+  // Constant.cpp: constants that are not splats (the executable's constant
+  // table), iota.
+  LogicalResult lowerConstant(hlo::ConstantOp op);
+  LogicalResult lowerIota(hlo::IotaOp op);
+  // DataMovement.cpp: DMA relayouts.
+  LogicalResult lowerBroadcast(hlo::BroadcastInDimOp op);
+  LogicalResult lowerReshape(hlo::ReshapeOp op);
+  LogicalResult lowerTranspose(hlo::TransposeOp op);
+  LogicalResult lowerSlice(hlo::SliceOp op);
+  LogicalResult lowerPad(hlo::PadOp op);
+  LogicalResult lowerConcatenate(hlo::ConcatenateOp op);
+  LogicalResult lowerReverse(hlo::ReverseOp op);
+  // Gather.cpp: data-dependent addressing with scalar arithmetic.
+  LogicalResult lowerDynamicSlice(hlo::DynamicSliceOp op);
+  LogicalResult lowerDynamicUpdateSlice(hlo::DynamicUpdateSliceOp op);
+  LogicalResult lowerGather(hlo::GatherOp op);
+  LogicalResult lowerScatter(hlo::ScatterOp op);
+  // Reduce.cpp, ReduceWindow.cpp: reductions on the VPU.
+  LogicalResult lowerReduce(hlo::ReduceOp op);
+  LogicalResult lowerReduceWindow(hlo::ReduceWindowOp op);
+  // Dot.cpp, Convolution.cpp: the MXU.
+  LogicalResult lowerDot(hlo::DotGeneralOp op);
+  LogicalResult lowerConvolution(hlo::ConvolutionOp op);
+  // Sort.cpp: sorting networks on the VPU.
+  LogicalResult lowerSort(hlo::SortOp op);
+  LogicalResult lowerTopK(hlo::TopKOp op);
+  // ControlFlow.cpp: tuples, calls, while and conditional (ops whose
+  // results may be tuples; called before the per-kernel type checks).
+  LogicalResult lowerControlFlow(Operation *op);
 
   ModuleOp module;
   const target::TargetSpec &spec;
@@ -297,6 +346,8 @@ public:
   Location loc = UnknownLoc::get(ctx);
   Operation *kernelOp = nullptr;
   llvm::DenseMap<Value, Value> hbm; // hlo tensor -> HBM memref
+  /// --dot-precision: "default", "high", "highest", or empty (per op).
+  std::string dotPrecision;
   llvm::MapVector<Type, Value> arenas;
   llvm::MapVector<Type, int64_t> arenaBytes, kernelUse;
 };
