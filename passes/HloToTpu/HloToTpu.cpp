@@ -78,6 +78,8 @@ LogicalResult Lowering::run() {
       return failure();
     results.push_back(*mem);
   }
+  if (failed(applyInputOutputAliases(results)))
+    return failure();
   func::ReturnOp::create(b, terminator->getLoc(), results);
 
   // Size the arenas for the largest kernel that used them.
@@ -94,6 +96,53 @@ LogicalResult Lowering::run() {
            << spec.machine.name() << " has " << spec.machine.vmem_bytes();
   if (allocPoint->use_empty())
     allocPoint->erase();
+  return success();
+}
+
+/// The module's input_output_alias (XLA's donation): output i is written
+/// into parameter p's buffer, so a training step's updated parameters
+/// replace the old ones in place and the executable records the alias.
+/// The result is copied into the parameter by one HBM -> HBM DMA after
+/// every kernel (all reads of the old value are done by then).
+LogicalResult Lowering::applyInputOutputAliases(SmallVectorImpl<Value> &results) {
+  auto aliases = module->getAttrOfType<ArrayAttr>("hlo.input_output_alias");
+  if (!aliases)
+    return success();
+  Block &entry = newFunc.getBody().front();
+  for (Attribute attr : aliases) {
+    auto dict = dyn_cast<DictionaryAttr>(attr);
+    auto output = dict ? dict.getAs<DenseI64ArrayAttr>("output_index")
+                       : DenseI64ArrayAttr();
+    auto param = dict ? dict.getAs<IntegerAttr>("parameter_number")
+                      : IntegerAttr();
+    auto paramIndex = dict ? dict.getAs<DenseI64ArrayAttr>("parameter_index")
+                           : DenseI64ArrayAttr();
+    if (!output || !param || !paramIndex || output.size() > 1 ||
+        !paramIndex.empty())
+      return module.emitError()
+             << "tpuc cannot lower input_output_alias entry " << attr
+             << " yet (only whole parameters aliased to top-level outputs)";
+    int64_t out = output.empty() ? 0 : output[0];
+    int64_t p = param.getInt();
+    if (out < 0 || out >= static_cast<int64_t>(results.size()) || p < 0 ||
+        p >= static_cast<int64_t>(entry.getNumArguments()))
+      return module.emitError() << "input_output_alias entry " << attr
+                                << " names no output or parameter";
+    Value arg = entry.getArgument(p);
+    if (results[out] == arg)
+      continue;
+    if (results[out].getType() != arg.getType())
+      return module.emitError()
+             << "input_output_alias: output " << out << " has type "
+             << results[out].getType() << " but parameter " << p << " has "
+             << arg.getType();
+    auto type = cast<RankedTensorType>(oldFunc.getArgument(p).getType());
+    int64_t bytes = geometryOf(type).bytes();
+    loc = oldFunc.getArgument(p).getLoc();
+    dma(results[out], c(0), arg, c(0), 1, bytes, 0, 0, 0);
+    wait(0, 1);
+    results[out] = arg;
+  }
   return success();
 }
 
@@ -155,12 +204,13 @@ LogicalResult Lowering::lowerOp(Operation *op) {
           hlo::ConditionalOp>(op))
     return lowerControlFlow(op);
   if (auto cmp = dyn_cast<hlo::CompareOp>(op)) {
-    // Compares live in registers, inside the select that uses them.
-    for (Operation *user : cmp->getUsers())
-      if (!isa<hlo::SelectOp>(user) ||
-          cast<hlo::SelectOp>(user).getPred() != cmp.getResult())
-        return unsupported(op, "whose result is not only a select's predicate");
-    return success();
+    // A compare that only feeds selects' predicates lives in registers,
+    // inside them; otherwise it is an array of its own (s32 0/1).
+    if (llvm::all_of(cmp->getUsers(), [&](Operation *user) {
+          auto select = dyn_cast<hlo::SelectOp>(user);
+          return select && select.getPred() == cmp.getResult();
+        }))
+      return success();
   }
   for (Value result : op->getResults()) {
     auto type = dyn_cast<RankedTensorType>(result.getType());
@@ -177,7 +227,10 @@ LogicalResult Lowering::lowerOp(Operation *op) {
           .Case<hlo::AddOp, hlo::SubtractOp, hlo::MultiplyOp, hlo::DivideOp,
                 hlo::MaximumOp, hlo::MinimumOp, hlo::NegOp, hlo::AbsOp,
                 hlo::ExpOp, hlo::LogOp, hlo::TanhOp, hlo::RsqrtOp,
-                hlo::SqrtOp, hlo::SelectOp, hlo::ConvertOp, hlo::CopyOp>(
+                hlo::SqrtOp, hlo::SelectOp, hlo::ConvertOp, hlo::CopyOp,
+                hlo::CompareOp, hlo::AndOp, hlo::OrOp, hlo::XorOp, hlo::NotOp,
+                hlo::LogisticOp, hlo::ClampOp, hlo::RemainderOp,
+                hlo::SignOp>(
               [&](Operation *op) { return lowerElementwise(op); })
           .Case([&](hlo::IotaOp op) { return lowerIota(op); })
           .Case([&](hlo::BroadcastInDimOp op) { return lowerBroadcast(op); })

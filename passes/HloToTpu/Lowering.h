@@ -295,6 +295,7 @@ public:
   // --- the driver (HloToTpu.cpp) ----------------------------------------------
   FailureOr<Value> memOf(Value v);
   LogicalResult lowerOp(Operation *op);
+  LogicalResult applyInputOutputAliases(SmallVectorImpl<Value> &results);
 
   // --- kernels, one file per family ---------------------------------------------
   // Each returns failure after emitting a diagnostic at the op; an op or a
@@ -346,6 +347,9 @@ public:
   Location loc = UnknownLoc::get(ctx);
   Operation *kernelOp = nullptr;
   llvm::DenseMap<Value, Value> hbm; // hlo tensor -> HBM memref
+  /// hlo tuple -> the HBM memrefs of its leaves, flattened in order
+  /// (ControlFlow.cpp; tuples are never copied).
+  llvm::DenseMap<Value, SmallVector<Value>> tuples;
   /// --dot-precision: "default", "high", "highest", or empty (per op).
   std::string dotPrecision;
   llvm::MapVector<Type, Value> arenas;
