@@ -16,6 +16,7 @@ config.excludes = ["Inputs", "fuzz", "unit", "benchmarks", "CMakeLists.txt",
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tpuc_src_root", config.tpuc_src_root))
+config.substitutions.append(("%tpuc_bin", config.tpuc_tools_dir))
 # Real XLA HLO dumps (a copy of ../shared/corpus/hlo, see its SOURCES.md).
 config.substitutions.append(
     ("%corpus", os.path.join(config.tpuc_src_root, "test", "Inputs", "corpus", "hlo")))

@@ -1,0 +1,95 @@
+"""End to end on one HLO graph: tpuc compile -> tpuc-run vs tpuc interpret.
+
+usage: corpus_e2e.py --bin DIR --workdir DIR GRAPH [--precision f32|mixed_bfloat16]
+                     [--max-rel R] [--min-cos C] [--seed S] [--extra FLAG ...]
+
+Compiles GRAPH with `tpuc compile --precision=P --dump-dir`, runs the
+executable on the emulator with `--random-inputs=SEED` and the reference
+interpreter on the same inputs, and compares every result (max abs error,
+max error relative to the output's largest magnitude, cosine similarity;
+see compare.py). The interpreter runs the program the emulator runs: the
+original graph for f32, the graph after the precision passes (the
+00-hlo.mlir dump) for mixed_bfloat16, so the tolerance measures code
+generation, not the precision policy. Prints one line per result and the
+host wall times, and exits 1 on a mismatch or a failed step.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+
+def run(cmd):
+    start = time.monotonic()
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        sys.stdout.write(proc.stdout)
+        sys.stdout.write(proc.stderr)
+        print(f"FAILED ({proc.returncode}): {' '.join(cmd)}")
+        sys.exit(1)
+    return time.monotonic() - start, proc.stdout
+
+
+def compare(got_dir, want_dir, max_rel, min_cos):
+    names = sorted(n for n in os.listdir(want_dir) if n.endswith(".npy"))
+    got_names = sorted(n for n in os.listdir(got_dir) if n.endswith(".npy"))
+    if names != got_names:
+        print(f"MISMATCH results {got_names} vs {names}")
+        return False
+    ok = True
+    for name in sorted(names, key=lambda n: (len(n), n)):
+        got = np.load(os.path.join(got_dir, name))
+        want = np.load(os.path.join(want_dir, name))
+        label = name[:-4]
+        if got.shape != want.shape:
+            print(f"{label}: MISMATCH shape {got.shape} vs {want.shape}")
+            ok = False
+            continue
+        g, w = got.astype(np.float64), want.astype(np.float64)
+        abs_err = float(np.abs(g - w).max()) if g.size else 0.0
+        scale = float(np.abs(w).max()) if w.size else 0.0
+        rel = abs_err / scale if scale > 0 else abs_err
+        denom = np.linalg.norm(g) * np.linalg.norm(w)
+        cos = float(g.ravel() @ w.ravel() / denom) if denom > 0 else 1.0
+        good = rel <= max_rel and cos >= min_cos and np.isfinite(g).all() == np.isfinite(w).all()
+        ok &= good
+        print(f"{label}: {'ok' if good else 'MISMATCH'} shape={list(got.shape)} "
+              f"max_abs={abs_err:.3g} max_rel={rel:.3g} (tolerance {max_rel:g}) "
+              f"cosine={cos:.7f}")
+    return ok
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("graph")
+    p.add_argument("--bin", required=True)
+    p.add_argument("--workdir", required=True)
+    p.add_argument("--precision", default="f32")
+    p.add_argument("--max-rel", type=float, default=1e-2)
+    p.add_argument("--min-cos", type=float, default=0.9999)
+    p.add_argument("--seed", default="1")
+    p.add_argument("--extra", action="append", default=[])
+    a = p.parse_args()
+    work = os.path.join(a.workdir, a.precision)
+    os.makedirs(work, exist_ok=True)
+    tpx = os.path.join(work, "prog.tpx")
+    dump = os.path.join(work, "dump")
+    got, want = os.path.join(work, "got"), os.path.join(work, "want")
+    tool = lambda name: os.path.join(a.bin, name)
+    t_compile, _ = run([tool("tpuc"), "compile", a.graph, f"--precision={a.precision}",
+                        f"--dump-dir={dump}", "-o", tpx] + a.extra)
+    t_run, _ = run([tool("tpuc-run"), tpx, f"--random-inputs={a.seed}",
+                    f"--output-dir={got}"])
+    source = a.graph if a.precision == "f32" else os.path.join(dump, "00-hlo.mlir")
+    t_interp, _ = run([tool("tpuc"), "interpret", source, f"--random-inputs={a.seed}",
+                       f"--output-dir={want}"])
+    ok = compare(got, want, a.max_rel, a.min_cos)
+    print(f"wall: compile {t_compile:.2f} s, emulator {t_run:.2f} s, "
+          f"interpreter {t_interp:.2f} s")
+    sys.exit(0 if ok else 1)
+
+
+main()
