@@ -1,9 +1,12 @@
-//===- InterpretCommand.cpp - `tpuc interpret` -----------------------------===//
+//===- InterpretCommand.cpp - `tpuc interpret`
+//-----------------------------===//
 //
 // Runs a graph on the reference interpreter: inputs from .npy files or the
 // seeded generator shared with tpuc-run, results to .npy files or a summary
 // on stdout. Every input problem is reported before anything is computed,
-// and no output file is left behind on failure.
+// and no output file is left behind on failure. --steps runs a training
+// loop: the results the module's input_output_alias maps to parameters are
+// those parameters in the next step.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +15,7 @@
 #include "compiler/interpreter/Interpreter.h"
 #include "runtime/hostio/Npy.h"
 #include "runtime/hostio/RandomInputs.h"
+#include "runtime/loader/Run.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FileSystem.h"
@@ -20,7 +24,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +72,22 @@ cl::opt<int> threads("threads",
                               "hardware threads; results do not depend on it)"),
                      cl::init(0), cl::sub(interpretSub),
                      cl::cat(toolCategory()));
+
+cl::opt<int64_t> steps(
+    "steps",
+    cl::desc("Run the entry N times, a training loop: each result that the "
+             "module's input_output_alias maps to a parameter is that "
+             "parameter's value in the next step. Prints the single-element "
+             "results (the loss) of the printed steps; the results written "
+             "are the last step's"),
+    cl::value_desc("N"), cl::init(1), cl::sub(interpretSub),
+    cl::cat(toolCategory()));
+cl::opt<int64_t> printEvery(
+    "print-every",
+    cl::desc("With --steps: print steps 1, K, 2K, ... and the last (default: "
+             "about ten lines)"),
+    cl::value_desc("K"), cl::init(0), cl::sub(interpretSub),
+    cl::cat(toolCategory()));
 
 int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tpuc interpret") << message << "\n";
@@ -140,6 +162,51 @@ bool makeInputs(mlir::func::FuncOp entry, std::vector<Tensor> &args) {
   return true;
 }
 
+/// Result -> parameter pairs from the module's `hlo.input_output_alias`
+/// (the importer's record of XLA's input_output_alias), checked against the
+/// entry's signature.
+bool stepFeedback(mlir::ModuleOp module, mlir::func::FuncOp entry,
+                  std::vector<std::pair<unsigned, unsigned>> &feedback) {
+  auto aliases =
+      module->getAttrOfType<mlir::ArrayAttr>("hlo.input_output_alias");
+  if (!aliases)
+    return true;
+  mlir::FunctionType type = entry.getFunctionType();
+  for (mlir::Attribute attr : aliases) {
+    auto dict = mlir::dyn_cast<mlir::DictionaryAttr>(attr);
+    auto output =
+        dict ? dict.getAs<mlir::DenseI64ArrayAttr>("output_index") : nullptr;
+    auto parameter =
+        dict ? dict.getAs<mlir::IntegerAttr>("parameter_number") : nullptr;
+    auto parameterIndex =
+        dict ? dict.getAs<mlir::DenseI64ArrayAttr>("parameter_index") : nullptr;
+    if (!output || !parameter || output.size() > 1 ||
+        (parameterIndex && !parameterIndex.empty()))
+      return fail("--steps takes input_output_alias entries of the form "
+                  "{i}: (p, {}); this module has a nested one"),
+             false;
+    // `{}` names the whole (non-tuple) result.
+    int64_t result = output.empty() ? 0 : output[0];
+    int64_t param = parameter.getInt();
+    if (result < 0 || result >= type.getNumResults() || param < 0 ||
+        param >= type.getNumInputs())
+      return fail("input_output_alias {" + llvm::Twine(result) + "}: (" +
+                  llvm::Twine(param) + ", {}) is out of range for @" +
+                  entry.getSymName()),
+             false;
+    if (type.getResult(result) != type.getInput(param)) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "result " << result << " (" << type.getResult(result)
+         << ") cannot feed parameter " << param << " (" << type.getInput(param)
+         << ") in the next step";
+      return fail(text), false;
+    }
+    feedback.emplace_back(result, param);
+  }
+  return true;
+}
+
 void printSummary(llvm::raw_ostream &os, unsigned index, const Tensor &t) {
   os << "result " << index << ": " << t.typeString() << "\n  values:";
   int64_t shown = std::min<int64_t>(t.numElements(), 8);
@@ -190,15 +257,56 @@ int runInterpret() {
     return fail("@" + entry.getSymName() + " has " + llvm::Twine(numResults) +
                 " results but " + llvm::Twine(outputFiles.size()) +
                 " --output files were given");
+  if (steps < 1)
+    return fail("--steps needs a positive integer, got " + llvm::Twine(steps));
+  if (printEvery < 0 || (printEvery > 0 && steps.getNumOccurrences() == 0))
+    return fail(printEvery < 0 ? "--print-every needs a positive integer"
+                               : "--print-every needs --steps");
+  std::vector<std::pair<unsigned, unsigned>> feedback;
+  if (!stepFeedback(*module, entry, feedback))
+    return 1;
   std::vector<Tensor> args;
   if (!makeInputs(entry, args))
     return 1;
 
   interpreter::InterpreterOptions options;
   options.numThreads = threads;
-  auto results = interpreter::interpret(entry, args, options);
-  if (mlir::failed(results))
-    return 1;
+  bool stepLog = steps.getNumOccurrences() > 0;
+  if (steps > 1 && feedback.empty())
+    llvm::WithColor::note(llvm::errs(), "tpuc interpret")
+        << "the module has no input_output_alias, so every step computes "
+           "the same results\n";
+  int64_t interval = runtime::stepPrintInterval(steps, printEvery);
+  auto start = std::chrono::steady_clock::now();
+  std::optional<llvm::SmallVector<Tensor>> results;
+  for (int64_t step = 1; step <= steps; ++step) {
+    auto stepResults = interpreter::interpret(entry, args, options);
+    if (mlir::failed(stepResults))
+      return 1;
+    results = std::move(*stepResults);
+    if (stepLog && runtime::isPrintedStep(step, steps, interval)) {
+      std::vector<hostio::HostArray> scalars;
+      scalars.reserve(results->size());
+      std::vector<std::pair<int, const hostio::HostArray *>> printed;
+      for (auto [i, result] : llvm::enumerate(*results))
+        if (result.numElements() == 1) {
+          scalars.push_back(result.toHostArray());
+          printed.emplace_back(i, &scalars.back());
+        }
+      llvm::outs() << runtime::formatStepLine(step, steps, printed) << "\n";
+      llvm::outs().flush();
+    }
+    for (auto [result, param] : feedback)
+      args[param] = (*results)[result];
+  }
+  if (stepLog && steps > 1) {
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    llvm::outs() << llvm::format(
+        "host wall time: %.3f ms/step (%lld steps in %.3f s, interpreter)\n",
+        1e3 * seconds / steps, static_cast<long long>(steps), seconds);
+  }
 
   std::vector<std::string> paths;
   if (!outputDir.empty()) {

@@ -47,6 +47,11 @@ private:
   // Allocated HBM regions by start offset; sparse so that a 16 GiB HBM costs
   // only what the program uses.
   std::map<uint64_t, Region> hbm_;
+  // The storage of VMEM and of its written-byte map, kept between executes
+  // (a step loop runs one executable many times). Each execute still starts
+  // from zeroes; reusing the committed pages saves faulting in 2 x
+  // vmem_bytes anew, most of a small program's host time.
+  std::vector<uint8_t> vmemPool_, vmemInitPool_;
 };
 
 } // namespace tpuc::runtime

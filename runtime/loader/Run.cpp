@@ -1,15 +1,17 @@
 #include "runtime/loader/Run.h"
 
+#include <cstdio>
+#include <cstring>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "runtime/hostio/FloatConversion.h"
 #include "runtime/loader/Layout.h"
 
 namespace tpuc::runtime {
 
-absl::StatusOr<RunResult> runExecutable(Device &device,
-                                        const Executable &executable,
-                                        const std::vector<hostio::HostArray> &inputs,
-                                        const ExecuteOptions &options) {
+absl::Status loadInputs(Device &device, const Executable &executable,
+                        const std::vector<hostio::HostArray> &inputs) {
   const exe::Executable &e = executable.proto();
   if (inputs.size() != static_cast<size_t>(e.parameters_size()))
     return absl::InvalidArgumentError(
@@ -55,32 +57,144 @@ absl::StatusOr<RunResult> runExecutable(Device &device,
       return absl::Status(s.code(),
                           absl::StrCat("input ", i, ": ", s.message()));
   }
-  RunResult run;
-  absl::StatusOr<ExecutionProfile> profile =
-      device.execute(executable, options);
-  if (!profile.ok())
-    return profile.status();
-  run.profile = std::move(*profile);
-  for (int i = 0; i < e.results_size(); ++i) {
-    const exe::Result &r = e.results(i);
-    staging.assign(executable.resultBytes(i), 0);
-    if (absl::Status s = device.copyFromDevice(e.buffers(r.buffer()).offset(),
-                                               absl::MakeSpan(staging));
-        !s.ok())
-      return s;
-    std::vector<int64_t> dims(r.shape().dims().begin(), r.shape().dims().end());
-    absl::StatusOr<hostio::HostArray> out =
-        hostio::HostArray::zeros(toHostDType(r.shape().dtype()), dims);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<hostio::HostArray>
+readResult(Device &device, const Executable &executable, int index) {
+  const exe::Executable &e = executable.proto();
+  if (index < 0 || index >= e.results_size())
+    return absl::OutOfRangeError(absl::StrCat(
+        "result ", index, " out of range (", e.results_size(), " results)"));
+  const exe::Result &r = e.results(index);
+  std::vector<uint8_t> staging(executable.resultBytes(index), 0);
+  if (absl::Status s = device.copyFromDevice(e.buffers(r.buffer()).offset(),
+                                             absl::MakeSpan(staging));
+      !s.ok())
+    return s;
+  std::vector<int64_t> dims(r.shape().dims().begin(), r.shape().dims().end());
+  absl::StatusOr<hostio::HostArray> out =
+      hostio::HostArray::zeros(toHostDType(r.shape().dtype()), dims);
+  if (!out.ok())
+    return out.status();
+  if (absl::Status s =
+          deviceToHost(r.shape(), r.shape().dtype(), staging,
+                       absl::MakeSpan(out->data(), out->byteSize()));
+      !s.ok())
+    return s;
+  return out;
+}
+
+namespace {
+absl::StatusOr<std::vector<hostio::HostArray>>
+readResults(Device &device, const Executable &executable) {
+  std::vector<hostio::HostArray> results;
+  for (int i = 0; i < executable.proto().results_size(); ++i) {
+    absl::StatusOr<hostio::HostArray> out = readResult(device, executable, i);
     if (!out.ok())
       return out.status();
-    if (absl::Status s = deviceToHost(
-            r.shape(), r.shape().dtype(), staging,
-            absl::MakeSpan(out->data(), out->byteSize()));
-        !s.ok())
-      return s;
-    run.results.push_back(std::move(*out));
+    results.push_back(std::move(*out));
   }
+  return results;
+}
+} // namespace
+
+absl::StatusOr<RunResult>
+runExecutable(Device &device, const Executable &executable,
+              const std::vector<hostio::HostArray> &inputs,
+              const ExecuteOptions &options) {
+  return runSteps(device, executable, inputs, 1, options);
+}
+
+absl::StatusOr<RunResult> runSteps(Device &device, const Executable &executable,
+                                   const std::vector<hostio::HostArray> &inputs,
+                                   int64_t steps, const ExecuteOptions &options,
+                                   const StepCallback &afterStep) {
+  if (steps < 1)
+    return absl::InvalidArgumentError(
+        absl::StrCat("the step count must be at least 1, got ", steps));
+  if (absl::Status s = loadInputs(device, executable, inputs); !s.ok())
+    return s;
+  RunResult run;
+  for (int64_t step = 1; step <= steps; ++step) {
+    absl::StatusOr<ExecutionProfile> profile =
+        device.execute(executable, options);
+    if (!profile.ok())
+      return steps == 1
+                 ? profile.status()
+                 : absl::Status(profile.status().code(),
+                                absl::StrCat("step ", step, ": ",
+                                             profile.status().message()));
+    run.profile = std::move(*profile);
+    if (afterStep)
+      if (absl::Status s = afterStep(step, run.profile); !s.ok())
+        return s;
+  }
+  absl::StatusOr<std::vector<hostio::HostArray>> results =
+      readResults(device, executable);
+  if (!results.ok())
+    return results.status();
+  run.results = std::move(*results);
   return run;
+}
+
+int64_t stepPrintInterval(int64_t steps, int64_t printEvery) {
+  if (printEvery > 0)
+    return printEvery;
+  return steps <= 10 ? 1 : (steps + 9) / 10;
+}
+
+bool isPrintedStep(int64_t step, int64_t steps, int64_t interval) {
+  return step == 1 || step == steps || (interval > 0 && step % interval == 0);
+}
+
+namespace {
+// Element 0 of `a` as text: floats with the digits their type carries.
+std::string firstElementText(const hostio::HostArray &a) {
+  hostio::DType dtype = a.dtype();
+  int64_t bytes = hostio::dtypeByteSize(dtype);
+  uint64_t bits = 0; // little-endian, like the host arrays
+  std::memcpy(&bits, a.data(), static_cast<size_t>(bytes));
+  char text[64];
+  switch (dtype) {
+  case hostio::DType::F32:
+    std::snprintf(text, sizeof(text), "%.7g",
+                  hostio::floatFromBits(static_cast<uint32_t>(bits)));
+    return text;
+  case hostio::DType::F64: {
+    double value;
+    std::memcpy(&value, &bits, sizeof(value));
+    std::snprintf(text, sizeof(text), "%.10g", value);
+    return text;
+  }
+  case hostio::DType::BF16:
+    std::snprintf(text, sizeof(text), "%.4g",
+                  hostio::bf16BitsToF32(static_cast<uint16_t>(bits)));
+    return text;
+  case hostio::DType::F16:
+    std::snprintf(text, sizeof(text), "%.5g",
+                  hostio::f16BitsToF32(static_cast<uint16_t>(bits)));
+    return text;
+  case hostio::DType::Pred:
+    return bits ? "true" : "false";
+  default:
+    break;
+  }
+  if (!hostio::isSignedIntDType(dtype))
+    return absl::StrCat(bits);
+  int shift = 64 - 8 * static_cast<int>(bytes); // sign-extend
+  return absl::StrCat(static_cast<int64_t>(bits << shift) >> shift);
+}
+} // namespace
+
+std::string formatStepLine(
+    int64_t step, int64_t steps,
+    const std::vector<std::pair<int, const hostio::HostArray *>> &results) {
+  std::string line = absl::StrCat("step ", step, "/", steps, ":");
+  for (const auto &[index, array] : results)
+    if (array->elementCount() > 0)
+      absl::StrAppend(&line, " result", index, "=", firstElementText(*array));
+  return line;
 }
 
 } // namespace tpuc::runtime

@@ -2,6 +2,8 @@
 // from .npy files or the seeded random generator, write the results as .npy
 // and report the modeled time. The work is done by the runtime libraries;
 // this file is the command line.
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -14,6 +16,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "runtime/emulator/EmulatorDevice.h"
 #include "runtime/hostio/Npy.h"
 #include "runtime/hostio/RandomInputs.h"
@@ -45,6 +48,17 @@ Execution:
   --timing-only           model time only; results are not computed (and
                           not written). For sizing large programs quickly.
   --max-instructions=N    trap after N executed instructions (default 2^33).
+  --steps=N               run N steps (default 1), a training loop: each
+                          result the executable aliases to a parameter
+                          (XLA's input_output_alias) is that parameter's
+                          value in the next step. The parameters stay on
+                          the device between steps. Prints the
+                          single-element results (the loss) of the printed
+                          steps, then the modeled and the host time per
+                          step. The results written, --profile and --trace
+                          are those of the last step.
+  --print-every=K         with --steps: print steps 1, K, 2K, ... and the
+                          last (default: about ten lines).
   --kernels=PATH          the host kernels of the MXU and VPU: auto (the
                           default: this host's fastest), portable, avx2,
                           avx512 or avx512-bf16. All but avx512-bf16 give
@@ -67,6 +81,8 @@ struct Options {
   std::string outputDir, profile, trace;
   bool timingOnly = false;
   int64_t maxInstructions = int64_t(1) << 33;
+  int64_t steps = 1, printEvery = 0;
+  bool stepLoop = false; // --steps given: print the step log
   runtime::KernelPath kernels = runtime::bestKernelPath();
 };
 
@@ -160,6 +176,15 @@ absl::StatusOr<Options> parseArgs(int argc, char **argv) {
       if (!has || !absl::SimpleAtoi(value, &o.maxInstructions) ||
           o.maxInstructions <= 0)
         return usageError("--max-instructions needs a positive integer");
+    } else if (flag(arg, "steps", &value, &has)) {
+      if (!has || !absl::SimpleAtoi(value, &o.steps) || o.steps <= 0)
+        return usageError(absl::StrCat(
+            "--steps needs a positive integer, got '", value, "'"));
+      o.stepLoop = true;
+    } else if (flag(arg, "print-every", &value, &has)) {
+      if (!has || !absl::SimpleAtoi(value, &o.printEvery) || o.printEvery <= 0)
+        return usageError(absl::StrCat(
+            "--print-every needs a positive integer, got '", value, "'"));
     } else if (flag(arg, "kernels", &value, &has)) {
       if (absl::Status s = parseKernels(value, &o.kernels); !s.ok())
         return s;
@@ -175,6 +200,8 @@ absl::StatusOr<Options> parseArgs(int argc, char **argv) {
     return usageError("no executable given");
   if (o.timingOnly && (!o.outputs.empty() || !o.outputDir.empty()))
     return usageError("--timing-only computes no results to write");
+  if (o.printEvery > 0 && !o.stepLoop)
+    return usageError("--print-every needs --steps");
   return o;
 }
 
@@ -249,10 +276,49 @@ absl::Status run(const Options &o) {
   options.functional = !o.timingOnly;
   options.trace = !o.trace.empty();
   options.maxInstructions = o.maxInstructions;
+  // The step log: the single-element results of the printed steps, read
+  // back while the loop runs (the rest stay on the device).
+  std::vector<int> scalarResults;
+  for (int i = 0; i < results.size(); ++i)
+    if (runtime::elementCount(results[i].shape()) == 1)
+      scalarResults.push_back(i);
+  int64_t interval = runtime::stepPrintInterval(o.steps, o.printEvery);
+  uint64_t minCycles = UINT64_MAX, maxCycles = 0;
+  runtime::StepCallback afterStep =
+      [&](int64_t step, const runtime::ExecutionProfile &p) -> absl::Status {
+    minCycles = std::min(minCycles, p.cycles);
+    maxCycles = std::max(maxCycles, p.cycles);
+    if (!o.stepLoop || !runtime::isPrintedStep(step, o.steps, interval))
+      return absl::OkStatus();
+    std::vector<hostio::HostArray> values;
+    values.reserve(scalarResults.size());
+    std::vector<std::pair<int, const hostio::HostArray *>> printed;
+    if (!o.timingOnly)
+      for (int i : scalarResults) {
+        absl::StatusOr<hostio::HostArray> a =
+            runtime::readResult(device, *e, i);
+        if (!a.ok())
+          return a.status();
+        values.push_back(std::move(*a));
+        printed.emplace_back(i, &values.back());
+      }
+    std::printf("%s\n",
+                runtime::formatStepLine(step, o.steps, printed).c_str());
+    std::fflush(stdout);
+    return absl::OkStatus();
+  };
+  if (o.steps > 1 && e->proto().aliases_size() == 0)
+    std::fprintf(stderr, "tpuc-run: note: the executable aliases no result "
+                         "to a parameter, so every step computes the same "
+                         "results\n");
+  auto start = std::chrono::steady_clock::now();
   absl::StatusOr<runtime::RunResult> r =
-      runtime::runExecutable(device, *e, *inputs, options);
+      runtime::runSteps(device, *e, *inputs, o.steps, options, afterStep);
   if (!r.ok())
     return r.status();
+  double hostSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
 
   std::vector<std::pair<std::string, std::string>> files;
   for (int i = 0; i < results.size(); ++i) {
@@ -284,6 +350,27 @@ absl::Status run(const Options &o) {
     std::fputs(runtime::profileToJson(r->profile).c_str(), stdout);
   else if (o.profile == "text")
     std::fputs(runtime::profileToText(r->profile).c_str(), stdout);
+  if (o.stepLoop) {
+    // The timing model is deterministic, so every step usually takes the
+    // same cycles; a range is printed when they differ.
+    double clock = e->target().clock_hz();
+    std::string cycles =
+        minCycles == maxCycles
+            ? absl::StrCat(maxCycles, " cycles = ",
+                           absl::StrFormat("%.1f", 1e6 * maxCycles / clock),
+                           " us")
+            : absl::StrCat(minCycles, "..", maxCycles, " cycles = ",
+                           absl::StrFormat("%.1f..%.1f",
+                                           1e6 * minCycles / clock,
+                                           1e6 * maxCycles / clock),
+                           " us");
+    std::printf("modeled step time: %s on %s at %.0f MHz\n", cycles.c_str(),
+                e->target().name().c_str(), clock / 1e6);
+    std::printf("host wall time: %.3f ms/step (%lld steps in %.3f s, "
+                "emulator, including load and read-back)\n",
+                1e3 * hostSeconds / o.steps, static_cast<long long>(o.steps),
+                hostSeconds);
+  }
   return absl::OkStatus();
 }
 

@@ -454,6 +454,25 @@ TEST(Traps, VmemOutOfBounds) {
             "write of [0xffff9c, +512) out of bounds (VMEM is 16777216 bytes)");
 }
 
+// A DMA's VMEM side is bounds-checked before the timing model looks at its
+// pages (that lookup once ran first and crashed).
+TEST(Traps, DmaVmemOutOfBounds) {
+  ProgramBuilder p;
+  p.addBuffer("b", 4096);
+  p.dma(exe::HBM, imm(0), exe::VMEM, imm(int64_t(1) << 40), imm(4096),
+        imm(1), imm(0), imm(0), imm(0));
+  EXPECT_EQ(trapMessage(p), "trap at instruction 0 (DMA): VMEM write of "
+                            "[0x10000000000, +4096) out of bounds (VMEM is "
+                            "16777216 bytes)");
+  ProgramBuilder q;
+  q.addBuffer("b", 4096);
+  q.dma(exe::VMEM, imm(-4096), exe::HBM, imm(0), imm(4096), imm(1), imm(0),
+        imm(0), imm(0));
+  EXPECT_EQ(trapMessage(q), "trap at instruction 0 (DMA): VMEM read of "
+                            "[0xfffffffffffff000, +4096) out of bounds (VMEM is "
+                            "16777216 bytes)");
+}
+
 TEST(Traps, HbmOutsideBuffers) {
   ProgramBuilder p;
   p.addBuffer("b", 4096);

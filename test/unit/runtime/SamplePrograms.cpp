@@ -161,4 +161,35 @@ ProgramBuilder scaleProgram() {
   return b;
 }
 
+ProgramBuilder sgdStepProgram() {
+  ProgramBuilder b;
+  exe::Shape shape = makeShape(exe::F32, {8, 128}, {{8, 128}});
+  uint32_t pw = b.addParameter("w", shape);
+  uint32_t pg = b.addParameter("g", shape);
+  uint32_t rw = b.addResult("w_new", shape, /*aliasParameter=*/pw);
+  uint32_t rl = b.addResult("loss", makeShape(exe::F32, {1}, {{1024}}));
+  b.setDebugOp("copy.1", "jit(train_step)/params");
+  b.dma(exe::HBM, imm(b.parameterOffset(pw)), exe::VMEM, imm(0), imm(4096),
+        imm(1), imm(0), imm(0), imm(0));
+  b.dma(exe::HBM, imm(b.parameterOffset(pg)), exe::VMEM, imm(4096), imm(4096),
+        imm(1), imm(0), imm(0), imm(0));
+  b.semWait(imm(0), imm(2));
+  b.setDebugOp("fusion.2", "jit(train_step)/sub");
+  b.vld(0, imm(0), exe::F32);
+  b.vld(1, imm(4096), exe::F32);
+  b.vst(0, imm(8192), exe::F32); // the loss: w before the update
+  b.vsplatF32(2, 0.25f);
+  b.vector(exe::VMUL, 1, {1, 2}, exe::F32);
+  b.vector(exe::VSUB, 0, {0, 1}, exe::F32);
+  b.vst(0, imm(0), exe::F32);
+  b.setDebugOp("copy.3", "jit(train_step)/outputs");
+  b.dma(exe::VMEM, imm(0), exe::HBM, imm(b.resultOffset(rw)), imm(4096), imm(1),
+        imm(0), imm(0), imm(0));
+  b.dma(exe::VMEM, imm(8192), exe::HBM, imm(b.resultOffset(rl)), imm(4096),
+        imm(1), imm(0), imm(0), imm(0));
+  b.semWait(imm(0), imm(2));
+  b.emit(exe::HALT);
+  return b;
+}
+
 } // namespace tpuc::runtime::test

@@ -20,6 +20,12 @@ ProgramBuilder rowSoftmaxProgram();
 // program.
 ProgramBuilder scaleProgram();
 
+// One SGD step with a "loss": w' = w - 0.25 * g for w, g f32[8,128]
+// {1,0:T(8,128)}; result 0 is w' and aliases parameter 0 (w), result 1 is
+// f32[1]{0:T(1024)} holding w[0,0] before the update. The smallest program
+// for the step loop (runSteps, tpuc-run --steps).
+ProgramBuilder sgdStepProgram();
+
 } // namespace tpuc::runtime::test
 
 #endif // TPUC_TEST_UNIT_RUNTIME_SAMPLEPROGRAMS_H
