@@ -99,6 +99,7 @@ private:
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation *op);
   LogicalResult emitTranspose(VTransposeOp op);
+  LogicalResult emitBranches(Operation *op);
   exe::Instruction &emit(Operation *op, exe::Opcode opcode);
   exe::Operand scalar(Value value, int64_t add = 0);
   exe::Operand address(Value memref, Value offset);
@@ -127,20 +128,20 @@ private:
 //===----------------------------------------------------------------------===//
 
 // Every op gets a position in program order; a loop also gets one for its
-// LOOP_END, after its body.
+// LOOP_END, after its body, and a tpu.while one for its backward branch.
 void Serializer::number(Block &block) {
   for (Operation &op : block) {
     position[&op] = counter++;
-    if (auto loop = dyn_cast<LoopOp>(op)) {
-      number(*loop.getBody());
+    for (Region &region : op.getRegions())
+      number(region.front());
+    if (isa<LoopOp, WhileOp>(op))
       loopEnd[&op] = counter++;
-    }
   }
 }
 
 // A value is live from its definition to its last use; a use inside a loop
-// that does not contain the definition keeps it live to that loop's end
-// (the next iteration reads it again).
+// (tpu.loop or tpu.while) that does not contain the definition keeps it live
+// to that loop's end (the next iteration reads it again).
 void Serializer::computeLastUses() {
   func.walk([&](Operation *op) {
     auto defPos = [&](Value value) {
@@ -158,7 +159,7 @@ void Serializer::computeLastUses() {
       int64_t def = defPos(operand), use = position[op];
       for (Operation *parent = op->getParentOp(); parent != func;
            parent = parent->getParentOp())
-        if (isa<LoopOp>(parent) &&
+        if (isa<LoopOp, WhileOp>(parent) &&
             !(position[parent] <= def && def <= loopEnd[parent]))
           use = std::max(use, loopEnd[parent]);
       lastUse[operand] = std::max(lastUse.lookup(operand), use);
@@ -189,6 +190,27 @@ FailureOr<exe::Shape> getShape(Operation *op, MemRefType type) {
                            << type.getLayout();
   }
   return shape;
+}
+
+/// A constant's elements as the executable's `Constant.data` wants them:
+/// row-major, little-endian, in the element type (bf16 as its 16 bits).
+std::string getHostBytes(ElementsAttr init) {
+  std::string bytes;
+  Type elem = init.getElementType();
+  int64_t width = elem.isBF16() ? 2 : 4;
+  bytes.reserve(init.getNumElements() * width);
+  auto append = [&](uint64_t bits) {
+    for (int64_t i = 0; i < width; ++i)
+      bytes.push_back(static_cast<char>((bits >> (8 * i)) & 0xff));
+  };
+  if (isa<FloatType>(elem)) {
+    for (APFloat value : init.getValues<APFloat>())
+      append(value.bitcastToAPInt().getZExtValue());
+  } else {
+    for (APInt value : init.getValues<APInt>())
+      append(value.getZExtValue());
+  }
+  return bytes;
 }
 
 LogicalResult Serializer::placeBuffers() {
@@ -228,12 +250,13 @@ LogicalResult Serializer::placeBuffers() {
     param->set_buffer(*buffer);
   }
 
-  // Static buffers: HBM ones join the buffer table, VMEM and SMEM ones are
-  // packed in program order.
+  // Static buffers: HBM ones join the buffer table (those with an init
+  // value also the constant table), VMEM and SMEM ones are packed in
+  // program order.
   auto returnOp = cast<func::ReturnOp>(func.getBody().back().getTerminator());
   llvm::DenseMap<Value, uint32_t> allocBuffer;
   uint64_t onChipEnd[4] = {0, 0, 0, 0};
-  int scratch = 0;
+  int scratch = 0, constants = 0;
   WalkResult walk = func.walk([&](AllocOp alloc) {
     MemorySpace space = *getMemorySpace(alloc.getType());
     if (space != MemorySpace::hbm) {
@@ -248,12 +271,21 @@ LogicalResult Serializer::placeBuffers() {
       return WalkResult::interrupt();
     bool returned =
         llvm::is_contained(returnOp.getOperands(), alloc.getResult());
-    std::string name =
-        returned ? "result" : "scratch" + std::to_string(scratch++);
+    std::optional<ElementsAttr> init = alloc.getInit();
+    std::string name = returned ? "result"
+                       : init   ? "constant" + std::to_string(constants++)
+                                : "scratch" + std::to_string(scratch++);
     FailureOr<uint32_t> buffer = addBuffer(alloc, alloc, name, *shape);
     if (failed(buffer))
       return WalkResult::interrupt();
     allocBuffer[alloc] = *buffer;
+    if (init) {
+      exe::Constant *constant = proto.add_constants();
+      constant->set_name(name);
+      constant->set_buffer(*buffer);
+      *constant->mutable_shape() = *shape;
+      constant->set_data(getHostBytes(*init));
+    }
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
@@ -327,10 +359,14 @@ FailureOr<unsigned> Serializer::allocate(Value value, Operation *op) {
 
 // The hlo op and framework op of an importer location:
 // FusedLoc[NameLoc(instruction, file:line:col), NameLoc(op_name, source:line)]
-// or a bare NameLoc(instruction, ...).
+// or a bare NameLoc(instruction, ...), possibly inside the CallSiteLoc of
+// an inlined call.
 uint32_t Serializer::debugOp(Location loc) {
   std::string hloOp, opName, file;
   int line = 0;
+  // An inlined callee's op: name the callee's hlo op.
+  while (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    loc = callSite.getCallee();
   auto fromSource = [&](Location source) {
     if (auto name = dyn_cast<NameLoc>(source)) {
       opName = name.getName().str();
@@ -467,6 +503,8 @@ LogicalResult Serializer::emitOp(Operation *op) {
   expire(pos);
   if (isa<arith::ConstantOp, AllocOp, YieldOp>(op))
     return success();
+  if (isa<WhileOp, IfOp, ConditionOp>(op))
+    return emitBranches(op);
   if (isa<func::ReturnOp>(op)) {
     emit(op, exe::HALT);
     return success();
@@ -648,6 +686,59 @@ LogicalResult Serializer::emitOp(Operation *op) {
       });
 }
 
+// tpu.while and tpu.if become branches within the loop body that holds them
+// (docs/isa.md: a branch may not leave or enter a loop body):
+//
+//   while:  top: <condition>             if:  BRNZ flag, then
+//                BRNZ flag, body              <else>
+//                BR exit                      BR end
+//          body: <body>                 then: <then>
+//                BR top                  end:
+//          exit:
+//
+// Targets are patched once the regions are emitted.
+LogicalResult Serializer::emitBranches(Operation *op) {
+  auto here = [&] { return static_cast<int64_t>(proto.instructions_size()); };
+  auto branch = [&](exe::Opcode opcode, Value flag) {
+    exe::Instruction &in = emit(op, opcode);
+    if (flag)
+      *in.add_args() = scalar(flag);
+    return here() - 1;
+  };
+  auto target = [&](int64_t pc, int64_t to) {
+    proto.mutable_instructions(pc)->set_target(to);
+  };
+  if (auto cond = dyn_cast<ConditionOp>(op)) {
+    // The while's conditional branch; the parent patches both targets.
+    branch(exe::BRNZ, cond.getFlag());
+    branch(exe::BR, Value());
+    return success();
+  }
+  if (auto loop = dyn_cast<WhileOp>(op)) {
+    int64_t top = here();
+    if (failed(emitBlock(*loop.getConditionBlock())))
+      return failure();
+    int64_t brnz = here() - 2;
+    target(brnz, here());
+    if (failed(emitBlock(*loop.getBodyBlock())))
+      return failure();
+    expire(loopEnd[op]);
+    target(branch(exe::BR, Value()), top);
+    target(brnz + 1, here());
+    return success();
+  }
+  auto ifOp = cast<IfOp>(op);
+  int64_t brnz = branch(exe::BRNZ, ifOp.getFlag());
+  if (failed(emitBlock(*ifOp.getElseBlock())))
+    return failure();
+  int64_t br = branch(exe::BR, Value());
+  target(brnz, here());
+  if (failed(emitBlock(*ifOp.getThenBlock())))
+    return failure();
+  target(br, here());
+  return success();
+}
+
 // VTRANSPOSE reads 16 consecutive registers and writes 16 consecutive ones.
 // Sources already in order in a block keep it and the results get a free
 // block; other sources are first copied (VMOV) into a free block, which is
@@ -816,6 +907,11 @@ std::string printExecutable(const exe::Executable &e) {
     os << "result " << i << " \"" << e.results(i).name() << "\" "
        << formatShape(e.results(i).shape()) << " buffer "
        << e.results(i).buffer() << "\n";
+  for (int i = 0; i < e.constants_size(); ++i)
+    os << "constant " << i << " \"" << e.constants(i).name() << "\" "
+       << formatShape(e.constants(i).shape()) << " buffer "
+       << e.constants(i).buffer() << " (" << e.constants(i).data().size()
+       << " bytes)\n";
   for (const exe::InputOutputAlias &alias : e.aliases())
     os << "alias result " << alias.result() << " = parameter "
        << alias.parameter() << "\n";
@@ -850,6 +946,8 @@ std::string printExecutable(const exe::Executable &e) {
       fields.push_back(exe::CmpKind_Name(in.cmp()));
     if (in.reduce())
       fields.push_back(exe::ReduceKind_Name(in.reduce()));
+    if (in.opcode() == exe::BR || in.opcode() == exe::BRNZ)
+      fields.push_back("-> " + std::to_string(in.target()));
     if (in.opcode() == exe::MXU_LOAD_WEIGHTS || in.opcode() == exe::MXU_MATMUL)
       fields.push_back("mxu " + std::to_string(in.mxu()));
     if (in.accumulate())

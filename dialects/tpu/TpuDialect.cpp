@@ -155,8 +155,19 @@ Attribute TiledLayoutAttr::parse(AsmParser &parser, Type) {
       return parser.parseInteger(into.emplace_back());
     });
   };
-  if (parser.parseLess() || parser.parseLBrace() || parseInts(minorToMajor))
+  if (parser.parseLess() || parser.parseLBrace())
     return {};
+  // Rank 0 has no dims: `{:T(1024)}`.
+  int64_t first;
+  OptionalParseResult dim = parser.parseOptionalInteger(first);
+  if (dim.has_value()) {
+    if (failed(*dim))
+      return {};
+    minorToMajor.push_back(first);
+    while (succeeded(parser.parseOptionalComma()))
+      if (parser.parseInteger(minorToMajor.emplace_back()))
+        return {};
+  }
   if (succeeded(parser.parseOptionalColon())) {
     if (parser.parseKeyword("T"))
       return {};

@@ -108,6 +108,22 @@ LogicalResult AllocOp::verify() {
                          << " buffers are row-major (no layout)";
   if (!isa_and_nonnull<func::FuncOp>((*this)->getParentOp()))
     return emitOpError("must stand in a function's body, outside loops");
+  if (!getInit())
+    return success();
+  if (*space != MemorySpace::hbm)
+    return emitOpError("only HBM buffers have an init value (constants)");
+  auto initType = cast<ShapedType>(getInit()->getType());
+  if (initType.getShape() != getType().getShape() ||
+      initType.getElementType() != getType().getElementType())
+    return emitOpError() << "init value of type " << initType
+                         << " does not match the buffer "
+                         << getType();
+  for (Operation *user : getResult().getUsers()) {
+    auto dma = dyn_cast<DmaOp>(user);
+    if (isa<func::ReturnOp>(user) || (dma && dma.getDst() == getResult()))
+      return emitOpError("is a constant (it has an init value): it cannot "
+                         "be written or returned");
+  }
   return success();
 }
 
@@ -324,6 +340,58 @@ void LoopOp::print(OpAsmPrinter &printer) {
   printer.printRegion(getRegion(), /*printEntryBlockArgs=*/false,
                       /*printBlockTerminators=*/false);
   printer.printOptionalAttrDictWithKeyword((*this)->getAttrs());
+}
+
+//===----------------------------------------------------------------------===//
+// Branches: tpu.while and tpu.if
+//===----------------------------------------------------------------------===//
+
+void WhileOp::build(OpBuilder &builder, OperationState &result) {
+  OpBuilder::InsertionGuard guard(builder);
+  Region *condition = result.addRegion();
+  builder.createBlock(condition);
+  Region *body = result.addRegion();
+  builder.createBlock(body);
+  YieldOp::create(builder, result.location);
+}
+
+/// The one block of `region` ends in a `Terminator`.
+template <typename Terminator>
+static LogicalResult checkTerminator(Operation *op, Region &region,
+                                     StringRef what) {
+  if (region.empty() || !isa<Terminator>(region.front().back()))
+    return op->emitOpError() << what << " must end in '"
+                             << Terminator::getOperationName() << "'";
+  return success();
+}
+
+LogicalResult WhileOp::verify() {
+  if (failed(checkTerminator<ConditionOp>(*this, getCondition(),
+                                          "the condition")) ||
+      failed(checkTerminator<YieldOp>(*this, getBody(), "the body")))
+    return failure();
+  if (getConditionBlock()->getNumArguments() ||
+      getBodyBlock()->getNumArguments())
+    return emitOpError("regions take no arguments");
+  return success();
+}
+
+void IfOp::build(OpBuilder &builder, OperationState &result, Value flag) {
+  OpBuilder::InsertionGuard guard(builder);
+  result.addOperands(flag);
+  for (int i = 0; i < 2; ++i) {
+    builder.createBlock(result.addRegion());
+    YieldOp::create(builder, result.location);
+  }
+}
+
+LogicalResult IfOp::verify() {
+  if (failed(checkTerminator<YieldOp>(*this, getThenRegion(), "then")) ||
+      failed(checkTerminator<YieldOp>(*this, getElseRegion(), "else")))
+    return failure();
+  if (getThenBlock()->getNumArguments() || getElseBlock()->getNumArguments())
+    return emitOpError("regions take no arguments");
+  return success();
 }
 
 #define GET_OP_CLASSES

@@ -82,13 +82,25 @@ def Tpu_AllocOp : Tpu_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
     function's VMEM (SMEM) buffers must fit the target's VMEM (SMEM).
     An HBM buffer returned by the function is an entry result.
 
+    An HBM buffer with `init` is a constant: the serializer puts the
+    elements (row-major, the memref's shape and element type) in the
+    executable's constant table and the loader writes them into the
+    buffer, in its layout, before the program runs. Constants are
+    read-only: no DMA may write one and the function may not return one.
+
     ```mlir
     %buf = tpu.alloc : memref<2x128x128xbf16, #tpu.memory_space<vmem>>
+    %c = tpu.alloc init dense<[1, 2, 3]> : tensor<3xi32>
+        : memref<3xi32, #tpu.tiled<{0:T(1024)}>, #tpu.memory_space<hbm>>
     ```
   }];
+  let arguments = (ins OptionalAttr<ElementsAttr>:$init);
   let results = (outs Tpu_MemRef:$result);
-  let assemblyFormat = "attr-dict `:` type($result)";
+  let assemblyFormat = "(`init` $init^)? attr-dict `:` type($result)";
   let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::Type":$type), [{
+    build($_builder, $_state, type, ::mlir::ElementsAttr());
+  }]>];
 }
 
 def Tpu_DmaOp : Tpu_Op<"dma"> {
@@ -530,16 +542,96 @@ def Tpu_LoopOp : Tpu_Op<"loop", [SingleBlockImplicitTerminator<"YieldOp">,
   }];
 }
 
-def Tpu_YieldOp : Tpu_Op<"yield", [Pure, Terminator, HasParent<"LoopOp">]> {
-  let summary = "ends the body of a tpu.loop";
+def Tpu_WhileOp : Tpu_Op<"while", [RecursiveMemoryEffects]> {
+  let summary = "a loop with a data-dependent trip count (BRNZ / BR)";
   let description = [{
-    The terminator of `tpu.loop`'s body; implicit in the custom syntax.
+    Runs `condition`, which ends in `tpu.condition %flag`; while the flag
+    is non-zero, runs `body` and then `condition` again. Unlike `tpu.loop`
+    it uses no loop-stack level: the serializer emits the condition, a
+    `BRNZ %flag` over a `BR` to the exit, the body and a `BR` back to the
+    condition, all in the loop body (or the function body) that holds the
+    op, as docs/isa.md requires of branches. Values cross iterations
+    through memory; the flag usually comes from SMEM (`tpu.sload`).
+
+    ```mlir
+    tpu.while {
+      %f = tpu.sload %flag[%c0] : memref<1xi32, #tpu.memory_space<smem>>
+      tpu.condition %f : i64
+    } do {
+      ...
+      tpu.yield
+    }
+    ```
+  }];
+  let regions = (region SizedRegion<1>:$condition, SizedRegion<1>:$body);
+  let assemblyFormat = "$condition `do` $body attr-dict";
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins)>];
+  let extraClassDeclaration = [{
+    ::mlir::Block *getConditionBlock() { return &getCondition().front(); }
+    ::mlir::Block *getBodyBlock() { return &getBody().front(); }
+  }];
+}
+
+def Tpu_IfOp : Tpu_Op<"if", [RecursiveMemoryEffects]> {
+  let summary = "run one of two regions (BRNZ / BR)";
+  let description = [{
+    Runs `then` when `flag` is non-zero, else `else`; both end in
+    `tpu.yield`. The serializer emits `BRNZ %flag` to the then-part, the
+    else-part, a `BR` past the then-part and the then-part, in the loop
+    body (or the function body) that holds the op.
+
+    ```mlir
+    tpu.if %f : i64 {
+      ...
+      tpu.yield
+    } else {
+      tpu.yield
+    }
+    ```
+  }];
+  let arguments = (ins Tpu_Scalar:$flag);
+  let regions = (region SizedRegion<1>:$thenRegion,
+                        SizedRegion<1>:$elseRegion);
+  let assemblyFormat = [{
+    $flag `:` type($flag) $thenRegion `else` $elseRegion attr-dict
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$flag)>];
+  let extraClassDeclaration = [{
+    ::mlir::Block *getThenBlock() { return &getThenRegion().front(); }
+    ::mlir::Block *getElseBlock() { return &getElseRegion().front(); }
+  }];
+}
+
+def Tpu_YieldOp : Tpu_Op<"yield", [Pure, Terminator,
+    ParentOneOf<["LoopOp", "WhileOp", "IfOp"]>]> {
+  let summary = "ends the body of a tpu.loop, tpu.while or tpu.if";
+  let description = [{
+    The terminator of `tpu.loop`'s body (implicit in its custom syntax),
+    of `tpu.while`'s body and of both regions of `tpu.if`.
 
     ```mlir
     tpu.yield
     ```
   }];
   let assemblyFormat = "attr-dict";
+}
+
+def Tpu_ConditionOp : Tpu_Op<"condition", [Pure, Terminator,
+    HasParent<"WhileOp">]> {
+  let summary = "ends the condition of a tpu.while";
+  let description = [{
+    The loop continues while `flag` is non-zero.
+
+    ```mlir
+    tpu.condition %f : i64
+    ```
+  }];
+  let arguments = (ins Tpu_Scalar:$flag);
+  let assemblyFormat = "$flag attr-dict `:` type($flag)";
 }
 
 #endif // TPUC_DIALECTS_TPU_TPUOPS_TD

@@ -470,3 +470,85 @@ func.func @loop_depth(%n: index) {
   } } } } } } } } } } } } } } } }
   return
 }
+
+// -----
+
+func.func @init_in_vmem() {
+  // expected-error @+1 {{only HBM buffers have an init value (constants)}}
+  %0 = tpu.alloc init dense<1.0> : tensor<8x128xf32> : memref<8x128xf32, #tpu.memory_space<vmem>>
+  return
+}
+
+// -----
+
+func.func @init_type() {
+  // expected-error @+1 {{init value of type 'tensor<4xf32>' does not match the buffer 'memref<4xi32, #tpu.memory_space<hbm>>'}}
+  %0 = tpu.alloc init dense<1.0> : tensor<4xf32> : memref<4xi32, #tpu.memory_space<hbm>>
+  return
+}
+
+// -----
+
+func.func @init_written(%x: memref<4xi32, #tpu.memory_space<hbm>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{is a constant (it has an init value): it cannot be written or returned}}
+  %0 = tpu.alloc init dense<1> : tensor<4xi32> : memref<4xi32, #tpu.memory_space<hbm>>
+  tpu.dma %x[%c0] -> %0[%c0] chunks = 1 chunk_bytes = 16 src_stride = 0 dst_stride = 0 sem = 0
+      : memref<4xi32, #tpu.memory_space<hbm>> -> memref<4xi32, #tpu.memory_space<hbm>>
+  tpu.sem_wait 0, 1
+  return
+}
+
+// -----
+
+func.func @init_returned() -> memref<4xi32, #tpu.memory_space<hbm>> {
+  // expected-error @+1 {{is a constant (it has an init value): it cannot be written or returned}}
+  %0 = tpu.alloc init dense<1> : tensor<4xi32> : memref<4xi32, #tpu.memory_space<hbm>>
+  return %0 : memref<4xi32, #tpu.memory_space<hbm>>
+}
+
+// -----
+
+func.func @while_condition() {
+  // expected-error @+1 {{the condition must end in 'tpu.condition'}}
+  tpu.while {
+    %c0 = arith.constant 0 : index
+  } do {
+    tpu.yield
+  }
+  return
+}
+
+// -----
+
+func.func @while_body(%f: i64) {
+  // expected-error @+1 {{the body must end in 'tpu.yield'}}
+  tpu.while {
+    tpu.condition %f : i64
+  } do {
+    %c0 = arith.constant 0 : index
+  }
+  return
+}
+
+// -----
+
+func.func @condition_parent(%n: index) {
+  tpu.loop %i = 0 to %n {
+    // expected-error @+1 {{expects parent op 'tpu.while'}}
+    tpu.condition %i : index
+  }
+  return
+}
+
+// -----
+
+func.func @if_else(%f: i64) {
+  // expected-error @+1 {{else must end in 'tpu.yield'}}
+  tpu.if %f : i64 {
+    tpu.yield
+  } else {
+    %c0 = arith.constant 0 : index
+  }
+  return
+}

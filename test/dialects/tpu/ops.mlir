@@ -151,4 +151,51 @@ func.func @loops(%n: index) {
   return
 }
 
+// CHECK-LABEL: func.func @constants
+func.func @constants() -> memref<3xi32, #tpu.tiled<{0:T(1024)}>, #hbm> {
+  %c0 = arith.constant 0 : index
+  // CHECK: %[[K:.+]] = tpu.alloc init dense<[1, -2, 3]> : tensor<3xi32> : memref<3xi32, #tpu.tiled<{0:T(1024)}>, #tpu.memory_space<hbm>>
+  %k = tpu.alloc init dense<[1, -2, 3]> : tensor<3xi32> : memref<3xi32, #tpu.tiled<{0:T(1024)}>, #hbm>
+  // CHECK: tpu.alloc init dense<7> : tensor<i32> : memref<i32, #tpu.tiled<{:T(1024)}>, #tpu.memory_space<hbm>>
+  %s = tpu.alloc init dense<7> : tensor<i32> : memref<i32, #tpu.tiled<{:T(1024)}>, #hbm>
+  // CHECK: tpu.alloc init dense<1.500000e+00> : tensor<2x3xbf16>
+  %h = tpu.alloc init dense<1.5> : tensor<2x3xbf16> : memref<2x3xbf16, #tpu.tiled<{1,0:T(8,128)}>, #hbm>
+  %y = tpu.alloc : memref<3xi32, #tpu.tiled<{0:T(1024)}>, #hbm>
+  // CHECK: tpu.dma %[[K]][%{{.+}}] -> %{{.+}}[%{{.+}}]
+  tpu.dma %k[%c0] -> %y[%c0] chunks = 1 chunk_bytes = 4096
+      src_stride = 0 dst_stride = 0 sem = 0
+      : memref<3xi32, #tpu.tiled<{0:T(1024)}>, #hbm> -> memref<3xi32, #tpu.tiled<{0:T(1024)}>, #hbm>
+  tpu.sem_wait 0, 1
+  return %y : memref<3xi32, #tpu.tiled<{0:T(1024)}>, #hbm>
+}
+
+// CHECK-LABEL: func.func @branches
+func.func @branches() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %flag = tpu.alloc : memref<1xi32, #smem>
+  tpu.sstore %c1, %flag[%c0] : index, memref<1xi32, #smem>
+  // CHECK: tpu.while {
+  // CHECK-NEXT: %[[F:.+]] = tpu.sload
+  // CHECK-NEXT: tpu.condition %[[F]] : i64
+  // CHECK-NEXT: } do {
+  tpu.while {
+    %f = tpu.sload %flag[%c0] : memref<1xi32, #smem>
+    tpu.condition %f : i64
+  } do {
+    // CHECK: tpu.if %{{.+}} : i64 {
+    // CHECK: } else {
+    %f = tpu.sload %flag[%c0] : memref<1xi32, #smem>
+    tpu.if %f : i64 {
+      tpu.sstore %c0, %flag[%c0] : index, memref<1xi32, #smem>
+      tpu.yield
+    } else {
+      tpu.yield
+    }
+    // CHECK: tpu.yield
+    tpu.yield
+  }
+  return
+}
+
 }
