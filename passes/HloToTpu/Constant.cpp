@@ -2,6 +2,13 @@
 //
 // Part of tpuc-convert-hlo-to-tpu; see Lowering.h and docs/codegen.md.
 //
+// A constant becomes an HBM `tpu.alloc init <value>`: the serializer puts
+// it in the executable's constant table and the loader writes it into HBM
+// (in the tiled layout) before the program runs, so it costs no
+// instruction. Large integer splats are filled on the VPU instead, which
+// keeps the executable small; f32/bf16 splats are the driver's (registers
+// or lowerFill).
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/HloToTpu/Lowering.h"
@@ -10,8 +17,150 @@ using namespace mlir;
 
 namespace tpuc::hlotpu {
 
-LogicalResult Lowering::lowerConstant(hlo::ConstantOp op) { return unsupported(op, "(a constant that is not a splat)"); }
+namespace {
 
-LogicalResult Lowering::lowerIota(hlo::IotaOp op) { return unsupported(op); }
+/// Ops whose kernels read splat operands as `vsplat`s (Elementwise.cpp),
+/// so a splat used only by them needs no buffer.
+bool readsSplatsInRegisters(Operation *user) {
+  return isa<hlo::AddOp, hlo::SubtractOp, hlo::MultiplyOp, hlo::DivideOp,
+             hlo::RemainderOp, hlo::MaximumOp, hlo::MinimumOp, hlo::NegOp,
+             hlo::AbsOp, hlo::SignOp, hlo::ExpOp, hlo::LogOp, hlo::TanhOp,
+             hlo::RsqrtOp, hlo::SqrtOp, hlo::LogisticOp, hlo::SelectOp,
+             hlo::ConvertOp, hlo::CopyOp, hlo::CompareOp, hlo::AndOp,
+             hlo::OrOp, hlo::XorOp, hlo::NotOp, hlo::ClampOp>(user);
+}
+
+/// Splats with more elements than this are filled by a kernel rather than
+/// stored in the executable.
+constexpr int64_t kLargestStoredSplat = kSublanes * kLanes;
+
+} // namespace
+
+LogicalResult Lowering::lowerConstant(hlo::ConstantOp op) {
+  auto type = cast<RankedTensorType>(op.getType());
+  Type elem = type.getElementType();
+  auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+  if (!isLowerableElementType(elem) || !dense) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << type;
+    return unsupported(op, "of type " + s);
+  }
+  bool returned = false, registersOnly = true;
+  for (Operation *user : op->getUsers()) {
+    returned |= isa<func::ReturnOp>(user);
+    registersOnly &= readsSplatsInRegisters(user);
+  }
+  if (dense.isSplat() && registersOnly)
+    return success(); // each user splats it into a register
+
+  beginKernel(op);
+  Value mem;
+  Geometry g = geometryOf(type);
+  if (dense.isSplat() && type.getNumElements() > kLargestStoredSplat) {
+    // One tile of the value, copied to every tile by one DMA with a zero
+    // source stride (as lowerFill does for floats).
+    Type storage = storageType(elem);
+    APInt bits = dense.getSplatValue<APInt>();
+    int64_t value = elem.isInteger(1) ? static_cast<int64_t>(bits.getZExtValue())
+                                      : bits.getSExtValue();
+    mem = allocHbm(type, op.getLoc());
+    VBuf tile = vmem(storage, g.tileBytes());
+    Value cst = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
+    tpu::VStoreOp::create(b, loc, tpu::VSplatOp::create(b, loc, i32Reg(), cst),
+                          tile.arena, c(tile.offset), 0);
+    dma(tile.arena, c(tile.offset), mem, c(0), g.tiles(), g.tileBytes(), 0,
+        g.tileBytes(), 0);
+    wait(0, 1);
+  } else {
+    // pred is stored as s32 0/1.
+    if (elem.isInteger(1))
+      dense = dense.mapValues(b.getI32Type(), [](const APInt &v) {
+        return v.zext(32);
+      });
+    MemRefType memType = hbmType(type);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(allocPoint);
+    mem = tpu::AllocOp::create(b, op.getLoc(), memType, dense);
+  }
+  if (returned && mem.getDefiningOp<tpu::AllocOp>().getInit()) {
+    // Constants are read-only and never results: return a copy.
+    Value copy = allocHbm(type, op.getLoc());
+    dma(mem, c(0), copy, c(0), 1, g.bytes(), 0, 0, 0);
+    wait(0, 1);
+    mem = copy;
+  }
+  hbm[op.getResult()] = mem;
+  return endKernel();
+}
+
+LogicalResult Lowering::lowerIota(hlo::IotaOp op) {
+  auto type = cast<RankedTensorType>(op.getType());
+  Type elem = type.getElementType();
+  if (elem.isInteger(1))
+    return unsupported(op, "of pred");
+  Geometry g = geometryOf(type);
+  int64_t rank = type.getRank();
+  int64_t dim = op.getIotaDimension();
+  ArrayRef<int64_t> shape = type.getShape();
+
+  // The lane pattern of a tile, before the loops: rank 1 counts 0..1023
+  // through the tile, rank >= 2 counts along lanes (minor dim) or sublanes.
+  Value pattern;
+  if (rank == 1) {
+    Value rows = tpu::VMulOp::create(
+        b, loc, tpu::VSublaneIdOp::create(b, loc, i32Reg()),
+        splatIndex(c(kLanes)));
+    pattern = tpu::VAddOp::create(b, loc, rows,
+                                  tpu::VLaneIdOp::create(b, loc, i32Reg()));
+  } else if (rank >= 2 && dim == rank - 1) {
+    pattern = tpu::VLaneIdOp::create(b, loc, i32Reg());
+  } else if (rank >= 2 && dim == rank - 2) {
+    pattern = tpu::VSublaneIdOp::create(b, loc, i32Reg());
+  }
+
+  // One loop per dim above the two minor ones (so a dim's index is a loop
+  // counter, no division), then the tile rows; each tile row is built in
+  // VMEM and written by one DMA (tile rows are contiguous in the layout).
+  Type storage = storageType(elem);
+  VBuf rowBuf = vmem(storage, g.colTiles * g.tileBytes());
+  Value out = allocHbm(type, op.getLoc());
+  hbm[op.getResult()] = out;
+  int64_t rowBytes = g.colTiles * g.tileBytes();
+  std::function<void(int64_t, Value, Value)> nest = [&](int64_t d, Value row,
+                                                        Value dimIndex) {
+    if (d < rank - 2) {
+      loop(shape[d], [&](Value i) {
+        nest(d + 1, add(mul(row, shape[d]), i), d == dim ? i : dimIndex);
+      });
+      return;
+    }
+    loop(g.rowTiles, [&](Value rt) {
+      loop(g.colTiles, [&](Value ct) {
+        // The index along `dim` of the tile's first element.
+        Value base = dimIndex;
+        if (rank == 1)
+          base = mul(ct, kSublanes * kLanes);
+        else if (rank >= 2 && dim == rank - 1)
+          base = mul(ct, kLanes);
+        else if (rank >= 2 && dim == rank - 2)
+          base = mul(rt, kSublanes);
+        Value r = splatIndex(base);
+        if (pattern)
+          r = tpu::VAddOp::create(b, loc, pattern, r);
+        if (!storage.isInteger(32))
+          r = tpu::VConvertOp::create(b, loc, f32Reg(), r);
+        tpu::VStoreOp::create(b, loc, r, rowBuf.arena,
+                              add(mul(ct, g.tileBytes()), rowBuf.offset), 0);
+      });
+      Value tileRow = add(mul(row, g.rowTiles), rt);
+      dma(rowBuf.arena, c(rowBuf.offset), out, mul(tileRow, rowBytes), 1,
+          rowBytes, 0, 0, 1);
+      wait(1, 1);
+    });
+  };
+  nest(0, c(0), c(0));
+  return success();
+}
 
 } // namespace tpuc::hlotpu

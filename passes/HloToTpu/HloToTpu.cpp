@@ -65,9 +65,13 @@ LogicalResult Lowering::run() {
   // Allocs go before this marker, so they stay at the top of the function.
   allocPoint = arith::ConstantIndexOp::create(b, oldFunc.getLoc(), 0);
 
-  for (Operation &op : oldFunc.getBody().front().without_terminator())
+  computeLastUses();
+  int64_t index = 0;
+  for (Operation &op : oldFunc.getBody().front().without_terminator()) {
     if (failed(lowerOp(&op)))
       return failure();
+    releaseDeadBuffers(index++);
+  }
 
   Operation *terminator = oldFunc.getBody().front().getTerminator();
   SmallVector<Value> results;
@@ -97,6 +101,97 @@ LogicalResult Lowering::run() {
   if (allocPoint->use_empty())
     allocPoint->erase();
   return success();
+}
+
+/// Liveness in program order: every hlo value (also those inside fusion,
+/// while and other regions) is live until the top-level op holding its
+/// last user. Kernels run one after the other and wait for all their DMAs,
+/// so after top-level op i the buffers of values whose last use is <= i
+/// are free. Returned values and parameters are never freed.
+void Lowering::computeLastUses() {
+  Block &body = oldFunc.getBody().front();
+  llvm::DenseMap<Operation *, int64_t> position;
+  int64_t i = 0;
+  for (Operation &op : body)
+    position[&op] = i++;
+  int64_t end = i; // the terminator and beyond: never freed
+  auto topLevel = [&](Operation *user) -> int64_t {
+    Operation *top = body.findAncestorOpInBlock(*user);
+    if (!top || top == body.getTerminator())
+      return end;
+    return position.lookup(top);
+  };
+  oldFunc.walk([&](Operation *op) {
+    for (Value result : op->getResults()) {
+      int64_t last = topLevel(op);
+      for (Operation *user : result.getUsers())
+        last = std::max(last, topLevel(user));
+      lastUse[result] = last;
+    }
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments()) {
+          int64_t last = topLevel(op);
+          for (Operation *user : arg.getUsers())
+            last = std::max(last, topLevel(user));
+          lastUse[arg] = last;
+        }
+  });
+  for (BlockArgument arg : body.getArguments())
+    lastUse[arg] = end;
+}
+
+void Lowering::releaseDeadBuffers(int64_t index) {
+  // A buffer can hold several values (reshapes and tuples alias); it is
+  // free when every value mapped to it is dead.
+  llvm::MapVector<Value, bool> buffers; // memref -> still live
+  auto note = [&](Value value, Value mem) {
+    auto alloc = mem.getDefiningOp<tpu::AllocOp>();
+    if (!alloc || alloc.getInit()) // constants are read-only: never reused
+      return;
+    auto it = lastUse.find(value);
+    bool live = it == lastUse.end() || it->second > index;
+    buffers[mem] |= live;
+  };
+  for (auto &[value, mem] : hbm)
+    note(value, mem);
+  for (auto &[value, leaves] : tuples) // a live tuple keeps its leaves
+    for (Value mem : leaves)
+      note(value, mem);
+  SmallVector<Value> dead;
+  for (auto &[mem, live] : buffers)
+    if (!live)
+      dead.push_back(mem);
+  // Program order (the allocs are at the top of the function), so the
+  // executable does not depend on pointer hashing.
+  llvm::sort(dead, [](Value a, Value b) {
+    return a.getDefiningOp()->isBeforeInBlock(b.getDefiningOp());
+  });
+  llvm::DenseSet<Value> freed(dead.begin(), dead.end());
+  SmallVector<Value> forget;
+  for (auto &[value, mem] : hbm)
+    if (freed.contains(mem))
+      forget.push_back(value);
+  for (Value value : forget)
+    hbm.erase(value);
+  // A dead tuple must not free its leaves again at the next op.
+  for (auto &[value, leaves] : tuples) {
+    auto it = lastUse.find(value);
+    if (it != lastUse.end() && it->second <= index)
+      forget.push_back(value);
+  }
+  for (Value value : forget)
+    tuples.erase(value);
+  for (Value mem : dead)
+    freeHbm[mem.getType()].push_back(mem);
+}
+
+Value Lowering::takeFreeHbm(MemRefType type) {
+  auto it = freeHbm.find(type);
+  if (it == freeHbm.end() || it->second.empty())
+    return Value();
+  ++reusedHbm;
+  return it->second.pop_back_val();
 }
 
 /// The module's input_output_alias (XLA's donation): output i is written

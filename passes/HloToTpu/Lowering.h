@@ -164,10 +164,16 @@ public:
                            storageType(type.getElementType()), layout,
                            hbmSpace);
   }
+  /// An HBM buffer for `type`: a dead buffer of the same type when there
+  /// is one (HloToTpu.cpp frees a buffer after the last op that reads it),
+  /// else a new tpu.alloc at the top of the function.
   Value allocHbm(RankedTensorType type, Location loc) {
+    MemRefType memType = hbmType(type);
+    if (Value reused = takeFreeHbm(memType))
+      return reused;
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(allocPoint);
-    return tpu::AllocOp::create(b, loc, hbmType(type));
+    return tpu::AllocOp::create(b, loc, memType);
   }
   /// VMEM for the current kernel: bump allocation in the arena of the
   /// element type, 4 KiB aligned (the scoreboard's page).
@@ -296,6 +302,10 @@ public:
   FailureOr<Value> memOf(Value v);
   LogicalResult lowerOp(Operation *op);
   LogicalResult applyInputOutputAliases(SmallVectorImpl<Value> &results);
+  // HBM reuse: buffers whose values are dead after top-level op `index`.
+  void computeLastUses();
+  void releaseDeadBuffers(int64_t index);
+  Value takeFreeHbm(MemRefType type);
 
   // --- kernels, one file per family ---------------------------------------------
   // Each returns failure after emitting a diagnostic at the op; an op or a
@@ -350,6 +360,9 @@ public:
   /// hlo tuple -> the HBM memrefs of its leaves, flattened in order
   /// (ControlFlow.cpp; tuples are never copied).
   llvm::DenseMap<Value, SmallVector<Value>> tuples;
+  llvm::DenseMap<Value, int64_t> lastUse; // hlo value -> top-level op index
+  llvm::MapVector<Type, SmallVector<Value>> freeHbm; // dead tpu.allocs
+  int64_t reusedHbm = 0;                             // allocations saved
   /// --dot-precision: "default", "high", "highest", or empty (per op).
   std::string dotPrecision;
   llvm::MapVector<Type, Value> arenas;
