@@ -1,155 +1,462 @@
 //===- Reduce.cpp - reduce on the VPU -----------------------------------===//
 //
 // Part of tpuc-convert-hlo-to-tpu; see Lowering.h and docs/codegen.md.
+// Three kernels read the (8,128)-tiled operand as it is, in the forms
+// tpuc-decompose-reductions leaves: over the minor dim (lanes), over a run
+// of dims ending at the second-minor one (sublanes), and over all dims.
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/HloToTpu/Lowering.h"
+#include "passes/HloToTpu/Reduction.h"
 
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <limits>
 
 using namespace mlir;
 
 namespace tpuc::hlotpu {
 
 //===----------------------------------------------------------------------===//
-// reduce: over the minor dim (lanes) or the leading dim (sublanes)
+// The combiner (Reduction.h)
 //===----------------------------------------------------------------------===//
 
-LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
-  if (op.getInputs().size() != 1)
-    return unsupported(op, "with several inputs");
-  auto inType = cast<RankedTensorType>(op.getInputs()[0].getType());
-  auto type = cast<RankedTensorType>(op.getResult(0).getType());
-  ArrayRef<int64_t> dims = op.getDimensions();
-  if (inType.getRank() != 2 || dims.size() != 1)
-    return unsupported(op, "other than over one dimension of a 2-D array");
-  std::optional<double> init = splatValue(op.getInitValues()[0]);
-  if (!init)
-    return unsupported(op, "whose init value is not a constant");
-  // The body must be one add/maximum/minimum of its two arguments.
-  Block &body = op.getBody().front();
-  Operation *combiner = body.getTerminator()->getOperand(0).getDefiningOp();
-  if (!combiner || &body.front() != combiner ||
+std::optional<double> splatNumber(Value v) {
+  if (std::optional<double> f = splatValue(v))
+    return f;
+  auto cst = v.getDefiningOp<hlo::ConstantOp>();
+  auto dense = cst ? dyn_cast<DenseIntElementsAttr>(cst.getValue())
+                   : DenseIntElementsAttr();
+  if (!dense || !dense.isSplat())
+    return std::nullopt;
+  if (dense.getElementType().isInteger(1))
+    return dense.getSplatValue<bool>() ? 1.0 : 0.0;
+  if (dense.getElementType().isInteger(32))
+    return static_cast<double>(dense.getSplatValue<APInt>().getSExtValue());
+  return std::nullopt;
+}
+
+FailureOr<Reduction> Reduction::match(Lowering &l, Operation *op, Region &body,
+                                      Type elem) {
+  if (op->getNumResults() != 1)
+    return FailureOr<Reduction>(
+        unsupported(op, "with several inputs (variadic)"));
+  Reduction r;
+  r.l = &l;
+  r.isInt = elem.isInteger(32) || elem.isInteger(1);
+  Block &block = body.front();
+  Operation *combiner = block.getTerminator()->getOperand(0).getDefiningOp();
+  if (!combiner || &block.front() != combiner ||
       combiner->getNumOperands() != 2 ||
       !llvm::all_of(combiner->getOperands(),
                     [](Value v) { return isa<BlockArgument>(v); }))
-    return unsupported(op, "with a body other than one add/maximum/minimum");
-  tpu::ReduceKind kind;
-  double identity;
-  std::function<Value(Value, Value)> combine;
-  if (isa<hlo::AddOp>(combiner)) {
-    kind = tpu::ReduceKind::sum;
-    identity = 0.0;
-    combine = [&](Value x, Value y) { return tpu::VAddOp::create(b, loc, x, y); };
-  } else if (isa<hlo::MaximumOp>(combiner)) {
-    kind = tpu::ReduceKind::max;
-    identity = -std::numeric_limits<double>::infinity();
-    combine = [&](Value x, Value y) { return tpu::VMaxOp::create(b, loc, x, y); };
-  } else if (isa<hlo::MinimumOp>(combiner)) {
-    kind = tpu::ReduceKind::min;
-    identity = std::numeric_limits<double>::infinity();
-    combine = [&](Value x, Value y) { return tpu::VMinOp::create(b, loc, x, y); };
-  } else {
-    return unsupported(op, "with a " + combiner->getName().getStringRef() +
-                               " body");
+    return FailureOr<Reduction>(unsupported(
+        op, "with a body other than one binary op of its arguments"));
+  double inf = std::numeric_limits<double>::infinity();
+  double lowest = r.isInt ? std::numeric_limits<int32_t>::min() : -inf;
+  double highest = r.isInt ? std::numeric_limits<int32_t>::max() : inf;
+  bool pred = elem.isInteger(1);
+  bool ok = llvm::TypeSwitch<Operation *, bool>(combiner)
+                .Case([&](hlo::AddOp) {
+                  r.kind = Kind::add;
+                  r.identityValue = 0;
+                  return !pred;
+                })
+                .Case([&](hlo::MultiplyOp) {
+                  r.kind = Kind::mul;
+                  r.identityValue = 1;
+                  return !pred;
+                })
+                .Case([&](hlo::MaximumOp) {
+                  r.kind = Kind::max;
+                  r.identityValue = pred ? 0 : lowest;
+                  return true;
+                })
+                .Case([&](hlo::MinimumOp) {
+                  r.kind = Kind::min;
+                  r.identityValue = pred ? 1 : highest;
+                  return true;
+                })
+                // On pred (0/1), and is min and or is max.
+                .Case([&](hlo::AndOp) {
+                  r.kind = Kind::min;
+                  r.identityValue = 1;
+                  return pred;
+                })
+                .Case([&](hlo::OrOp) {
+                  r.kind = Kind::max;
+                  r.identityValue = 0;
+                  return pred;
+                })
+                .Default([](Operation *) { return false; });
+  if (!ok) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << "with a " << combiner->getName() << " body on " << elem;
+    return FailureOr<Reduction>(unsupported(op, os.str()));
   }
+  return r;
+}
 
-  FailureOr<Value> in = memOf(op.getInputs()[0]);
+Value Reduction::splat(double value) {
+  if (!isInt)
+    return l->splatF32(value);
+  Value cst = arith::ConstantOp::create(
+      l->b, l->loc, l->b.getI32IntegerAttr(static_cast<int32_t>(value)));
+  return tpu::VSplatOp::create(l->b, l->loc, l->i32Reg(), cst);
+}
+
+Value Reduction::combine(Value x, Value y) {
+  OpBuilder &b = l->b;
+  Location loc = l->loc;
+  switch (kind) {
+  case Kind::add:
+    return tpu::VAddOp::create(b, loc, x, y);
+  case Kind::max:
+    return tpu::VMaxOp::create(b, loc, x, y);
+  case Kind::min:
+    return tpu::VMinOp::create(b, loc, x, y);
+  case Kind::mul:
+    return tpu::VMulOp::create(b, loc, x, y);
+  }
+  return x;
+}
+
+Value Reduction::maskBelow(Value v, Value ids, Value limit) {
+  Value mask = tpu::VCmpOp::create(l->b, l->loc, l->i32Reg(), tpu::CmpKind::lt,
+                                   ids, l->splatIndex(limit));
+  return tpu::VSelectOp::create(l->b, l->loc, mask, v, identity());
+}
+
+Value Reduction::reduceAcross(Value v, bool lanes) {
+  OpBuilder &b = l->b;
+  Location loc = l->loc;
+  if (kind != Kind::mul) {
+    tpu::ReduceKind k = kind == Kind::add   ? tpu::ReduceKind::sum
+                        : kind == Kind::max ? tpu::ReduceKind::max
+                                            : tpu::ReduceKind::min;
+    if (lanes)
+      return tpu::VReduceLanesOp::create(b, loc, k, v);
+    return tpu::VReduceSublanesOp::create(b, loc, k, v);
+  }
+  // No VREDUCE for products: combine the broadcasts of every lane
+  // (sublane).
+  auto broadcast = [&](int64_t i) -> Value {
+    if (lanes)
+      return tpu::VBroadcastLaneOp::create(b, loc, v, l->c(i));
+    return tpu::VBroadcastSublaneOp::create(b, loc, v, l->c(i));
+  };
+  Value acc = broadcast(0);
+  for (int64_t i = 1; i < (lanes ? kLanes : kSublanes); ++i)
+    acc = combine(acc, broadcast(i));
+  return acc;
+}
+
+Value Reduction::load(const VBuf &buf, Value off, int64_t sublaneStride) {
+  return tpu::VLoadOp::create(l->b, l->loc, regType(), buf.arena,
+                              l->add(off, buf.offset), sublaneStride);
+}
+
+FailureOr<Reduction::Buffers> Reduction::buffers(Value input, Value initValue,
+                                                 Value result) {
+  Buffers bufs;
+  FailureOr<Value> in = l->memOf(input);
   if (failed(in))
     return failure();
-  Value out = allocHbm(type, op.getLoc());
-  hbm[op.getResult(0)] = out;
-  Geometry g = geometryOf(inType);
-  Type outElem = type.getElementType();
-  int64_t ob = elementBytes(outElem);
-  int64_t outTile = kSublanes * kLanes * ob;
-  int64_t rowBytes = g.colTiles * g.tileBytes();
-  // Blocks of whole tile rows, at most 512 KiB.
-  int64_t blockRows =
-      largestDivisorAtMost(g.rowTiles, std::max<int64_t>(1, (512 << 10) / rowBytes));
-  VBuf inBuf = vmem(inType.getElementType(), blockRows * rowBytes);
-  Value laneIds, sublaneIds;
-  auto lanes = [&] {
-    if (!laneIds)
-      laneIds = tpu::VLaneIdOp::create(b, loc, i32Reg());
-    return laneIds;
-  };
-  (void)sublaneIds;
+  FailureOr<Value> initReg = init(initValue);
+  if (failed(initReg))
+    return failure();
+  bufs.in = *in;
+  bufs.init = *initReg;
+  bufs.out =
+      l->allocHbm(cast<RankedTensorType>(result.getType()), result.getLoc());
+  l->hbm[result] = bufs.out;
+  return bufs;
+}
 
-  if (dims[0] == 1) {
-    // Over lanes: per tile row, combine its tiles, reduce the lanes; sublane
-    // s then holds row 8r+s in every lane. A strided DMA gathers lane 0 of
-    // every sublane into the rank-1 result (element m at 512*m bytes in the
-    // staging buffer).
-    VBuf staging = vmem(outElem, blockRows * outTile);
-    int64_t ragged = g.cols % kLanes;
-    loop(g.rowTiles / blockRows, [&](Value blk) {
-      dma(*in, mul(blk, inBuf.bytes), inBuf.arena, c(inBuf.offset), 1,
-          inBuf.bytes, 0, 0, 0);
-      wait(0, 1);
-      loop(blockRows, [&](Value r) {
-        Value base = mul(r, rowBytes);
-        Value acc;
-        for (int64_t col = 0; col < g.colTiles; ++col) {
-          Value x = vload(inBuf, add(base, col * g.tileBytes()));
-          if (ragged && col == g.colTiles - 1)
-            x = maskBelow(x, tpu::VLaneIdOp::create(b, loc, i32Reg()),
-                          c(ragged), identity);
-          acc = acc ? combine(acc, x) : x;
-        }
-        Value red = tpu::VReduceLanesOp::create(b, loc, kind, acc);
-        red = combine(red, splatF32(*init));
-        vstore(red, staging, mul(r, outTile));
-      });
-      dma(staging.arena, c(staging.offset), out,
-          mul(blk, blockRows * kSublanes * ob), blockRows * kSublanes, ob,
-          kLanes * ob, ob, 1);
-      wait(1, 1);
+FailureOr<Value> Reduction::init(Value initValue) {
+  if (std::optional<double> v = splatNumber(initValue))
+    return splat(*v);
+  FailureOr<Value> mem = l->memOf(initValue);
+  if (failed(mem))
+    return failure();
+  auto type = cast<RankedTensorType>(initValue.getType());
+  Geometry g = geometryOf(type);
+  VBuf tile = l->vmem(storageType(type.getElementType()), g.tileBytes());
+  l->dma(*mem, l->c(0), tile.arena, l->c(tile.offset), 1, g.tileBytes(), 0, 0,
+         0);
+  l->wait(0, 1);
+  Value v = load(tile, l->c(0));
+  v = tpu::VBroadcastSublaneOp::create(l->b, l->loc, v, l->c(0));
+  return Value(tpu::VBroadcastLaneOp::create(l->b, l->loc, v, l->c(0)));
+}
+
+//===----------------------------------------------------------------------===//
+// reduce
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Scalar division (SDIV), folded for constants.
+Value divide(Lowering &l, Value x, int64_t y) {
+  if (std::optional<int64_t> cx = Lowering::constant(x))
+    return l.c(*cx / y);
+  if (y == 1)
+    return x;
+  return arith::DivSIOp::create(l.b, l.loc, x, l.c(y));
+}
+
+/// Streams `blocks` blocks of `bytes` bytes (block i at `srcOff(i)` in
+/// `src`) through the two slots of `slots`: block i+1's DMA is issued
+/// before the work on block i, so the transfer overlaps it. `body` gets the
+/// block's byte offset in `slots` and its index.
+void streamBlocks(Lowering &l, Value src, int64_t blocks, int64_t bytes,
+                  function_ref<Value(Value)> srcOff, const VBuf &slots,
+                  function_ref<void(Value, Value)> body) {
+  auto slot = [&](Value blk) { return l.mul(l.rem(blk, 2), bytes); };
+  auto fetch = [&](Value blk) {
+    l.dma(src, srcOff(blk), slots.arena, l.add(slot(blk), slots.offset), 1,
+          bytes, 0, 0, 0);
+  };
+  fetch(l.c(0));
+  l.loop(blocks - 1, [&](Value blk) {
+    fetch(l.add(blk, 1));
+    l.wait(0, 1); // block blk (completions are consumed in issue order)
+    body(slot(blk), blk);
+  });
+  l.wait(0, 1);
+  body(slot(l.c(blocks - 1)), l.c(blocks - 1));
+}
+
+/// Byte offset in a rank >= 2 result of its element (`row`, `col`), where
+/// `row` counts the rows of all dims but the minor one (the second-minor
+/// dim fastest) and `col` is a multiple of 8 or of 128.
+Value resultOffset(Lowering &l, RankedTensorType type, Value row, Value col) {
+  Geometry g = geometryOf(type);
+  int64_t eb = g.elemBytes;
+  Value outer = divide(l, row, g.rows), r = l.rem(row, g.rows);
+  Value tileRow = l.add(l.mul(outer, g.rowTiles), divide(l, r, kSublanes));
+  Value tile = l.add(l.mul(tileRow, g.colTiles), divide(l, col, kLanes));
+  return l.add(l.add(l.mul(tile, g.tileBytes()),
+                     l.mul(l.rem(r, kSublanes), kLanes * eb)),
+               l.mul(l.rem(col, kLanes), eb));
+}
+} // namespace
+
+LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
+  Value input = op.getInputs()[0];
+  auto inType = cast<RankedTensorType>(input.getType());
+  auto type = cast<RankedTensorType>(op.getResult(0).getType());
+  Type elem = inType.getElementType();
+  SmallVector<int64_t> dims(op.getDimensions());
+  llvm::sort(dims);
+  int64_t rank = inType.getRank();
+  for (int64_t d : inType.getShape())
+    if (d == 0)
+      return unsupported(op, "of an empty array");
+  FailureOr<Reduction> red = Reduction::match(*this, op, op.getBody(), elem);
+  if (failed(red))
+    return failure();
+
+  bool all = static_cast<int64_t>(dims.size()) == rank;
+  bool minor = !all && rank >= 2 && dims.size() == 1 && dims[0] == rank - 1;
+  bool leading =
+      !all && !minor && rank >= 2 && !dims.empty() && dims.back() == rank - 2 &&
+      dims.back() - dims.front() + 1 == static_cast<int64_t>(dims.size());
+  if (!all && !minor && !leading)
+    return unsupported(op, "over dims other than the minor one, a run ending "
+                           "at the second-minor one, or all (run "
+                           "tpuc-decompose-reductions first)");
+
+  FailureOr<Reduction::Buffers> bufs =
+      red->buffers(input, op.getInitValues()[0], op.getResult(0));
+  if (failed(bufs))
+    return failure();
+  Value in = bufs->in, initReg = bufs->init, out = bufs->out;
+
+  Geometry g = geometryOf(inType);
+  Type store = storageType(elem);
+  Type outStore = storageType(type.getElementType());
+  int64_t ob = elementBytes(outStore);
+  int64_t outTile = kSublanes * kLanes * ob;
+  int64_t accTile = kSublanes * kLanes * 4;
+  // Tile rows of the operand: rank 1 is one row of 1024-element tiles.
+  int64_t tileRows = g.rank == 1 ? g.colTiles : g.outer * g.rowTiles;
+  int64_t rowTileCols = g.rank == 1 ? 1 : g.colTiles;
+  int64_t rowBytes = rowTileCols * g.tileBytes();
+
+  // The combination of the tiles of one tile row (at `base` in `buf`),
+  // the ragged last one masked: in registers, or through a VMEM
+  // accumulator for long rows.
+  int64_t raggedLanes = g.rank >= 2 ? g.cols % kLanes : 0;
+  VBuf rowAcc;
+  auto combineRow = [&](const VBuf &buf, Value base) -> Value {
+    auto tileAt = [&](int64_t col) {
+      return red->load(buf, add(base, col * g.tileBytes()));
+    };
+    auto last = [&]() {
+      Value x = tileAt(rowTileCols - 1);
+      if (raggedLanes)
+        x = red->maskBelow(x, tpu::VLaneIdOp::create(b, loc, i32Reg()),
+                           c(raggedLanes));
+      return x;
+    };
+    if (rowTileCols <= 16) {
+      Value acc;
+      for (int64_t col = 0; col + 1 < rowTileCols; ++col)
+        acc = acc ? red->combine(acc, tileAt(col)) : tileAt(col);
+      return acc ? red->combine(acc, last()) : last();
+    }
+    vstore(tileAt(0), rowAcc, c(0));
+    loop(rowTileCols - 2, [&](Value col) {
+      Value x = red->load(buf, add(base, mul(add(col, 1), g.tileBytes())));
+      vstore(red->combine(red->load(rowAcc, c(0)), x), rowAcc, c(0));
     });
-    (void)lanes;
+    return red->combine(red->load(rowAcc, c(0)), last());
+  };
+  if (rowTileCols > 16)
+    rowAcc = vmem(red->accElem(), accTile);
+  // Blocks of whole tile rows, at most 2 MiB (two slots in VMEM): few
+  // blocks, since each ends waiting for its result DMAs (one latency).
+  auto blockOf = [&](int64_t rowsTotal) {
+    return largestDivisorAtMost(rowsTotal,
+                                std::max<int64_t>(1, (2 << 20) / rowBytes));
+  };
+
+  if (minor) {
+    // Per tile row: combine its tiles, reduce the lanes; sublane s then
+    // holds row 8t+s. Rows are the result's minor dim, so the 8 values go
+    // to 8 consecutive elements of the result: one strided DMA (chunks of
+    // one element, source stride one sublane).
+    int64_t blockRows = blockOf(tileRows);
+    int64_t blockBytes = blockRows * rowBytes;
+    VBuf inBuf = vmem(store, 2 * blockBytes);
+    VBuf staging = vmem(outStore, blockRows * outTile);
+    auto srcOff = [&](Value blk) { return mul(blk, blockBytes); };
+    streamBlocks(
+        *this, in, tileRows / blockRows, blockBytes, srcOff, inBuf,
+        [&](Value slot, Value blk) {
+          loop(blockRows, [&](Value r) {
+            Value v = red->reduceLanes(
+                combineRow(inBuf, add(slot, mul(r, rowBytes))));
+            vstore(red->combine(v, initReg), staging, mul(r, outTile));
+            if (type.getRank() < 2)
+              return;
+            // Tile row t covers result rows (t / rowTiles) and elements
+            // 8 (t % rowTiles) ... of the minor dim.
+            Value t = add(mul(blk, blockRows), r);
+            Value dst = resultOffset(*this, type, divide(*this, t, g.rowTiles),
+                                     mul(rem(t, g.rowTiles), kSublanes));
+            dma(staging.arena, add(mul(r, outTile), staging.offset), out, dst,
+                kSublanes, ob, kLanes * ob, ob, 1);
+          });
+          if (type.getRank() < 2) // rank 1: the block's rows are contiguous
+            dma(staging.arena, c(staging.offset), out,
+                mul(blk, blockRows * kSublanes * ob), blockRows * kSublanes, ob,
+                kLanes * ob, ob, 1);
+          wait(1, type.getRank() < 2 ? 1 : blockRows);
+        });
     return success();
   }
 
-  // Over the leading dim: per tile column an accumulator tile in VMEM,
-  // combined with every tile row (rows past the end masked), then the
-  // sublanes reduced; one DMA gathers sublane 0 of every column tile.
-  VBuf acc = vmem(b.getF32Type(), g.colTiles * g.tileBytes() * 4 / g.elemBytes);
-  int64_t accTile = kSublanes * kLanes * 4;
-  for (int64_t col = 0; col < g.colTiles; ++col)
-    vstore(splatF32(identity), acc, c(col * accTile));
-  bool ragged = g.rows % kSublanes != 0;
-  loop(g.rowTiles / blockRows, [&](Value blk) {
-    dma(*in, mul(blk, inBuf.bytes), inBuf.arena, c(inBuf.offset), 1,
-        inBuf.bytes, 0, 0, 0);
-    wait(0, 1);
-    loop(blockRows, [&](Value r) {
-      Value rowLimit;
-      if (ragged) // rows left from this tile row on: sublanes below it count
-        rowLimit = sub(c(g.rows), mul(add(mul(blk, blockRows), r), kSublanes));
-      Value sublanes =
-          ragged ? tpu::VSublaneIdOp::create(b, loc, i32Reg()).getResult()
-                 : Value();
-      for (int64_t col = 0; col < g.colTiles; ++col) {
-        Value x = vload(inBuf, add(mul(r, rowBytes), col * g.tileBytes()));
-        if (ragged)
-          x = maskBelow(x, sublanes, rowLimit, identity);
-        Value a = vload(acc, c(col * accTile));
-        vstore(combine(a, x), acc, c(col * accTile));
-      }
-    });
-  });
-  VBuf staging = vmem(outElem, g.colTiles * outTile);
-  for (int64_t col = 0; col < g.colTiles; ++col) {
-    Value red = tpu::VReduceSublanesOp::create(b, loc, kind,
-                                                 vload(acc, c(col * accTile)));
-    vstore(combine(red, splatF32(*init)), staging, c(col * outTile));
+  if (all) {
+    // Every tile row combined into one accumulator tile (rows past the end
+    // masked by sublane, the ragged last column tile by lane; rank 1 by
+    // flat index), then lanes and sublanes; element 0 of the scalar's tile.
+    int64_t blockRows = blockOf(tileRows);
+    int64_t blockBytes = blockRows * rowBytes;
+    VBuf inBuf = vmem(store, 2 * blockBytes);
+    VBuf acc = vmem(red->accElem(), accTile);
+    vstore(red->identity(), acc, c(0));
+    bool raggedRows = g.rank >= 2 && g.rows % kSublanes != 0;
+    bool raggedFlat = g.rank == 1 && g.cols % (kSublanes * kLanes) != 0;
+    auto srcOff = [&](Value blk) { return mul(blk, blockBytes); };
+    streamBlocks(
+        *this, in, tileRows / blockRows, blockBytes, srcOff, inBuf,
+        [&](Value slot, Value blk) {
+          loop(blockRows, [&](Value r) {
+            Value t = add(mul(blk, blockRows), r);
+            Value x = combineRow(inBuf, add(slot, mul(r, rowBytes)));
+            if (raggedRows)
+              x = red->maskBelow(
+                  x, tpu::VSublaneIdOp::create(b, loc, i32Reg()),
+                  sub(c(g.rows), mul(rem(t, g.rowTiles), kSublanes)));
+            if (raggedFlat) {
+              Value ids = tpu::VAddOp::create(
+                  b, loc,
+                  tpu::VMulOp::create(
+                      b, loc, tpu::VSublaneIdOp::create(b, loc, i32Reg()),
+                      splatIndex(c(kLanes))),
+                  tpu::VLaneIdOp::create(b, loc, i32Reg()));
+              x = red->maskBelow(x, ids,
+                                 sub(c(g.cols), mul(t, kSublanes * kLanes)));
+            }
+            vstore(red->combine(red->load(acc, c(0)), x), acc, c(0));
+          });
+        });
+    Value v = red->reduceSublanes(red->reduceLanes(red->load(acc, c(0))));
+    VBuf staging = vmem(outStore, outTile);
+    vstore(red->combine(v, initReg), staging, c(0));
+    dma(staging.arena, c(staging.offset), out, c(0), 1, kLanes * ob, 0, 0, 1);
+    wait(1, 1);
+    return success();
   }
-  dma(staging.arena, c(staging.offset), out, c(0), g.colTiles, kLanes * ob,
-      outTile, kLanes * ob, 1);
-  wait(1, 1);
+
+  // Over dims p..r-2: for each index a of the dims before p, an
+  // accumulator tile per column tile, combined with every tile row of a's
+  // slab (rows past the second-minor dim masked by sublane), then the
+  // sublanes reduced; one DMA writes sublane 0 of every column tile.
+  int64_t p = dims.front();
+  int64_t slabs = 1;
+  for (int64_t d = 0; d < p; ++d)
+    slabs *= inType.getDimSize(d);
+  int64_t slabRows = tileRows / slabs;
+  int64_t blockRows = blockOf(slabRows);
+  int64_t blockBytes = blockRows * rowBytes;
+  VBuf inBuf = vmem(store, 2 * blockBytes);
+  VBuf acc = vmem(red->accElem(), g.colTiles * accTile);
+  VBuf staging = vmem(outStore, g.colTiles * outTile);
+  bool ragged = g.rows % kSublanes != 0;
+  loop(slabs, [&](Value a) {
+    for (int64_t col = 0; col < g.colTiles; ++col)
+      vstore(red->identity(), acc, c(col * accTile));
+    auto srcOff = [&](Value blk) {
+      return add(mul(a, slabRows * rowBytes), mul(blk, blockBytes));
+    };
+    streamBlocks(
+        *this, in, slabRows / blockRows, blockBytes, srcOff, inBuf,
+        [&](Value slot, Value blk) {
+          loop(blockRows, [&](Value r) {
+            Value rowLimit, sublanes;
+            if (ragged) { // rows left from this tile row on
+              Value t = add(mul(blk, blockRows), r);
+              rowLimit = sub(c(g.rows), mul(rem(t, g.rowTiles), kSublanes));
+              sublanes = tpu::VSublaneIdOp::create(b, loc, i32Reg());
+            }
+            for (int64_t col = 0; col < g.colTiles; ++col) {
+              Value x = red->load(
+                  inBuf, add(add(slot, mul(r, rowBytes)), col * g.tileBytes()));
+              if (ragged)
+                x = red->maskBelow(x, sublanes, rowLimit);
+              Value prev = red->load(acc, c(col * accTile));
+              vstore(red->combine(prev, x), acc, c(col * accTile));
+            }
+          });
+        });
+    for (int64_t col = 0; col < g.colTiles; ++col) {
+      Value v = red->reduceSublanes(red->load(acc, c(col * accTile)));
+      vstore(red->combine(v, initReg), staging, c(col * outTile));
+    }
+    if (type.getRank() < 2) {
+      dma(staging.arena, c(staging.offset), out, c(0), g.colTiles, kLanes * ob,
+          outTile, kLanes * ob, 1);
+    } else {
+      dma(staging.arena, c(staging.offset), out,
+          resultOffset(*this, type, a, c(0)), g.colTiles, kLanes * ob, outTile,
+          outTile, 1);
+    }
+    wait(1, 1);
+  });
   return success();
 }
-
 
 } // namespace tpuc::hlotpu

@@ -1,0 +1,65 @@
+//===- Reduction.h - the combiner of reduce and reduce_window ------------===//
+//
+// Shared by Reduce.cpp and ReduceWindow.cpp: recognises the body of a
+// reduction (add, maximum, minimum, multiply; and/or on pred) and emits its
+// VPU ops on f32 registers (f32, bf16) or s32 registers (s32, pred stored as
+// s32 0/1), with the identity that masks ragged edges and padding.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUC_PASSES_HLOTOTPU_REDUCTION_H
+#define TPUC_PASSES_HLOTOTPU_REDUCTION_H
+
+#include "passes/HloToTpu/Lowering.h"
+
+namespace tpuc::hlotpu {
+
+class Reduction {
+public:
+  enum class Kind { add, max, min, mul };
+
+  /// Matches the body of `op` (one binary op of its two arguments) for
+  /// arrays of `elem`; a diagnostic at `op` when it is not supported.
+  static FailureOr<Reduction> match(Lowering &l, Operation *op, Region &body,
+                                    Type elem);
+
+  Type regType() { return isInt ? Type(l->i32Reg()) : Type(l->f32Reg()); }
+  /// A register with every lane `value` (an integer for s32 registers).
+  Value splat(double value);
+  Value identity() { return splat(identityValue); }
+  Value combine(Value x, Value y);
+  /// `v` where `ids < limit`, else the identity.
+  Value maskBelow(Value v, Value ids, Value limit);
+  /// Per sublane, the combination of its 128 lanes (in every lane), or
+  /// per lane that of its 8 sublanes (in every sublane).
+  Value reduceAcross(Value v, bool lanes);
+  Value reduceLanes(Value v) { return reduceAcross(v, true); }
+  Value reduceSublanes(Value v) { return reduceAcross(v, false); }
+  Value load(const VBuf &buf, Value off, int64_t sublaneStride = 0);
+  /// The init value in every lane: a splat of a constant, or the rank-0
+  /// array read from HBM (element 0 of its tile).
+  FailureOr<Value> init(Value initValue);
+  /// What every reduction kernel starts with: the operand's HBM buffer,
+  /// the init register, and the result's new HBM buffer (mapped).
+  struct Buffers {
+    Value in, init, out;
+  };
+  FailureOr<Buffers> buffers(Value input, Value initValue, Value result);
+  /// The element type registers of this reduction are kept in VMEM as.
+  Type accElem() {
+    return isInt ? Type(l->b.getI32Type()) : Type(l->b.getF32Type());
+  }
+
+private:
+  Lowering *l = nullptr;
+  Kind kind = Kind::add;
+  bool isInt = false;
+  double identityValue = 0;
+};
+
+/// The value of a splat constant of any element type (pred as 0/1).
+std::optional<double> splatNumber(Value v);
+
+} // namespace tpuc::hlotpu
+
+#endif // TPUC_PASSES_HLOTOTPU_REDUCTION_H
