@@ -1,4 +1,4 @@
-//===- DecomposeDots.cpp - dot_general into [B,M,K] x [B,K,N] --------------===//
+//===- DecomposeDots.cpp - dot_general into [B,M,K] x [B,K,N] ------------===//
 //
 // tpuc-decompose-dots: XLA's DotDecomposer for the MXU kernel. See
 // Passes.td for the contract.
@@ -9,14 +9,133 @@
 
 #include "dialects/hlo/HloOps.h"
 
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
 namespace tpuc {
 #define GEN_PASS_DEF_DECOMPOSEDOTS
 #include "passes/Passes.h.inc"
 
 namespace {
+using namespace mlir;
+
+/// Whether `dims` is 0, 1, ..., n-1 (the identity permutation).
+bool isIdentity(ArrayRef<int64_t> dims) {
+  for (auto [i, d] : llvm::enumerate(dims))
+    if (d != static_cast<int64_t>(i))
+      return false;
+  return true;
+}
+
+/// The dims of a rank-`rank` operand that are neither batch nor
+/// contracting, in order.
+SmallVector<int64_t> freeDims(int64_t rank, ArrayRef<int64_t> batch,
+                              ArrayRef<int64_t> contracting) {
+  SmallVector<int64_t> free;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(batch, d) && !llvm::is_contained(contracting, d))
+      free.push_back(d);
+  return free;
+}
+
+int64_t product(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims) {
+  int64_t p = 1;
+  for (int64_t d : dims)
+    p *= shape[d];
+  return p;
+}
+
+/// Rewrites one dot_general into the kernel's form: the lhs transposed to
+/// (batch, free, contracting) and the rhs to (batch, contracting, free),
+/// each group collapsed into one dim by a reshape; the result, which is
+/// (batch, lhs free, rhs free) in both forms, is reshaped back.
+struct CanonicalizeDot : public OpRewritePattern<hlo::DotGeneralOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  static bool isCanonical(hlo::DotGeneralOp op) {
+    hlo::DotDimensionNumbersAttr dn = op.getDotDimensionNumbers();
+    int64_t lhsRank = op.getLhs().getType().getRank();
+    int64_t rhsRank = op.getRhs().getType().getRank();
+    ArrayRef<int64_t> lb = dn.getLhsBatch(), rb = dn.getRhsBatch(),
+                      lc = dn.getLhsContracting(), rc = dn.getRhsContracting();
+    if (lc.size() != 1 || rc.size() != 1)
+      return false;
+    if (lb.empty())
+      return lhsRank == 2 && rhsRank == 2 && lc[0] == 1 && rc[0] == 0;
+    return lhsRank == 3 && rhsRank == 3 && lb.size() == 1 && lb[0] == 0 &&
+           rb[0] == 0 && lc[0] == 2 && rc[0] == 1;
+  }
+
+  LogicalResult matchAndRewrite(hlo::DotGeneralOp op,
+                                PatternRewriter &rewriter) const override {
+    if (isCanonical(op))
+      return failure();
+    hlo::DotDimensionNumbersAttr dn = op.getDotDimensionNumbers();
+    auto lhsType = op.getLhs().getType(), rhsType = op.getRhs().getType();
+    ArrayRef<int64_t> ls = lhsType.getShape(), rs = rhsType.getShape();
+    ArrayRef<int64_t> lb = dn.getLhsBatch(), rb = dn.getRhsBatch(),
+                      lc = dn.getLhsContracting(), rc = dn.getRhsContracting();
+    SmallVector<int64_t> lf = freeDims(ls.size(), lb, lc),
+                         rf = freeDims(rs.size(), rb, rc);
+    int64_t batch = product(ls, lb), m = product(ls, lf), k = product(ls, lc),
+            n = product(rs, rf);
+    bool batched = !lb.empty();
+    Location loc = op.getLoc();
+
+    // Transposes `v` by `perm` (when it is not the identity), then
+    // reshapes it to `shape` (when that differs).
+    auto relayout = [&](Value v, ArrayRef<int64_t> perm,
+                        ArrayRef<int64_t> shape) {
+      if (!isIdentity(perm))
+        v = hlo::TransposeOp::create(rewriter, loc, v,
+                                     rewriter.getDenseI64ArrayAttr(perm));
+      auto type = cast<RankedTensorType>(v.getType());
+      if (type.getShape() != shape)
+        v = hlo::ReshapeOp::create(rewriter, loc, type.clone(shape), v);
+      return v;
+    };
+    SmallVector<int64_t> lhsPerm(lb), rhsPerm(rb);
+    llvm::append_range(lhsPerm, lf);
+    llvm::append_range(lhsPerm, lc);
+    llvm::append_range(rhsPerm, rc);
+    llvm::append_range(rhsPerm, rf);
+    SmallVector<int64_t> lhsShape, rhsShape, outShape;
+    if (batched) {
+      lhsShape.push_back(batch);
+      rhsShape.push_back(batch);
+      outShape.push_back(batch);
+    }
+    llvm::append_values(lhsShape, m, k);
+    llvm::append_values(rhsShape, k, n);
+    llvm::append_values(outShape, m, n);
+    Value lhs = relayout(op.getLhs(), lhsPerm, lhsShape);
+    Value rhs = relayout(op.getRhs(), rhsPerm, rhsShape);
+
+    int64_t b = batched ? 1 : 0;
+    auto dims = hlo::DotDimensionNumbersAttr::get(
+        getContext(), batched ? ArrayRef<int64_t>{0} : ArrayRef<int64_t>{},
+        batched ? ArrayRef<int64_t>{0} : ArrayRef<int64_t>{}, {b + 1}, {b});
+    RankedTensorType type = op.getType();
+    auto dot =
+        hlo::DotGeneralOp::create(rewriter, loc, type.clone(outShape), lhs, rhs,
+                                  dims, op.getPrecisionConfigAttr());
+    Value result = dot.getResult();
+    if (type.getShape() != ArrayRef<int64_t>(outShape))
+      result = hlo::ReshapeOp::create(rewriter, loc, type, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 class DecomposeDotsPass : public impl::DecomposeDotsBase<DecomposeDotsPass> {
 public:
-  void runOnOperation() override {}
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<CanonicalizeDot>(&getContext());
+    // One walk, no folding: every dot (fusion bodies included) is visited
+    // once and the rewrite never produces a non-canonical dot.
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+  }
 };
 } // namespace
 } // namespace tpuc

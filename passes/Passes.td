@@ -165,9 +165,26 @@ def DecomposeDots : Pass<"tpuc-decompose-dots"> {
   let summary = "Rewrite dot_general into the MXU kernel's canonical form";
   let description = [{
     XLA's DotDecomposer: transposes and reshapes the operands of every
-    dot_general so that it reads `[B,M,K] x [B,K,N] -> [B,M,N]` (or the
-    2-D `[M,K] x [K,N]` without batch dims), and reshapes/transposes the
-    result back. The transposes it inserts are the ones the layout needs.
+    dot_general (also inside fusion bodies) so that it reads
+    `[B,M,K] x [B,K,N] -> [B,M,N]` (or the 2-D `[M,K] x [K,N]` without
+    batch dims): the lhs is transposed to (batch, free, contracting) and the
+    rhs to (batch, contracting, free) where the dims are out of that order,
+    and each group is collapsed into one dim by a reshape (several batch
+    dims into B, free dims into M or N, contracting dims into K; a missing
+    group is a dim of 1, so rank-1 operands become one-row or one-column
+    matrices). The result, (batch, lhs free, rhs free) in both forms, is
+    reshaped back. The precision_config stays on the dot. Dots already in
+    the form are left alone.
+
+    ```mlir
+    // Before: the input gradient dy . W^T.
+    %d = hlo.dot_general %dy, %w, dims = <lhs_contracting = [1], rhs_contracting = [1]>
+         : (tensor<16x128xf32>, tensor<256x128xf32>) -> tensor<16x256xf32>
+    // After:
+    %wt = hlo.transpose %w, dims = [1, 0] : (tensor<256x128xf32>) -> tensor<128x256xf32>
+    %d = hlo.dot_general %dy, %wt, dims = <lhs_contracting = [1], rhs_contracting = [0]>
+         : (tensor<16x128xf32>, tensor<128x256xf32>) -> tensor<16x256xf32>
+    ```
   }];
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
@@ -175,9 +192,23 @@ def DecomposeDots : Pass<"tpuc-decompose-dots"> {
 def DecomposeReductions : Pass<"tpuc-decompose-reductions"> {
   let summary = "Rewrite reduce into the VPU kernels' canonical forms";
   let description = [{
-    Transposes and reshapes the operands of every reduce so that it
-    reduces the minor dim or the leading dim of a 2-D array (or a rank-1
-    array to a scalar), and reshapes the result back.
+    Rewrites every reduce (also inside fusion bodies) into a form the VPU
+    kernels read straight from the (8,128)-tiled array: the minor dim of a
+    rank >= 2 array (lanes), a run of dims ending at the second-minor one
+    (sublanes, repeated per index of the dims before the run), or all dims
+    (to a scalar). Other reduces get one transpose when reduced and kept
+    dims interleave (kept dims first) and one reshape collapsing the
+    trailing reduced dims (or the trailing kept dims); the result is
+    reshaped back.
+
+    ```mlir
+    // Before: reduce dim 0 of [A,B,C] (the kept dims 1, 2 are both minor).
+    %r = hlo.reduce(%x) init(%z) dims = [0] : (tensor<4x6x8xf32>, tensor<f32>) -> tensor<6x8xf32>
+    // After: the leading-dim kernel on [4, 48].
+    %0 = hlo.reshape %x : (tensor<4x6x8xf32>) -> tensor<4x48xf32>
+    %1 = hlo.reduce(%0) init(%z) dims = [0] : (tensor<4x48xf32>, tensor<f32>) -> tensor<48xf32>
+    %r = hlo.reshape %1 : (tensor<48xf32>) -> tensor<6x8xf32>
+    ```
   }];
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }

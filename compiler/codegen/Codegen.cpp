@@ -18,9 +18,10 @@ void buildHloToTpuPipeline(mlir::OpPassManager &pm,
   }
   // Rewrite dots and reductions into the canonical forms the kernels
   // take (XLA's DotDecomposer and reduction layout normalization).
+  // No canonicalizer after them: it would fold the inserted transposes
+  // back into the dots (FoldTransposeIntoDot).
   pm.addPass(createDecomposeDots());
   pm.addPass(createDecomposeReductions());
-  pm.addPass(mlir::createCanonicalizerPass());
   ConvertHloToTpuOptions convert;
   convert.targetName = target.machine.name();
   convert.dotPrecision = options.dotPrecision;

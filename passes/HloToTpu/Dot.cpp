@@ -1,16 +1,73 @@
 //===- Dot.cpp - dot_general on the MXU ---------------------------------===//
 //
 // Part of tpuc-convert-hlo-to-tpu; see Lowering.h and docs/codegen.md.
+// tpuc-decompose-dots has already rewritten every dot_general into
+// [M,K] x [K,N] or [B,M,K] x [B,K,N].
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/HloToTpu/Lowering.h"
 
-#include "llvm/ADT/TypeSwitch.h"
-
 using namespace mlir;
 
 namespace tpuc::hlotpu {
+
+namespace {
+
+/// How many bf16 pieces an f32 operand is split into: 1 (DEFAULT), 2
+/// (HIGH, bf16x3) or 3 (HIGHEST, bf16x6). `--dot-precision` overrides the
+/// op's precision_config; otherwise the higher of the two operands' wins.
+int64_t splitsOf(hlo::DotGeneralOp op, StringRef dotPrecision) {
+  if (dotPrecision == "default")
+    return 1;
+  if (dotPrecision == "high")
+    return 2;
+  if (dotPrecision == "highest")
+    return 3;
+  int64_t splits = 1;
+  if (auto config = op.getPrecisionConfig())
+    for (Attribute p : *config)
+      switch (cast<hlo::PrecisionAttr>(p).getValue()) {
+      case hlo::Precision::DEFAULT:
+        break;
+      case hlo::Precision::HIGH:
+        splits = std::max<int64_t>(splits, 2);
+        break;
+      case hlo::Precision::HIGHEST:
+        splits = 3;
+        break;
+      }
+  return splits;
+}
+
+/// The bf16 products of an operand split into `splits` pieces (a = a0 + a1
+/// + a2, each bf16, a0 largest), as (lhs piece, rhs piece): every pair
+/// whose pieces' index sum is below `splits`, which is XLA's bf16x3 and
+/// bf16x6. Grouped by the rhs piece (one weight load per group) and the
+/// smallest products first, so they are accumulated before the large ones.
+SmallVector<std::pair<int64_t, int64_t>> productsOf(int64_t splits) {
+  SmallVector<std::pair<int64_t, int64_t>> products;
+  for (int64_t j = splits - 1; j >= 0; --j)
+    for (int64_t i = splits - 1 - j; i >= 0; --i)
+      products.push_back({i, j});
+  return products;
+}
+
+bool isCanonicalDot(hlo::DotGeneralOp op) {
+  hlo::DotDimensionNumbersAttr dn = op.getDotDimensionNumbers();
+  int64_t rank = op.getLhs().getType().getRank();
+  if (op.getRhs().getType().getRank() != rank ||
+      dn.getLhsContracting().size() != 1 || dn.getRhsContracting().size() != 1)
+    return false;
+  if (rank == 2)
+    return dn.getLhsBatch().empty() && dn.getLhsContracting()[0] == 1 &&
+           dn.getRhsContracting()[0] == 0;
+  return rank == 3 && dn.getLhsBatch().size() == 1 &&
+         dn.getLhsBatch()[0] == 0 && dn.getRhsBatch()[0] == 0 &&
+         dn.getLhsContracting()[0] == 2 && dn.getRhsContracting()[0] == 1;
+}
+
+} // namespace
 
 //===----------------------------------------------------------------------===//
 // dot_general on the MXU
@@ -20,32 +77,32 @@ LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
   auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
   auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
   auto type = cast<RankedTensorType>(op.getType());
-  auto dn = op.getDotDimensionNumbers();
-  if (lhsType.getRank() != 2 || rhsType.getRank() != 2 ||
-      !dn.getLhsBatch().empty() || dn.getLhsContracting().size() != 1 ||
-      dn.getLhsContracting()[0] != 1 || dn.getRhsContracting().size() != 1 ||
-      dn.getRhsContracting()[0] != 0)
-    return unsupported(op, "other than a 2-D [M,K] x [K,N] product");
-  if (!type.getElementType().isF32())
-    return unsupported(op, "with a non-f32 result");
-  if (auto precision = op.getPrecisionConfig())
-    for (Attribute p : *precision)
-      if (cast<hlo::PrecisionAttr>(p).getValue() != hlo::Precision::DEFAULT)
-        return unsupported(op, "with precision " +
-                                   hlo::stringifyPrecision(
-                                       cast<hlo::PrecisionAttr>(p).getValue()));
+  if (!isCanonicalDot(op))
+    return unsupported(op, "other than [M,K] x [K,N] or [B,M,K] x [B,K,N] "
+                           "(tpuc-decompose-dots makes that form)");
+  Type inElem = lhsType.getElementType(), outElem = type.getElementType();
+  if (!inElem.isF32() && !inElem.isBF16())
+    return unsupported(op, "with integer operands");
+  if (!outElem.isF32() && !outElem.isBF16())
+    return unsupported(op, "with an integer result");
 
+  int64_t rank = lhsType.getRank();
+  int64_t nb = rank == 3 ? lhsType.getDimSize(0) : 1;
+  int64_t K = lhsType.getDimSize(rank - 1);
   Geometry ga = geometryOf(lhsType), gb = geometryOf(rhsType),
            gc = geometryOf(type);
-  int64_t K = lhsType.getDimSize(1);
   int64_t mt = ga.rowTiles, kt = ga.colTiles, nt = gb.colTiles;
   bool raggedK = K % kLanes != 0;
+  bool outBf16 = outElem.isBF16();
+  // f32 operands are split into bf16 pieces on the VPU (one piece is XLA's
+  // DEFAULT rounding); bf16 operands are exact in one piece.
+  int64_t splits = inElem.isF32() ? splitsOf(op, dotPrecision) : 1;
+  SmallVector<std::pair<int64_t, int64_t>> products = productsOf(splits);
   // Operands the MXU cannot read as they are go through the VPU: f32 ones
-  // are rounded to bf16 (XLA's DEFAULT precision: one bf16 pass), and a
-  // ragged K is zeroed past its end on both sides.
-  bool prepA = !lhsType.getElementType().isBF16() || raggedK;
-  bool prepB = !rhsType.getElementType().isBF16() || raggedK;
-  int64_t groups = spec.machine.mxu_count() >= 2 ? 2 : 1;
+  // are split, and a ragged K is zeroed past its end on both sides.
+  bool prepA = !inElem.isBF16() || raggedK;
+  bool prepB = prepA;
+  int64_t groups = spec.machine.mxu_count() >= 2 && nt >= 2 ? 2 : 1;
 
   FailureOr<Value> a = memOf(op.getLhs()), bm = memOf(op.getRhs());
   if (failed(a) || failed(bm))
@@ -56,12 +113,15 @@ LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
 
   // M panels: as many rows as fit (longer LHS streams amortise the MXU's
   // fill and drain), a divisor of the row tiles.
+  constexpr int64_t kWeightBytes = kLanes * kLanes * 2;
   int64_t vmemBytes = spec.machine.vmem_bytes();
   auto need = [&](int64_t rows) {
-    int64_t lhs = 2 * rows * kLanes * 2 + (prepA ? 2 * rows * kLanes * ga.elemBytes : 0);
-    int64_t w = groups * 2 * (kLanes * kLanes * 2 +
-                              (prepB ? kLanes * kLanes * gb.elemBytes : 0));
-    int64_t cp = groups * rows * kLanes * 4;
+    int64_t lhs = splits * 2 * rows * kLanes * 2 +
+                  (prepA ? 2 * rows * kLanes * ga.elemBytes : 0);
+    int64_t w = groups * (splits * 2 * kWeightBytes +
+                          (prepB ? 2 * kLanes * kLanes * gb.elemBytes : 0));
+    int64_t cp = groups * 2 * rows * kLanes *
+                 (4 + (splits > 1 ? 4 : 0) + (outBf16 ? 2 : 0));
     return lhs + w + cp;
   };
   int64_t panelTiles = 1;
@@ -76,122 +136,273 @@ LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
                           << need(mb) << " bytes of VMEM but "
                           << spec.machine.name() << " has " << vmemBytes;
 
+  int64_t aTile = ga.tileBytes(), bTile = gb.tileBytes(),
+          cTile = gc.tileBytes();
+  int64_t aBatch = mt * kt * aTile, cBatch = mt * nt * cTile;
+  // B as the kernel reads it: kt whole 128-row weight tiles per batch.
+  int64_t bBatch = kt * (kLanes / kSublanes) * nt * bTile;
   // With a ragged K, B's last weight tile would read past its buffer: copy
   // B into one padded to whole 128-row tiles (the rows past K are masked).
   Value bsrc = *bm;
   if (raggedK) {
-    auto padded = RankedTensorType::get({kt * kLanes, rhsType.getDimSize(1)},
-                                        rhsType.getElementType());
-    bsrc = allocHbm(padded, op.getLoc());
-    dma(*bm, c(0), bsrc, c(0), 1, gb.bytes(), 0, 0, 3);
+    SmallVector<int64_t> shape(rhsType.getShape());
+    shape[rank - 2] = kt * kLanes;
+    bsrc = allocHbm(rhsType.clone(shape), op.getLoc());
+    int64_t srcBatch = gb.rowTiles * nt * bTile;
+    dma(*bm, c(0), bsrc, c(0), nb, srcBatch, srcBatch, bBatch, 3);
     wait(3, 1);
   }
 
-  int64_t lhsSlot = mb * kLanes * 2, wSlot = kLanes * kLanes * 2,
-          cSlot = mb * kLanes * 4;
-  int64_t aTile = ga.tileBytes(), bTile = gb.tileBytes();
-  VBuf lhs = vmem(bf16, 2 * lhsSlot);
-  VBuf lhsStage = prepA ? vmem(lhsType.getElementType(), 2 * mb * kLanes * ga.elemBytes) : VBuf();
-  SmallVector<VBuf> w, wStage;
-  for (int64_t g = 0; g < groups; ++g) {
-    w.push_back(vmem(bf16, 2 * wSlot));
-    wStage.push_back(prepB ? vmem(rhsType.getElementType(),
-                                  2 * kLanes * kLanes * gb.elemBytes)
-                           : VBuf());
-  }
-  SmallVector<VBuf> cp;
-  for (int64_t g = 0; g < groups; ++g)
-    cp.push_back(vmem(f32, cSlot));
+  // VMEM: LHS pieces and weight pieces double-buffered by step, C panels
+  // (and their bf16 copies) double-buffered by job.
+  int64_t lhsSlot = mb * kLanes * 2, cSlot = mb * kLanes * 4,
+          cOutSlot = mb * kLanes * 2;
   int64_t lhsStageSlot = mb * kLanes * ga.elemBytes,
           wStageSlot = kLanes * kLanes * gb.elemBytes;
+  SmallVector<VBuf> lhs, wStage;
+  SmallVector<SmallVector<VBuf>> w(groups);
+  for (int64_t s = 0; s < splits; ++s)
+    lhs.push_back(vmem(bf16, 2 * lhsSlot));
+  VBuf lhsStage = prepA ? vmem(inElem, 2 * lhsStageSlot) : VBuf();
+  for (int64_t g = 0; g < groups; ++g) {
+    for (int64_t s = 0; s < splits; ++s)
+      w[g].push_back(vmem(bf16, 2 * kWeightBytes));
+    wStage.push_back(prepB ? vmem(inElem, 2 * wStageSlot) : VBuf());
+  }
+  // With split operands the small products accumulate apart from the
+  // large one (XLA sums separate dots): their rounding errors stay small
+  // and the result is as close to f32 as one f32 accumulation.
+  SmallVector<VBuf> cp, cSmall, cOut;
+  for (int64_t g = 0; g < groups; ++g) {
+    cp.push_back(vmem(f32, 2 * cSlot));
+    if (splits > 1)
+      cSmall.push_back(vmem(f32, 2 * cSlot));
+    if (outBf16)
+      cOut.push_back(vmem(bf16, 2 * cOutSlot));
+  }
+
+  // Jobs: (batch, M panel, column group) in that nesting, flattened so
+  // that the last step of a job can prefetch the next job's first one.
+  // Column group `np` computes columns 2np and 2np+1; with an odd number
+  // of columns the last group's second MXU recomputes the last column
+  // (free in time, and it keeps every job the same shape).
+  int64_t mPanels = mt / panelTiles;
+  int64_t colGroups = ceilDiv(nt, groups);
+  int64_t jobs = nb * mPanels * colGroups;
+  auto div = [&](Value x, int64_t y) -> Value {
+    if (std::optional<int64_t> cx = constant(x))
+      return c(*cx / y);
+    return y == 1 ? x : arith::DivSIOp::create(b, loc, x, c(y)).getResult();
+  };
+  struct Job {
+    Value batch, panel;
+    SmallVector<Value, 2> cols;
+  };
+  auto remOf = [&](Value x, int64_t y) { return y == 1 ? c(0) : rem(x, y); };
+  auto jobAt = [&](Value j) {
+    Job job;
+    Value t = div(j, colGroups);
+    Value np = remOf(j, colGroups);
+    job.panel = remOf(t, mPanels);
+    job.batch = div(t, mPanels);
+    for (int64_t g = 0; g < groups; ++g) {
+      Value n = add(mul(np, groups), g);
+      if (nt % groups != 0 && g > 0) {
+        if (std::optional<int64_t> cn = constant(n))
+          n = c(std::min(*cn, nt - 1));
+        else
+          n = arith::MinSIOp::create(b, loc, n, c(nt - 1));
+      }
+      job.cols.push_back(n);
+    }
+    return job;
+  };
+  // Runs `body` when `flag` (a scalar) is non-zero. The body must compute
+  // its scalars from the loop's induction variable and constants: the
+  // serializer does not keep other scalars defined before a tpu.if alive
+  // through it.
+  auto when = [&](Value flag, function_ref<void()> body) {
+    if (std::optional<int64_t> cf = constant(flag)) {
+      if (*cf != 0)
+        body();
+      return;
+    }
+    auto ifOp = tpu::IfOp::create(b, loc, flag);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifOp.getThenBlock()->getTerminator());
+    body();
+  };
 
   constexpr int kSemLhs = 0, kSemW = 1, kSemOut = 2;
-  // Issue the DMAs of step k (LHS panel k of M panel `mp`; weight tile
-  // (k, n_g) per group) into slot k % 2.
-  auto fetch = [&](Value mp, Value k, ArrayRef<Value> ns) {
-    Value slot = rem(k, 2);
-    Value aOff = add(mul(mp, panelTiles * kt * aTile),
-                                   mul(k, aTile));
-    const VBuf &ad = prepA ? lhsStage : lhs;
+  // Issue the DMAs of step k of `job` (LHS panel k; weight tile (k, n_g)
+  // per group) into A/B slot `slot`.
+  auto fetch = [&](const Job &job, Value k, Value slot) {
+    Value aOff = add(
+        add(mul(job.batch, aBatch), mul(job.panel, panelTiles * kt * aTile)),
+        mul(k, aTile));
+    const VBuf &ad = prepA ? lhsStage : lhs[0];
     int64_t adSlot = prepA ? lhsStageSlot : lhsSlot;
     dma(*a, aOff, ad.arena, add(mul(slot, adSlot), ad.offset), panelTiles,
         aTile, kt * aTile, aTile, kSemLhs);
-    for (size_t g = 0; g < ns.size(); ++g) {
-      const VBuf &wd = prepB ? wStage[g] : w[g];
-      int64_t wdSlot = prepB ? wStageSlot : wSlot;
-      Value bOff = add(mul(k, 16 * nt * bTile),
-                                           mul(ns[g], bTile));
+    for (int64_t g = 0; g < groups; ++g) {
+      const VBuf &wd = prepB ? wStage[g] : w[g][0];
+      int64_t wdSlot = prepB ? wStageSlot : kWeightBytes;
+      Value bOff = add(add(mul(job.batch, bBatch),
+                           mul(k, (kLanes / kSublanes) * nt * bTile)),
+                       mul(job.cols[g], bTile));
       dma(bsrc, bOff, wd.arena, add(mul(slot, wdSlot), wd.offset),
           kLanes / kSublanes, bTile, nt * bTile, bTile, kSemW);
     }
   };
-  // Step k: wait for its tiles, prefetch step k+1's, prepare, multiply.
-  auto step = [&](Value mp, Value k, ArrayRef<Value> ns, bool first,
-                  bool hasNext) {
-    wait(kSemLhs, 1);
-    wait(kSemW, ns.size());
-    if (hasNext)
-      fetch(mp, add(k, 1), ns);
-    Value slot = rem(k, 2);
-    Value kLeft = raggedK ? sub(c(K), mul(k, kLanes)) : Value();
-    if (prepA) {
-      Value src = mul(slot, lhsStageSlot), dst = mul(slot, lhsSlot);
-      loop(panelTiles, [&](Value t) {
-        Value x = vload(lhsStage, add(src, mul(t, aTile)));
-        if (raggedK)
-          x = maskBelow(x, tpu::VLaneIdOp::create(b, loc, i32Reg()), kLeft, 0.0);
-        vstore(x, lhs, add(dst, mul(t, kSublanes * kLanes * 2)));
-      });
-    }
-    for (size_t g = 0; g < ns.size(); ++g) {
-      Value wOff = mul(slot, wSlot);
-      if (prepB) {
-        Value src = mul(slot, wStageSlot);
-        loop(kLanes / kSublanes, [&](Value t) {
-          Value x = vload(wStage[g], add(src, mul(t, bTile)));
-          if (raggedK)
-            x = maskBelow(x, tpu::VSublaneIdOp::create(b, loc, i32Reg()),
-                          sub(kLeft, mul(t, kSublanes)), 0.0);
-          vstore(x, w[g], add(wOff, mul(t, kSublanes * kLanes * 2)));
-        });
+
+  // The C write-back of a job goes out in `pieces` DMAs of about an LHS
+  // panel each, one per step of the next job, so it shares the DMA engine
+  // with the LHS stream instead of stalling the MXUs (a lone job writes
+  // whole panels).
+  int64_t rowSplit = !outBf16 && panelTiles % 2 == 0 && jobs > 1 ? 2 : 1;
+  int64_t pieces = groups * rowSplit, pieceTiles = panelTiles / rowSplit;
+  auto writePiece = [&](const Job &job, Value cslot, int64_t p) {
+    int64_t g = p / rowSplit, r = p % rowSplit;
+    const VBuf &src = outBf16 ? cOut[g] : cp[g];
+    int64_t srcSlot = outBf16 ? cOutSlot : cSlot;
+    Value cOff = add(add(add(mul(job.batch, cBatch),
+                             mul(job.panel, panelTiles * nt * cTile)),
+                         mul(job.cols[g], cTile)),
+                     r * pieceTiles * nt * cTile);
+    dma(src.arena,
+        add(mul(cslot, srcSlot), src.offset + r * pieceTiles * cTile), out,
+        cOff, pieceTiles, cTile, cTile, nt * cTile, kSemOut);
+  };
+
+  // Splits f32 rows (or masks a ragged K of bf16 ones) from `stage` into
+  // the bf16 pieces `dst`: x0 = bf16(x), x1 = bf16(x - x0), x2 = x - x0 - x1.
+  auto split = [&](const VBuf &stage, Value src, int64_t srcTile,
+                   ArrayRef<VBuf> dst, Value dstOff, int64_t tiles,
+                   function_ref<Value(Value, Value)> mask) {
+    loop(tiles, [&](Value t) {
+      Value x = vload(stage, add(src, mul(t, srcTile)));
+      if (mask)
+        x = mask(x, t);
+      for (int64_t s = 0; s < splits; ++s) {
+        Value piece = x;
+        if (s + 1 < splits) {
+          Value rounded = tpu::VConvertOp::create(
+              b, loc, VectorType::get({8, 128}, bf16), x);
+          piece = tpu::VConvertOp::create(b, loc, f32Reg(), rounded);
+          x = tpu::VSubOp::create(b, loc, x, piece);
+        }
+        vstore(piece, dst[s], add(dstOff, mul(t, kSublanes * kLanes * 2)));
       }
-      tpu::MxuLoadWeightsOp::create(b, loc, w[g].arena, add(wOff, w[g].offset),
-                                      static_cast<uint32_t>(g));
-      tpu::MxuMatmulOp::create(b, loc, lhs.arena,
-                                 add(mul(slot, lhsSlot), lhs.offset),
-                                 cp[g].arena, c(cp[g].offset),
-                                 static_cast<uint32_t>(g), mb, !first);
-    }
-  };
-  // One group of output columns: the K loop (first and last steps peeled,
-  // as they differ in accumulate and prefetch), then the C panels out.
-  auto columnGroup = [&](Value mp, ArrayRef<Value> ns) {
-    fetch(mp, c(0), ns);
-    step(mp, c(0), ns, /*first=*/true, /*hasNext=*/kt > 1);
-    if (kt > 2)
-      loop(kt - 2, [&](Value i) { step(mp, add(i, 1), ns, false, true); });
-    if (kt > 1)
-      step(mp, c(kt - 1), ns, false, false);
-    for (size_t g = 0; g < ns.size(); ++g) {
-      Value cOff = add(mul(mp, panelTiles * nt * gc.tileBytes()),
-                       mul(ns[g], gc.tileBytes()));
-      dma(cp[g].arena, c(cp[g].offset), out, cOff, panelTiles, gc.tileBytes(),
-          gc.tileBytes(), nt * gc.tileBytes(), kSemOut);
-    }
-    wait(kSemOut, ns.size());
-  };
-  loop(mt / panelTiles, [&](Value mp) {
-    loop(nt / groups, [&](Value np) {
-      SmallVector<Value> ns;
-      for (int64_t g = 0; g < groups; ++g)
-        ns.push_back(add(mul(np, groups), g));
-      columnGroup(mp, ns);
     });
-    if (nt % groups)
-      columnGroup(mp, {c(nt - 1)});
+  };
+
+  // Step k of job j: wait for its tiles, prefetch the next step's (the
+  // next job's first at the last step), write pieces `writes` of the
+  // previous job's C, prepare and multiply.
+  auto step = [&](Value j, const Job &job, Value k, bool first, bool last,
+                  ArrayRef<int64_t> writes) {
+    wait(kSemLhs, 1);
+    wait(kSemW, groups);
+    Value s = add(mul(j, kt), k);
+    Value slot = rem(s, 2);
+    if (!last)
+      fetch(job, add(k, 1), rem(add(s, 1), 2));
+    else
+      when(sub(c(jobs - 1), j), [&] {
+        Value nextJob = add(j, 1);
+        fetch(jobAt(nextJob), c(0), rem(mul(nextJob, kt), 2));
+      });
+    if (!writes.empty())
+      when(j, [&] {
+        Value prev = sub(j, c(1));
+        Job pj = jobAt(prev);
+        for (int64_t p : writes)
+          writePiece(pj, rem(prev, 2), p);
+      });
+    Value cslot = rem(j, 2);
+    Value kLeft = raggedK ? sub(c(K), mul(k, kLanes)) : Value();
+    if (prepA)
+      split(lhsStage, mul(slot, lhsStageSlot), aTile, lhs, mul(slot, lhsSlot),
+            panelTiles, [&](Value x, Value) -> Value {
+              if (!raggedK)
+                return x;
+              return maskBelow(x, tpu::VLaneIdOp::create(b, loc, i32Reg()),
+                               kLeft, 0.0);
+            });
+    for (int64_t g = 0; g < groups; ++g) {
+      Value wOff = mul(slot, kWeightBytes);
+      if (prepB)
+        split(wStage[g], mul(slot, wStageSlot), bTile, w[g], wOff,
+              kLanes / kSublanes, [&](Value x, Value t) -> Value {
+                if (!raggedK)
+                  return x;
+                return maskBelow(x, tpu::VSublaneIdOp::create(b, loc, i32Reg()),
+                                 sub(kLeft, mul(t, kSublanes)), 0.0);
+              });
+      int64_t loaded = -1;
+      bool mainDone = false, smallDone = false;
+      for (auto [i, wi] : products) {
+        if (wi != loaded) {
+          tpu::MxuLoadWeightsOp::create(b, loc, w[g][wi].arena,
+                                        add(wOff, w[g][wi].offset),
+                                        static_cast<uint32_t>(g));
+          loaded = wi;
+        }
+        bool isMain = i == 0 && wi == 0;
+        const VBuf &dst = isMain ? cp[g] : cSmall[g];
+        bool &done = isMain ? mainDone : smallDone;
+        tpu::MxuMatmulOp::create(b, loc, lhs[i].arena,
+                                 add(mul(slot, lhsSlot), lhs[i].offset),
+                                 dst.arena, add(mul(cslot, cSlot), dst.offset),
+                                 static_cast<uint32_t>(g), mb, !first || done);
+        done = true;
+      }
+    }
+  };
+
+  // Steps 0..peel-1 are peeled (each writes some of the previous job's C
+  // pieces), then the middle steps loop, then the last step is peeled.
+  int64_t peel = std::min(pieces, kt);
+  auto piecesAt = [&](int64_t k) {
+    SmallVector<int64_t> ps;
+    for (int64_t p = k * pieces / peel; p < (k + 1) * pieces / peel; ++p)
+      ps.push_back(p);
+    return ps;
+  };
+  fetch(jobAt(c(0)), c(0), c(0));
+  loop(jobs, [&](Value j) {
+    Job job = jobAt(j);
+    for (int64_t k = 0; k < peel; ++k)
+      step(j, job, c(k), k == 0, k == kt - 1, piecesAt(k));
+    if (kt - 1 > peel)
+      loop(kt - 1 - peel,
+           [&](Value i) { step(j, job, add(i, peel), false, false, {}); });
+    if (kt > peel)
+      step(j, job, c(kt - 1), false, true, {});
+    // Add the small products; round a bf16 result into its own buffer.
+    Value cslot = rem(j, 2);
+    if (outBf16 || splits > 1)
+      for (int64_t g = 0; g < groups; ++g)
+        loop(panelTiles, [&](Value t) {
+          Value off = add(mul(cslot, cSlot), mul(t, kSublanes * kLanes * 4));
+          Value x = vload(cp[g], off);
+          if (splits > 1)
+            x = tpu::VAddOp::create(b, loc, x, vload(cSmall[g], off));
+          if (outBf16)
+            vstore(x, cOut[g], add(mul(cslot, cOutSlot), mul(t, cTile)));
+          else
+            vstore(x, cp[g], off);
+        });
+    // The previous job's C went out during this job; job j+1 overwrites
+    // its panels.
+    when(j, [&] { wait(kSemOut, pieces); });
   });
+  Value last = c(jobs - 1);
+  Job lastJob = jobAt(last);
+  for (int64_t p = 0; p < pieces; ++p)
+    writePiece(lastJob, rem(last, 2), p);
+  wait(kSemOut, pieces);
   return success();
 }
-
 
 } // namespace tpuc::hlotpu
