@@ -1,6 +1,23 @@
-//===- Convolution.cpp - convolution on the MXU -------------------------===//
+//===- Convolution.cpp - convolution on the MXU and the VPU -------------===//
 //
-// Part of tpuc-convert-hlo-to-tpu; see Lowering.h and docs/codegen.md.
+// Part of tpuc-convert-hlo-to-tpu; see Lowering.h and docs/codegen.md
+// ("convolution"). Three kernels, chosen from the dim_labels:
+//
+// * NHWC-like forward convolutions (features minor, the second spatial dim
+//   second-minor, kernel `..io`) as an implicit GEMM on the MXU: the
+//   weights become bf16 128x128 tiles resident in VMEM; a block of output
+//   rows is computed from a zero-padded bf16 "halo" of the input rows it
+//   reads, one matmul per (window position, input-feature block, output
+//   tile) accumulating in f32. With stride 1 the LHS of a window position
+//   is a contiguous run of halo rows; other strides gather it with
+//   sublane-strided loads. im2col is never materialised.
+// * The weight gradient JAX emits (`f01b_i01o->01bf`) on the MXU: blocks
+//   of 128 dy pixels are the weight tiles, the transposed x rows of those
+//   pixels (`vtranspose`) the LHS, all output positions stacked in M.
+// * Depthwise NCHW convolutions (`bf01_oi01->bf01`, feature_group_count =
+//   input features) on the VPU: per (batch, channel) plane, a zero-padded
+//   f32 copy in VMEM and one multiply-add per window position and output
+//   tile, with the shifted rows read by unaligned, sublane-strided loads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,7 +26,823 @@
 using namespace mlir;
 
 namespace tpuc::hlotpu {
+namespace {
 
-LogicalResult Lowering::lowerConvolution(hlo::ConvolutionOp op) { return unsupported(op); }
+constexpr int kSemIn = 0, kSemW = 1, kSemOut = 2;
+
+SmallVector<int64_t> attrOr(std::optional<ArrayRef<int64_t>> a, int64_t n,
+                            int64_t fill) {
+  if (a)
+    return SmallVector<int64_t>(a->begin(), a->end());
+  return SmallVector<int64_t>(n, fill);
+}
+
+/// The window attributes of a 2-D convolution, defaults filled in.
+struct Window {
+  int64_t kh, kw; // kernel spatial sizes
+  int64_t sh, sw; // strides
+  int64_t dh, dw; // kernel (rhs) dilation
+  int64_t pt, pb, pl, pr;
+  bool revH = false, revW = false;
+};
+
+Window windowOf(hlo::ConvolutionOp op);
+
+/// The operand and result types every kernel starts from.
+struct ConvTypes {
+  RankedTensorType lhs, rhs, out;
+  Window win;
+  Type inElem, outElem;
+  int64_t ib, ob; // element bytes of the operands and of the result
+};
+
+ConvTypes typesOf(hlo::ConvolutionOp op) {
+  ConvTypes t;
+  t.lhs = cast<RankedTensorType>(op.getLhs().getType());
+  t.rhs = cast<RankedTensorType>(op.getRhs().getType());
+  t.out = cast<RankedTensorType>(op.getType());
+  t.win = windowOf(op);
+  t.inElem = t.lhs.getElementType();
+  t.outElem = t.out.getElementType();
+  t.ib = elementBytes(t.inElem);
+  t.ob = elementBytes(t.outElem);
+  return t;
+}
+
+Window windowOf(hlo::ConvolutionOp op) {
+  hlo::ConvDimensionNumbersAttr dn = op.getDimensionNumbers();
+  auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
+  SmallVector<int64_t> s = attrOr(op.getWindowStrides(), 2, 1);
+  SmallVector<int64_t> p = attrOr(op.getPadding(), 4, 0);
+  SmallVector<int64_t> d = attrOr(op.getRhsDilation(), 2, 1);
+  Window w;
+  w.kh = rhsType.getDimSize(dn.getKernelSpatial()[0]);
+  w.kw = rhsType.getDimSize(dn.getKernelSpatial()[1]);
+  w.sh = s[0];
+  w.sw = s[1];
+  w.dh = d[0];
+  w.dw = d[1];
+  w.pt = p[0];
+  w.pb = p[1];
+  w.pl = p[2];
+  w.pr = p[3];
+  if (auto rev = op.getWindowReversal()) {
+    w.revH = (*rev)[0];
+    w.revW = (*rev)[1];
+  }
+  return w;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Scalar helpers (clamping the halo rows)
+//===----------------------------------------------------------------------===//
+
+static Value smin(Lowering &l, Value x, int64_t y) {
+  return arith::MinSIOp::create(l.b, l.loc, x, l.c(y));
+}
+static Value smax(Lowering &l, Value x, int64_t y) {
+  return arith::MaxSIOp::create(l.b, l.loc, x, l.c(y));
+}
+static Value sdiv(Lowering &l, Value x, int64_t y) {
+  if (std::optional<int64_t> cx = Lowering::constant(x))
+    return l.c(*cx / y);
+  return y == 1 ? x : arith::DivSIOp::create(l.b, l.loc, x, l.c(y)).getResult();
+}
+
+/// Zeroes `bytes` (a multiple of 4 KiB) of `buf`: one vreg store per 4 KiB
+/// (f32) or 2 KiB (bf16).
+static void zeroFill(Lowering &l, const VBuf &buf, Type elem, int64_t bytes) {
+  int64_t step = kSublanes * kLanes * elementBytes(elem);
+  Value zero = l.splatF32(0.0);
+  l.loop(bytes / step, [&](Value i) { l.vstore(zero, buf, l.mul(i, step)); });
+}
+
+static LogicalResult vmemError(Lowering &l, Operation *op, int64_t bytes) {
+  return op->emitError() << "the kernel for 'hlo.convolution' needs " << bytes
+                         << " bytes of VMEM but " << l.spec.machine.name()
+                         << " has " << l.spec.machine.vmem_bytes();
+}
+
+/// The HBM buffers of the operands and a new one for the result.
+struct ConvMems {
+  Value lhs, rhs, out;
+};
+
+static FailureOr<ConvMems> memsOf(Lowering &l, hlo::ConvolutionOp op) {
+  FailureOr<Value> lhs = l.memOf(op.getLhs()), rhs = l.memOf(op.getRhs());
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  Value out = l.allocHbm(cast<RankedTensorType>(op.getType()), op.getLoc());
+  l.hbm[op.getResult()] = out;
+  return ConvMems{*lhs, *rhs, out};
+}
+
+static int64_t vmemBudget(Lowering &l) {
+  return static_cast<int64_t>(l.spec.machine.vmem_bytes()) * 3 / 4;
+}
+
+/// Streams the `m` LHS rows at `lhsOff` through the MXUs once per output
+/// tile t (weights at `weightOff(t)`), into f32 panel t (`m x 128`, one
+/// after the other). Tiles alternate between the MXUs; a lone tile has its
+/// rows split between them.
+static void matmulTiles(Lowering &l, int64_t tiles, int64_t m,
+                        const VBuf &weights,
+                        function_ref<Value(int64_t)> weightOff, const VBuf &lhs,
+                        Value lhsOff, const VBuf &panels, bool accumulate) {
+  int64_t mxus = std::max<int64_t>(l.spec.machine.mxu_count(), 1);
+  int64_t parts = (tiles == 1 && mxus >= 2 && m >= 16) ? 2 : 1;
+  int64_t split = parts == 2 ? (m / 16) * kSublanes : m;
+  int64_t task = 0;
+  for (int64_t t = 0; t < tiles; ++t)
+    for (int64_t p = 0; p < parts; ++p, ++task) {
+      auto mxu = static_cast<uint32_t>(task % mxus);
+      int64_t row0 = p == 0 ? 0 : split, rows = (p == 0 ? split : m) - row0;
+      tpu::MxuLoadWeightsOp::create(l.b, l.loc, weights.arena,
+                                    l.add(weightOff(t), weights.offset), mxu);
+      tpu::MxuMatmulOp::create(
+          l.b, l.loc, lhs.arena, l.add(lhsOff, lhs.offset + row0 * kLanes * 2),
+          panels.arena, l.c(panels.offset + (t * m + row0) * kLanes * 4), mxu,
+          rows, accumulate);
+    }
+}
+
+/// The f32 panels as the result's element type: themselves for f32, a
+/// rounded copy of their first `bytes` in `bf16Copy` for bf16.
+static const VBuf &resultPanels(Lowering &l, const VBuf &panels,
+                                const VBuf &bf16Copy, int64_t ob,
+                                int64_t bytes) {
+  if (ob == 4)
+    return panels;
+  int64_t f32Tile = kSublanes * kLanes * 4, bfTile = kSublanes * kLanes * 2;
+  l.loop(bytes / f32Tile, [&](Value t) {
+    l.vstore(l.vload(panels, l.mul(t, f32Tile)), bf16Copy, l.mul(t, bfTile));
+  });
+  return bf16Copy;
+}
+
+//===----------------------------------------------------------------------===//
+// Implicit GEMM on the MXU
+//===----------------------------------------------------------------------===//
+
+static LogicalResult lowerConvMxu(Lowering &l, hlo::ConvolutionOp op) {
+  hlo::ConvDimensionNumbersAttr dn = op.getDimensionNumbers();
+  ConvTypes ct = typesOf(op);
+  RankedTensorType lhsType = ct.lhs, type = ct.out;
+  const Window &win = ct.win;
+  Type inElem = ct.inElem;
+  int64_t ib = ct.ib, ob = ct.ob;
+
+  int64_t N = lhsType.getDimSize(dn.getInputBatch());
+  int64_t H = lhsType.getDimSize(dn.getInputSpatial()[0]);
+  int64_t W = lhsType.getDimSize(dn.getInputSpatial()[1]);
+  int64_t C = lhsType.getDimSize(dn.getInputFeature());
+  int64_t O = type.getDimSize(dn.getOutputFeature());
+  int64_t OH = type.getDimSize(dn.getOutputSpatial()[0]);
+  int64_t OW = type.getDimSize(dn.getOutputSpatial()[1]);
+  int64_t Wt = ceilDiv(W, kSublanes), Ct = ceilDiv(C, kLanes);
+  int64_t It = ceilDiv(C, kSublanes), Ot = ceilDiv(O, kLanes);
+  int64_t OWt = ceilDiv(OW, kSublanes), OWp = OWt * kSublanes;
+  int64_t inTile = kSublanes * kLanes * ib, outTile = kSublanes * kLanes * ob;
+  int64_t bfRow = kLanes * 2;
+  int64_t wTile = kLanes * kLanes * 2, kpos = win.kh * win.kw;
+  // The outer (above the two tiled dims) index of (batch, spatial 0).
+  auto outerIndex = [&](Value n, Value h, int64_t batchDim, int64_t nSize,
+                        int64_t hSize) {
+    return batchDim == 0 ? l.add(l.mul(n, hSize), h)
+                         : l.add(l.mul(h, nSize), n);
+  };
+
+  // Halo: rows of the padded input a block of R output rows reads, in
+  // bf16, [Ct][HR][Wp][128]; column pl + w holds input column w.
+  int64_t readW = (OWp - 1) * win.sw + (win.kw - 1) * win.dw + 1;
+  int64_t Wp = std::max(readW, win.pl + Wt * kSublanes);
+  Wp = ceilDiv(Wp, kSublanes) * kSublanes;
+  // Stride 1: the LHS of window position (kh, kw) is a contiguous
+  // run of halo rows when output pixel (r, w) is LHS row r * Wp + w; rows
+  // with w >= OW are computed and dropped. Other strides gather the rows
+  // on the VPU into an LHS of pitch OWp.
+  bool direct = win.sw == 1 && win.sh == 1;
+  int64_t pitch = direct ? Wp : OWp;
+  // The last run reads (kw - 1) * dw rows past the halo: one spare row.
+  int64_t spare = direct ? Wp * bfRow : 0;
+  auto haloRows = [&](int64_t r) {
+    return (r - 1) * win.sh + (win.kh - 1) * win.dh + 1;
+  };
+  auto need = [&](int64_t r, int64_t g) {
+    int64_t hr = haloRows(r), m = r * pitch;
+    int64_t stage = hr * Wt * Ct * inTile;
+    int64_t halo = Ct * hr * Wp * bfRow + spare;
+    int64_t lhs = direct ? 0 : 2 * m * bfRow;
+    int64_t panels = g * m * kLanes * 4 + (ob == 2 ? g * m * bfRow : 0);
+    int64_t weights = kpos * Ct * g * wTile + 2 * Ct * g * kLanes * kLanes * ib;
+    auto pages = [](int64_t x) { return ceilDiv(x, 4096) * 4096; };
+    return pages(stage) + pages(halo) + pages(lhs) + pages(panels) +
+           pages(weights);
+  };
+  int64_t budget = vmemBudget(l);
+  // Output-feature tiles per group (their weights resident) and output rows
+  // per block: prefer long LHS streams (M >= 1024 rows or the whole image),
+  // then as many resident output tiles as fit.
+  int64_t G = 0, R = 0;
+  for (int64_t g = Ot; g >= 1 && !G; --g) {
+    if (Ot % g)
+      continue;
+    for (int64_t r = OH; r >= 1; --r)
+      if (OH % r == 0 && need(r, g) <= budget) {
+        if (r == OH || r * pitch >= 1024 || g == 1) {
+          G = g;
+          R = r;
+        }
+        break;
+      }
+  }
+  if (!G)
+    return vmemError(l, op, need(1, 1));
+  int64_t HR = haloRows(R), M = R * pitch;
+
+  FailureOr<ConvMems> mems = memsOf(l, op);
+  if (failed(mems))
+    return failure();
+  Value in = mems->lhs, ker = mems->rhs, out = mems->out;
+  Type bf16 = l.b.getBF16Type(), f32 = l.b.getF32Type();
+
+  VBuf stage = l.vmem(inElem, HR * Wt * Ct * inTile);
+  int64_t haloBytes = Ct * HR * Wp * bfRow + spare;
+  VBuf halo = l.vmem(bf16, haloBytes);
+  VBuf lhs = direct ? halo : l.vmem(bf16, 2 * M * bfRow);
+  VBuf panels = l.vmem(f32, G * M * kLanes * 4);
+  VBuf outStage = ob == 2 ? l.vmem(bf16, G * M * bfRow) : VBuf();
+  VBuf weights = l.vmem(bf16, kpos * Ct * G * wTile);
+  VBuf wStage = l.vmem(inElem, 2 * Ct * G * kLanes * kLanes * ib);
+
+  // The halo's padding stays zero: data stores only touch the data columns
+  // (and write zeros where the input is ragged or out of range).
+  zeroFill(l, halo, bf16, ceilDiv(haloBytes, 4096) * 4096);
+  Value laneIds = tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg());
+  Value sublaneIds = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
+  Value zero = l.splatF32(0.0);
+
+  // Kernel tiles: [kernel spatial outer][It][Ot] with (i, o) the tiled dims.
+  int64_t kSp0 = dn.getKernelSpatial()[0];
+  auto kernelOuter = [&](Value kh, Value kw) {
+    Value h = win.revH ? l.sub(l.c(win.kh - 1), kh) : kh;
+    Value w = win.revW ? l.sub(l.c(win.kw - 1), kw) : kw;
+    return kSp0 == 0 ? l.add(l.mul(h, win.kw), w) : l.add(l.mul(w, win.kh), h);
+  };
+
+  // Converts the weights of output tiles [og*G, og*G+G) to bf16 tiles
+  // weights[kpos][cb][g], zero past the input features. The f32/bf16 blocks
+  // of window position kp + 1 are fetched while those of kp are converted.
+  int64_t wBlock = kLanes * kLanes * ib, wSlot = Ct * G * wBlock;
+  auto validTiles = [&](int64_t cb) {
+    return std::min<int64_t>(16, It - 16 * cb);
+  };
+  auto fetchWeights = [&](Value og, Value kp) {
+    Value kh = sdiv(l, kp, win.kw), kw = l.rem(kp, win.kw);
+    Value slot = l.mul(l.rem(kp, 2), wSlot);
+    for (int64_t cb = 0; cb < Ct; ++cb) {
+      Value base = l.mul(l.add(l.mul(kernelOuter(kh, kw), It), cb * 16), Ot);
+      for (int64_t g = 0; g < G; ++g)
+        l.dma(ker, l.mul(l.add(base, l.add(l.mul(og, G), g)), inTile),
+              wStage.arena, l.add(slot, wStage.offset + (cb * G + g) * wBlock),
+              validTiles(cb), inTile, Ot * inTile, inTile, kSemW);
+    }
+  };
+  auto convertWeights = [&](Value kp) {
+    Value slot = l.mul(l.rem(kp, 2), wSlot);
+    for (int64_t cb = 0; cb < Ct; ++cb) {
+      int64_t valid = validTiles(cb),
+              rowsLeft = std::min(kLanes, C - kLanes * cb);
+      for (int64_t g = 0; g < G; ++g) {
+        Value dst = l.mul(l.add(l.mul(kp, Ct), cb), G * wTile);
+        dst = l.add(dst, g * wTile);
+        Value src = l.add(slot, (cb * G + g) * wBlock);
+        l.loop(valid, [&](Value t) {
+          Value x = l.vload(wStage, l.add(l.mul(t, inTile), src));
+          if (rowsLeft % kSublanes)
+            x = l.maskBelow(x, sublaneIds,
+                            l.sub(l.c(rowsLeft), l.mul(t, kSublanes)), 0.0);
+          l.vstore(x, weights, l.add(dst, l.mul(t, kSublanes * bfRow)));
+        });
+        for (int64_t t = valid; t < 16; ++t)
+          l.vstore(zero, weights, l.add(dst, t * kSublanes * bfRow));
+      }
+    }
+  };
+  auto prepareWeights = [&](Value og) {
+    fetchWeights(og, l.c(0));
+    l.loop(kpos - 1, [&](Value kp) {
+      l.wait(kSemW, Ct * G);
+      fetchWeights(og, l.add(kp, 1));
+      convertWeights(kp);
+    });
+    l.wait(kSemW, Ct * G);
+    convertWeights(l.c(kpos - 1));
+  };
+
+  // Fills the halo for output rows [oh0, oh0 + R) of image n.
+  auto fillHalo = [&](Value n, Value oh0) {
+    Value ih0 = l.sub(l.mul(oh0, win.sh), l.c(win.pt));
+    int64_t rowBytes = Wt * Ct * inTile;
+    l.loop(HR, [&](Value r) {
+      // Rows outside the input read a clamped row and are zeroed below.
+      Value ih = smax(l, smin(l, l.add(ih0, r), H - 1), 0);
+      Value src = l.mul(
+          outerIndex(n, ih, dn.getInputBatch() == 0 ? 0 : 1, N, H), rowBytes);
+      l.dma(in, src, stage.arena, l.add(l.mul(r, rowBytes), stage.offset), 1,
+            rowBytes, 0, 0, kSemIn);
+    });
+    l.wait(kSemIn, HR);
+    l.loop(HR, [&](Value r) {
+      Value ih = l.add(ih0, r);
+      // 1 inside the input, <= 0 outside: min(ih + 1, H - ih) clamped.
+      Value valid = smax(l,
+                         smin(l,
+                              arith::MinSIOp::create(l.b, l.loc, l.add(ih, 1),
+                                                     l.sub(l.c(H), ih)),
+                              1),
+                         0);
+      l.loop(Ct, [&](Value cb) {
+        Value lanesLeft = smin(l, l.sub(l.c(C), l.mul(cb, kLanes)), kLanes);
+        Value limit = arith::MulIOp::create(l.b, l.loc, lanesLeft, valid);
+        Value dstRow = l.add(l.mul(cb, HR), r);
+        // The row's lane mask once; its tiles unrolled (up to 64), each
+        // address one add to the row's base.
+        Value keep =
+            tpu::VCmpOp::create(l.b, l.loc, l.i32Reg(), tpu::CmpKind::lt,
+                                laneIds, l.splatIndex(limit));
+        VBuf stageAt0 = stage, haloAt0 = halo;
+        stageAt0.offset = haloAt0.offset = 0;
+        Value srcBase = l.add(
+            l.add(l.mul(r, Wt * Ct * inTile), l.mul(cb, inTile)), stage.offset);
+        Value dstBase =
+            l.add(l.mul(l.add(l.mul(dstRow, Wp), win.pl), bfRow), halo.offset);
+        auto column = [&](Value j, bool last) {
+          Value x = l.vload(stageAt0, l.add(srcBase, l.mul(j, Ct * inTile)));
+          x = tpu::VSelectOp::create(l.b, l.loc, keep, x, zero);
+          if (last && W % kSublanes)
+            x = l.maskBelow(x, sublaneIds, l.c(W % kSublanes), 0.0);
+          l.vstore(x, haloAt0, l.add(dstBase, l.mul(j, kSublanes * bfRow)));
+        };
+        if (Wt <= 64) {
+          for (int64_t j = 0; j < Wt; ++j)
+            column(l.c(j), j == Wt - 1);
+        } else {
+          l.loop(Wt - 1, [&](Value j) { column(j, false); });
+          column(l.c(Wt - 1), true);
+        }
+      });
+    });
+  };
+
+  // Step s = (window position, input block): gather the LHS rows of every
+  // output pixel of the block from the halo into slot s % 2, then one
+  // matmul per (output tile, row part).
+  auto step = [&](Value s, bool first) {
+    Value kp = sdiv(l, s, Ct), cb = l.rem(s, Ct);
+    Value kh = sdiv(l, kp, win.kw), kw = l.rem(kp, win.kw);
+    Value rowBase = l.add(l.mul(cb, HR), l.mul(kh, win.dh));
+    Value colBase = l.mul(kw, win.dw);
+    Value slot = direct ? l.mul(l.add(l.mul(rowBase, Wp), colBase), bfRow)
+                        : l.mul(l.rem(s, 2), M * bfRow);
+    // One strided load and one store per 8 output pixels. The tiles of a
+    // row are unrolled (up to 64) so that each address is one add to the
+    // row's base (buffer offsets folded into the bases).
+    VBuf haloAt0 = halo, lhsAt0 = lhs;
+    haloAt0.offset = lhsAt0.offset = 0;
+    auto gather = [&](Value srcBase, Value dstBase, Value jt) {
+      Value x = l.vload(haloAt0,
+                        l.add(srcBase, l.mul(jt, kSublanes * win.sw * bfRow)),
+                        win.sw * bfRow);
+      l.vstore(x, lhsAt0, l.add(dstBase, l.mul(jt, kSublanes * bfRow)));
+    };
+    if (!direct)
+      l.loop(R, [&](Value orow) {
+        Value srcRow = l.add(l.mul(rowBase, Wp), l.mul(orow, win.sh * Wp));
+        Value srcBase =
+            l.add(l.mul(l.add(srcRow, colBase), bfRow), halo.offset);
+        Value dstBase =
+            l.add(l.add(slot, l.mul(orow, OWp * bfRow)), lhs.offset);
+        if (OWt <= 64) {
+          for (int64_t jt = 0; jt < OWt; ++jt)
+            gather(srcBase, dstBase, l.c(jt));
+        } else {
+          l.loop(OWt, [&](Value jt) { gather(srcBase, dstBase, jt); });
+        }
+      });
+    Value wBase = l.mul(l.add(l.mul(kp, Ct), cb), G * wTile);
+    matmulTiles(
+        l, G, M, weights, [&](int64_t g) { return l.add(wBase, g * wTile); },
+        lhs, slot, panels, !first);
+  };
+
+  // The C panels of a block go to output rows [oh0, oh0 + R), one DMA per
+  // (row, output tile): OWt tiles, a destination stride of Ot tiles.
+  auto writeBack = [&](Value n, Value oh0, Value og) {
+    const VBuf &src = resultPanels(l, panels, outStage, ob, G * M * kLanes * 4);
+    l.loop(R, [&](Value orow) {
+      Value outer = outerIndex(n, l.add(oh0, orow),
+                               dn.getOutputBatch() == 0 ? 0 : 1, N, OH);
+      for (int64_t g = 0; g < G; ++g) {
+        Value dst = l.mul(l.add(l.mul(outer, OWt * Ot), l.add(l.mul(og, G), g)),
+                          outTile);
+        l.dma(src.arena,
+              l.add(l.mul(orow, pitch * kLanes * ob),
+                    src.offset + g * M / kSublanes * outTile),
+              out, dst, OWt, outTile, outTile, Ot * outTile, kSemOut);
+      }
+    });
+    l.wait(kSemOut, R * G);
+  };
+
+  int64_t steps = kpos * Ct;
+  l.loop(Ot / G, [&](Value og) {
+    prepareWeights(og);
+    l.loop(N, [&](Value n) {
+      l.loop(OH / R, [&](Value blk) {
+        Value oh0 = l.mul(blk, R);
+        fillHalo(n, oh0);
+        step(l.c(0), /*first=*/true);
+        l.loop(steps - 1, [&](Value s) { step(l.add(s, 1), false); });
+        writeBack(n, oh0, og);
+      });
+    });
+  });
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Weight gradient (f01b_i01o->01bf) on the MXU
+//===----------------------------------------------------------------------===//
+
+// out[p0,p1,c,co] = sum_{n,k0,k1} dy[n,k0,k1,co] *
+//                   x[n, p0*s0 + k0*d0 - pt, p1*s1 + k1*d1 - pl, c]:
+// per output position p a GEMM with M = c, K = the pixels (n, k0, k1) of dy,
+// N = co. A 128-pixel block of dy (16 row tiles) is the MXU weight tile as
+// it is laid out; the LHS rows (c, pixels on lanes) are the 128 gathered x
+// rows of those pixels transposed by the XLU. All output positions stack
+// into one LHS of P * Cp rows per pixel block.
+static LogicalResult lowerConvWeightGrad(Lowering &l, hlo::ConvolutionOp op) {
+  ConvTypes ct = typesOf(op);
+  RankedTensorType lhsType = ct.lhs, rhsType = ct.rhs, type = ct.out;
+  const Window &win = ct.win;
+  if (win.revH || win.revW)
+    return unsupported(op, "(weight gradient) with window_reversal");
+  Type inElem = ct.inElem;
+  int64_t ib = ct.ib, ob = ct.ob;
+  int64_t N = lhsType.getDimSize(0), H = lhsType.getDimSize(1),
+          W = lhsType.getDimSize(2), C = lhsType.getDimSize(3);
+  int64_t OHd = rhsType.getDimSize(1), OWd = rhsType.getDimSize(2),
+          CO = rhsType.getDimSize(3);
+  int64_t P0 = type.getDimSize(0), P1 = type.getDimSize(1), P = P0 * P1;
+  int64_t Wt = ceilDiv(W, kSublanes), Ct = ceilDiv(C, kLanes);
+  int64_t Cp = ceilDiv(C, kSublanes) * kSublanes, COt = ceilDiv(CO, kLanes);
+  int64_t OWdt = ceilDiv(OWd, kSublanes), T1 = OHd * OWdt;
+  int64_t KB = ceilDiv(T1, 16), lastValid = T1 - 16 * (KB - 1);
+  int64_t M = P * Cp;
+  int64_t inTile = kSublanes * kLanes * ib, outTile = kSublanes * kLanes * ob;
+  int64_t dyTile = inTile;
+  int64_t bfRow = kLanes * 2, wTile = kLanes * kLanes * 2;
+  int64_t Hp = std::max((P0 - 1) * win.sh + (OHd - 1) * win.dh + 1, win.pt + H);
+  int64_t Wp = std::max((P1 - 1) * win.sw + (OWdt * kSublanes - 1) * win.dw + 1,
+                        win.pl + Wt * kSublanes);
+  Wp = ceilDiv(Wp, kSublanes) * kSublanes;
+
+  auto pages = [](int64_t x) { return ceilDiv(x, 4096) * 4096; };
+  int64_t needed = pages(H * Wt * Ct * inTile) + pages(Ct * Hp * Wp * bfRow) +
+                   pages(2 * M * bfRow) + pages(COt * M * kLanes * 4) +
+                   (ob == 2 ? pages(COt * M * bfRow) : 0) + pages(COt * wTile) +
+                   pages(COt * 16 * dyTile);
+  if (needed > vmemBudget(l))
+    return vmemError(l, op, needed);
+
+  FailureOr<ConvMems> mems = memsOf(l, op);
+  if (failed(mems))
+    return failure();
+  Value x = mems->lhs, dy = mems->rhs, out = mems->out;
+  Type bf16 = l.b.getBF16Type(), f32 = l.b.getF32Type();
+
+  VBuf stage = l.vmem(inElem, H * Wt * Ct * inTile);
+  VBuf xpad = l.vmem(bf16, Ct * Hp * Wp * bfRow);
+  VBuf lhs = l.vmem(bf16, 2 * M * bfRow);
+  VBuf panels = l.vmem(f32, COt * M * kLanes * 4);
+  VBuf outStage = ob == 2 ? l.vmem(bf16, COt * M * bfRow) : VBuf();
+  VBuf weights = l.vmem(bf16, COt * wTile);
+  VBuf wStage = l.vmem(rhsType.getElementType(), COt * 16 * dyTile);
+
+  zeroFill(l, xpad, bf16, pages(Ct * Hp * Wp * bfRow));
+  zeroFill(l, panels, f32, pages(COt * M * kLanes * 4));
+
+  auto fillXpad = [&](Value n) {
+    l.dma(x, l.mul(n, H * Wt * Ct * inTile), stage.arena, l.c(stage.offset), 1,
+          H * Wt * Ct * inTile, 0, 0, kSemIn);
+    l.wait(kSemIn, 1);
+    l.loop(H, [&](Value h) {
+      for (int64_t cb = 0; cb < Ct; ++cb) {
+        auto column = [&](Value j, bool last) {
+          Value v =
+              l.vload(stage, l.mul(l.add(l.mul(l.add(l.mul(h, Wt), j), Ct), cb),
+                                   inTile));
+          Value laneIds = tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg());
+          v = l.maskBelow(v, laneIds, l.c(std::min(kLanes, C - cb * kLanes)),
+                          0.0);
+          if (last && W % kSublanes) {
+            Value sublaneIds =
+                tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
+            v = l.maskBelow(v, sublaneIds, l.c(W % kSublanes), 0.0);
+          }
+          Value row = l.add(h, cb * Hp + win.pt);
+          l.vstore(
+              v, xpad,
+              l.mul(l.add(l.mul(row, Wp), l.add(l.mul(j, kSublanes), win.pl)),
+                    bfRow));
+        };
+        l.loop(Wt - 1, [&](Value j) { column(j, false); });
+        column(l.c(Wt - 1), true);
+      }
+    });
+  };
+
+  // dy's pixel block kb of image n (valid row tiles) as bf16 weight tiles,
+  // one per output tile; pixels past OWd in a row tile and tiles past the
+  // image are zero.
+  auto prepareWeights = [&](Value n, Value kb, int64_t valid) {
+    Value t0 = l.add(l.mul(n, T1), l.mul(kb, 16));
+    for (int64_t ot = 0; ot < COt; ++ot)
+      l.dma(dy, l.mul(l.add(l.mul(t0, COt), ot), dyTile), wStage.arena,
+            l.c(wStage.offset + ot * 16 * dyTile), valid, dyTile, COt * dyTile,
+            dyTile, kSemW);
+    l.wait(kSemW, COt);
+    Value zero = l.splatF32(0.0);
+    for (int64_t ot = 0; ot < COt; ++ot) {
+      l.loop(valid, [&](Value t) {
+        Value v = l.vload(wStage, l.add(l.mul(t, dyTile), ot * 16 * dyTile));
+        if (OWd % kSublanes) {
+          Value jt = l.rem(l.add(l.mul(kb, 16), t), OWdt);
+          Value left = l.sub(l.c(OWd), l.mul(jt, kSublanes));
+          Value sublaneIds = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
+          v = l.maskBelow(v, sublaneIds, left, 0.0);
+        }
+        l.vstore(v, weights, l.add(l.mul(t, kSublanes * bfRow), ot * wTile));
+      });
+      for (int64_t t = valid; t < 16; ++t)
+        l.vstore(zero, weights, l.c(ot * wTile + t * kSublanes * bfRow));
+    }
+  };
+
+  // The LHS of pixel block kb: for each output position p and input block
+  // cb, 16 gathers of 8 pixels' x rows, one transpose, Cp/8 row stores.
+  auto buildLhs = [&](Value kb, int64_t valid, Value slot) {
+    l.loop(P, [&](Value p) {
+      Value p0 = sdiv(l, p, P1), p1 = l.rem(p, P1);
+      for (int64_t cb = 0; cb < Ct; ++cb) {
+        SmallVector<Value> rows;
+        for (int64_t tt = 0; tt < 16; ++tt) {
+          if (tt >= valid) {
+            rows.push_back(l.splatF32(0.0));
+            continue;
+          }
+          Value t = l.add(l.mul(kb, 16), tt);
+          Value k0 = sdiv(l, t, OWdt), jt = l.rem(t, OWdt);
+          Value row =
+              l.add(l.add(l.mul(p0, win.sh), l.mul(k0, win.dh)), cb * Hp);
+          Value col = l.add(l.mul(p1, win.sw), l.mul(jt, kSublanes * win.dw));
+          rows.push_back(l.vload(xpad, l.mul(l.add(l.mul(row, Wp), col), bfRow),
+                                 win.dw * bfRow));
+        }
+        auto tr = tpu::VTransposeOp::create(
+            l.b, l.loc, SmallVector<Type>(16, rows[0].getType()), rows);
+        int64_t stores = std::min<int64_t>(16, (Cp - cb * kLanes) / kSublanes);
+        Value base =
+            l.add(slot, l.mul(l.add(l.mul(p, Cp), cb * kLanes), bfRow));
+        for (int64_t r = 0; r < stores; ++r)
+          l.vstore(tr.getResult(r), lhs, l.add(base, r * kSublanes * bfRow));
+      }
+    });
+  };
+
+  auto block = [&](Value n, Value kb, int64_t valid) {
+    Value slot = l.mul(l.rem(l.add(l.mul(n, KB), kb), 2), M * bfRow);
+    prepareWeights(n, kb, valid);
+    buildLhs(kb, valid, slot);
+    matmulTiles(
+        l, COt, M, weights, [&](int64_t ot) { return l.c(ot * wTile); }, lhs,
+        slot, panels, /*accumulate=*/true);
+  };
+
+  l.loop(N, [&](Value n) {
+    fillXpad(n);
+    l.loop(KB - 1, [&](Value kb) { block(n, kb, 16); });
+    block(n, l.c(KB - 1), lastValid);
+  });
+
+  // The panels are the output's tiles of each output column tile.
+  const VBuf &src = resultPanels(l, panels, outStage, ob, COt * M * kLanes * 4);
+  for (int64_t ot = 0; ot < COt; ++ot)
+    l.dma(src.arena, l.c(src.offset + ot * M / kSublanes * outTile), out,
+          l.c(ot * outTile), M / kSublanes, outTile, outTile, COt * outTile,
+          kSemOut);
+  l.wait(kSemOut, COt);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Depthwise NCHW on the VPU
+//===----------------------------------------------------------------------===//
+
+static LogicalResult lowerDepthwiseNchw(Lowering &l, hlo::ConvolutionOp op) {
+  ConvTypes ct = typesOf(op);
+  RankedTensorType lhsType = ct.lhs, rhsType = ct.rhs, type = ct.out;
+  const Window &win = ct.win;
+  if (win.sw != 1)
+    return unsupported(op, "(depthwise NCHW) with a stride along the minor "
+                           "dimension");
+  Type inElem = ct.inElem, outElem = ct.outElem;
+  int64_t ib = ct.ib, ob = ct.ob;
+  int64_t N = lhsType.getDimSize(0), C = lhsType.getDimSize(1);
+  int64_t H = lhsType.getDimSize(2), W = lhsType.getDimSize(3);
+  int64_t OH = type.getDimSize(2), OW = type.getDimSize(3);
+  int64_t Ht = ceilDiv(H, kSublanes), Wl = ceilDiv(W, kLanes);
+  int64_t OHt = ceilDiv(OH, kSublanes), OWl = ceilDiv(OW, kLanes);
+  int64_t inTile = kSublanes * kLanes * ib, outTile = kSublanes * kLanes * ob;
+  Geometry gk = geometryOf(rhsType);
+  int64_t kTilesPerChannel = gk.rowTiles * gk.colTiles;
+  if (kTilesPerChannel != 1)
+    return unsupported(op, "(depthwise NCHW) with a window above 8x128");
+
+  // The padded f32 plane: rows [Hp], a pitch of Pw elements; input (h, w)
+  // at (pt + h, pl + w). Output tile (oht, ojt) at window position
+  // (kh, kw) reads 8 rows at a sublane stride of sh rows.
+  int64_t rowsNeeded =
+      (OHt * kSublanes - 1) * win.sh + (win.kh - 1) * win.dh + 1;
+  int64_t colsNeeded = OWl * kLanes - 1 + (win.kw - 1) * win.dw + 1;
+  int64_t Hp =
+      ceilDiv(std::max(rowsNeeded, win.pt + Ht * kSublanes), kSublanes) *
+      kSublanes;
+  int64_t Pw =
+      ceilDiv(std::max(colsNeeded, win.pl + Wl * kLanes), kLanes) * kLanes;
+  int64_t planeBytes = Hp * Pw * 4;
+
+  FailureOr<ConvMems> mems = memsOf(l, op);
+  if (failed(mems))
+    return failure();
+  Value in = mems->lhs, ker = mems->rhs, out = mems->out;
+  Type f32 = l.b.getF32Type();
+
+  int64_t inPlane = Ht * Wl * inTile, outPlane = OHt * OWl * outTile;
+  VBuf stage = l.vmem(inElem, 2 * inPlane);
+  VBuf plane = l.vmem(f32, planeBytes);
+  VBuf outStage = l.vmem(outElem, 2 * outPlane);
+  VBuf kbuf = l.vmem(rhsType.getElementType(), gk.bytes());
+  int64_t needed = gk.bytes() + planeBytes + 2 * inPlane + 2 * outPlane;
+  if (needed > vmemBudget(l))
+    return vmemError(l, op, needed);
+  l.dma(ker, l.c(0), kbuf.arena, l.c(kbuf.offset), 1, gk.bytes(), 0, 0, kSemW);
+  zeroFill(l, plane, f32, ceilDiv(planeBytes, 4096) * 4096);
+  Value laneIds = tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg());
+  Value sublaneIds = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
+  l.wait(kSemW, 1);
+
+  // Planes are double-buffered: plane nc + 1 is fetched and plane nc - 1
+  // written back while plane nc is computed.
+  auto fetch = [&](Value nc) {
+    l.dma(in, l.mul(nc, inPlane), stage.arena,
+          l.add(l.mul(l.rem(nc, 2), inPlane), stage.offset), 1, inPlane, 0, 0,
+          kSemIn);
+  };
+  auto planeStep = [&](Value nc, bool hasPrev, bool hasNext) {
+    Value c = l.rem(nc, C);
+    Value inSlot = l.mul(l.rem(nc, 2), inPlane);
+    Value outSlot = l.mul(l.rem(nc, 2), outPlane);
+    l.wait(kSemIn, 1);
+    if (hasNext)
+      fetch(l.add(nc, 1));
+    // Data tiles into the padded plane (ragged edges as zeros).
+    for (int64_t ht = 0; ht < Ht; ++ht)
+      for (int64_t wl = 0; wl < Wl; ++wl) {
+        Value x = l.vload(stage, l.add(inSlot, (ht * Wl + wl) * inTile));
+        if (ht == Ht - 1 && H % kSublanes)
+          x = l.maskBelow(x, sublaneIds, l.c(H % kSublanes), 0.0);
+        if (wl == Wl - 1 && W % kLanes)
+          x = l.maskBelow(x, laneIds, l.c(W % kLanes), 0.0);
+        int64_t off =
+            ((win.pt + ht * kSublanes) * Pw + win.pl + wl * kLanes) * 4;
+        tpu::VStoreOp::create(l.b, l.loc, x, plane.arena,
+                              l.c(plane.offset + off), Pw * 4);
+      }
+    // This channel's window as splats, in (kh, kw) order.
+    Value k = l.vload(kbuf, l.mul(c, gk.tileBytes()));
+    SmallVector<Value> taps;
+    for (int64_t i = 0; i < win.kh; ++i)
+      for (int64_t j = 0; j < win.kw; ++j) {
+        Value lane = tpu::VBroadcastLaneOp::create(l.b, l.loc, k, l.c(j));
+        taps.push_back(
+            tpu::VBroadcastSublaneOp::create(l.b, l.loc, lane, l.c(i)));
+      }
+    l.loop(OHt, [&](Value oht) {
+      for (int64_t ojt = 0; ojt < OWl; ++ojt) {
+        Value acc = l.splatF32(0.0);
+        for (int64_t i = 0; i < win.kh; ++i)
+          for (int64_t j = 0; j < win.kw; ++j) {
+            int64_t kh = win.revH ? win.kh - 1 - i : i;
+            int64_t kw = win.revW ? win.kw - 1 - j : j;
+            Value row = l.add(l.mul(oht, kSublanes * win.sh), kh * win.dh);
+            Value off =
+                l.mul(l.add(l.mul(row, Pw), ojt * kLanes + kw * win.dw), 4);
+            Value x = l.vload(plane, off, win.sh * Pw * 4);
+            Value prod =
+                tpu::VMulOp::create(l.b, l.loc, x, taps[i * win.kw + j]);
+            acc = tpu::VAddOp::create(l.b, l.loc, acc, prod);
+          }
+        l.vstore(acc, outStage,
+                 l.add(outSlot, l.mul(l.add(l.mul(oht, OWl), ojt), outTile)));
+      }
+    });
+    if (hasPrev)
+      l.wait(kSemOut, 1);
+    l.dma(outStage.arena, l.add(outSlot, outStage.offset), out,
+          l.mul(nc, outPlane), 1, outPlane, 0, 0, kSemOut);
+  };
+  int64_t planes = N * C;
+  fetch(l.c(0));
+  planeStep(l.c(0), false, planes > 1);
+  l.loop(planes - 2, [&](Value i) { planeStep(l.add(i, 1), true, true); });
+  if (planes > 1)
+    planeStep(l.c(planes - 1), true, false);
+  l.wait(kSemOut, 1);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Dispatch
+//===----------------------------------------------------------------------===//
+
+LogicalResult Lowering::lowerConvolution(hlo::ConvolutionOp op) {
+  hlo::ConvDimensionNumbersAttr dn = op.getDimensionNumbers();
+  auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
+  auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
+  auto type = cast<RankedTensorType>(op.getType());
+  std::string labels = "with dim_labels " + dn.getDimLabels();
+  Type inElem = lhsType.getElementType(), outElem = type.getElementType();
+  if (!(inElem.isF32() || inElem.isBF16()) ||
+      !(outElem.isF32() || outElem.isBF16()))
+    return unsupported(op, "with non-float operands or result");
+  if (lhsType.getRank() != 4)
+    return unsupported(op, "with " + Twine(lhsType.getRank() - 2) +
+                               " spatial dimensions (only 2)");
+  if (op.getBatchGroupCount() != 1)
+    return unsupported(op, "with batch_group_count > 1");
+  for (int64_t d : attrOr(op.getLhsDilation(), 2, 1))
+    if (d != 1)
+      return unsupported(op, "with lhs_dilation");
+  for (int64_t p : attrOr(op.getPadding(), 4, 0))
+    if (p < 0)
+      return unsupported(op, "with negative padding");
+  // DEFAULT precision is one bf16 pass; bf16 operands are exact in it.
+  if (inElem.isF32())
+    if (auto precision = op.getPrecisionConfig())
+      for (Attribute p : *precision)
+        if (cast<hlo::PrecisionAttr>(p).getValue() != hlo::Precision::DEFAULT)
+          return unsupported(op,
+                             "with precision " +
+                                 hlo::stringifyPrecision(
+                                     cast<hlo::PrecisionAttr>(p).getValue()));
+
+  int64_t groups = op.getFeatureGroupCount();
+  ArrayRef<int64_t> is = dn.getInputSpatial(), ks = dn.getKernelSpatial(),
+                    os = dn.getOutputSpatial();
+  if (groups > 1) {
+    // Depthwise NCHW: one kernel row per channel.
+    bool nchw = dn.getInputBatch() == 0 && dn.getInputFeature() == 1 &&
+                is[0] == 2 && is[1] == 3 && dn.getKernelOutputFeature() == 0 &&
+                dn.getKernelInputFeature() == 1 && ks[0] == 2 && ks[1] == 3 &&
+                dn.getOutputBatch() == 0 && dn.getOutputFeature() == 1 &&
+                os[0] == 2 && os[1] == 3;
+    if (groups == lhsType.getDimSize(1) && nchw &&
+        rhsType.getDimSize(0) == groups)
+      return lowerDepthwiseNchw(*this, op);
+    return unsupported(op, "with feature_group_count " + Twine(groups) + " " +
+                               labels + " (only depthwise bf01_oi01->bf01)");
+  }
+  // The weight gradient JAX emits for an NHWC convolution.
+  if (dn.getInputFeature() == 0 && is[0] == 1 && is[1] == 2 &&
+      dn.getInputBatch() == 3 && dn.getKernelInputFeature() == 0 &&
+      ks[0] == 1 && ks[1] == 2 && dn.getKernelOutputFeature() == 3 &&
+      os[0] == 0 && os[1] == 1 && dn.getOutputBatch() == 2 &&
+      dn.getOutputFeature() == 3)
+    return lowerConvWeightGrad(*this, op);
+  // The MXU kernel: features minor, the second spatial dim second-minor.
+  bool inOk = dn.getInputFeature() == 3 && is[1] == 2;
+  bool kerOk =
+      dn.getKernelInputFeature() == 2 && dn.getKernelOutputFeature() == 3;
+  bool outOk = dn.getOutputFeature() == 3 && os[1] == 2;
+  if (!inOk || !kerOk || !outOk)
+    return unsupported(op, labels + " (the MXU kernel needs the features "
+                                    "minor and spatial dim 1 second-minor, "
+                                    "e.g. b01f_01io->b01f)");
+  return lowerConvMxu(*this, op);
+}
 
 } // namespace tpuc::hlotpu
