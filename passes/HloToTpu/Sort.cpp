@@ -1,17 +1,792 @@
-//===- Sort.cpp - sort and topk -----------------------------------------===//
+//===- Sort.cpp - sort and topk on the VPU --------------------------------===//
 //
 // Part of tpuc-convert-hlo-to-tpu; see Lowering.h and docs/codegen.md.
+//
+// sort: a bitonic network over blocks of 128 rows transposed with VTRANSPOSE,
+// so that each lane is one row and element e of every row is the 512-byte
+// VMEM row e: a compare-exchange at any distance is then elementwise between
+// two registers loaded with a sublane stride. The key is compared together
+// with its index, which makes the order strict and the sort stable.
+// topk: k rounds of a running (max, first index) per lane over a row's
+// tiles, on s32 total-order keys.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/HloToTpu/Lowering.h"
 
+#include <climits>
+#include <cmath>
+
 using namespace mlir;
 
 namespace tpuc::hlotpu {
+namespace {
 
-LogicalResult Lowering::lowerSort(hlo::SortOp op) { return unsupported(op); }
+/// Bytes of one element index in the transposed layout: 128 rows x 32 bit.
+constexpr int64_t kElementRow = kLanes * 4;
+/// Bytes of a 32-bit tile.
+constexpr int64_t kTile32 = kSublanes * kLanes * 4;
 
-LogicalResult Lowering::lowerTopK(hlo::TopKOp op) { return unsupported(op); }
+/// The geometry of rows along the minor dim: a 1-D array is one row of
+/// ceil(n / 128) tiles (its 128-element runs go to sublane 0 of each).
+Geometry rowGeometry(RankedTensorType type) {
+  if (type.getRank() != 1)
+    return geometryOf(type);
+  Geometry g = geometryOf(type);
+  g.colTiles = ceilDiv(g.cols, kLanes);
+  return g;
+}
+
+//===----------------------------------------------------------------------===//
+// Comparators
+//===----------------------------------------------------------------------===//
+
+/// The order a comparator defines: by operand `key`, ascending (LT) or
+/// descending (GT).
+struct SortOrder {
+  unsigned key = 0;
+  bool descending = false;
+};
+
+/// The block argument `v` canonicalises the way JAX's sort comparator does:
+/// select(compare(a, a, NE), nan, select(compare(a, 0, EQ), 0, a)), so that
+/// -0.0 equals 0.0 and every NaN is the same NaN (the largest in TOTALORDER).
+BlockArgument canonicalArg(Value v) {
+  auto outer = v.getDefiningOp<hlo::SelectOp>();
+  if (!outer)
+    return {};
+  auto ne = outer.getPred().getDefiningOp<hlo::CompareOp>();
+  auto inner = outer.getOnFalse().getDefiningOp<hlo::SelectOp>();
+  std::optional<double> nan = splatValue(outer.getOnTrue());
+  if (!ne || !inner || !nan || !std::isnan(*nan) ||
+      ne.getComparisonDirection() != hlo::ComparisonDirection::NE ||
+      ne.getLhs() != ne.getRhs())
+    return {};
+  auto arg = dyn_cast<BlockArgument>(ne.getLhs());
+  auto eq = inner.getPred().getDefiningOp<hlo::CompareOp>();
+  if (!arg || !eq ||
+      eq.getComparisonDirection() != hlo::ComparisonDirection::EQ ||
+      eq.getLhs() != arg || splatValue(eq.getRhs()) != 0.0 ||
+      splatValue(inner.getOnTrue()) != 0.0 || inner.getOnFalse() != arg)
+    return {};
+  return arg;
+}
+
+/// The comparators the kernel implements: `compare LT|GT` of the two
+/// arguments of one operand, directly (FLOAT or integer compare) or on
+/// JAX's canonicalised floats (TOTALORDER). Anything else is an error.
+FailureOr<SortOrder> matchComparator(hlo::SortOp op) {
+  Block &body = op.getComparator().front();
+  auto fail = [&](const Twine &why) {
+    return FailureOr<SortOrder>(unsupported(op, why));
+  };
+  auto cmp =
+      body.getTerminator()->getOperand(0).getDefiningOp<hlo::CompareOp>();
+  if (!cmp)
+    return fail("with a comparator other than one LT/GT compare");
+  auto lhs = dyn_cast<BlockArgument>(cmp.getLhs());
+  auto rhs = dyn_cast<BlockArgument>(cmp.getRhs());
+  bool canonical = false;
+  if (!lhs || !rhs) {
+    lhs = canonicalArg(cmp.getLhs());
+    rhs = canonicalArg(cmp.getRhs());
+    canonical = true;
+  }
+  if (!lhs || !rhs || lhs.getOwner() != &body || rhs.getOwner() != &body ||
+      lhs.getArgNumber() / 2 != rhs.getArgNumber() / 2 || lhs == rhs)
+    return fail("with a comparator other than one LT/GT compare of an "
+                "operand's two elements");
+  SortOrder order;
+  order.key = lhs.getArgNumber() / 2;
+  hlo::ComparisonDirection dir = cmp.getComparisonDirection();
+  if (dir != hlo::ComparisonDirection::LT &&
+      dir != hlo::ComparisonDirection::GT)
+    return fail("with a " + hlo::stringifyComparisonDirection(dir) +
+                " comparator (not a strict order)");
+  order.descending = (dir == hlo::ComparisonDirection::GT) !=
+                     (lhs.getArgNumber() > rhs.getArgNumber());
+  Type elem = cast<RankedTensorType>(op.getInputs()[order.key].getType())
+                  .getElementType();
+  if (!(elem.isF32() || elem.isBF16() || elem.isInteger(32)))
+    return fail("with keys of this element type");
+  if (cmp.getCompareType() &&
+      *cmp.getCompareType() == hlo::ComparisonType::UNSIGNED)
+    return fail("with an UNSIGNED compare");
+  if (!canonical && !elem.isInteger(32) && cmp.getCompareType() &&
+      *cmp.getCompareType() == hlo::ComparisonType::TOTALORDER)
+    return fail("with a TOTALORDER compare of raw floats (-0.0 before 0.0, "
+                "NaNs by sign)");
+  return order;
+}
+
+//===----------------------------------------------------------------------===//
+// Register helpers
+//===----------------------------------------------------------------------===//
+
+/// Loads and stores with the register type of the buffer (i32 buffers give
+/// i32 registers, f32 and bf16 ones f32).
+struct Vpu {
+  Lowering &L;
+
+  VectorType regOf(Value arena) {
+    Type elem = cast<MemRefType>(arena.getType()).getElementType();
+    return elem.isInteger(32) ? L.i32Reg() : L.f32Reg();
+  }
+  Value load(const VBuf &buf, Value off, int64_t stride = 0) {
+    return tpu::VLoadOp::create(L.b, L.loc, regOf(buf.arena), buf.arena,
+                                L.add(off, buf.offset), stride);
+  }
+  void store(Value v, const VBuf &buf, Value off, int64_t stride = 0) {
+    tpu::VStoreOp::create(L.b, L.loc, v, buf.arena, L.add(off, buf.offset),
+                          stride);
+  }
+  Value splatI(int64_t v) { return L.splatIndex(L.c(v)); }
+  Value zero(VectorType type) {
+    return type.getElementType().isInteger(32) ? splatI(0) : L.splatF32(0.0);
+  }
+  Value cmp(tpu::CmpKind kind, Value x, Value y) {
+    return tpu::VCmpOp::create(L.b, L.loc, L.i32Reg(), kind, x, y);
+  }
+  Value sel(Value mask, Value x, Value y) {
+    return tpu::VSelectOp::create(L.b, L.loc, mask, x, y);
+  }
+  Value addV(Value x, Value y) { return tpu::VAddOp::create(L.b, L.loc, x, y); }
+  Value subV(Value x, Value y) { return tpu::VSubOp::create(L.b, L.loc, x, y); }
+  Value sublaneIds() {
+    return tpu::VSublaneIdOp::create(L.b, L.loc, L.i32Reg());
+  }
+  Value laneIds() { return tpu::VLaneIdOp::create(L.b, L.loc, L.i32Reg()); }
+  /// The s32 total-order key of f32 bits and back (an involution): negative
+  /// floats count down from INT_MAX - bits, so -NaN < -inf < -0 < 0 < NaN.
+  Value totalOrder(Value bits) {
+    return sel(cmp(tpu::CmpKind::lt, bits, splatI(0)),
+               subV(splatI(INT_MAX), bits), bits);
+  }
+  /// Copies `tiles` (8,128) tiles from HBM at `off` into `buf` (sem 0),
+  /// or one row of a 1-D array ({0:T(1024)}, the same bytes as rows of 128)
+  /// into sublane 0 of `tiles` tiles whose other sublanes are `fill`.
+  void copyIn(Value hbm, Value off, const VBuf &buf, int64_t tiles,
+              int64_t tileBytes, bool row, Value fill = {}) {
+    if (!row) {
+      L.dma(hbm, off, buf.arena, L.c(buf.offset), 1, tiles * tileBytes, 0, 0,
+            0);
+      return;
+    }
+    L.loop(tiles, [&](Value t) { store(fill, buf, L.mul(t, tileBytes)); });
+    L.dma(hbm, off, buf.arena, L.c(buf.offset), tiles, tileBytes / 8,
+          tileBytes / 8, tileBytes, 0);
+  }
+  /// The inverse of copyIn (sem 1).
+  void copyOut(const VBuf &buf, Value hbm, Value off, int64_t tiles,
+               int64_t tileBytes, bool row) {
+    if (!row)
+      L.dma(buf.arena, L.c(buf.offset), hbm, off, 1, tiles * tileBytes, 0, 0,
+            1);
+    else
+      L.dma(buf.arena, L.c(buf.offset), hbm, off, tiles, tileBytes / 8,
+            tileBytes, tileBytes / 8, 1);
+  }
+  /// Transposes the 128x128 block of 32-bit elements whose rows `load(r)`
+  /// gives (register r holds rows 8r..8r+7) and hands result r to `use`.
+  /// The sources are loaded back to back with nothing else live, so that
+  /// they land in consecutive registers next to 16 free ones.
+  void transpose(function_ref<Value(int64_t)> load,
+                 function_ref<void(int64_t, Value)> use) {
+    SmallVector<Value> rows;
+    for (int64_t r = 0; r < 16; ++r)
+      rows.push_back(load(r));
+    auto t = tpu::VTransposeOp::create(
+        L.b, L.loc, SmallVector<Type>(16, rows[0].getType()), rows);
+    for (int64_t r = 0; r < 16; ++r)
+      use(r, t.getResult(r));
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// sort
+//===----------------------------------------------------------------------===//
+
+/// One sort kernel: per block of 16 tile rows (128 rows), every operand is
+/// transposed into its own buffer of nPad element rows; the key operand's
+/// buffer holds the comparison key and `sec` the s32 tie-break (index, plus
+/// multiples of nPad that order NaNs and the padding).
+class SortKernel : Vpu {
+public:
+  SortKernel(Lowering &L, hlo::SortOp op, SortOrder order)
+      : Vpu{L}, op(op), order(order) {}
+  LogicalResult emit();
+
+private:
+  enum class Dir { Asc, Desc };
+
+  void block(ArrayRef<Value> ins, ArrayRef<Value> outs, Value tileRow,
+             int64_t tileRows);
+  void prepareKeys();
+  void finishKeys();
+  void packKeys();
+  void unpackKeys();
+  void stage(int64_t size, int64_t j);
+  void compareExchange(Value a, int64_t distance, int64_t stride, Dir dir,
+                       Value dirMask);
+
+  hlo::SortOp op;
+  SortOrder order;
+  Geometry g;
+  int64_t n = 0, nPad = 0;
+  bool floatKey = false;
+  /// One bf16 key and no other operand: (key, index) packed into one s32
+  /// in `sec`, compare-exchanged with vmin/vmax.
+  bool packed = false;
+  SmallVector<VBuf> staging, columns; // per operand
+  VBuf sec;
+};
+
+LogicalResult SortKernel::emit() {
+  auto type = cast<RankedTensorType>(op.getInputs()[0].getType());
+  int64_t rank = type.getRank();
+  if (rank == 0 || static_cast<int64_t>(op.getDimension()) != rank - 1)
+    return unsupported(op, "along a dimension other than the minor one");
+  // Each compare-exchange holds two registers per operand.
+  if (op.getInputs().size() > 8)
+    return unsupported(op, "of more than 8 operands");
+  for (Value in : op.getInputs())
+    if (!isLowerableElementType(
+            cast<RankedTensorType>(in.getType()).getElementType()))
+      return unsupported(op, "of this element type");
+  g = rowGeometry(type);
+  n = g.cols;
+  if (n == 0 || g.tiles() == 0) { // nothing to sort
+    for (auto [in, result] : llvm::zip(op.getInputs(), op.getResults())) {
+      FailureOr<Value> mem = L.memOf(in);
+      if (failed(mem))
+        return failure();
+      L.hbm[result] = *mem;
+    }
+    return success();
+  }
+  nPad = static_cast<int64_t>(llvm::PowerOf2Ceil(g.colTiles * kLanes));
+  Type keyElem = cast<RankedTensorType>(op.getInputs()[order.key].getType())
+                     .getElementType();
+  floatKey = !keyElem.isInteger(32);
+  // 2 * index + 1 must fit the low 16 bits.
+  packed = keyElem.isBF16() && op.getInputs().size() == 1 && nPad <= 32768;
+
+  // VMEM: per operand the staging of 16 tile rows and its column buffer,
+  // plus `sec`. A longer row would need a merge across blocks in HBM.
+  auto vmemBytes = [&](int64_t pad) {
+    int64_t bytes = pad * kElementRow;
+    for (Value in : op.getInputs())
+      bytes +=
+          16 * ceilDiv(pad, kLanes) *
+              geometryOf(cast<RankedTensorType>(in.getType())).tileBytes() +
+          pad * kElementRow;
+    return bytes;
+  };
+  int64_t vmemLimit = L.spec.machine.vmem_bytes();
+  if (vmemBytes(nPad) > vmemLimit) {
+    int64_t longest = nPad;
+    while (longest > kLanes && vmemBytes(longest) > vmemLimit)
+      longest /= 2;
+    return unsupported(op, "of rows longer than " + Twine(longest) +
+                               " elements (the network of 128 rows must fit "
+                               "VMEM)");
+  }
+
+  // `sec` first: offset 0 in its arena saves an add per access.
+  sec = L.vmem(L.b.getI32Type(), nPad * kElementRow);
+  SmallVector<Value> ins, outs;
+  for (auto [in, result] : llvm::zip(op.getInputs(), op.getResults())) {
+    FailureOr<Value> mem = L.memOf(in);
+    if (failed(mem))
+      return failure();
+    ins.push_back(*mem);
+    auto t = cast<RankedTensorType>(result.getType());
+    Value out = L.allocHbm(t, op.getLoc());
+    L.hbm[result] = out;
+    outs.push_back(out);
+    Type elem = storageType(t.getElementType());
+    staging.push_back(
+        L.vmem(elem, 16 * g.colTiles * geometryOf(t).tileBytes()));
+    Type column = elem.isInteger(32) ? elem : L.b.getF32Type();
+    columns.push_back(L.vmem(column, nPad * kElementRow));
+  }
+
+  int64_t tileRows = g.outer * g.rowTiles;
+  L.loop(tileRows / 16, [&](Value i) { block(ins, outs, L.mul(i, 16), 16); });
+  if (tileRows % 16)
+    block(ins, outs, L.c(tileRows / 16 * 16), tileRows % 16);
+  return success();
+}
+
+/// Sorts the rows of `tileRows` (<= 16) tile rows from `tileRow` on.
+void SortKernel::block(ArrayRef<Value> ins, ArrayRef<Value> outs, Value tileRow,
+                       int64_t tileRows) {
+  int64_t count = ins.size();
+  auto tileBytes = [&](int64_t i) {
+    return geometryOf(cast<RankedTensorType>(op.getInputs()[i].getType()))
+        .tileBytes();
+  };
+  for (int64_t i = 0; i < count; ++i)
+    copyIn(ins[i], L.mul(tileRow, g.colTiles * tileBytes(i)), staging[i],
+           tileRows * g.colTiles, tileBytes(i), g.rank == 1,
+           g.rank == 1 ? zero(regOf(columns[i].arena)) : Value());
+  L.wait(0, count);
+
+  // Tile (r, ct) -> element rows 128ct .. 128ct+127; rows past the array
+  // are zeros.
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t tb = tileBytes(i);
+    L.loop(g.colTiles, [&](Value ct) {
+      transpose(
+          [&](int64_t r) {
+            if (r < tileRows)
+              return load(staging[i],
+                          L.add(L.mul(ct, tb), r * g.colTiles * tb));
+            return zero(regOf(columns[i].arena));
+          },
+          [&](int64_t r, Value v) {
+            store(v, columns[i],
+                  L.add(L.mul(ct, kLanes * kElementRow), r * 8 * kElementRow));
+          });
+    });
+  }
+  packed ? packKeys() : prepareKeys();
+
+  for (int64_t size = 2; size <= nPad; size *= 2)
+    for (int64_t j = size / 2; j >= 1; j /= 2)
+      stage(size, j);
+
+  packed ? unpackKeys() : finishKeys();
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t tb = tileBytes(i);
+    L.loop(g.colTiles, [&](Value ct) {
+      transpose(
+          [&](int64_t r) {
+            return load(columns[i], L.add(L.mul(ct, kLanes * kElementRow),
+                                          r * 8 * kElementRow));
+          },
+          [&](int64_t r, Value v) {
+            if (r < tileRows)
+              store(v, staging[i], L.add(L.mul(ct, tb), r * g.colTiles * tb));
+          });
+    });
+  }
+  for (int64_t i = 0; i < count; ++i)
+    copyOut(staging[i], outs[i], L.mul(tileRow, g.colTiles * tileBytes(i)),
+            tileRows * g.colTiles, tileBytes(i), g.rank == 1);
+  L.wait(1, count);
+}
+
+/// Key operand values -> (key, sec) in place, and the padding up to nPad.
+/// Ascending: NaN becomes +inf with sec + nPad (after +inf); descending
+/// sorts -x ascending, NaN becoming -inf with sec - nPad (first). Elements
+/// past the row (ragged tile, padding) get +inf with sec + 2 nPad: last.
+void SortKernel::prepareKeys() {
+  VBuf &key = columns[order.key];
+  double inf = std::numeric_limits<double>::infinity();
+  int64_t data = g.colTiles * kLanes / 8; // element blocks that hold data
+  L.loop(data, [&](Value q) {
+    Value off = L.mul(q, 8 * kElementRow);
+    Value x = load(key, off);
+    Value e = addV(sublaneIds(), L.splatIndex(L.mul(q, 8)));
+    Value valid = cmp(tpu::CmpKind::lt, e, splatI(n));
+    Value k, shift;
+    if (floatKey) {
+      Value nan = cmp(tpu::CmpKind::ne, x, x);
+      k = order.descending ? tpu::VNegOp::create(L.b, L.loc, x).getResult() : x;
+      k = sel(nan, L.splatF32(order.descending ? -inf : inf), k);
+      k = sel(valid, k, L.splatF32(inf));
+      shift = sel(nan, splatI(order.descending ? -nPad : nPad), splatI(0));
+    } else {
+      k = order.descending ? subV(splatI(-1), x) : x;
+      k = sel(valid, k, splatI(INT_MAX));
+      shift = splatI(0);
+    }
+    shift = sel(valid, shift, splatI(2 * nPad));
+    store(k, key, off);
+    store(addV(e, shift), sec, off);
+  });
+  L.loop(nPad / 8 - data, [&](Value q) {
+    Value blk = L.add(q, data);
+    Value off = L.mul(blk, 8 * kElementRow);
+    for (auto [i, column] : llvm::enumerate(columns)) {
+      if (i == order.key)
+        store(floatKey ? L.splatF32(inf) : splatI(INT_MAX), column, off);
+      else
+        store(zero(regOf(column.arena)), column, off);
+    }
+    store(addV(sublaneIds(), L.splatIndex(L.add(L.mul(blk, 8), 2 * nPad))), sec,
+          off);
+  });
+}
+
+/// (key, sec) -> the key operand's values, for the element rows that hold
+/// data.
+void SortKernel::finishKeys() {
+  VBuf &key = columns[order.key];
+  L.loop(g.colTiles * kLanes / 8, [&](Value q) {
+    Value off = L.mul(q, 8 * kElementRow);
+    Value k = load(key, off);
+    Value x;
+    if (floatKey) {
+      Value s = load(sec, off);
+      x = order.descending ? tpu::VNegOp::create(L.b, L.loc, k).getResult() : k;
+      Value nan = order.descending ? cmp(tpu::CmpKind::lt, s, splatI(0))
+                                   : cmp(tpu::CmpKind::ge, s, splatI(nPad));
+      x = sel(nan, L.splatF32(std::nan("")), x);
+    } else {
+      x = order.descending ? subV(splatI(-1), k) : k;
+    }
+    store(x, key, off);
+  });
+}
+
+/// bf16 keys -> one s32 per element in `sec`:
+///   ord * 65536 + 2 * index + (x is -0.0)
+/// where ord is the bf16 bits in total order with -0.0 folded onto 0.0 (the
+/// comparators make them equal) and NaN canonicalised (largest), negated
+/// (-1 - ord) for descending. Distinct for every element, so vmin/vmax are
+/// a stable compare-exchange. The f32 bits of the widened bf16 come from a
+/// VMEM -> VMEM DMA of the key column into `sec` (a bitcast); their low 16
+/// bits are zero. Padding packs ord 32767, above every real key.
+void SortKernel::packKeys() {
+  VBuf &key = columns[order.key];
+  int64_t data = g.colTiles * kLanes / 8; // element blocks that hold data
+  L.loop(data, [&](Value q) {
+    Value off = L.mul(q, 8 * kElementRow);
+    Value x = load(key, off);
+    store(sel(cmp(tpu::CmpKind::ne, x, x), L.splatF32(std::nan("")), x), key,
+          off);
+  });
+  L.dma(key.arena, L.c(key.offset), sec.arena, L.c(sec.offset), 1,
+        data * 8 * kElementRow, 0, 0, 3);
+  L.wait(3, 1);
+  L.loop(data, [&](Value q) {
+    Value off = L.mul(q, 8 * kElementRow);
+    Value bits = load(sec, off);
+    Value half = tpu::VDivOp::create(L.b, L.loc, bits, splatI(65536));
+    Value negative = cmp(tpu::CmpKind::lt, half, splatI(0));
+    Value ord = sel(negative, subV(splatI(-32768), half), half);
+    if (order.descending)
+      ord = subV(splatI(-1), ord);
+    Value e = addV(sublaneIds(), L.splatIndex(L.mul(q, 8)));
+    ord = sel(cmp(tpu::CmpKind::lt, e, splatI(n)), ord, splatI(32767));
+    Value negZero = cmp(tpu::CmpKind::eq, bits, splatI(INT_MIN));
+    Value low = addV(addV(e, e), negZero);
+    store(addV(tpu::VMulOp::create(L.b, L.loc, ord, splatI(65536)), low), sec,
+          off);
+  });
+  L.loop(nPad / 8 - data, [&](Value q) {
+    Value blk = L.add(q, data);
+    Value e = addV(sublaneIds(), L.splatIndex(L.mul(blk, 8)));
+    store(addV(splatI(32767 * 65536), addV(e, e)), sec,
+          L.mul(blk, 8 * kElementRow));
+  });
+}
+
+/// The inverse of packKeys for the element rows that hold data: ord is the
+/// floor of packed / 65536, the low bit restores -0.0.
+void SortKernel::unpackKeys() {
+  VBuf &key = columns[order.key];
+  int64_t data = g.colTiles * kLanes / 8;
+  L.loop(data, [&](Value q) {
+    Value off = L.mul(q, 8 * kElementRow);
+    Value packedKey = load(sec, off);
+    Value c65536 = splatI(65536);
+    Value ord = tpu::VDivOp::create(L.b, L.loc, packedKey, c65536);
+    Value low = subV(packedKey, tpu::VMulOp::create(L.b, L.loc, ord, c65536));
+    Value below = cmp(tpu::CmpKind::lt, low, splatI(0));
+    ord = sel(below, subV(ord, splatI(1)), ord);
+    low = sel(below, addV(low, c65536), low);
+    Value negZero =
+        subV(low, addV(tpu::VDivOp::create(L.b, L.loc, low, splatI(2)),
+                       tpu::VDivOp::create(L.b, L.loc, low, splatI(2))));
+    if (order.descending)
+      ord = subV(splatI(-1), ord);
+    Value half = sel(cmp(tpu::CmpKind::lt, ord, splatI(0)),
+                     subV(splatI(-32768), ord), ord);
+    half = sel(negZero, splatI(-32768), half);
+    store(tpu::VMulOp::create(L.b, L.loc, half, c65536), sec, off);
+  });
+  L.dma(sec.arena, L.c(sec.offset), key.arena, L.c(key.offset), 1,
+        data * 8 * kElementRow, 0, 0, 3);
+  L.wait(3, 1);
+}
+
+/// One step of the bitonic network: merge blocks of `size` elements
+/// (ascending where bit `size` of the element index is 0, so the last
+/// merge is ascending), comparing elements `j` apart.
+///
+/// j >= 8: a register is 8 consecutive element rows, partner j rows on.
+/// j < 8: a register is 8 rows 2j apart (sublane stride), partner j on, and
+/// a unit of 16j rows holds j such pairs; when a merge block is shorter
+/// than that, the direction alternates between sublanes (a mask).
+void SortKernel::stage(int64_t size, int64_t j) {
+  int64_t span = j >= 8 ? 2 * j : 16 * j;
+  int64_t stride = (j >= 8 ? 1 : 2 * j) * kElementRow;
+  auto unit = [&](Value base, Dir dir, Value mask) {
+    L.loop(j >= 8 ? j / 8 : j, [&](Value p) {
+      Value a = L.add(base, j >= 8 ? L.mul(p, 8) : p);
+      compareExchange(L.mul(a, kElementRow), j * kElementRow, stride, dir,
+                      mask);
+    });
+  };
+  if (size == nPad) {
+    L.loop(nPad / span,
+           [&](Value u) { unit(L.mul(u, span), Dir::Asc, Value()); });
+  } else if (size >= span) {
+    L.loop(nPad / (2 * size), [&](Value q) {
+      for (Dir dir : {Dir::Asc, Dir::Desc}) {
+        Value first = L.add(L.mul(q, 2 * size), dir == Dir::Desc ? size : 0);
+        L.loop(size / span, [&](Value u) {
+          unit(L.add(first, L.mul(u, span)), dir, Value());
+        });
+      }
+    });
+  } else {
+    // Sublane m holds row base + e0 + 2jm: descending when (m / d) is odd.
+    int64_t d = size / (2 * j);
+    Value m = sublaneIds();
+    Value q =
+        d == 1 ? m : tpu::VDivOp::create(L.b, L.loc, m, splatI(d)).getResult();
+    Value half = tpu::VDivOp::create(L.b, L.loc, q, splatI(2));
+    Value mask = subV(q, addV(half, half));
+    L.loop(nPad / span, [&](Value u) { unit(L.mul(u, span), Dir::Asc, mask); });
+  }
+}
+
+/// Orders the element rows at byte offsets `a` and `a + distance` (8 rows
+/// each, `stride` apart) of every column buffer: lexicographically by (key,
+/// sec), the smaller to `a` for Asc, to `a + distance` for Desc or where
+/// `dirMask` is 1. Packed keys are one s32: vmin/vmax.
+void SortKernel::compareExchange(Value a, int64_t distance, int64_t stride,
+                                 Dir dir, Value dirMask) {
+  // Addresses computed once per buffer and side (the scalar unit issues
+  // about as many instructions here as the VPU).
+  struct Side {
+    VBuf buf;
+    Value at[2], v[2];
+  };
+  SmallVector<Side> arrays;
+  auto add = [&](const VBuf &buf) {
+    Side side{buf, {}, {}};
+    side.at[0] = L.add(a, buf.offset);
+    side.at[1] = L.add(side.at[0], distance);
+    for (int i = 0; i < 2; ++i)
+      side.v[i] = tpu::VLoadOp::create(L.b, L.loc, regOf(buf.arena), buf.arena,
+                                       side.at[i], stride);
+    arrays.push_back(side);
+  };
+  if (!packed)
+    for (VBuf &column : columns)
+      add(column);
+  add(sec);
+  Value sa = arrays.back().v[0], sb = arrays.back().v[1];
+  auto put = [&](const Side &side, Value x, Value y) {
+    if (dir == Dir::Desc)
+      std::swap(x, y);
+    tpu::VStoreOp::create(L.b, L.loc, x, side.buf.arena, side.at[0], stride);
+    tpu::VStoreOp::create(L.b, L.loc, y, side.buf.arena, side.at[1], stride);
+  };
+  if (packed && !dirMask) {
+    put(arrays.back(), tpu::VMinOp::create(L.b, L.loc, sa, sb),
+        tpu::VMaxOp::create(L.b, L.loc, sa, sb));
+    return;
+  }
+  Value first = cmp(tpu::CmpKind::lt, sa, sb);
+  if (!packed) {
+    Value ka = arrays[order.key].v[0], kb = arrays[order.key].v[1];
+    first = sel(cmp(tpu::CmpKind::eq, ka, kb), first,
+                cmp(tpu::CmpKind::lt, ka, kb));
+  }
+  if (dirMask)
+    first = cmp(tpu::CmpKind::ne, first, dirMask);
+  for (const Side &side : arrays)
+    put(side, sel(first, side.v[0], side.v[1]),
+        sel(first, side.v[1], side.v[0]));
+}
+
+//===----------------------------------------------------------------------===//
+// topk
+//===----------------------------------------------------------------------===//
+
+/// Per tile row (8 rows in the sublanes): the row's tiles become s32
+/// total-order keys in VMEM (f32 bits through a VMEM -> VMEM DMA, negated
+/// for the smallest), then each round keeps a running (max, first index)
+/// per lane over the tiles, reduces the lanes (max, then the smallest index
+/// holding it) and marks the winner taken (INT_MIN) during the next round.
+class TopKKernel : Vpu {
+public:
+  TopKKernel(Lowering &L, hlo::TopKOp op) : Vpu{L}, op(op) {}
+  LogicalResult emit();
+
+private:
+  void round(Value lane, int64_t resultTile);
+
+  hlo::TopKOp op;
+  Geometry g;
+  VBuf keys, best, bestIndex, prev, resultKeys, resultIndices;
+};
+
+LogicalResult TopKKernel::emit() {
+  auto inType = cast<RankedTensorType>(op.getOperand().getType());
+  auto valuesType = cast<RankedTensorType>(op.getValues().getType());
+  Type elem = inType.getElementType();
+  if (inType.getRank() == 0)
+    return unsupported(op, "of a scalar");
+  if (!(elem.isF32() || elem.isBF16() || elem.isInteger(32)))
+    return unsupported(op, "of this element type");
+  int64_t k = op.getK();
+  g = rowGeometry(inType);
+  bool row = g.rank == 1;
+  if (k > g.cols)
+    return unsupported(op, "with k above the row length");
+  FailureOr<Value> in = L.memOf(op.getOperand());
+  if (failed(in))
+    return failure();
+  Value outValues = L.allocHbm(valuesType, op.getLoc());
+  Value outIndices = L.allocHbm(
+      cast<RankedTensorType>(op.getIndices().getType()), op.getLoc());
+  L.hbm[op.getValues()] = outValues;
+  L.hbm[op.getIndices()] = outIndices;
+  if (k == 0 || g.tiles() == 0)
+    return success();
+
+  bool isFloat = !elem.isInteger(32);
+  Type i32 = L.b.getI32Type(), f32 = L.b.getF32Type();
+  int64_t kTiles = ceilDiv(k, kLanes);
+  int64_t tb = g.tileBytes(), outTb = geometryOf(valuesType).tileBytes();
+  VBuf input, floats;
+  if (elem.isBF16()) {
+    input = L.vmem(elem, g.colTiles * tb);
+    floats = L.vmem(f32, g.colTiles * kTile32);
+  }
+  keys = L.vmem(i32, g.colTiles * kTile32);
+  best = L.vmem(i32, kTile32);
+  bestIndex = L.vmem(i32, kTile32);
+  prev = L.vmem(i32, kTile32);
+  resultKeys = L.vmem(i32, kTiles * kTile32);
+  resultIndices = L.vmem(i32, kTiles * kTile32);
+  VBuf resultFloats = isFloat ? L.vmem(f32, kTiles * kTile32) : VBuf();
+  VBuf outStaging = L.vmem(elem, kTiles * outTb);
+  bool largest = op.getLargest();
+  int64_t ragged = g.cols % kLanes;
+
+  L.loop(g.outer * g.rowTiles, [&](Value tr) {
+    // Keys: f32 bits (bf16 widened by a VPU pass) -> total order; s32 as
+    // they are. A VMEM -> VMEM DMA reinterprets the f32 bits as s32.
+    bool widen = elem.isBF16();
+    Value off = L.mul(tr, g.colTiles * tb);
+    if (widen) {
+      copyIn(*in, off, input, g.colTiles, tb, row,
+             row ? L.splatF32(0) : Value());
+      L.wait(0, 1);
+      L.loop(g.colTiles, [&](Value t) {
+        store(load(input, L.mul(t, tb)), floats, L.mul(t, kTile32));
+      });
+      L.dma(floats.arena, L.c(floats.offset), keys.arena, L.c(keys.offset), 1,
+            g.colTiles * kTile32, 0, 0, 0);
+    } else {
+      copyIn(*in, off, keys, g.colTiles, tb, row, row ? splatI(0) : Value());
+    }
+    L.wait(0, 1);
+    L.loop(g.colTiles, [&](Value t) {
+      Value x = load(keys, L.mul(t, kTile32));
+      if (isFloat)
+        x = totalOrder(x);
+      if (!largest)
+        x = subV(splatI(-1), x);
+      if (ragged) // lanes past the row can never win
+        x = sel(cmp(tpu::CmpKind::lt,
+                    addV(laneIds(), L.splatIndex(L.mul(t, kLanes))),
+                    splatI(g.cols)),
+                x, splatI(INT_MIN));
+      store(x, keys, L.mul(t, kTile32));
+    });
+
+    store(splatI(-1), prev, L.c(0));
+    for (int64_t t = 0; t < kTiles; ++t) {
+      store(splatI(0), resultKeys, L.c(t * kTile32));
+      store(splatI(0), resultIndices, L.c(t * kTile32));
+    }
+    for (int64_t t = 0; t < kTiles; ++t)
+      L.loop(std::min(kLanes, k - t * kLanes),
+             [&](Value lane) { round(lane, t); });
+
+    // Keys back to values: undo the negation and the total order.
+    for (int64_t t = 0; t < kTiles; ++t) {
+      Value x = load(resultKeys, L.c(t * kTile32));
+      if (!largest)
+        x = subV(splatI(-1), x);
+      if (isFloat)
+        x = totalOrder(x);
+      store(x, isFloat ? resultKeys : outStaging,
+            L.c(t * (isFloat ? kTile32 : outTb)));
+    }
+    if (isFloat) {
+      L.dma(resultKeys.arena, L.c(resultKeys.offset), resultFloats.arena,
+            L.c(resultFloats.offset), 1, kTiles * kTile32, 0, 0, 0);
+      L.wait(0, 1);
+      for (int64_t t = 0; t < kTiles; ++t)
+        store(load(resultFloats, L.c(t * kTile32)), outStaging, L.c(t * outTb));
+    }
+    copyOut(outStaging, outValues, L.mul(tr, kTiles * outTb), kTiles, outTb,
+            row);
+    copyOut(resultIndices, outIndices, L.mul(tr, kTiles * kTile32), kTiles,
+            kTile32, row);
+    L.wait(1, 2);
+  });
+  return success();
+}
+
+/// One round: the next key of each row and its first index, recorded in
+/// lane `lane` of result tile `resultTile`.
+void TopKKernel::round(Value lane, int64_t resultTile) {
+  Value taken = load(prev, L.c(0));
+  auto visit = [&](Value t, bool first) {
+    Value off = L.mul(t, kTile32);
+    Value index = addV(laneIds(), L.splatIndex(L.mul(t, kLanes)));
+    Value x = sel(cmp(tpu::CmpKind::eq, index, taken), splatI(INT_MIN),
+                  load(keys, off));
+    store(x, keys, off);
+    if (first) {
+      store(x, best, L.c(0));
+      store(index, bestIndex, L.c(0));
+      return;
+    }
+    // Strictly greater: an equal key at a later index does not win.
+    Value m = load(best, L.c(0));
+    Value better = cmp(tpu::CmpKind::gt, x, m);
+    store(sel(better, x, m), best, L.c(0));
+    store(sel(better, index, load(bestIndex, L.c(0))), bestIndex, L.c(0));
+  };
+  visit(L.c(0), true);
+  L.loop(g.colTiles - 1, [&](Value t) { visit(L.add(t, 1), false); });
+
+  Value m = load(best, L.c(0));
+  Value top = tpu::VReduceLanesOp::create(L.b, L.loc, tpu::ReduceKind::max, m);
+  Value index = tpu::VReduceLanesOp::create(L.b, L.loc, tpu::ReduceKind::min,
+                                            sel(cmp(tpu::CmpKind::eq, m, top),
+                                                load(bestIndex, L.c(0)),
+                                                splatI(INT_MAX)));
+  store(index, prev, L.c(0));
+  Value here = cmp(tpu::CmpKind::eq, laneIds(), L.splatIndex(lane));
+  Value off = L.c(resultTile * kTile32);
+  store(sel(here, top, load(resultKeys, off)), resultKeys, off);
+  store(sel(here, index, load(resultIndices, off)), resultIndices, off);
+}
+
+} // namespace
+
+LogicalResult Lowering::lowerSort(hlo::SortOp op) {
+  FailureOr<SortOrder> order = matchComparator(op);
+  if (failed(order))
+    return failure();
+  return SortKernel(*this, op, *order).emit();
+}
+
+LogicalResult Lowering::lowerTopK(hlo::TopKOp op) {
+  return TopKKernel(*this, op).emit();
+}
 
 } // namespace tpuc::hlotpu
