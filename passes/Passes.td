@@ -239,7 +239,7 @@ def ConvertHloToTpu : Pass<"tpuc-convert-hlo-to-tpu", "mlir::ModuleOp"> {
     func.func @f(%x: memref<8x128xf32, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>>)
         -> memref<8x128xf32, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>> {
       %out = tpu.alloc : memref<8x128xf32, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>>
-      %buf = tpu.alloc : memref<2048xf32, #tpu.memory_space<vmem>>
+      %buf = tpu.alloc {tpu.overlay} : memref<2048xf32, #tpu.memory_space<vmem>>
       tpu.dma %x[%c0] -> %buf[%c0] chunks = 1 chunk_bytes = 4096 ...
       tpu.sem_wait 0, 1
       %v = tpu.vload %buf[%c0] ...

@@ -255,15 +255,12 @@ LogicalResult Serializer::placeBuffers() {
   // program order.
   auto returnOp = cast<func::ReturnOp>(func.getBody().back().getTerminator());
   llvm::DenseMap<Value, uint32_t> allocBuffer;
-  uint64_t onChipEnd[4] = {0, 0, 0, 0};
+  OnChipPlacement onChip = placeOnChipBuffers(func);
   int scratch = 0, constants = 0;
   WalkResult walk = func.walk([&](AllocOp alloc) {
     MemorySpace space = *getMemorySpace(alloc.getType());
     if (space != MemorySpace::hbm) {
-      uint64_t &end = onChipEnd[static_cast<int>(space)];
-      end = llvm::alignTo(end, getAllocAlignment(space));
-      baseAddress[alloc] = end;
-      end += getBufferBytes(alloc.getType());
+      baseAddress[alloc] = onChip.offsets.lookup(alloc.getResult());
       return WalkResult::advance();
     }
     FailureOr<exe::Shape> shape = getShape(alloc, alloc.getType());

@@ -207,8 +207,44 @@ void TiledLayoutAttr::print(AsmPrinter &printer) const {
 // The tpu.target module attribute: static VMEM/SMEM use must fit
 //===----------------------------------------------------------------------===//
 
+OnChipPlacement tpuc::tpu::placeOnChipBuffers(Operation *func) {
+  OnChipPlacement placement;
+  SmallVector<AllocOp> overlays;
+  auto place = [&](AllocOp alloc, MemorySpace space) {
+    int64_t &end = placement.end[static_cast<int>(space)];
+    end = llvm::alignTo(end, getAllocAlignment(space));
+    placement.offsets[alloc.getResult()] = end;
+    end += getBufferBytes(alloc.getType());
+  };
+  func->walk([&](AllocOp alloc) {
+    std::optional<MemorySpace> space = getMemorySpace(alloc.getType());
+    if (!space || *space == MemorySpace::hbm ||
+        !alloc.getType().hasStaticShape())
+      return;
+    if (*space == MemorySpace::vmem && alloc->hasAttr(kOverlayAttrName))
+      overlays.push_back(alloc);
+    else
+      place(alloc, *space);
+  });
+  int64_t &end = placement.end[static_cast<int>(MemorySpace::vmem)];
+  int64_t base = llvm::alignTo(end, getAllocAlignment(MemorySpace::vmem));
+  for (AllocOp alloc : overlays) {
+    placement.offsets[alloc.getResult()] = base;
+    end = std::max(end, base + getBufferBytes(alloc.getType()));
+  }
+  return placement;
+}
+
 LogicalResult TpuDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attribute) {
+  if (attribute.getName() == kOverlayAttrName) {
+    auto alloc = dyn_cast<AllocOp>(op);
+    if (!alloc || getMemorySpace(alloc.getType()) != MemorySpace::vmem ||
+        !isa<UnitAttr>(attribute.getValue()))
+      return op->emitError() << "'" << kOverlayAttrName
+                             << "' is a unit attribute of a VMEM tpu.alloc";
+    return success();
+  }
   if (attribute.getName() != kTargetAttrName)
     return op->emitError() << "unknown tpu dialect attribute '"
                            << attribute.getName().getValue() << "'";
@@ -227,22 +263,18 @@ LogicalResult TpuDialect::verifyOperationAttribute(Operation *op,
   // Each function is one program: its static buffers, placed as the
   // serializer places them, must fit.
   WalkResult result = op->walk([&](func::FuncOp func) {
-    int64_t used[4] = {0, 0, 0, 0};
+    OnChipPlacement placement = placeOnChipBuffers(func);
     WalkResult inner = func.walk([&](AllocOp alloc) {
-      std::optional<MemorySpace> space = getMemorySpace(alloc.getType());
-      // (The op's own verifier reports bad types; nested ops are verified
-      // after this attribute.)
-      if (!space || *space == MemorySpace::hbm ||
-          !alloc.getType().hasStaticShape())
+      auto it = placement.offsets.find(alloc.getResult());
+      if (it == placement.offsets.end())
         return WalkResult::advance();
+      MemorySpace space = *getMemorySpace(alloc.getType());
       std::optional<int64_t> limit =
-          *space == MemorySpace::vmem ? limits.vmemBytes : limits.smemBytes;
-      int64_t &end = used[static_cast<int>(*space)];
-      end = llvm::alignTo(end, getAllocAlignment(*space)) +
-            getBufferBytes(alloc.getType());
+          space == MemorySpace::vmem ? limits.vmemBytes : limits.smemBytes;
+      int64_t end = it->second + getBufferBytes(alloc.getType());
       if (limit && end > *limit) {
         alloc.emitOpError()
-            << "needs " << end << " bytes of " << stringifyMemorySpace(*space)
+            << "needs " << end << " bytes of " << stringifyMemorySpace(space)
             << " with the buffers before it, but the target "
                "has "
             << *limit;

@@ -13,6 +13,8 @@
 
 #include "dialects/tpu/TpuEnums.h.inc"
 
+#include "llvm/ADT/DenseMap.h"
+
 #define GET_ATTRDEF_CLASSES
 #include "dialects/tpu/TpuAttrs.h.inc"
 
@@ -34,6 +36,23 @@ int64_t getBufferBytes(mlir::MemRefType type);
 /// multiple of this. VMEM buffers start on a scoreboard page (4 KiB) so that
 /// unrelated buffers never wait for each other.
 int64_t getAllocAlignment(MemorySpace space);
+
+/// The discardable unit attribute `tpu.overlay` on a VMEM tpu.alloc: all
+/// such buffers of a function start at one address (typed views of one
+/// scratch region, e.g. the code generator's per-element-type arenas,
+/// whose kernels use disjoint byte offsets in it).
+inline constexpr llvm::StringLiteral kOverlayAttrName = "tpu.overlay";
+
+/// Where the serializer places a function's static VMEM/SMEM buffers, in
+/// program order, each aligned by getAllocAlignment; the overlay buffers
+/// share one base after all the others. `offsets` maps each on-chip
+/// tpu.alloc result to its address, `end` is the bytes used per space
+/// (indexed by MemorySpace).
+struct OnChipPlacement {
+  llvm::DenseMap<mlir::Value, int64_t> offsets;
+  int64_t end[4] = {0, 0, 0, 0};
+};
+OnChipPlacement placeOnChipBuffers(mlir::Operation *func);
 
 /// The limits the verifiers check, from the enclosing module's tpu.target
 /// (tpu-v3's values where it says nothing; VMEM/SMEM sizes only when given).

@@ -86,18 +86,11 @@ LogicalResult Lowering::run() {
     return failure();
   func::ReturnOp::create(b, terminator->getLoc(), results);
 
-  // Size the arenas for the largest kernel that used them.
-  int64_t total = 0;
-  for (auto &[elem, arena] : arenas) {
-    int64_t bytes = std::max<int64_t>(arenaBytes.lookup(elem), 4096);
-    total += bytes;
+  // Size the arenas (one overlaid region) for the largest kernel.
+  int64_t bytes = std::max<int64_t>(peakKernelBytes, 4096);
+  for (auto &[elem, arena] : arenas)
     arena.setType(MemRefType::get({bytes / elementBytes(elem)}, elem, nullptr,
                                   vmemSpace));
-  }
-  if (total > static_cast<int64_t>(spec.machine.vmem_bytes()))
-    return oldFunc.emitError()
-           << "tpuc's VMEM arenas need " << total << " bytes but "
-           << spec.machine.name() << " has " << spec.machine.vmem_bytes();
   if (allocPoint->use_empty())
     allocPoint->erase();
   return success();

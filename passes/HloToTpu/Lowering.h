@@ -184,25 +184,23 @@ public:
       b.setInsertionPoint(allocPoint);
       arena = tpu::AllocOp::create(b, 
           module.getLoc(), MemRefType::get({1}, elem, nullptr, vmemSpace));
+      // The arenas of all element types overlay one VMEM region: a
+      // kernel's regions are disjoint byte ranges of it, whatever type.
+      arena.getDefiningOp()->setAttr(tpu::kOverlayAttrName, b.getUnitAttr());
     }
-    int64_t &used = kernelUse[elem];
-    VBuf buf{arena, used, bytes};
-    used += ceilDiv(bytes, 4096) * 4096;
+    VBuf buf{arena, kernelBytes, bytes};
+    kernelBytes += ceilDiv(bytes, 4096) * 4096;
     return buf;
   }
   void beginKernel(Operation *op) {
     loc = op->getLoc();
     kernelOp = op;
-    kernelUse.clear();
+    kernelBytes = 0;
   }
   /// Records the kernel's VMEM and fails when it exceeds the target's.
   LogicalResult endKernel() {
-    int64_t total = 0;
-    for (auto &[elem, used] : kernelUse) {
-      total += used;
-      int64_t &peak = arenaBytes[elem];
-      peak = std::max(peak, used);
-    }
+    int64_t total = kernelBytes;
+    peakKernelBytes = std::max(peakKernelBytes, total);
     int64_t vmemBytes = spec.machine.vmem_bytes();
     if (total > vmemBytes)
       return kernelOp->emitError()
@@ -366,7 +364,8 @@ public:
   /// --dot-precision: "default", "high", "highest", or empty (per op).
   std::string dotPrecision;
   llvm::MapVector<Type, Value> arenas;
-  llvm::MapVector<Type, int64_t> arenaBytes, kernelUse;
+  int64_t kernelBytes = 0;     // VMEM the current kernel has taken
+  int64_t peakKernelBytes = 0; // the most any kernel took: the arenas' size
 };
 
 } // namespace tpuc::hlotpu

@@ -5,7 +5,7 @@
 // CHECK: module attributes {tpu.target = #tpu.target<name = "tpu-v3"
 // CHECK-LABEL: func.func @exp
 // CHECK-SAME: (%[[X:.+]]: memref<8x256xbf16, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>>
-// CHECK: %[[BUF:.+]] = tpu.alloc : memref<4096xbf16, #tpu.memory_space<vmem>>
+// CHECK: %[[BUF:.+]] = tpu.alloc {tpu.overlay} : memref<4096xbf16, #tpu.memory_space<vmem>>
 // CHECK: %[[OUT:.+]] = tpu.alloc : memref<8x256xbf16, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>>
 // CHECK: tpu.dma %[[X]][%{{.+}}] -> %[[BUF]][%{{.+}}] chunks = 1 chunk_bytes = 4096 {{.*}} sem = 0
 // CHECK-NEXT: tpu.sem_wait 0, 1
@@ -160,21 +160,4 @@ func.func @cosine(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
   // expected-error @+1 {{tpuc cannot lower 'hlo.cosine' yet}}
   %y = hlo.cosine %x : tensor<8x128xf32>
   return %y : tensor<8x128xf32>
-}
-
-// -----
-
-func.func @reshape_relayout(%x: tensor<4x6x128xf32>) -> tensor<24x128xf32> {
-  // expected-error @+1 {{tpuc cannot lower 'hlo.reshape' that changes the tiled layout (3-D to 2-D) yet}}
-  %r = hlo.reshape %x : (tensor<4x6x128xf32>) -> tensor<24x128xf32>
-  return %r : tensor<24x128xf32>
-}
-
-// -----
-
-func.func @highest(%a: tensor<8x128xf32>, %b: tensor<128x128xf32>) -> tensor<8x128xf32> {
-  // expected-error @+1 {{tpuc cannot lower 'hlo.dot_general' with precision HIGHEST yet}}
-  %d = hlo.dot_general %a, %b, dims = <lhs_contracting = [1], rhs_contracting = [0]> {precision_config = [#hlo<precision DEFAULT>, #hlo<precision HIGHEST>]}
-      : (tensor<8x128xf32>, tensor<128x128xf32>) -> tensor<8x128xf32>
-  return %d : tensor<8x128xf32>
 }

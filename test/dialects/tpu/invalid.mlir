@@ -552,3 +552,34 @@ func.func @if_else(%f: i64) {
   }
   return
 }
+
+// -----
+
+func.func @overlay_on_hbm() {
+  // expected-error @+1 {{'tpu.overlay' is a unit attribute of a VMEM tpu.alloc}}
+  %0 = tpu.alloc {tpu.overlay} : memref<8x128xf32, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>>
+  return
+}
+
+// -----
+
+// Overlay buffers share one base: two 10 MiB arenas fit in 16 MiB.
+module attributes {tpu.target = #tpu.target<vmem_bytes = 16777216>} {
+  func.func @overlays_fit() {
+    %0 = tpu.alloc {tpu.overlay} : memref<2621440xf32, #tpu.memory_space<vmem>>
+    %1 = tpu.alloc {tpu.overlay} : memref<5242880xbf16, #tpu.memory_space<vmem>>
+    return
+  }
+}
+
+// -----
+
+// ... but they come after the other buffers.
+module attributes {tpu.target = #tpu.target<vmem_bytes = 16777216>} {
+  func.func @overlay_after_buffers() {
+    // expected-error @+1 {{needs 20971520 bytes of vmem with the buffers before it, but the target has 16777216}}
+    %0 = tpu.alloc {tpu.overlay} : memref<2621440xf32, #tpu.memory_space<vmem>>
+    %1 = tpu.alloc : memref<2621440xf32, #tpu.memory_space<vmem>>
+    return
+  }
+}
