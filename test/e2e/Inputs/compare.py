@@ -6,11 +6,20 @@ For each result<i>.npy prints max abs error, max error relative to the
 largest |want| of that output, and the cosine similarity, then "ok" or
 "MISMATCH". The relative error is scaled by the output's largest
 magnitude (not per element), so values near zero do not dominate.
-Exit status 1 on any mismatch.
+Exit status 1 on any mismatch. bf16 results (saved as 2-byte '<V2'
+elements, which numpy cannot convert) are widened to f32 exactly.
 """
 import sys
 
 import numpy as np
+
+
+def load(path):
+    a = np.load(path)
+    if a.dtype.kind == "V" and a.dtype.itemsize == 2:
+        bits = a.reshape(-1).view(np.uint16).astype(np.uint32) << 16
+        a = bits.view(np.float32).reshape(a.shape)
+    return a.astype(np.float64)
 
 
 def main():
@@ -18,8 +27,8 @@ def main():
     min_cos = float(sys.argv[5]) if len(sys.argv) > 5 else 0.9999
     ok = True
     for i in range(int(count)):
-        got = np.load(f"{got_dir}/result{i}.npy").astype(np.float64)
-        want = np.load(f"{want_dir}/result{i}.npy").astype(np.float64)
+        got = load(f"{got_dir}/result{i}.npy")
+        want = load(f"{want_dir}/result{i}.npy")
         if got.shape != want.shape:
             print(f"result{i}: MISMATCH shape {got.shape} vs {want.shape}")
             ok = False
@@ -37,4 +46,5 @@ def main():
     sys.exit(0 if ok else 1)
 
 
-main()
+if __name__ == "__main__":
+    main()
