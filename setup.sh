@@ -78,17 +78,22 @@ case "$mode" in
   build) configure_and_build "$build_dir" ;;
   demo)
     configure_and_build "$build_dir"
-    example="examples/layer_norm.hlo"
     tpuc="$build_dir/bin/tpuc"
-    echo "== tpuc import $example (first lines)"
-    "$tpuc" import "$example" | head -n 12
-    echo "== tpuc compile $example --report=padding,memory (tpu-v3)"
-    "$tpuc" compile "$example" --report=padding,memory \
-      --memory-viewer="$build_dir/layer_norm_memory.html"
-    echo "== memory viewer: $build_dir/layer_norm_memory.html"
-    echo "== tpuc interpret $example --random-inputs=1"
-    "$tpuc" interpret "$example" --random-inputs=1 --output-dir="$build_dir/layer_norm_out"
-    echo "== results in $build_dir/layer_norm_out"
+    run="$build_dir/bin/tpuc-run"
+    step="examples/mlp_train_step.hlo"
+    data="$build_dir/demo"
+    /usr/bin/python3 examples/make_data.py "$data" > /dev/null
+    inputs=()
+    for f in "$data"/mlp/arg*.npy; do inputs+=("--input=@$f"); done
+    echo "== tpuc compile $step --report=padding,memory (tpu-v3)"
+    "$tpuc" compile "$step" --report=padding,memory \
+      --memory-viewer="$build_dir/mlp_train_memory.html" -o "$build_dir/mlp_train_step.tpx"
+    echo "== memory viewer: $build_dir/mlp_train_memory.html"
+    echo "== tpuc-run mlp_train_step.tpx --steps=100 (the emulator; parameters stay on the device)"
+    "$run" "$build_dir/mlp_train_step.tpx" --steps=100 "${inputs[@]}" \
+      --output-dir="$data/mlp-emulator"
+    echo "== tpuc interpret $step --steps=100 (the reference interpreter, same steps)"
+    "$tpuc" interpret "$step" --steps=100 "${inputs[@]}" --output-dir="$data/mlp-interpreter"
     ;;
   test)
     configure_and_build "$build_dir"

@@ -543,7 +543,6 @@ LogicalResult Lowering::lowerBroadcast(hlo::BroadcastInDimOp op) {
     return success();
   }
   if (rank >= 2 && srcOf[rank - 1] < 0 && srcOf[rank - 2] >= 0 &&
-      type.getDimSize(rank - 1) >= kLanes &&
       g.rowTiles * g.tileBytes() <= vmemLimit &&
       geometryOf(inType).bytes() <= vmemLimit) {
     broadcastLanes(*this, *in, inType, out, type, srcOf);
