@@ -2,9 +2,11 @@
 # tpuc setup: installs the Debian 12 packages tpuc needs (only those missing),
 # builds, and runs either the main job on the bundled example or every test.
 #
-#   ./setup.sh            install, build, run the main job on the bundled example:
-#                         import it, print its padding and memory reports, and
-#                         run it on the reference interpreter
+#   ./setup.sh            install, build, run the main job on the training demo:
+#                         compile examples/mlp_train_step.hlo with its padding
+#                         and memory reports, run 100 steps on the emulator
+#                         (loss and modeled step time), then the same 100
+#                         steps on the reference interpreter
 #   ./setup.sh test       install, build, and run every test (lit + unit tests),
 #                         then the same again in an ASan+UBSan build (build-asan/),
 #                         then short libFuzzer runs of every fuzz target (build-fuzz/)
