@@ -213,6 +213,37 @@ def DecomposeReductions : Pass<"tpuc-decompose-reductions"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def SplitConvolutionPrecision : Pass<"tpuc-split-convolution-precision"> {
+  let summary = "Run HIGH/HIGHEST f32 convolutions as 3 or 6 bf16 passes";
+  let description = [{
+    The MXU multiplies bf16. An f32 convolution whose precision (the
+    higher entry of its precision_config, or the `dot-precision` option,
+    which overrides it) is HIGH becomes XLA's bf16x3: each operand is split
+    into bf16-exact f32 parts `x0 = bf16(x)`, `x1 = bf16(x - x0)` and the
+    result is `(conv(a1,w0) + conv(a0,w1)) + conv(a0,w0)`; HIGHEST is
+    bf16x6 with a third part `x2 = bf16(x - x0 - x1)` and the six products
+    `a2w0, a1w1, a0w2, a1w0, a0w1, a0w0`, summed smallest first. Each
+    convolution is DEFAULT precision (one bf16 pass on the MXU kernel, exact
+    on these parts). dot_general splits its operands inside the MXU kernel
+    instead (tpuc-convert-hlo-to-tpu).
+
+    ```mlir
+    // --dot-precision=high
+    %c = hlo.convolution %x, %w, dim_labels = <"b01f_01io->b01f"> : ...
+    // becomes
+    %x0 = hlo.convert(hlo.convert %x to bf16) to f32, %x1 = likewise of %x - %x0,
+    %w0, %w1 the same for %w
+    %c = hlo.add (hlo.add conv(%x1,%w0), conv(%x0,%w1)), conv(%x0,%w0)
+    ```
+  }];
+  let options = [
+    Option<"dotPrecision", "dot-precision", "std::string", "\"\"",
+           "default, high or highest, overriding precision_config; empty "
+           "follows each op">,
+  ];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def ConvertHloToTpu : Pass<"tpuc-convert-hlo-to-tpu", "mlir::ModuleOp"> {
   let summary = "Lower the hlo entry function to tpu kernels (DMA, VPU, MXU)";
   let description = [{

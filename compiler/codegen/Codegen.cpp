@@ -22,6 +22,9 @@ void buildHloToTpuPipeline(mlir::OpPassManager &pm,
   // back into the dots (FoldTransposeIntoDot).
   pm.addPass(createDecomposeDots());
   pm.addPass(createDecomposeReductions());
+  SplitConvolutionPrecisionOptions split;
+  split.dotPrecision = options.dotPrecision;
+  pm.addPass(createSplitConvolutionPrecision(split));
   ConvertHloToTpuOptions convert;
   convert.targetName = target.machine.name();
   convert.dotPrecision = options.dotPrecision;

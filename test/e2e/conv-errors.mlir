@@ -32,7 +32,8 @@ func.func @groups(%x: tensor<1x6x6x8xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<1x
 
 // -----
 
-// f32 at HIGHEST precision (bf16x6 passes are not implemented).
+// f32 at HIGHEST precision reaching the kernel: tpuc-split-convolution-precision
+// (in the codegen pipeline before it) rewrites such convolutions into bf16 passes.
 func.func @highest(%x: tensor<1x6x6x8xf32>, %w: tensor<3x3x8x8xf32>) -> tensor<1x4x4x8xf32> {
   // expected-error @+1 {{tpuc cannot lower 'hlo.convolution' with precision HIGHEST yet}}
   %0 = hlo.convolution %x, %w, dim_labels = <"b01f_01io->b01f"> {precision_config = [#hlo<precision HIGHEST>, #hlo<precision HIGHEST>]}

@@ -22,7 +22,8 @@ import time
 
 import numpy as np
 
-from compare import load
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from compare import load  # noqa: E402
 
 
 def run(cmd):

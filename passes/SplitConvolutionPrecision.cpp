@@ -1,0 +1,110 @@
+//===- SplitConvolutionPrecision.cpp - f32 convs as bf16 MXU passes -------===//
+//
+// tpuc-split-convolution-precision: an f32 convolution with precision HIGH
+// or HIGHEST (from its precision_config, or the dot-precision option that
+// `tpuc compile --dot-precision` sets) becomes the sum of 3 (bf16x3) or 6
+// (bf16x6) DEFAULT-precision convolutions of bf16-exact operand parts, the
+// way XLA runs them on the TPU's bf16 MXU. See Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "dialects/hlo/HloOps.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace tpuc {
+#define GEN_PASS_DEF_SPLITCONVOLUTIONPRECISION
+#include "passes/Passes.h.inc"
+
+namespace {
+using namespace mlir;
+
+/// MXU passes: 1 (DEFAULT), 3 (HIGH) or 6 (HIGHEST). The option overrides
+/// the op; otherwise the higher of the op's two precision_config entries.
+int64_t passesOf(hlo::ConvolutionOp op, StringRef option) {
+  if (option == "default")
+    return 1;
+  if (option == "high")
+    return 3;
+  if (option == "highest")
+    return 6;
+  int64_t passes = 1;
+  if (std::optional<ArrayAttr> config = op.getPrecisionConfig())
+    for (Attribute p : *config)
+      switch (cast<hlo::PrecisionAttr>(p).getValue()) {
+      case hlo::Precision::DEFAULT:
+        break;
+      case hlo::Precision::HIGH:
+        passes = std::max<int64_t>(passes, 3);
+        break;
+      case hlo::Precision::HIGHEST:
+        passes = 6;
+        break;
+      }
+  return passes;
+}
+
+/// `x` as `count` f32 parts that are exact in bf16, largest first:
+/// p0 = bf16(x), p1 = bf16(x - p0), p2 = bf16(x - p0 - p1).
+SmallVector<Value> splitIntoBf16Parts(OpBuilder &b, Location loc, Value x,
+                                      int64_t count) {
+  auto type = cast<RankedTensorType>(x.getType());
+  RankedTensorType bf16Type = type.clone(b.getBF16Type());
+  SmallVector<Value> parts;
+  Value rest = x;
+  for (int64_t i = 0; i < count; ++i) {
+    Value narrow = hlo::ConvertOp::create(b, loc, bf16Type, rest);
+    Value part = hlo::ConvertOp::create(b, loc, type, narrow);
+    parts.push_back(part);
+    if (i + 1 < count)
+      rest = hlo::SubtractOp::create(b, loc, rest, part);
+  }
+  return parts;
+}
+
+class SplitConvolutionPrecisionPass
+    : public impl::SplitConvolutionPrecisionBase<
+          SplitConvolutionPrecisionPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<hlo::ConvolutionOp> convs;
+    getOperation()->walk([&](hlo::ConvolutionOp op) { convs.push_back(op); });
+    for (hlo::ConvolutionOp op : convs) {
+      if (!op.getLhs().getType().getElementType().isF32() ||
+          !op.getRhs().getType().getElementType().isF32() ||
+          !op.getType().getElementType().isF32())
+        continue;
+      int64_t passes = passesOf(op, dotPrecision);
+      if (passes == 1)
+        continue;
+      OpBuilder b(op);
+      Location loc = op.getLoc();
+      int64_t split = passes == 3 ? 2 : 3;
+      SmallVector<Value> a = splitIntoBf16Parts(b, loc, op.getLhs(), split);
+      SmallVector<Value> w = splitIntoBf16Parts(b, loc, op.getRhs(), split);
+      // The products XLA's bf16x3/bf16x6 keep, smallest first, so the
+      // small terms accumulate before the large one is added.
+      SmallVector<std::pair<int, int>> terms =
+          passes == 3 ? SmallVector<std::pair<int, int>>{{1, 0}, {0, 1}, {0, 0}}
+                      : SmallVector<std::pair<int, int>>{
+                            {2, 0}, {1, 1}, {0, 2}, {1, 0}, {0, 1}, {0, 0}};
+      Value sum;
+      for (auto [i, j] : terms) {
+        auto conv = cast<hlo::ConvolutionOp>(b.clone(*op));
+        conv->setOperand(0, a[i]);
+        conv->setOperand(1, w[j]);
+        conv.removePrecisionConfigAttr();
+        sum = sum ? hlo::AddOp::create(b, loc, sum, conv.getResult()).getResult()
+                  : conv.getResult();
+      }
+      op.getResult().replaceAllUsesWith(sum);
+      op.erase();
+    }
+  }
+};
+} // namespace
+} // namespace tpuc
