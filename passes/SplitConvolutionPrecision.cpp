@@ -11,6 +11,7 @@
 #include "passes/Passes.h"
 
 #include "dialects/hlo/HloOps.h"
+#include "passes/MxuPrecision.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -20,31 +21,6 @@ namespace tpuc {
 
 namespace {
 using namespace mlir;
-
-/// MXU passes: 1 (DEFAULT), 3 (HIGH) or 6 (HIGHEST). The option overrides
-/// the op; otherwise the higher of the op's two precision_config entries.
-int64_t passesOf(hlo::ConvolutionOp op, StringRef option) {
-  if (option == "default")
-    return 1;
-  if (option == "high")
-    return 3;
-  if (option == "highest")
-    return 6;
-  int64_t passes = 1;
-  if (std::optional<ArrayAttr> config = op.getPrecisionConfig())
-    for (Attribute p : *config)
-      switch (cast<hlo::PrecisionAttr>(p).getValue()) {
-      case hlo::Precision::DEFAULT:
-        break;
-      case hlo::Precision::HIGH:
-        passes = std::max<int64_t>(passes, 3);
-        break;
-      case hlo::Precision::HIGHEST:
-        passes = 6;
-        break;
-      }
-  return passes;
-}
 
 /// `x` as `count` f32 parts that are exact in bf16, largest first:
 /// p0 = bf16(x), p1 = bf16(x - p0), p2 = bf16(x - p0 - p1).
@@ -78,18 +54,17 @@ public:
           !op.getRhs().getType().getElementType().isF32() ||
           !op.getType().getElementType().isF32())
         continue;
-      int64_t passes = passesOf(op, dotPrecision);
-      if (passes == 1)
+      int64_t split = bf16PiecesFor(op.getPrecisionConfig(), dotPrecision);
+      if (split == 1)
         continue;
       OpBuilder b(op);
       Location loc = op.getLoc();
-      int64_t split = passes == 3 ? 2 : 3;
       SmallVector<Value> a = splitIntoBf16Parts(b, loc, op.getLhs(), split);
       SmallVector<Value> w = splitIntoBf16Parts(b, loc, op.getRhs(), split);
       // The products XLA's bf16x3/bf16x6 keep, smallest first, so the
       // small terms accumulate before the large one is added.
       SmallVector<std::pair<int, int>> terms =
-          passes == 3 ? SmallVector<std::pair<int, int>>{{1, 0}, {0, 1}, {0, 0}}
+          split == 2 ? SmallVector<std::pair<int, int>>{{1, 0}, {0, 1}, {0, 0}}
                       : SmallVector<std::pair<int, int>>{
                             {2, 0}, {1, 1}, {0, 2}, {1, 0}, {0, 1}, {0, 0}};
       Value sum;

@@ -7,38 +7,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/HloToTpu/Lowering.h"
+#include "passes/MxuPrecision.h"
 
 using namespace mlir;
 
 namespace tpuc::hlotpu {
 
 namespace {
-
-/// How many bf16 pieces an f32 operand is split into: 1 (DEFAULT), 2
-/// (HIGH, bf16x3) or 3 (HIGHEST, bf16x6). `--dot-precision` overrides the
-/// op's precision_config; otherwise the higher of the two operands' wins.
-int64_t splitsOf(hlo::DotGeneralOp op, StringRef dotPrecision) {
-  if (dotPrecision == "default")
-    return 1;
-  if (dotPrecision == "high")
-    return 2;
-  if (dotPrecision == "highest")
-    return 3;
-  int64_t splits = 1;
-  if (auto config = op.getPrecisionConfig())
-    for (Attribute p : *config)
-      switch (cast<hlo::PrecisionAttr>(p).getValue()) {
-      case hlo::Precision::DEFAULT:
-        break;
-      case hlo::Precision::HIGH:
-        splits = std::max<int64_t>(splits, 2);
-        break;
-      case hlo::Precision::HIGHEST:
-        splits = 3;
-        break;
-      }
-  return splits;
-}
 
 /// The bf16 products of an operand split into `splits` pieces (a = a0 + a1
 /// + a2, each bf16, a0 largest), as (lhs piece, rhs piece): every pair
@@ -96,7 +71,7 @@ LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
   bool outBf16 = outElem.isBF16();
   // f32 operands are split into bf16 pieces on the VPU (one piece is XLA's
   // DEFAULT rounding); bf16 operands are exact in one piece.
-  int64_t splits = inElem.isF32() ? splitsOf(op, dotPrecision) : 1;
+  int64_t splits = inElem.isF32() ? bf16PiecesFor(op.getPrecisionConfig(), dotPrecision) : 1;
   SmallVector<std::pair<int64_t, int64_t>> products = productsOf(splits);
   // Operands the MXU cannot read as they are go through the VPU: f32 ones
   // are split, and a ragged K is zeroed past its end on both sides.
