@@ -37,6 +37,8 @@ mlir::LogicalResult lowerToTpu(mlir::ModuleOp module,
   mlir::MLIRContext *context = module.getContext();
   if (options.simplify) {
     mlir::PassManager simplify(context);
+    if (options.instrument)
+      options.instrument(simplify);
     simplify.addPass(mlir::createInlinerPass());
     simplify.addPass(mlir::createCanonicalizerPass());
     if (mlir::failed(simplify.run(module)))
@@ -45,6 +47,8 @@ mlir::LogicalResult lowerToTpu(mlir::ModuleOp module,
   if (options.afterStage)
     options.afterStage("hlo", module);
   mlir::PassManager lower(context);
+  if (options.instrument)
+    options.instrument(lower);
   CodegenOptions noSimplify = options;
   noSimplify.simplify = false;
   buildHloToTpuPipeline(lower, target, noSimplify);

@@ -31,6 +31,9 @@ struct CodegenOptions {
   /// "tpu" (lowered), for --emit and --dump-dir.
   std::function<void(llvm::StringRef stage, mlir::ModuleOp module)>
       afterStage;
+  /// Called on every PassManager code generation creates, before it runs
+  /// (`tpuc compile --dump-dir` adds its per-pass IR dumps here).
+  std::function<void(mlir::PassManager &pm)> instrument;
 };
 
 /// Adds the passes that take an hlo module to the tpu dialect:

@@ -60,6 +60,7 @@ cl::opt<Stage> emit(
 cl::opt<std::string> dumpDir(
     "dump-dir",
     cl::desc("Write the IR of every stage reached to DIR/0N-<stage>.mlir "
+             "and the IR after every pass to DIR/passes/NNN-<pass>.mlir "
              "(as XLA's --xla_dump_to)"),
     cl::value_desc("dir"), cl::sub(compileSub), cl::cat(toolCategory()));
 cl::opt<std::string> targetName(
@@ -174,12 +175,55 @@ int dumpStage(Stage stage, mlir::ModuleOp module) {
   return writeModule(module, path, /*debugInfo=*/false);
 }
 
+/// --dump-dir's per-pass dumps: the module after every pass of every pass
+/// manager of the command, numbered in the order the passes ran, as
+/// DIR/passes/NNN-<pass argument>.mlir.
+class PassDumper : public mlir::PassManager::IRPrinterConfig {
+public:
+  PassDumper(int &counter, int &status)
+      : IRPrinterConfig(/*printModuleScope=*/true), counter(counter),
+        status(status) {}
+  void printAfterIfEnabled(mlir::Pass *pass, mlir::Operation *,
+                           PrintCallbackFn print) override {
+    llvm::SmallString<128> path(dumpDir.getValue());
+    llvm::sys::path::append(path, "passes");
+    if (std::error_code error = llvm::sys::fs::create_directories(path)) {
+      status |= fail("cannot create '" + path + "': " + error.message());
+      return;
+    }
+    llvm::StringRef name = pass->getArgument();
+    if (name.empty())
+      name = pass->getName();
+    std::string number = std::to_string(counter++);
+    if (number.size() < 3)
+      number.insert(0, 3 - number.size(), '0');
+    llvm::sys::path::append(path, number + "-" + name.str() + ".mlir");
+    status |= writeFile(path, [&](llvm::raw_ostream &os) { print(os); });
+  }
+
+private:
+  int &counter;
+  int &status;
+};
+
+int passDumpCount = 0, passDumpStatus = 0;
+
+/// Adds the per-pass dumps to `pm` when --dump-dir is given.
+void instrument(mlir::PassManager &pm) {
+  if (dumpDir.empty())
+    return;
+  pm.getContext()->disableMultithreading();
+  pm.enableIRPrinting(
+      std::make_unique<PassDumper>(passDumpCount, passDumpStatus));
+}
+
 /// Code generation from the fused module, writing what -o and --dump-dir
 /// ask for.
 int generateCode(mlir::ModuleOp module, const target::TargetSpec &spec) {
   codegen::CodegenOptions options;
   options.simplify = false; // the front of the pipeline already did
   options.dotPrecision = dotPrecision;
+  options.instrument = instrument;
   int dumpStatus = 0;
   options.afterStage = [&](llvm::StringRef stage, mlir::ModuleOp m) {
     if (stage == "tpu")
@@ -188,13 +232,13 @@ int generateCode(mlir::ModuleOp module, const target::TargetSpec &spec) {
   if (emit == Stage::Tpu) {
     if (mlir::failed(codegen::lowerToTpu(module, spec, options)))
       return 1;
-    if (dumpStatus)
+    if (dumpStatus || passDumpStatus)
       return 1;
     return output.empty() ? 0 : writeModule(module, output, false);
   }
   mlir::FailureOr<exe::Executable> executable =
       codegen::compileToExecutable(module, spec, options);
-  if (mlir::failed(executable) || dumpStatus)
+  if (mlir::failed(executable) || dumpStatus || passDumpStatus)
     return 1;
   if (output.empty())
     return 0;
@@ -220,6 +264,7 @@ int runCompile() {
 
   bool wantFusion = llvm::is_contained(reports, ReportKind::Fusion);
   mlir::PassManager pm(&context);
+  instrument(pm);
   pm.addPass(mlir::createInlinerPass());
   if (precision == Precision::MixedBfloat16)
     pm.addPass(createMixedPrecision());
@@ -230,7 +275,7 @@ int runCompile() {
   // program stays as imported (the reports reproduce XLA's).
   if (precision == Precision::MixedBfloat16 || fusionMode == FusionMode::On)
     pm.addPass(mlir::createCanonicalizerPass());
-  if (mlir::failed(pm.run(*module)))
+  if (mlir::failed(pm.run(*module)) || passDumpStatus)
     return 1;
   // The hlo stage, kept when -o or --dump-dir asks for it.
   mlir::OwningOpRef<mlir::ModuleOp> hloStage;
@@ -247,6 +292,7 @@ int runCompile() {
   fusionOptions.vmemBudgetBytes = spec->machine.vmem_bytes();
   auto runBackEnd = [&](mlir::ModuleOp m, bool fuse) {
     mlir::PassManager backEnd(&context);
+    instrument(backEnd);
     if (fuse) {
       FuseOptions options;
       options.targetName = spec->machine.name();
@@ -259,7 +305,8 @@ int runCompile() {
     }
     return backEnd.run(m);
   };
-  if (mlir::failed(runBackEnd(*module, fusionMode == FusionMode::On)))
+  if (mlir::failed(runBackEnd(*module, fusionMode == FusionMode::On)) ||
+      passDumpStatus)
     return 1;
   if (dumpStage(Stage::Fused, *module) != 0)
     return 1;

@@ -11,7 +11,7 @@
 // RUN: tpuc interpret %s --random-inputs=7 --output-dir=%t/want
 // RUN: %python_numpy %S/Inputs/compare.py %t/got %t/want 1 0.0078125 | FileCheck %s
 // The same through the whole `tpuc compile` pipeline (fusion, layouts,
-// codegen), with every stage dumped.
+// codegen), with every stage and every pass dumped.
 // RUN: tpuc compile %s -o %t/mlp.compiled.tpx --dump-dir=%t/dump
 // RUN: tpuc-run %t/mlp.compiled.tpx --random-inputs=7 --output-dir=%t/got2
 // RUN: %python_numpy %S/Inputs/compare.py %t/got2 %t/want 1 0.0078125 | FileCheck %s
@@ -19,6 +19,20 @@
 // DUMP: 00-hlo.mlir
 // DUMP-NEXT: 01-fused.mlir
 // DUMP-NEXT: 02-tpu.mlir
+// DUMP-NEXT: passes
+// The module after every pass, numbered in the order the passes ran.
+// RUN: ls %t/dump/passes | FileCheck %s --check-prefix=PASSES
+// PASSES: {{^[0-9][0-9][0-9]}}-inline.mlir
+// PASSES: {{^[0-9][0-9][0-9]}}-tpuc-fuse.mlir
+// PASSES: {{^[0-9][0-9][0-9]}}-tpuc-decompose-dots.mlir
+// PASSES: {{^[0-9][0-9][0-9]}}-tpuc-convert-hlo-to-tpu.mlir
+// RUN: FileCheck %s --check-prefix=LOWERED < %t/dump/passes/009-tpuc-convert-hlo-to-tpu.mlir
+// LOWERED: tpu.mxu_matmul
+// A dump directory that cannot be created is an error, and -o is not written.
+// RUN: rm -f %t/blocked && touch %t/blocked
+// RUN: not tpuc compile %s -o %t/blocked.tpx --dump-dir=%t/blocked 2>&1 | FileCheck %s --check-prefix=BLOCKED
+// BLOCKED: tpuc: error: cannot create
+// RUN: not test -e %t/blocked.tpx
 // RUN: FileCheck %s --check-prefix=FUSED < %t/dump/01-fused.mlir
 // FUSED: hlo.fusion output
 // CHECK: result0: ok shape=[16, 128]
