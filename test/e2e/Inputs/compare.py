@@ -22,6 +22,17 @@ def load(path):
     return a.astype(np.float64)
 
 
+def errors(got, want):
+    """(max abs error, max error relative to want's largest magnitude,
+    cosine similarity) of two float64 arrays of one shape."""
+    abs_err = float(np.abs(got - want).max()) if got.size else 0.0
+    scale = float(np.abs(want).max()) if want.size else 0.0
+    rel = abs_err / scale if scale > 0 else abs_err
+    denom = np.linalg.norm(got) * np.linalg.norm(want)
+    cos = float(got.ravel() @ want.ravel() / denom) if denom > 0 else 1.0
+    return abs_err, rel, cos
+
+
 def main():
     got_dir, want_dir, count, max_rel = sys.argv[1:5]
     min_cos = float(sys.argv[5]) if len(sys.argv) > 5 else 0.9999
@@ -33,11 +44,7 @@ def main():
             print(f"result{i}: MISMATCH shape {got.shape} vs {want.shape}")
             ok = False
             continue
-        abs_err = float(np.abs(got - want).max()) if got.size else 0.0
-        scale = float(np.abs(want).max()) if want.size else 0.0
-        rel = abs_err / scale if scale > 0 else abs_err
-        denom = np.linalg.norm(got) * np.linalg.norm(want)
-        cos = float(got.ravel() @ want.ravel() / denom) if denom > 0 else 1.0
+        abs_err, rel, cos = errors(got, want)
         good = rel <= float(max_rel) and cos >= min_cos and np.isfinite(got).all()
         ok &= good
         print(f"result{i}: {'ok' if good else 'MISMATCH'} shape={list(got.shape)} "

@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from compare import load  # noqa: E402
+from compare import errors, load  # noqa: E402
 
 
 def run(cmd):
@@ -56,12 +56,8 @@ def compare(got_dir, want_dir, max_rel, min_cos):
         same_nonfinite = bool((np.isfinite(got) == np.isfinite(want)).all() and
                               (np.isnan(got) == np.isnan(want)).all())
         finite = np.isfinite(got) & np.isfinite(want)
-        g, w = np.where(finite, got, 0.0), np.where(finite, want, 0.0)
-        abs_err = float(np.abs(g - w).max()) if g.size else 0.0
-        scale = float(np.abs(w).max()) if w.size else 0.0
-        rel = abs_err / scale if scale > 0 else abs_err
-        denom = np.linalg.norm(g) * np.linalg.norm(w)
-        cos = float(g.ravel() @ w.ravel() / denom) if denom > 0 else 1.0
+        abs_err, rel, cos = errors(np.where(finite, got, 0.0),
+                                   np.where(finite, want, 0.0))
         good = rel <= max_rel and cos >= min_cos and same_nonfinite
         ok &= good
         print(f"{label}: {'ok' if good else 'MISMATCH'} shape={list(got.shape)} "
