@@ -244,6 +244,84 @@ def SplitConvolutionPrecision : Pass<"tpuc-split-convolution-precision"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def HoistWhileInvariants : Pass<"tpuc-hoist-while-invariants"> {
+  let summary = "Move loop-invariant work out of hlo.while bodies";
+  let description = [{
+    XLA's WhileLoopInvariantCodeMotion. A state element the body returns
+    unchanged is invariant: inside the body it equals its initial value.
+    Pure work whose inputs are all invariant (invariant elements, values
+    defined before the loop, and other invariant work) is computed once
+    before the loop, and the body reads the hoisted value. Works on both
+    state forms: several operands, or one tuple as XLA dumps it.
+
+    Constants, broadcasts, iotas, reshapes, bitcasts and tuple plumbing are
+    not hoisted by themselves (they are free or larger than their inputs,
+    so hoisting them would only lengthen live ranges); they are copied
+    before the loop when hoisted work reads them. Loops are never hoisted
+    out of loops (the outer loop may run zero times). Inner loops are
+    visited first, so work can leave a whole nest.
+
+    ```mlir
+    // Before: exp(x) is computed on every one of the 1000000 iterations.
+    %w:3 = hlo.while(%zero, %x, %acc) : ... cond { ... } do {
+    ^bb0(%i: tensor<i32>, %xs: tensor<8x128xf32>, %a: tensor<8x128xf32>):
+      %e = hlo.exponential %xs : tensor<8x128xf32>
+      %n = hlo.add %a, %e : tensor<8x128xf32>
+      ...
+      hlo.return %i1, %xs, %n : ...
+    }
+    // After: once, before the loop.
+    %e = hlo.exponential %x : tensor<8x128xf32>
+    %w:3 = hlo.while(%zero, %x, %acc) : ... cond { ... } do {
+    ^bb0(%i: tensor<i32>, %xs: tensor<8x128xf32>, %a: tensor<8x128xf32>):
+      %n = hlo.add %a, %e : tensor<8x128xf32>
+      ...
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numHoisted", "hoisted", "Ops moved out of loop bodies">,
+  ];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
+def SimplifyWhileLoops : Pass<"tpuc-simplify-while-loops"> {
+  let summary = "Forward known loop results; remove loops of 0 or 1 trips";
+  let description = [{
+    XLA's WhileLoopSimplifier, for what tpuc's importer produces:
+
+    - the result of an invariant state element (one the body returns
+      unchanged) is its initial value;
+    - a counted loop (an integer counter starting at a constant, stepped
+      by a constant add or subtract in the body, and a condition that is
+      exactly its compare with a constant) has a known trip count, and its
+      counter's result is the constant final value;
+    - in a counted loop of at least one trip, an element the body sets to
+      a value computed before the loop (work tpuc-hoist-while-invariants
+      moved out) has that value as its result;
+    - a counted loop of 0 trips is replaced by its initial state, one of 1
+      trip by one copy of its body.
+
+    Loops whose results are then unused are erased by the canonicalizer
+    (hlo.while has the memory effects of its body). Counters that would
+    wrap, and loops that would not end, are left alone.
+
+    ```mlir
+    // Before: only the loop's copy of %x is used afterwards.
+    %w:2 = hlo.while(%zero, %x) : ... do { ... hlo.return %i1, %xs ... }
+    %r = hlo.add %w#1, %w#1 : tensor<8x128xf32>
+    // After:
+    %r = hlo.add %x, %x : tensor<8x128xf32>
+    ```
+  }];
+  let statistics = [
+    Statistic<"numForwarded", "forwarded",
+              "Loop results replaced by known values">,
+    Statistic<"numRemoved", "removed", "Loops of zero or one trip removed">,
+  ];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def ConvertHloToTpu : Pass<"tpuc-convert-hlo-to-tpu", "mlir::ModuleOp"> {
   let summary = "Lower the hlo entry function to tpu kernels (DMA, VPU, MXU)";
   let description = [{
