@@ -12,10 +12,8 @@ namespace tpuc::codegen {
 void buildHloToTpuPipeline(mlir::OpPassManager &pm,
                            const target::TargetSpec &target,
                            const CodegenOptions &options) {
-  if (options.simplify) {
-    pm.addPass(mlir::createInlinerPass());
-    pm.addPass(mlir::createCanonicalizerPass());
-  }
+  if (options.simplify)
+    buildSimplifyPipeline(pm);
   // Rewrite dots and reductions into the canonical forms the kernels
   // take (XLA's DotDecomposer and reduction layout normalization).
   // No canonicalizer after them: it would fold the inserted transposes
@@ -39,8 +37,7 @@ mlir::LogicalResult lowerToTpu(mlir::ModuleOp module,
     mlir::PassManager simplify(context);
     if (options.instrument)
       options.instrument(simplify);
-    simplify.addPass(mlir::createInlinerPass());
-    simplify.addPass(mlir::createCanonicalizerPass());
+    buildSimplifyPipeline(simplify);
     if (mlir::failed(simplify.run(module)))
       return mlir::failure();
   }

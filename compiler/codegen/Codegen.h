@@ -21,8 +21,9 @@
 namespace tpuc::codegen {
 
 struct CodegenOptions {
-  /// Run the inliner and the canonicalizer (the algebraic simplifier)
-  /// before lowering. Off when the caller's pipeline already did.
+  /// Run the graph simplifications (buildSimplifyPipeline: inliner,
+  /// while-loop LICM and simplification, CSE, canonicalizer) before
+  /// lowering. Off when the caller's pipeline already did.
   bool simplify = true;
   /// "default", "high" or "highest": the MXU passes of every f32
   /// dot_general/convolution, overriding precision_config. Empty: per op.
@@ -37,7 +38,8 @@ struct CodegenOptions {
 };
 
 /// Adds the passes that take an hlo module to the tpu dialect:
-/// [inline, canonicalize,] tpuc-convert-hlo-to-tpu for `target`.
+/// [tpuc-simplify,] the decompositions and tpuc-convert-hlo-to-tpu for
+/// `target`.
 void buildHloToTpuPipeline(mlir::OpPassManager &pm,
                            const target::TargetSpec &target,
                            const CodegenOptions &options = {});
