@@ -286,9 +286,16 @@ def HoistWhileInvariants : Pass<"tpuc-hoist-while-invariants"> {
 }
 
 def SimplifyWhileLoops : Pass<"tpuc-simplify-while-loops"> {
-  let summary = "Forward known loop results; remove loops of 0 or 1 trips";
+  let summary = "Flatten loop state, forward known loop results, drop dead "
+                "state, remove loops of 0 or 1 trips";
   let description = [{
     XLA's WhileLoopSimplifier, for what tpuc's importer produces:
+
+    - a tuple state (as XLA dumps loops) becomes one operand per element,
+      so that each element is its own block argument and result;
+    - an element that only feeds itself (its result and its condition
+      argument unused, and in the body what reads it reaches only its own
+      next value) is removed with the work computing it;
 
     - the result of an invariant state element (one the body returns
       unchanged) is its initial value;
@@ -318,6 +325,9 @@ def SimplifyWhileLoops : Pass<"tpuc-simplify-while-loops"> {
     Statistic<"numForwarded", "forwarded",
               "Loop results replaced by known values">,
     Statistic<"numRemoved", "removed", "Loops of zero or one trip removed">,
+    Statistic<"numFlattened", "flattened", "Tuple states made operands">,
+    Statistic<"numDeadElements", "dead-elements",
+              "State elements removed because they only fed themselves">,
   ];
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }

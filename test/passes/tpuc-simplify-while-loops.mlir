@@ -145,3 +145,44 @@ func.func @unknown(%x: tensor<8x128xf32>, %n: tensor<i32>) -> (tensor<8x128xf32>
   }
   return %w#1, %w#0, %u : tensor<8x128xf32>, tensor<i32>, tensor<i32>
 }
+
+// -----
+
+// A tuple state as XLA dumps it, with a data-dependent bound: flattened to
+// one operand per element. Element 2 (a running max nobody reads
+// afterwards, and that feeds nothing else) is dead and goes with its work;
+// element 1 stays (its result is used).
+!st = tuple<tensor<i32>, tensor<8x128xf32>, tensor<8x128xf32>>
+// CHECK-LABEL: func.func @flatten_and_drop
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<8x128xf32>, %[[N:[^:]+]]: tensor<i32>)
+// CHECK: %[[W:.+]]:2 = hlo.while(%{{.+}}, %[[X]]) : tensor<i32>, tensor<8x128xf32> cond {
+// CHECK-NEXT: ^bb0(%[[I:.+]]: tensor<i32>, %{{.+}}: tensor<8x128xf32>):
+// CHECK-NEXT: hlo.compare LT, %[[I]], %[[N]]
+// CHECK: do {
+// CHECK-NOT: hlo.maximum
+// CHECK-NOT: hlo.get_tuple_element
+// CHECK: hlo.exponential
+// CHECK: return %[[W]]#1
+func.func @flatten_and_drop(%x: tensor<8x128xf32>, %n: tensor<i32>) -> tensor<8x128xf32> {
+  %zero = hlo.constant dense<0> : tensor<i32>
+  %init = hlo.tuple %zero, %x, %x : (tensor<i32>, tensor<8x128xf32>, tensor<8x128xf32>) -> !st
+  %r = hlo.while(%init) : !st cond {
+  ^bb0(%s: !st):
+    %i = hlo.get_tuple_element %s[0] : (!st) -> tensor<i32>
+    %lt = hlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    hlo.return %lt : tensor<i1>
+  } do {
+  ^bb0(%s: !st):
+    %i = hlo.get_tuple_element %s[0] : (!st) -> tensor<i32>
+    %v = hlo.get_tuple_element %s[1] : (!st) -> tensor<8x128xf32>
+    %m = hlo.get_tuple_element %s[2] : (!st) -> tensor<8x128xf32>
+    %one = hlo.constant dense<1> : tensor<i32>
+    %i1 = hlo.add %i, %one : tensor<i32>
+    %e = hlo.exponential %v : tensor<8x128xf32>
+    %m1 = hlo.maximum %m, %e : tensor<8x128xf32>
+    %next = hlo.tuple %i1, %e, %m1 : (tensor<i32>, tensor<8x128xf32>, tensor<8x128xf32>) -> !st
+    hlo.return %next : !st
+  }
+  %out = hlo.get_tuple_element %r[1] : (!st) -> tensor<8x128xf32>
+  return %out : tensor<8x128xf32>
+}
