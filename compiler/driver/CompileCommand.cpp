@@ -22,7 +22,6 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
-#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -249,6 +248,17 @@ int generateCode(mlir::ModuleOp module, const target::TargetSpec &spec) {
   return writeFile(output, [&](llvm::raw_ostream &os) { os << bytes; });
 }
 
+/// The flags that choose passes, as the pipeline's options.
+CompilePipelineConfig pipelineConfig(const target::TargetSpec &spec) {
+  CompilePipelineConfig config;
+  config.target = spec.machine.name();
+  config.mixedBfloat16 = precision == Precision::MixedBfloat16;
+  config.fusion = fusionMode == FusionMode::On;
+  config.assignLayouts = layoutMode == LayoutMode::Auto;
+  config.dotPrecision = dotPrecision;
+  return config;
+}
+
 int runCompile() {
   if (!dotPrecision.empty() && dotPrecision != "default" &&
       dotPrecision != "high" && dotPrecision != "highest")
@@ -264,24 +274,10 @@ int runCompile() {
     return 1;
 
   bool wantFusion = llvm::is_contained(reports, ReportKind::Fusion);
+  CompilePipelineConfig pipeline = pipelineConfig(*spec);
   mlir::PassManager pm(&context);
   instrument(pm);
-  pm.addPass(mlir::createInlinerPass());
-  pm.addPass(createHoistWhileInvariants());
-  pm.addPass(createSimplifyWhileLoops());
-  if (precision == Precision::MixedBfloat16)
-    pm.addPass(createMixedPrecision());
-  FloatNormalizationOptions normalization;
-  normalization.targetName = spec->machine.name();
-  pm.addPass(createFloatNormalization(normalization));
-  // Folds the convert pairs the precision passes leave; without them the
-  // program stays as imported (the reports reproduce XLA's).
-  // No CSE here: the fusion planner does not yet duplicate a cheap
-  // producer into each of its consumers as XLA's does, so merging two
-  // converts of one array would materialize it (layer_norm: +25% fused
-  // HBM traffic).
-  if (precision == Precision::MixedBfloat16 || fusionMode == FusionMode::On)
-    pm.addPass(mlir::createCanonicalizerPass());
+  buildFrontEndPipeline(pm, pipeline);
   if (mlir::failed(pm.run(*module)) || passDumpStatus)
     return 1;
   // The hlo stage, kept when -o or --dump-dir asks for it.
@@ -300,16 +296,9 @@ int runCompile() {
   auto runBackEnd = [&](mlir::ModuleOp m, bool fuse) {
     mlir::PassManager backEnd(&context);
     instrument(backEnd);
-    if (fuse) {
-      FuseOptions options;
-      options.targetName = spec->machine.name();
-      backEnd.addPass(createFuse(options));
-    }
-    if (layoutMode == LayoutMode::Auto) {
-      AssignLayoutsOptions options;
-      options.targetName = spec->machine.name();
-      backEnd.addPass(createAssignLayouts(options));
-    }
+    CompilePipelineConfig stage = pipeline;
+    stage.fusion = fuse;
+    buildFusionPipeline(backEnd, stage);
     return backEnd.run(m);
   };
   if (mlir::failed(runBackEnd(*module, fusionMode == FusionMode::On)) ||
