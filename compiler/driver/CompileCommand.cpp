@@ -13,6 +13,7 @@
 #include "compiler/analysis/BufferAssignment.h"
 #include "compiler/codegen/Codegen.h"
 #include "compiler/driver/Commands.h"
+#include "compiler/driver/Fit.h"
 #include "compiler/driver/Output.h"
 #include "compiler/importer/ModuleLoader.h"
 #include "compiler/report/Reports.h"
@@ -248,6 +249,42 @@ int generateCode(mlir::ModuleOp module, const target::TargetSpec &spec) {
   return writeFile(output, [&](llvm::raw_ostream &os) { os << bytes; });
 }
 
+/// After an out-of-memory report: what `tpuc fit` finds for the module, the
+/// flags that would make it fit on this target and the presets it fits on
+/// as given. Measured on the module as imported (read again).
+void printFitAdvice(mlir::MLIRContext &context,
+                    const target::TargetSpec &spec,
+                    const CompilePipelineConfig &given) {
+  if (input == "-") // standard input cannot be read twice
+    return;
+  mlir::OwningOpRef<mlir::ModuleOp> module = loadModule(input, context);
+  if (!module)
+    return;
+  llvm::raw_ostream &os = llvm::errs();
+  std::optional<std::vector<Measurement>> fixes =
+      searchFixes(*module, spec, given, /*timing=*/false);
+  if (!fixes)
+    return;
+  os << "tpuc fit: on " << spec.machine.name() << " (limit "
+     << report::formatBytes(target::usableHbmBytes(spec.machine)) << "):\n";
+  if (fixes->empty())
+    os << "  no flag of tpuc compile lowers its HBM use further\n";
+  for (const Measurement &fix : *fixes)
+    os << "  " << fix.flags << ": needs " << report::formatBytes(fix.usedBytes)
+       << (fix.fits ? ", fits" : ", does not fit") << "\n";
+  std::string fitsOn;
+  for (const target::TargetSpec &preset : target::targetPresets()) {
+    CompilePipelineConfig config = given;
+    config.target = preset.machine.name();
+    std::optional<Measurement> m =
+        measureFit(*module, preset, config, config, /*timing=*/false);
+    if (m && m->fits)
+      fitsOn += (fitsOn.empty() ? "" : ", ") + config.target;
+  }
+  os << "  as given, it fits on: " << (fitsOn.empty() ? "no preset" : fitsOn)
+     << " (tpuc fit " << input << " for step times)\n";
+}
+
 /// The flags that choose passes, as the pipeline's options.
 CompilePipelineConfig pipelineConfig(const target::TargetSpec &spec) {
   CompilePipelineConfig config;
@@ -362,6 +399,7 @@ int runCompile() {
     // The memory report tells where the memory went; print it once.
     if (!wantMemory || reportFormat == ReportFormat::Json)
       report::printMemoryReport(*plan, reportContext, llvm::errs());
+    printFitAdvice(context, *spec, pipeline);
     return 1;
   }
   if (output.empty() && dumpDir.empty())

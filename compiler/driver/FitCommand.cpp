@@ -16,6 +16,7 @@
 #include "compiler/analysis/BufferAssignment.h"
 #include "compiler/codegen/Codegen.h"
 #include "compiler/driver/Commands.h"
+#include "compiler/driver/Fit.h"
 #include "compiler/importer/ModuleLoader.h"
 #include "compiler/report/Reports.h"
 #include "passes/Passes.h"
@@ -78,19 +79,6 @@ int fitError(const llvm::Twine &message) {
   llvm::errs() << "tpuc fit: error: " << message << "\n";
   return 1;
 }
-
-/// One configuration of the step on one target, measured.
-struct Measurement {
-  std::string flags; // "--precision=mixed_bfloat16" ("" = as given)
-  int64_t usedBytes = 0, limitBytes = 0, reservedBytes = 0;
-  int64_t peakHeapBytes = 0, paddingBytes = 0;
-  bool fits = false;
-  // Filled by the timing run.
-  std::optional<double> stepSeconds;
-  uint64_t cycles = 0;
-  double mxuUtilization = 0;
-  std::string timingError;
-};
 
 /// "--precision=..." flags that differ from the configuration as given.
 std::string flagsOf(const CompilePipelineConfig &config,
@@ -165,13 +153,13 @@ void modelStepTime(mlir::ModuleOp module, const target::TargetSpec &spec,
   m.mxuUtilization = result->profile.mxuUtilization;
 }
 
-/// Runs the pipeline to the HBM plan on a copy of `module`; with `timing`,
-/// also code generation and the timing model.
-std::optional<Measurement> measure(mlir::ModuleOp module,
-                                   const target::TargetSpec &spec,
-                                   const CompilePipelineConfig &config,
-                                   const CompilePipelineConfig &given,
-                                   bool timing) {
+} // namespace
+
+std::optional<Measurement> measureFit(mlir::ModuleOp module,
+                                      const target::TargetSpec &spec,
+                                      const CompilePipelineConfig &config,
+                                      const CompilePipelineConfig &given,
+                                      bool timing) {
   mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
   mlir::PassManager pm(module.getContext());
   buildFrontEndPipeline(pm, config);
@@ -195,9 +183,10 @@ std::optional<Measurement> measure(mlir::ModuleOp module,
   return m;
 }
 
-/// The configurations that use no more HBM than `given` might, cheapest
-/// change first: each flag tpuc compile has that lowers HBM use, alone,
-/// then all of them together.
+namespace {
+
+/// Each flag of tpuc compile that changes HBM use and differs from `given`,
+/// alone, then all of them together.
 std::vector<CompilePipelineConfig>
 candidateFixes(const CompilePipelineConfig &given) {
   std::vector<CompilePipelineConfig> fixes;
@@ -218,6 +207,26 @@ candidateFixes(const CompilePipelineConfig &given) {
     fixes.push_back(all);
   return fixes;
 }
+
+} // namespace
+
+std::optional<std::vector<Measurement>>
+searchFixes(mlir::ModuleOp module, const target::TargetSpec &spec,
+            const CompilePipelineConfig &given, bool timing) {
+  std::vector<Measurement> measured;
+  bool timedOne = false;
+  for (const CompilePipelineConfig &fix : candidateFixes(given)) {
+    std::optional<Measurement> m =
+        measureFit(module, spec, fix, given, timing && !timedOne);
+    if (!m)
+      return std::nullopt;
+    timedOne |= m->fits;
+    measured.push_back(std::move(*m));
+  }
+  return measured;
+}
+
+namespace {
 
 struct TargetVerdict {
   std::string target;
@@ -357,21 +366,16 @@ int runFit() {
     CompilePipelineConfig config = given;
     config.target = verdict.target;
     std::optional<Measurement> m =
-        measure(*module, spec, config, config, fitTiming);
+        measureFit(*module, spec, config, config, fitTiming);
     if (!m)
       return 1;
     verdict.given = std::move(*m);
     if (!verdict.given.fits) {
-      // The fixes, cheapest first; the first that fits is also timed.
-      bool timedOne = false;
-      for (const CompilePipelineConfig &fix : candidateFixes(config)) {
-        std::optional<Measurement> f =
-            measure(*module, spec, fix, config, fitTiming && !timedOne);
-        if (!f)
-          return 1;
-        timedOne |= f->fits;
-        verdict.fixes.push_back(std::move(*f));
-      }
+      std::optional<std::vector<Measurement>> fixes =
+          searchFixes(*module, spec, config, fitTiming);
+      if (!fixes)
+        return 1;
+      verdict.fixes = std::move(*fixes);
     }
     verdicts.push_back(std::move(verdict));
   }
