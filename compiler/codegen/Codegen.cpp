@@ -5,7 +5,6 @@
 #include "compiler/serializer/Serializer.h"
 #include "passes/Passes.h"
 
-#include "mlir/Transforms/Passes.h"
 
 namespace tpuc::codegen {
 
@@ -14,19 +13,10 @@ void buildHloToTpuPipeline(mlir::OpPassManager &pm,
                            const CodegenOptions &options) {
   if (options.simplify)
     buildSimplifyPipeline(pm);
-  // Rewrite dots and reductions into the canonical forms the kernels
-  // take (XLA's DotDecomposer and reduction layout normalization).
-  // No canonicalizer after them: it would fold the inserted transposes
-  // back into the dots (FoldTransposeIntoDot).
-  pm.addPass(createDecomposeDots());
-  pm.addPass(createDecomposeReductions());
-  SplitConvolutionPrecisionOptions split;
-  split.dotPrecision = options.dotPrecision;
-  pm.addPass(createSplitConvolutionPrecision(split));
-  ConvertHloToTpuOptions convert;
-  convert.targetName = target.machine.name();
-  convert.dotPrecision = options.dotPrecision;
-  pm.addPass(createConvertHloToTpu(convert));
+  CompilePipelineConfig lowering;
+  lowering.target = target.machine.name();
+  lowering.dotPrecision = options.dotPrecision;
+  buildLoweringPipeline(pm, lowering);
 }
 
 mlir::LogicalResult lowerToTpu(mlir::ModuleOp module,

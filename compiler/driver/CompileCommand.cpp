@@ -13,6 +13,7 @@
 #include "compiler/analysis/BufferAssignment.h"
 #include "compiler/codegen/Codegen.h"
 #include "compiler/driver/Commands.h"
+#include "compiler/driver/Fit.h"
 #include "compiler/driver/Output.h"
 #include "compiler/importer/ModuleLoader.h"
 #include "compiler/report/Reports.h"
@@ -22,7 +23,6 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
-#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -267,6 +267,53 @@ int generateCode(mlir::ModuleOp module, const target::TargetSpec &spec) {
   return writeFile(output, [&](llvm::raw_ostream &os) { os << bytes; });
 }
 
+/// After an out-of-memory report: what `tpuc fit` finds for the module, the
+/// flags that would make it fit on this target and the presets it fits on
+/// as given. Measured on the module as imported (read again).
+void printFitAdvice(mlir::MLIRContext &context,
+                    const target::TargetSpec &spec,
+                    const CompilePipelineConfig &given) {
+  if (input == "-") // standard input cannot be read twice
+    return;
+  mlir::OwningOpRef<mlir::ModuleOp> module = loadModule(input, context);
+  if (!module)
+    return;
+  llvm::raw_ostream &os = llvm::errs();
+  std::optional<std::vector<Measurement>> fixes =
+      searchFixes(*module, spec, given, /*timing=*/false);
+  if (!fixes)
+    return;
+  os << "tpuc fit: on " << spec.machine.name() << " (limit "
+     << report::formatBytes(target::usableHbmBytes(spec.machine)) << "):\n";
+  if (fixes->empty())
+    os << "  no flag of tpuc compile lowers its HBM use further\n";
+  for (const Measurement &fix : *fixes)
+    os << "  " << fix.flags << ": needs " << report::formatBytes(fix.usedBytes)
+       << (fix.fits ? ", fits" : ", does not fit") << "\n";
+  std::string fitsOn;
+  for (const target::TargetSpec &preset : target::targetPresets()) {
+    CompilePipelineConfig config = given;
+    config.target = preset.machine.name();
+    std::optional<Measurement> m =
+        measureFit(*module, preset, config, config, /*timing=*/false);
+    if (m && m->fits)
+      fitsOn += (fitsOn.empty() ? "" : ", ") + config.target;
+  }
+  os << "  as given, it fits on: " << (fitsOn.empty() ? "no preset" : fitsOn)
+     << " (tpuc fit " << input << " for step times)\n";
+}
+
+/// The flags that choose passes, as the pipeline's options.
+CompilePipelineConfig pipelineConfig(const target::TargetSpec &spec) {
+  CompilePipelineConfig config;
+  config.target = spec.machine.name();
+  config.mixedBfloat16 = precision == Precision::MixedBfloat16;
+  config.fusion = fusionMode == FusionMode::On;
+  config.assignLayouts = layoutMode == LayoutMode::Auto;
+  config.dotPrecision = dotPrecision;
+  return config;
+}
+
 int runCompile() {
   if (!dotPrecision.empty() && dotPrecision != "default" &&
       dotPrecision != "high" && dotPrecision != "highest")
@@ -282,24 +329,10 @@ int runCompile() {
     return 1;
 
   bool wantFusion = llvm::is_contained(reports, ReportKind::Fusion);
+  CompilePipelineConfig pipeline = pipelineConfig(*spec);
   mlir::PassManager pm(&context);
   instrument(pm);
-  pm.addPass(mlir::createInlinerPass());
-  pm.addPass(createHoistWhileInvariants());
-  pm.addPass(createSimplifyWhileLoops());
-  if (precision == Precision::MixedBfloat16)
-    pm.addPass(createMixedPrecision());
-  FloatNormalizationOptions normalization;
-  normalization.targetName = spec->machine.name();
-  pm.addPass(createFloatNormalization(normalization));
-  // Folds the convert pairs the precision passes leave; without them the
-  // program stays as imported (the reports reproduce XLA's).
-  // No CSE here: the fusion planner does not yet duplicate a cheap
-  // producer into each of its consumers as XLA's does, so merging two
-  // converts of one array would materialize it (layer_norm: +25% fused
-  // HBM traffic).
-  if (precision == Precision::MixedBfloat16 || fusionMode == FusionMode::On)
-    pm.addPass(mlir::createCanonicalizerPass());
+  buildFrontEndPipeline(pm, pipeline);
   if (mlir::failed(pm.run(*module)) || passDumpStatus)
     return 1;
   // The hlo stage, kept when -o or --dump-dir asks for it.
@@ -318,16 +351,9 @@ int runCompile() {
   auto runBackEnd = [&](mlir::ModuleOp m, bool fuse) {
     mlir::PassManager backEnd(&context);
     instrument(backEnd);
-    if (fuse) {
-      FuseOptions options;
-      options.targetName = spec->machine.name();
-      backEnd.addPass(createFuse(options));
-    }
-    if (layoutMode == LayoutMode::Auto) {
-      AssignLayoutsOptions options;
-      options.targetName = spec->machine.name();
-      backEnd.addPass(createAssignLayouts(options));
-    }
+    CompilePipelineConfig stage = pipeline;
+    stage.fusion = fuse;
+    buildFusionPipeline(backEnd, stage);
     return backEnd.run(m);
   };
   if (mlir::failed(runBackEnd(*module, fusionMode == FusionMode::On)) ||
@@ -391,6 +417,7 @@ int runCompile() {
     // The memory report tells where the memory went; print it once.
     if (!wantMemory || reportFormat == ReportFormat::Json)
       report::printMemoryReport(*plan, reportContext, llvm::errs());
+    printFitAdvice(context, *spec, pipeline);
     return 1;
   }
   if (output.empty() && dumpDir.empty())
