@@ -318,6 +318,7 @@ FailureOr<MemoryPlan> Planner::run() {
   plan.numSteps = step;
   plan.capacityBytes = target.machine.hbm_bytes();
   plan.reservedBytes = target.machine.hbm_reserved_bytes();
+  plan.limitBytes = target::usableHbmBytes(target.machine);
   // One allocation per set, shown through its largest (then first) value.
   llvm::DenseMap<int, size_t> allocationOf;
   for (auto [i, v] : llvm::enumerate(values)) {

@@ -68,13 +68,14 @@ struct MemoryPlan {
   int64_t outputSharedBytes = 0; // outputs aliasing arguments
   int64_t capacityBytes = 0;
   int64_t reservedBytes = 0;
+  int64_t limitBytes = 0; // usable HBM as XLA prints it (target::usableHbmBytes)
   const char *heapOrdering = "";
   // Live heap bytes per step (0..numSteps + 1), padded and unpadded.
   std::vector<int64_t> livePadded, liveUnpadded;
 
   int64_t programBytes() const { return globalBytes + heapBytes; }
   int64_t usedBytes() const { return programBytes() + argumentBytes; }
-  int64_t usableBytes() const { return capacityBytes - reservedBytes; }
+  int64_t usableBytes() const { return limitBytes; }
   bool fits() const { return usedBytes() <= usableBytes(); }
 };
 

@@ -75,6 +75,13 @@ cl::opt<std::string> hbmCapacity(
 cl::opt<std::string> hbmReserved(
     "hbm-reserved", cl::desc("Override the runtime-reserved HBM (530MiB)"),
     cl::value_desc("bytes"), cl::sub(compileSub), cl::cat(toolCategory()));
+cl::opt<std::string> hbmLimit(
+    "hbm-limit",
+    cl::desc("Override the HBM a program may use (XLA's \"of 30.75G hbm\"); "
+             "default: the preset's, or capacity - reserved when either is "
+             "overridden"),
+    cl::value_desc("bytes"), cl::sub(compileSub), cl::cat(toolCategory()));
+
 cl::opt<LayoutMode> layoutMode(
     "layout", cl::desc("Layout assignment"),
     cl::values(clEnumValN(LayoutMode::Preserve, "preserve",
@@ -142,8 +149,10 @@ std::optional<target::TargetSpec> selectTarget() {
     fail(std::string(spec.status().message()));
     return std::nullopt;
   }
+  exe::Target &t = spec->machine;
   for (auto [flag, text] : {std::pair{"--hbm-capacity", &hbmCapacity},
-                            std::pair{"--hbm-reserved", &hbmReserved}}) {
+                            std::pair{"--hbm-reserved", &hbmReserved},
+                            std::pair{"--hbm-limit", &hbmLimit}}) {
     if (text->empty())
       continue;
     absl::StatusOr<uint64_t> bytes = target::parseByteSize(*text);
@@ -152,12 +161,21 @@ std::optional<target::TargetSpec> selectTarget() {
       return std::nullopt;
     }
     if (text == &hbmCapacity)
-      spec->machine.set_hbm_bytes(*bytes);
+      t.set_hbm_bytes(*bytes);
+    else if (text == &hbmReserved)
+      t.set_hbm_reserved_bytes(*bytes);
     else
-      spec->machine.set_hbm_reserved_bytes(*bytes);
+      t.set_hbm_limit_bytes(*bytes);
   }
-  if (spec->machine.hbm_reserved_bytes() > spec->machine.hbm_bytes()) {
+  // The preset's limit belongs to its capacity and reservation.
+  if (hbmLimit.empty() && (!hbmCapacity.empty() || !hbmReserved.empty()))
+    t.set_hbm_limit_bytes(0);
+  if (t.hbm_reserved_bytes() > t.hbm_bytes()) {
     fail("the reserved HBM exceeds the HBM capacity");
+    return std::nullopt;
+  }
+  if (t.hbm_limit_bytes() > t.hbm_bytes()) {
+    fail("the HBM limit exceeds the HBM capacity");
     return std::nullopt;
   }
   return *spec;

@@ -403,7 +403,8 @@ public:
                              m.clock_hz(), m.mxu_count(), m.vmem_bytes(),
                              m.smem_bytes(), m.hbm_bytes(),
                              m.hbm_reserved_bytes(), m.hbm_bytes_per_second(),
-                             m.dma_latency_cycles(), m.num_semaphores()));
+                             m.dma_latency_cycles(), m.num_semaphores(),
+                             m.hbm_limit_bytes(), m.cores_per_device()));
   }
 };
 
