@@ -1,6 +1,7 @@
 //===- ModuleTarget.cpp - The target a module is compiled for --------------===//
 
 #include "passes/ModuleTarget.h"
+#include "passes/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -9,6 +10,10 @@
 using namespace mlir;
 
 namespace tpuc {
+
+#define GEN_PASS_DEF_SETTARGET
+#include "passes/Passes.h.inc"
+
 namespace {
 
 // The fields the command line can override, with their accessors.
@@ -51,8 +56,9 @@ FailureOr<target::TargetSpec> moduleTarget(ModuleOp module,
   if (attr && !name)
     return module.emitError() << kModuleTargetAttrName
                               << " needs a string 'name'";
+  llvm::StringRef chosen = name ? name.getValue() : fallbackName;
   absl::StatusOr<target::TargetSpec> spec =
-      target::lookupTarget(name ? name.getValue() : fallbackName);
+      target::lookupTarget(absl::string_view(chosen.data(), chosen.size()));
   if (!spec.ok())
     return module.emitError() << std::string(spec.status().message());
   if (!attr)
@@ -73,4 +79,30 @@ FailureOr<target::TargetSpec> moduleTarget(ModuleOp module,
   return *spec;
 }
 
+namespace {
+
+class SetTargetPass : public impl::SetTargetBase<SetTargetPass> {
+public:
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto attr = module->getAttrOfType<DictionaryAttr>(kModuleTargetAttrName);
+    auto name = attr ? attr.getAs<StringAttr>("name") : StringAttr();
+    if (name && name.getValue() == targetName) {
+      // Keep the recorded overrides, but check them.
+      if (failed(moduleTarget(module, targetName)))
+        signalPassFailure();
+      return;
+    }
+    absl::StatusOr<target::TargetSpec> spec =
+        target::lookupTarget(std::string(targetName));
+    if (!spec.ok()) {
+      module.emitError() << std::string(spec.status().message());
+      return signalPassFailure();
+    }
+    setModuleTarget(module, *spec);
+  }
+};
+
+} // namespace
 } // namespace tpuc

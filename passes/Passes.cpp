@@ -64,6 +64,9 @@ void buildSimplifyPipeline(mlir::OpPassManager &pm) {
 
 void buildFrontEndPipeline(mlir::OpPassManager &pm,
                            const CompilePipelineConfig &config) {
+  SetTargetOptions target;
+  target.targetName = config.target;
+  pm.addPass(createSetTarget(target));
   pm.addPass(mlir::createInlinerPass());
   pm.addPass(createHoistWhileInvariants());
   pm.addPass(createSimplifyWhileLoops());

@@ -136,6 +136,21 @@ def MixedPrecision : Pass<"tpuc-mixed-precision", "mlir::ModuleOp"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def SetTarget : Pass<"tpuc-set-target", "mlir::ModuleOp"> {
+  let summary = "Record the module's target once, for every later pass";
+  let description = [{
+    Sets the module attribute `tpuc.target = {name = "<target>"}` that the
+    target-dependent passes read (passes/ModuleTarget.h) instead of their own
+    `target=` option. A `tpuc.target` naming the same preset is kept, with the
+    overrides `tpuc compile` recorded in it (`--vmem`, `--hbm-*`); one naming
+    another preset is replaced. The first pass of tpuc compile's pipeline.
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", "\"tpu-v3\"",
+           "Target preset (tpuc targets)">,
+  ];
+}
+
 def FloatNormalization : Pass<"tpuc-float-normalization", "mlir::ModuleOp"> {
   let summary = "Compute in f32 the bf16 ops the target cannot do in bf16";
   let description = [{

@@ -3,6 +3,7 @@
 #include "compiler/codegen/Codegen.h"
 
 #include "compiler/serializer/Serializer.h"
+#include "passes/ModuleTarget.h"
 #include "passes/Passes.h"
 
 
@@ -23,6 +24,7 @@ mlir::LogicalResult lowerToTpu(mlir::ModuleOp module,
                                const target::TargetSpec &target,
                                const CodegenOptions &options) {
   mlir::MLIRContext *context = module.getContext();
+  setModuleTarget(module, target);
   if (options.simplify) {
     mlir::PassManager simplify(context);
     if (options.instrument)

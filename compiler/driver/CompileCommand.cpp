@@ -17,6 +17,7 @@
 #include "compiler/driver/Output.h"
 #include "compiler/importer/ModuleLoader.h"
 #include "compiler/report/Reports.h"
+#include "passes/ModuleTarget.h"
 #include "passes/Passes.h"
 #include "runtime/target/Targets.h"
 
@@ -82,6 +83,9 @@ cl::opt<std::string> hbmLimit(
              "overridden"),
     cl::value_desc("bytes"), cl::sub(compileSub), cl::cat(toolCategory()));
 
+cl::opt<std::string> vmemSize(
+    "vmem", cl::desc("Override the VMEM of one core (16MiB on v2-v4)"),
+    cl::value_desc("bytes"), cl::sub(compileSub), cl::cat(toolCategory()));
 cl::opt<LayoutMode> layoutMode(
     "layout", cl::desc("Layout assignment"),
     cl::values(clEnumValN(LayoutMode::Preserve, "preserve",
@@ -152,7 +156,8 @@ std::optional<target::TargetSpec> selectTarget() {
   exe::Target &t = spec->machine;
   for (auto [flag, text] : {std::pair{"--hbm-capacity", &hbmCapacity},
                             std::pair{"--hbm-reserved", &hbmReserved},
-                            std::pair{"--hbm-limit", &hbmLimit}}) {
+                            std::pair{"--hbm-limit", &hbmLimit},
+                            std::pair{"--vmem", &vmemSize}}) {
     if (text->empty())
       continue;
     absl::StatusOr<uint64_t> bytes = target::parseByteSize(*text);
@@ -164,8 +169,10 @@ std::optional<target::TargetSpec> selectTarget() {
       t.set_hbm_bytes(*bytes);
     else if (text == &hbmReserved)
       t.set_hbm_reserved_bytes(*bytes);
-    else
+    else if (text == &hbmLimit)
       t.set_hbm_limit_bytes(*bytes);
+    else
+      t.set_vmem_bytes(*bytes);
   }
   // The preset's limit belongs to its capacity and reservation.
   if (hbmLimit.empty() && (!hbmCapacity.empty() || !hbmReserved.empty()))
@@ -176,6 +183,11 @@ std::optional<target::TargetSpec> selectTarget() {
   }
   if (t.hbm_limit_bytes() > t.hbm_bytes()) {
     fail("the HBM limit exceeds the HBM capacity");
+    return std::nullopt;
+  }
+  if (t.vmem_bytes() < (64u << 10) || t.vmem_bytes() > (256u << 20)) {
+    fail("--vmem: " + vmemSize + " is outside 64KiB..256MiB (the range the "
+         "loader accepts)");
     return std::nullopt;
   }
   return *spec;
@@ -336,6 +348,8 @@ int runCompile() {
   mlir::OwningOpRef<mlir::ModuleOp> module = loadModule(input, context);
   if (!module)
     return 1;
+  // One target for the whole pipeline: every pass reads it from the module.
+  setModuleTarget(*module, *spec);
 
   bool wantFusion = llvm::is_contained(reports, ReportKind::Fusion);
   CompilePipelineConfig pipeline = pipelineConfig(*spec);

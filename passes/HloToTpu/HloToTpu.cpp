@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/ModuleTarget.h"
 #include "passes/HloToTpu/Lowering.h"
 
 #include "llvm/ADT/TypeSwitch.h"
@@ -364,11 +365,9 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    absl::StatusOr<target::TargetSpec> spec = target::lookupTarget(targetName);
-    if (!spec.ok()) {
-      module.emitError() << std::string(spec.status().message());
+    FailureOr<target::TargetSpec> spec = moduleTarget(module, targetName);
+    if (failed(spec))
       return signalPassFailure();
-    }
     // The entry: the one public function, else @main.
     func::FuncOp entry;
     for (auto f : module.getOps<func::FuncOp>())
