@@ -41,6 +41,11 @@ struct CompilePipelineOptions
                        clEnumValN(Layout::Preserve, "preserve",
                                   "keep the module's")),
       llvm::cl::init(Layout::Auto)};
+  Option<int64_t> memoryLimit{
+      *this, "memory-limit",
+      llvm::cl::desc("With remat: the HBM bytes the program may use (0: the "
+                     "target's usable HBM)"),
+      llvm::cl::init(0)};
   Option<bool> remat{*this, "remat",
                      llvm::cl::desc("Rematerialize until the plan fits the "
                                     "target's usable HBM"),
@@ -150,6 +155,7 @@ void registerPasses() {
         config.assignLayouts = options.layout == Layout::Auto;
         config.dotPrecision = options.dotPrecision;
         config.remat = options.remat;
+        config.memoryLimit = options.memoryLimit;
         buildCompilePipeline(pm, config);
       });
 }

@@ -133,7 +133,7 @@ cl::opt<std::string> dotPrecision(
 cl::opt<bool> remat(
     "remat",
     cl::desc("Rematerialize: when the program does not fit the target's "
-             "usable HBM (after --hbm-capacity/--hbm-reserved), recompute "
+             "usable HBM (after --hbm-limit/--hbm-capacity/--hbm-reserved), recompute "
              "values live across the peak instead of keeping them "
              "(XLA's HloRematerialization; docs/fit.md)"),
     cl::sub(compileSub), cl::cat(toolCategory()));
