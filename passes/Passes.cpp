@@ -41,6 +41,10 @@ struct CompilePipelineOptions
                        clEnumValN(Layout::Preserve, "preserve",
                                   "keep the module's")),
       llvm::cl::init(Layout::Auto)};
+  Option<bool> remat{*this, "remat",
+                     llvm::cl::desc("Rematerialize until the plan fits the "
+                                    "target's usable HBM"),
+                     llvm::cl::init(false)};
   Option<std::string> dotPrecision{
       *this, "dot-precision",
       llvm::cl::desc("default, high or highest for every f32 dot and "
@@ -93,6 +97,12 @@ void buildFusionPipeline(mlir::OpPassManager &pm,
     layouts.targetName = config.target;
     pm.addPass(createAssignLayouts(layouts));
   }
+  if (config.remat) {
+    RematerializeOptions remat;
+    remat.targetName = config.target;
+    remat.memoryLimit = config.memoryLimit;
+    pm.addPass(createRematerialize(remat));
+  }
 }
 
 void buildLoweringPipeline(mlir::OpPassManager &pm,
@@ -139,6 +149,7 @@ void registerPasses() {
         config.fusion = options.fusion;
         config.assignLayouts = options.layout == Layout::Auto;
         config.dotPrecision = options.dotPrecision;
+        config.remat = options.remat;
         buildCompilePipeline(pm, config);
       });
 }

@@ -33,6 +33,10 @@ struct CompilePipelineConfig {
   bool assignLayouts = true;
   /// --dot-precision: default, high, highest or empty (per op).
   std::string dotPrecision;
+  /// --remat: recompute values until the plan fits in `memoryLimit` bytes
+  /// (0: the target preset's usable HBM).
+  bool remat = false;
+  int64_t memoryLimit = 0;
 };
 
 /// Inline calls, while-loop LICM and simplification, mixed precision (when
@@ -40,7 +44,8 @@ struct CompilePipelineConfig {
 void buildFrontEndPipeline(mlir::OpPassManager &pm,
                            const CompilePipelineConfig &config);
 
-/// Fusion and layout assignment: the `fused` stage of tpuc compile.
+/// Fusion, layout assignment and (with remat) rematerialization: the
+/// `fused` stage of tpuc compile.
 void buildFusionPipeline(mlir::OpPassManager &pm,
                          const CompilePipelineConfig &config);
 

@@ -43,8 +43,18 @@ struct Allocation {
   bool sharesWithParameter = false;
 };
 
+/// What tpuc-rematerialize recomputed (the module's `tpuc.remat` and the
+/// ops marked `tpuc.rematerialized`).
+struct RematSummary {
+  int64_t values = 0;
+  int64_t bytes = 0;        // padded bytes no longer live at the peaks
+  int64_t trafficBytes = 0; // HBM bytes the recomputations read and write
+  std::vector<std::string> names; // the recomputed instructions
+};
+
 struct MemoryPlan {
   std::string targetName;
+  RematSummary remat;
   std::vector<Allocation> allocations; // in order of definition
   int64_t numSteps = 0;      // steps 1..numSteps are ops; 0 and
                              // numSteps + 1 the entry and the exit

@@ -130,6 +130,13 @@ cl::opt<std::string> dotPrecision(
              "pass), high (bf16x3), highest (bf16x6, f32-faithful)"),
     cl::value_desc("default|high|highest"), cl::sub(compileSub),
     cl::cat(toolCategory()));
+cl::opt<bool> remat(
+    "remat",
+    cl::desc("Rematerialize: when the program does not fit the target's "
+             "usable HBM (after --hbm-capacity/--hbm-reserved), recompute "
+             "values live across the peak instead of keeping them "
+             "(XLA's HloRematerialization; docs/fit.md)"),
+    cl::sub(compileSub), cl::cat(toolCategory()));
 cl::opt<std::string> memoryViewer(
     "memory-viewer", cl::desc("Write the memory viewer page (HTML)"),
     cl::value_desc("file.html"), cl::sub(compileSub), cl::cat(toolCategory()));
@@ -323,6 +330,8 @@ CompilePipelineConfig pipelineConfig(const target::TargetSpec &spec) {
   config.fusion = fusionMode == FusionMode::On;
   config.assignLayouts = layoutMode == LayoutMode::Auto;
   config.dotPrecision = dotPrecision;
+  config.remat = remat;
+  config.memoryLimit = target::usableHbmBytes(spec.machine);
   return config;
 }
 
@@ -362,15 +371,17 @@ int runCompile() {
     unfused = module->clone();
   fusion::FusionOptions fusionOptions;
   fusionOptions.vmemBudgetBytes = spec->machine.vmem_bytes();
-  auto runBackEnd = [&](mlir::ModuleOp m, bool fuse) {
+  // The fusion report's baseline runs without fusion and without remat.
+  auto runBackEnd = [&](mlir::ModuleOp m, bool fuse, bool rematerialize) {
     mlir::PassManager backEnd(&context);
     instrument(backEnd);
     CompilePipelineConfig stage = pipeline;
     stage.fusion = fuse;
+    stage.remat = rematerialize;
     buildFusionPipeline(backEnd, stage);
     return backEnd.run(m);
   };
-  if (mlir::failed(runBackEnd(*module, fusionMode == FusionMode::On)) ||
+  if (mlir::failed(runBackEnd(*module, fusionMode == FusionMode::On, remat)) ||
       passDumpStatus)
     return 1;
   if (dumpStage(Stage::Fused, *module) != 0)
@@ -388,7 +399,8 @@ int runCompile() {
   std::optional<report::FusionSummary> fusionSummary;
   if (wantFusion) {
     mlir::OwningOpRef<mlir::ModuleOp> beforeFusion = unfused->clone();
-    if (mlir::failed(runBackEnd(*beforeFusion, /*fuse=*/false)))
+    if (mlir::failed(runBackEnd(*beforeFusion, /*fuse=*/false,
+                                /*rematerialize=*/false)))
       return 1;
     mlir::FailureOr<analysis::MemoryPlan> before =
         analysis::planMemory(*beforeFusion, *spec);

@@ -62,6 +62,9 @@ cl::opt<std::string> fitLayout(
 cl::opt<std::string> fitFusion(
     "fusion", cl::desc("Fusion as given: on or off"), cl::init("on"),
     cl::sub(fitSub), cl::cat(toolCategory()));
+cl::opt<bool> fitRemat(
+    "remat", cl::desc("The step as given is compiled with --remat"),
+    cl::sub(fitSub), cl::cat(toolCategory()));
 cl::opt<bool> fitTiming(
     "timing",
     cl::desc("Model the step time of the configuration that fits (code "
@@ -94,6 +97,8 @@ std::string flagsOf(const CompilePipelineConfig &config,
     add(config.assignLayouts ? "--layout=auto" : "--layout=preserve");
   if (config.fusion != given.fusion)
     add(config.fusion ? "--fusion=on" : "--fusion=off");
+  if (config.remat != given.remat)
+    add(config.remat ? "--remat" : "--remat=false");
   return flags;
 }
 
@@ -201,6 +206,8 @@ candidateFixes(const CompilePipelineConfig &given) {
     add([](CompilePipelineConfig &c) { c.assignLayouts = true; });
   if (!given.fusion)
     add([](CompilePipelineConfig &c) { c.fusion = true; });
+  if (!given.remat)
+    add([](CompilePipelineConfig &c) { c.remat = true; });
   if (!given.mixedBfloat16)
     add([](CompilePipelineConfig &c) { c.mixedBfloat16 = true; });
   if (fixes.size() > 1)
@@ -291,7 +298,8 @@ void printText(const std::vector<TargetVerdict> &verdicts,
   os << "tpuc fit: " << fitInput << " as given (--precision="
      << (given.mixedBfloat16 ? "mixed_bfloat16" : "f32")
      << " --layout=" << (given.assignLayouts ? "auto" : "preserve")
-     << " --fusion=" << (given.fusion ? "on" : "off") << ")\n";
+     << " --fusion=" << (given.fusion ? "on" : "off")
+     << (given.remat ? " --remat" : "") << ")\n";
   os << llvm::format("%-9s %-4s %-9s %-9s %-6s %-9s %-10s %-5s %s\n",
                      "target", "fits", "used", "limit", "use", "padding",
                      "step", "MXU", "to fit");
@@ -299,7 +307,7 @@ void printText(const std::vector<TargetVerdict> &verdicts,
     const Measurement &m = v.given;
     std::string advice = "-";
     if (!m.fits) {
-      advice = "nothing tpuc can do yet (remat and sharding: not yet)";
+      advice = "no flag makes it fit (sharding: not yet)";
       for (const Measurement &fix : v.fixes)
         if (fix.fits) {
           advice = fix.flags + " (" + report::formatBytes(fix.usedBytes) +
@@ -340,6 +348,7 @@ int runFit() {
   given.mixedBfloat16 = fitPrecision == "mixed_bfloat16";
   given.assignLayouts = fitLayout == "auto";
   given.fusion = fitFusion == "on";
+  given.remat = fitRemat;
 
   std::vector<target::TargetSpec> specs;
   if (fitTargets.empty()) {
