@@ -32,6 +32,8 @@ extern Command interpretCommand;
 extern Command compileCommand;
 /// `tpuc targets`: list the target presets.
 extern Command targetsCommand;
+/// `tpuc ops`: the XLA op coverage table, measured on probes.
+extern Command opsCommand;
 
 } // namespace tpuc::driver
 
