@@ -35,6 +35,8 @@ extern Command compileCommand;
 extern Command fitCommand;
 /// `tpuc targets`: list the target presets.
 extern Command targetsCommand;
+/// `tpuc ops`: the XLA op coverage table, measured on probes.
+extern Command opsCommand;
 
 } // namespace tpuc::driver
 

@@ -73,6 +73,13 @@ cl::opt<int> threads("threads",
                      cl::init(0), cl::sub(interpretSub),
                      cl::cat(toolCategory()));
 
+cl::opt<uint64_t> maxOps(
+    "max-ops",
+    cl::desc("Stop with an error after evaluating N ops, counting every op "
+             "of every loop trip and region (default 10^9; 0: no limit)"),
+    cl::value_desc("N"), cl::init(1000000000), cl::sub(interpretSub),
+    cl::cat(toolCategory()));
+
 cl::opt<int64_t> steps(
     "steps",
     cl::desc("Run the entry N times, a training loop: each result that the "
@@ -271,6 +278,7 @@ int runInterpret() {
 
   interpreter::InterpreterOptions options;
   options.numThreads = threads;
+  options.maxOps = maxOps;
   bool stepLog = steps.getNumOccurrences() > 0;
   if (steps > 1 && feedback.empty())
     llvm::WithColor::note(llvm::errs(), "tpuc interpret")

@@ -71,7 +71,61 @@ StringRef simpleOpName(StringRef opcode) {
       .Case("reshape", "hlo.reshape")
       .Case("dynamic-update-slice", "hlo.dynamic_update_slice")
       .Case("tuple", "hlo.tuple")
+      .Case("tan", "hlo.tan")
+      .Case("cbrt", "hlo.cbrt")
+      .Case("erf", "hlo.erf")
+      .Case("round-nearest-afz", "hlo.round_nearest_afz")
+      .Case("acos", "hlo.acos")
+      .Case("acosh", "hlo.acosh")
+      .Case("asin", "hlo.asin")
+      .Case("asinh", "hlo.asinh")
+      .Case("atan", "hlo.atan")
+      .Case("atanh", "hlo.atanh")
+      .Case("cosh", "hlo.cosh")
+      .Case("sinh", "hlo.sinh")
+      .Case("popcnt", "hlo.popcnt")
+      .Case("count-leading-zeros", "hlo.count_leading_zeros")
+      .Case("shift-left", "hlo.shift_left")
+      .Case("shift-right-arithmetic", "hlo.shift_right_arithmetic")
+      .Case("shift-right-logical", "hlo.shift_right_logical")
+      .Case("mulhi", "hlo.mulhi")
       .Default("");
+}
+
+/// Custom-call targets that are the identity of their one operand on a
+/// single device: sharding annotations and the SPMD partitioner's shape
+/// markers (one shard is the full array), host/device placement marks.
+bool isIdentityCustomCall(StringRef target) {
+  return llvm::is_contained({"Sharding", "SPMDFullToShardShape",
+                             "SPMDShardToFullShape", "MoveToHost",
+                             "MoveToDevice", "annotate_device_placement"},
+                            target);
+}
+
+/// Why a single-program, single-device compile cannot honour an opcode,
+/// for the ones that are rejected by design (null for all others).
+const char *unsupportedReason(StringRef opcode) {
+  return llvm::StringSwitch<const char *>(opcode)
+      .Cases({"infeed", "outfeed", "send", "send-done", "recv", "recv-done"},
+             "it exchanges data with the host or another program, which a "
+             "single compiled program cannot do")
+      .Cases({"all-gather", "all-gather-start", "all-gather-done",
+              "all-reduce", "all-reduce-start", "all-reduce-done",
+              "all-to-all", "collective-broadcast", "collective-permute",
+              "collective-permute-start", "collective-permute-done",
+              "collective-reduce", "reduce-scatter", "ragged-all-to-all"},
+             "collectives need a multi-device target (tpuc compiles for one "
+             "core)")
+      .Cases({"async-start", "async-update", "async-done"},
+             "async wrappers are not supported; dump the module before XLA's "
+             "scheduling passes")
+      .Cases({"complex", "real", "imag", "fft"},
+             "complex numbers are not supported")
+      .Cases({"rng", "rng-bit-generator", "rng-get-and-update-state",
+              "stochastic-convert"},
+             "random number generation is not supported yet (pass random "
+             "bits in as a parameter)")
+      .Default(nullptr);
 }
 
 class Importer {
@@ -123,6 +177,8 @@ private:
   /// Computations being emitted, to reject recursion.
   llvm::StringMap<bool> active;
   unsigned elidedConstants = 0;
+  /// The opcode of the instruction being emitted, for type errors.
+  StringRef currentOpcode;
 };
 
 } // namespace
@@ -155,9 +211,13 @@ FailureOr<Type> Importer::convertElementType(ElementType type, Loc at) {
     return Type(Float32Type::get(ctx));
   case ElementType::F64:
     return Type(Float64Type::get(ctx));
-  default:
-    return error(at) << "unsupported element type '" << elementTypeName(type)
-                     << "'";
+  default: {
+    InFlightDiagnostic diag = error(at);
+    diag << "unsupported element type '" << elementTypeName(type) << "'";
+    if (!currentOpcode.empty())
+      diag << " in '" << currentOpcode << "'";
+    return diag;
+  }
   }
 }
 
@@ -172,6 +232,10 @@ FailureOr<Type> Importer::convertType(const Shape &shape) {
     }
     return Type(TupleType::get(&context, elements));
   }
+  // Tokens order side effects, which one program run in order keeps: an
+  // empty tuple stands for them.
+  if (shape.elementType == ElementType::Token)
+    return Type(TupleType::get(&context, {}));
   if (shape.isDynamic())
     return error(shape.loc) << "dynamic shape '" << shape.toString()
                             << "' is not supported (tpuc compiles static "
@@ -409,7 +473,12 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     return success();
   }
 
+  if (const char *reason = unsupportedReason(opcode))
+    return error(inst.opcodeLoc) << "'" << opcode << "' is not supported: "
+                                 << reason;
+  currentOpcode = opcode;
   FailureOr<Type> resultType = convertType(inst.shape);
+  currentOpcode = "";
   if (failed(resultType))
     return failure();
   SmallVector<Value> operands;
@@ -512,8 +581,149 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     addAttr("precision_config", builder.getArrayAttr(config));
   };
 
+  // Ops that are their operand on one device, in one program.
+  auto identity = [&](Value value) -> LogicalResult {
+    if (value.getType() != *resultType)
+      return error(inst.opcodeLoc)
+             << "'" << opcode << "' returns " << *resultType
+             << " but its operand is " << value.getType()
+             << "; tpuc imports it as the identity, which needs one type";
+    values[inst.name] = value;
+    return success();
+  };
+  auto needOperands = [&](size_t count) -> LogicalResult {
+    if (operands.size() == count)
+      return success();
+    return error(inst.opcodeLoc) << "'" << opcode << "' needs " << count
+                                 << " operand(s), found " << operands.size();
+  };
+
   if (!opName.empty()) {
     // No attributes.
+  } else if (opcode == "after-all") {
+    opName = "hlo.tuple"; // a token: the empty tuple
+    operands.clear();
+  } else if (opcode == "opt-barrier" || opcode == "domain" ||
+             opcode == "add-dependency") {
+    // opt-barrier only orders scheduling, which a program run op by op
+    // keeps; add-dependency returns operand 0 once operand 1 (a token or
+    // value) is computed.
+    if (operands.empty())
+      return needOperands(1);
+    return identity(operands[0]);
+  } else if (opcode == "custom-call" &&
+             isIdentityCustomCall(
+                 inst.attr("custom_call_target")
+                     ? StringRef(inst.attr("custom_call_target")->stringValue)
+                     : StringRef())) {
+    if (failed(needOperands(1)))
+      return failure();
+    return identity(operands[0]);
+  } else if (opcode == "custom-call" && inst.attr("custom_call_target") &&
+             inst.attr("custom_call_target")->stringValue == "TopK") {
+    // JAX's lax.top_k before XLA's TopK rewriter: (values, s32 indices) of
+    // the k largest along the last dimension, k from the result shape.
+    auto tuple = dyn_cast<TupleType>(*resultType);
+    auto values = tuple && tuple.size() == 2
+                      ? dyn_cast<RankedTensorType>(tuple.getType(0))
+                      : nullptr;
+    if (failed(needOperands(1)) || failed(splitTupleResult()))
+      return failure();
+    if (!values || values.getRank() < 1)
+      return error(inst.loc) << "custom-call TopK must return a tuple "
+                                "(values, indices) of rank >= 1";
+    opName = "hlo.topk";
+    addAttr("k", builder.getI64IntegerAttr(values.getShape().back()));
+    addAttr("largest", builder.getBoolAttr(true));
+  } else if (opcode == "reduce-precision") {
+    FailureOr<int64_t> exponent = intAttr("exponent_bits");
+    if (failed(exponent))
+      return failure();
+    FailureOr<int64_t> mantissa = intAttr("mantissa_bits");
+    if (failed(mantissa))
+      return failure();
+    opName = "hlo.reduce_precision";
+    addAttr("exponent_bits", builder.getI32IntegerAttr(*exponent));
+    addAttr("mantissa_bits", builder.getI32IntegerAttr(*mantissa));
+  } else if (opcode == "map") {
+    opName = "hlo.map";
+    auto tensorType = dyn_cast<RankedTensorType>(*resultType);
+    SmallVector<int64_t> dims = llvm::to_vector(intsAttr("dimensions"));
+    if (dims.empty() && tensorType)
+      dims = llvm::to_vector(llvm::seq<int64_t>(0, tensorType.getRank()));
+    addAttr("dimensions", i64Array(dims));
+    if (failed(addRegion("to_apply", 1)))
+      return failure();
+  } else if (opcode == "bitcast" || opcode == "dynamic-reshape") {
+    // With static shapes and row-major layouts, both are a reshape
+    // (dynamic-reshape's size operands then repeat the static sizes).
+    auto tensorType = dyn_cast<RankedTensorType>(*resultType);
+    auto operandType = operands.empty()
+                           ? nullptr
+                           : dyn_cast<RankedTensorType>(operands[0].getType());
+    if (!tensorType || !operandType ||
+        operandType.getElementType() != tensorType.getElementType())
+      return error(inst.opcodeLoc)
+             << "'" << opcode << "' is imported as a reshape, which needs an "
+             << "array operand of the result's element type";
+    operands.resize(1);
+    opName = "hlo.reshape";
+  } else if (opcode == "get-dimension-size") {
+    ArrayRef<int64_t> dims = intsAttr("dimensions");
+    auto operandType = operands.size() == 1
+                           ? dyn_cast<RankedTensorType>(operands[0].getType())
+                           : nullptr;
+    auto tensorType = dyn_cast<RankedTensorType>(*resultType);
+    if (dims.size() != 1 || !operandType || !tensorType ||
+        dims[0] >= operandType.getRank() || dims[0] < 0)
+      return error(inst.opcodeLoc) << "get-dimension-size needs one array "
+                                      "operand and dimensions={d} in range";
+    // Static shapes: the size is a constant.
+    opName = "hlo.constant";
+    operands.clear();
+    addAttr("value", DenseElementsAttr::get(
+                         tensorType, ArrayRef<APInt>(APInt(
+                                         32, operandType.getDimSize(dims[0])))));
+  } else if (opcode == "set-dimension-size") {
+    // The result shape must be static (convertType rejects <=N bounds), so
+    // the size operand can only restate the static size.
+    if (operands.empty())
+      return needOperands(2);
+    return identity(operands[0]);
+  } else if (opcode == "replica-id" || opcode == "partition-id") {
+    auto tensorType = dyn_cast<RankedTensorType>(*resultType);
+    if (!tensorType)
+      return error(inst.opcodeLoc) << "'" << opcode << "' returns an array";
+    opName = "hlo.constant"; // one device: replica and partition 0
+    addAttr("value", DenseElementsAttr::get(
+                         tensorType, ArrayRef<APInt>(APInt(32, 0))));
+  } else if (opcode == "copy-start") {
+    // (destination, source, context); copy-done returns the destination.
+    auto tuple = dyn_cast<TupleType>(*resultType);
+    if (failed(needOperands(1)))
+      return failure();
+    if (!tuple || tuple.size() != 3 || tuple.getType(0) != operands[0].getType())
+      return error(inst.opcodeLoc)
+             << "copy-start must return (destination, source, u32[])";
+    Value copy = hlo::CopyOp::create(builder, location, operands[0]);
+    auto contextType = dyn_cast<RankedTensorType>(tuple.getType(2));
+    if (!contextType)
+      return error(inst.opcodeLoc) << "copy-start's context must be an array";
+    Value context = hlo::ConstantOp::create(
+        builder, location,
+        DenseElementsAttr::get(contextType,
+                               ArrayRef<APInt>(APInt(
+                                   contextType.getElementTypeBitWidth(), 0))));
+    values[inst.name] = hlo::TupleOp::create(builder, location,
+                                             ValueRange{copy, operands[0], context});
+    return success();
+  } else if (opcode == "copy-done") {
+    if (failed(needOperands(1)))
+      return failure();
+    if (!isa<TupleType>(operands[0].getType()))
+      return error(inst.opcodeLoc) << "copy-done needs copy-start's tuple";
+    return identity(hlo::GetTupleElementOp::create(builder, location,
+                                                   operands[0], 0));
   } else if (opcode == "constant") {
     auto tensorType = dyn_cast<RankedTensorType>(*resultType);
     if (!tensorType || !inst.literal)
@@ -720,6 +930,10 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     const Computation *comp = calledComputation(inst, "to_apply");
     if (!comp)
       return failure();
+    // The callee may already exist as a function: check the stack first.
+    if (active.lookup(comp->name))
+      return error(inst.loc) << "computation '" << comp->name
+                             << "' calls itself";
     FailureOr<func::FuncOp> callee = emitFunction(*comp, /*isEntry=*/false);
     if (failed(callee))
       return failure();
@@ -872,7 +1086,9 @@ FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
     if (!param)
       return error(comp.loc) << "computation '" << comp.name
                              << "' has no parameter(" << n << ")";
+    currentOpcode = "parameter";
     FailureOr<Type> type = convertType(param->shape);
+    currentOpcode = "";
     if (failed(type))
       return failure();
     argTypes.push_back(*type);

@@ -31,7 +31,12 @@ private:
 /// Whether `path` names XLA HLO text (.hlo, .txt) rather than MLIR.
 bool isHloText(llvm::StringRef path);
 
-/// Reads `path` ("-" is stdin) into a verified module: XLA HLO text for
+/// Fails with a diagnostic at the call when the module's call graph has a
+/// cycle (XLA rejects recursive computations; the interpreter and codegen
+/// would recurse forever).
+mlir::LogicalResult verifyNoRecursion(mlir::ModuleOp module);
+
+/// Reads `path` ("-" is stdin) into a verified, non-recursive module: XLA HLO text for
 /// .hlo/.txt files, MLIR (the hlo dialect) otherwise. Errors are reported
 /// as diagnostics with file:line:col; returns null on failure.
 mlir::OwningOpRef<mlir::ModuleOp> loadModule(llvm::StringRef path,

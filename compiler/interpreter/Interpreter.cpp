@@ -62,12 +62,16 @@ struct Scope {
   llvm::DenseMap<Value, RtValue> values;
   const Scope *parent = nullptr;
 
-  const RtValue &lookup(Value value) const {
-    for (const Scope *scope = this;; scope = scope->parent) {
+  const RtValue &lookup(Value value) const { return *find(value); }
+
+  /// The value, or null when no enclosing block defines it.
+  const RtValue *find(Value value) const {
+    for (const Scope *scope = this; scope; scope = scope->parent) {
       auto it = scope->values.find(value);
-      if (it != scope->values.end() || !scope->parent)
-        return it->second;
+      if (it != scope->values.end())
+        return &it->second;
     }
+    return nullptr;
   }
 };
 
@@ -187,7 +191,8 @@ public:
   explicit Evaluator(const InterpreterOptions &options)
       : numThreads(options.numThreads > 0
                        ? options.numThreads
-                       : std::max(1u, std::thread::hardware_concurrency())) {}
+                       : std::max(1u, std::thread::hardware_concurrency())),
+        maxOps(options.maxOps) {}
 
   /// Evaluates `block` with `args` bound to its arguments and returns the
   /// operands of its terminator.
@@ -218,6 +223,8 @@ private:
   }
 
   int numThreads;
+  uint64_t maxOps;
+  uint64_t opsRun = 0;
 };
 
 FailureOr<std::vector<RtValue>>
@@ -244,6 +251,10 @@ Evaluator::runBlock(Block &block, llvm::ArrayRef<RtValue> args,
       deadAfter[op].push_back(value);
   }
   for (Operation &op : block.without_terminator()) {
+    if (maxOps && ++opsRun > maxOps)
+      return op.emitError() << "the interpreter stopped after " << maxOps
+                            << " ops (the --max-ops budget); is a while "
+                               "loop endless?";
     if (failed(evalOp(op, scope)))
       return failure();
     auto it = deadAfter.find(&op);
@@ -299,8 +310,15 @@ Evaluator::evalOpResults(Operation &op, Scope &scope) {
     return Results(std::make_move_iterator(list.begin()),
                    std::make_move_iterator(list.end()));
   };
-  auto programOf = [](Region &region) -> std::shared_ptr<const ScalarProgram> {
-    std::optional<ScalarProgram> program = ScalarProgram::compile(region);
+  auto programOf = [&](Region &region) -> std::shared_ptr<const ScalarProgram> {
+    // Rank-0 values of the enclosing blocks are known now: compiled in.
+    auto outer = [&](Value value) -> std::optional<uint64_t> {
+      const RtValue *found = scope.find(value);
+      if (!found || found->isTuple || found->tensor.numElements() != 1)
+        return std::nullopt;
+      return elementBits(found->tensor, 0);
+    };
+    std::optional<ScalarProgram> program = ScalarProgram::compile(region, outer);
     if (!program)
       return nullptr;
     return std::make_shared<const ScalarProgram>(std::move(*program));
@@ -342,6 +360,17 @@ Evaluator::evalOpResults(Operation &op, Scope &scope) {
       })
       .Case([&](hlo::ClampOp o) {
         return one(clamp(tensor(o.getMin()), tensor(o.getOperand()), tensor(o.getMax())));
+      })
+      .Case([&](hlo::ReducePrecisionOp o) {
+        return one(reducePrecision(tensor(o.getOperand()), o.getExponentBits(),
+                                   o.getMantissaBits()));
+      })
+      .Case([&](hlo::MapOp o) -> FailureOr<Results> {
+        auto result = map(tensors(o.getInputs()), elementDType(o.getResult()),
+                          combinerOf(o.getComputation()));
+        if (failed(result))
+          return failure();
+        return one(*result);
       })
       .Case([&](hlo::ConvertOp o) {
         return one(convert(tensor(o.getOperand()), elementDType(o.getResult())));

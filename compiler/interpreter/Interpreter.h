@@ -26,6 +26,10 @@ struct InterpreterOptions {
   /// Threads for dot_general and convolution; 0 uses every hardware thread.
   /// Results do not depend on it.
   int numThreads = 0;
+  /// Stop with an error after evaluating this many ops (counting every op
+  /// of every region run, per loop trip and per element); 0 is no limit.
+  /// An endless while then fails instead of hanging.
+  uint64_t maxOps = 0;
 };
 
 /// The element type and shape of a parameter or result type, when it is a

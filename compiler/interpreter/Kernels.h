@@ -25,11 +25,13 @@ namespace tpuc::interpreter {
 
 enum class UnaryOp {
   Abs, Ceil, Cosine, Exp, Expm1, Floor, Log, Log1p, Logistic, Negate, Not,
-  RoundNearestEven, Rsqrt, Sign, Sine, Sqrt, Tanh,
+  RoundNearestEven, Rsqrt, Sign, Sine, Sqrt, Tanh, Tan, Cbrt, Erf,
+  RoundNearestAfz, Acos, Acosh, Asin, Asinh, Atan, Atanh, Cosh, Sinh,
+  Popcnt, Clz,
 };
 enum class BinaryOp {
   Add, Subtract, Multiply, Divide, Remainder, Maximum, Minimum, Power, Atan2,
-  And, Or, Xor,
+  And, Or, Xor, ShiftLeft, ShiftRightArithmetic, ShiftRightLogical, Mulhi,
 };
 
 struct CompareSpec {
@@ -91,6 +93,13 @@ Tensor select(const Tensor &pred, const Tensor &onTrue, const Tensor &onFalse);
 /// `min` and `max` may be rank 0.
 Tensor clamp(const Tensor &min, const Tensor &x, const Tensor &max);
 Tensor convert(const Tensor &x, DType to);
+/// XLA's reduce-precision: round to `exponentBits`/`mantissaBits`, keep
+/// the type.
+Tensor reducePrecision(const Tensor &x, int exponentBits, int mantissaBits);
+/// result[i] = computation(inputs..[i]); the combiner's region takes one
+/// rank-0 tensor per input.
+mlir::FailureOr<Tensor> map(llvm::ArrayRef<Tensor> inputs, DType resultType,
+                            const Combiner &computation);
 Tensor bitcastConvert(const Tensor &x, DType to, llvm::ArrayRef<int64_t> shape);
 Tensor iota(DType dtype, llvm::ArrayRef<int64_t> shape, int64_t dimension);
 

@@ -12,6 +12,8 @@
 
 #include "compiler/interpreter/Kernels.h"
 
+#include "llvm/ADT/bit.h"
+
 #include <cmath>
 #include <limits>
 
@@ -105,7 +107,38 @@ inline typename T::Compute applyBinary(typename T::Compute a,
       return static_cast<C>(a | b);
     else if constexpr (Op == BinaryOp::Xor)
       return static_cast<C>(a ^ b);
-    else
+    else if constexpr (Op == BinaryOp::ShiftLeft ||
+                       Op == BinaryOp::ShiftRightLogical ||
+                       Op == BinaryOp::ShiftRightArithmetic) {
+      // The shift is unsigned; at least the bit width shifts every bit out.
+      constexpr unsigned kBits = 8 * sizeof(C);
+      U shift = static_cast<U>(b);
+      if (shift >= kBits) {
+        if constexpr (Op == BinaryOp::ShiftRightArithmetic &&
+                      std::is_signed_v<C>)
+          return a < 0 ? C(-1) : C(0);
+        return 0;
+      }
+      if constexpr (Op == BinaryOp::ShiftLeft)
+        return static_cast<C>(static_cast<W>(static_cast<U>(a)) << shift);
+      else if constexpr (Op == BinaryOp::ShiftRightLogical)
+        return static_cast<C>(static_cast<U>(a) >> shift);
+      else
+        return static_cast<C>(static_cast<std::make_signed_t<C>>(a) >> shift);
+    } else if constexpr (Op == BinaryOp::Mulhi) {
+      // The high half of the double-width product.
+      constexpr unsigned kBits = 8 * sizeof(C);
+      if constexpr (kBits == 64) {
+        using Wide = std::conditional_t<std::is_signed_v<C>, __int128,
+                                        unsigned __int128>;
+        return static_cast<C>((static_cast<Wide>(a) * static_cast<Wide>(b)) >>
+                              kBits);
+      } else {
+        using Wide = std::conditional_t<std::is_signed_v<C>, int64_t, uint64_t>;
+        return static_cast<C>((static_cast<Wide>(a) * static_cast<Wide>(b)) >>
+                              kBits);
+      }
+    } else
       return a; // atan2 does not type-check on integers
   }
 }
@@ -128,6 +161,10 @@ template <typename F> decltype(auto) dispatchBinary(BinaryOp op, F &&f) {
     TPUC_BINARY_CASE(And)
     TPUC_BINARY_CASE(Or)
     TPUC_BINARY_CASE(Xor)
+    TPUC_BINARY_CASE(ShiftLeft)
+    TPUC_BINARY_CASE(ShiftRightArithmetic)
+    TPUC_BINARY_CASE(ShiftRightLogical)
+    TPUC_BINARY_CASE(Mulhi)
   }
 #undef TPUC_BINARY_CASE
   return f(std::integral_constant<BinaryOp, BinaryOp::Xor>{});
@@ -199,6 +236,10 @@ typename T::Compute applyUnary(typename T::Compute a) {
       return static_cast<C>(~a);
     else if constexpr (Op == UnaryOp::Sign)
       return static_cast<C>((a > 0) - (a < 0));
+    else if constexpr (Op == UnaryOp::Popcnt)
+      return static_cast<C>(llvm::popcount(static_cast<U>(a)));
+    else if constexpr (Op == UnaryOp::Clz)
+      return static_cast<C>(llvm::countl_zero(static_cast<U>(a)));
     else
       return a; // float-only ops do not type-check on integers
   } else {
@@ -222,6 +263,21 @@ typename T::Compute applyUnary(typename T::Compute a) {
     case UnaryOp::Sine: return std::sin(a);
     case UnaryOp::Sqrt: return std::sqrt(a);
     case UnaryOp::Tanh: return std::tanh(a);
+    case UnaryOp::Tan: return std::tan(a);
+    case UnaryOp::Cbrt: return std::cbrt(a);
+    case UnaryOp::Erf: return std::erf(a);
+    case UnaryOp::RoundNearestAfz: return std::round(a);
+    case UnaryOp::Acos: return std::acos(a);
+    case UnaryOp::Acosh: return std::acosh(a);
+    case UnaryOp::Asin: return std::asin(a);
+    case UnaryOp::Asinh: return std::asinh(a);
+    case UnaryOp::Atan: return std::atan(a);
+    case UnaryOp::Atanh: return std::atanh(a);
+    case UnaryOp::Cosh: return std::cosh(a);
+    case UnaryOp::Sinh: return std::sinh(a);
+    case UnaryOp::Popcnt:
+    case UnaryOp::Clz:
+      return a; // integer-only ops do not type-check on floats
     }
     return a;
   }
@@ -249,6 +305,20 @@ template <typename F> decltype(auto) dispatchUnary(UnaryOp op, F &&f) {
     TPUC_UNARY_CASE(Sine)
     TPUC_UNARY_CASE(Sqrt)
     TPUC_UNARY_CASE(Tanh)
+    TPUC_UNARY_CASE(Tan)
+    TPUC_UNARY_CASE(Cbrt)
+    TPUC_UNARY_CASE(Erf)
+    TPUC_UNARY_CASE(RoundNearestAfz)
+    TPUC_UNARY_CASE(Acos)
+    TPUC_UNARY_CASE(Acosh)
+    TPUC_UNARY_CASE(Asin)
+    TPUC_UNARY_CASE(Asinh)
+    TPUC_UNARY_CASE(Atan)
+    TPUC_UNARY_CASE(Atanh)
+    TPUC_UNARY_CASE(Cosh)
+    TPUC_UNARY_CASE(Sinh)
+    TPUC_UNARY_CASE(Popcnt)
+    TPUC_UNARY_CASE(Clz)
   }
 #undef TPUC_UNARY_CASE
   return f(std::integral_constant<UnaryOp, UnaryOp::Abs>{});

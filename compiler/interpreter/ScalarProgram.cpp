@@ -27,6 +27,12 @@ std::optional<BinaryOp> binaryOpKind(Operation *op) {
       .Case([](hlo::AndOp) { return BinaryOp::And; })
       .Case([](hlo::OrOp) { return BinaryOp::Or; })
       .Case([](hlo::XorOp) { return BinaryOp::Xor; })
+      .Case([](hlo::ShiftLeftOp) { return BinaryOp::ShiftLeft; })
+      .Case([](hlo::ShiftRightArithmeticOp) {
+        return BinaryOp::ShiftRightArithmetic;
+      })
+      .Case([](hlo::ShiftRightLogicalOp) { return BinaryOp::ShiftRightLogical; })
+      .Case([](hlo::MulhiOp) { return BinaryOp::Mulhi; })
       .Default([](Operation *) { return std::nullopt; });
 }
 
@@ -49,6 +55,20 @@ std::optional<UnaryOp> unaryOpKind(Operation *op) {
       .Case([](hlo::SineOp) { return UnaryOp::Sine; })
       .Case([](hlo::SqrtOp) { return UnaryOp::Sqrt; })
       .Case([](hlo::TanhOp) { return UnaryOp::Tanh; })
+      .Case([](hlo::TanOp) { return UnaryOp::Tan; })
+      .Case([](hlo::CbrtOp) { return UnaryOp::Cbrt; })
+      .Case([](hlo::ErfOp) { return UnaryOp::Erf; })
+      .Case([](hlo::RoundNearestAfzOp) { return UnaryOp::RoundNearestAfz; })
+      .Case([](hlo::AcosOp) { return UnaryOp::Acos; })
+      .Case([](hlo::AcoshOp) { return UnaryOp::Acosh; })
+      .Case([](hlo::AsinOp) { return UnaryOp::Asin; })
+      .Case([](hlo::AsinhOp) { return UnaryOp::Asinh; })
+      .Case([](hlo::AtanOp) { return UnaryOp::Atan; })
+      .Case([](hlo::AtanhOp) { return UnaryOp::Atanh; })
+      .Case([](hlo::CoshOp) { return UnaryOp::Cosh; })
+      .Case([](hlo::SinhOp) { return UnaryOp::Sinh; })
+      .Case([](hlo::PopcntOp) { return UnaryOp::Popcnt; })
+      .Case([](hlo::ClzOp) { return UnaryOp::Clz; })
       .Default([](Operation *) { return std::nullopt; });
 }
 
@@ -93,7 +113,8 @@ std::optional<uint64_t> splatBits(hlo::ConstantOp op) {
 }
 } // namespace
 
-std::optional<ScalarProgram> ScalarProgram::compile(Region &region) {
+std::optional<ScalarProgram> ScalarProgram::compile(Region &region,
+                                                    OuterValue outer) {
   if (!region.hasOneBlock())
     return std::nullopt;
   Block &block = region.front();
@@ -118,10 +139,17 @@ std::optional<ScalarProgram> ScalarProgram::compile(Region &region) {
       return std::nullopt;
     SmallVector<unsigned, 3> operands;
     for (Value operand : op.getOperands()) {
-      auto it = slotOf.find(operand);
-      // Values from outside the region are not compiled in.
-      if (it == slotOf.end() || !dtypeOf(operand))
+      if (!dtypeOf(operand))
         return std::nullopt;
+      auto it = slotOf.find(operand);
+      if (it == slotOf.end()) {
+        // A value from outside the region: a constant slot, read now.
+        std::optional<uint64_t> bits = outer(operand);
+        if (!bits)
+          return std::nullopt;
+        it = slotOf.insert({operand, program.numSlots++}).first;
+        program.constants.push_back({it->second, *bits});
+      }
       operands.push_back(it->second);
     }
     unsigned result = program.numSlots++;
@@ -162,8 +190,14 @@ std::optional<ScalarProgram> ScalarProgram::compile(Region &region) {
   }
   for (Value value : block.getTerminator()->getOperands()) {
     auto it = slotOf.find(value);
-    if (it == slotOf.end())
-      return std::nullopt;
+    if (it == slotOf.end()) {
+      std::optional<uint64_t> bits =
+          dtypeOf(value) ? outer(value) : std::nullopt;
+      if (!bits)
+        return std::nullopt;
+      it = slotOf.insert({value, program.numSlots++}).first;
+      program.constants.push_back({it->second, *bits});
+    }
     program.results.push_back(it->second);
   }
   return program;

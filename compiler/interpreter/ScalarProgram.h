@@ -5,8 +5,10 @@
 // a rank-0 tensor per value; a ScalarProgram instead compiles the region
 // once into straight-line code over element bits, with exactly the
 // interpreter's semantics (ScalarOps.h). Regions of elementwise ops,
-// compare, select, convert and constants compile; anything else returns
-// nullopt and is interpreted.
+// compare, select, convert and constants compile, also when they use
+// rank-0 values from outside the region (constants that canonicalization
+// hoisted out of an inlined comparator); anything else returns nullopt and
+// is interpreted.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +25,7 @@
 #include <optional>
 #include <vector>
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace tpuc::interpreter {
@@ -48,8 +51,14 @@ inline void storeElementBits(Tensor &t, int64_t index, uint64_t bits) {
 
 class ScalarProgram {
 public:
+  /// The storage bits of a rank-0 value defined outside the region (a
+  /// constant hoisted out of it, a captured scalar), if known.
+  using OuterValue = llvm::function_ref<std::optional<uint64_t>(mlir::Value)>;
+
   /// Compiles a region whose arguments and results are rank-0 tensors.
-  static std::optional<ScalarProgram> compile(mlir::Region &region);
+  /// Values from outside the region are read once, through `outer`.
+  static std::optional<ScalarProgram> compile(mlir::Region &region,
+                                              OuterValue outer);
 
   /// Sizes `slots` for run() and sets the constants; the caller fills the
   /// arguments, slots [0, number of region arguments), with element bits.

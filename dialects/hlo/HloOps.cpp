@@ -1302,6 +1302,28 @@ LogicalResult SortOp::verifyRegions() {
                                {pred});
 }
 
+LogicalResult MapOp::verifyRegions() {
+  auto result = cast<RankedTensorType>(getResult().getType());
+  if (getInputs().empty())
+    return emitOpError("needs at least one input");
+  for (auto [i, input] : llvm::enumerate(getInputs()))
+    if (cast<ShapedType>(input.getType()).getShape() != result.getShape())
+      return emitOpError() << "input " << i << " has type " << input.getType()
+                           << ", but every input must have the result's shape "
+                           << result;
+  ArrayRef<int64_t> dims = getDimensions();
+  for (int64_t d = 0; d < result.getRank(); ++d)
+    if (static_cast<int64_t>(dims.size()) != result.getRank() || dims[d] != d)
+      return emitOpError() << "dimensions must list every dimension in order "
+                              "(0 to "
+                           << result.getRank() - 1 << ")";
+  if (result.getRank() == 0 && !dims.empty())
+    return emitOpError("dimensions must be empty for a rank-0 map");
+  return verifyRegionSignature(*this, getComputation(), "computation",
+                               scalarsOf(getInputs().getTypes()),
+                               {tensorOf({}, result.getElementType())});
+}
+
 LogicalResult TopKOp::inferReturnTypes(MLIRContext *context,
                                        std::optional<Location> loc,
                                        Adaptor adaptor,

@@ -93,6 +93,53 @@ def Hlo_SineOp : Hlo_UnaryElementwiseOp<"sine", Hlo_FpTensor, "sine">;
 def Hlo_SqrtOp : Hlo_UnaryElementwiseOp<"sqrt", Hlo_FpTensor, "square root">;
 def Hlo_TanhOp : Hlo_UnaryElementwiseOp<"tanh", Hlo_FpTensor, "hyperbolic tangent">;
 
+def Hlo_TanOp : Hlo_UnaryElementwiseOp<"tan", Hlo_FpTensor, "tangent">;
+def Hlo_CbrtOp : Hlo_UnaryElementwiseOp<"cbrt", Hlo_FpTensor, "cube root">;
+def Hlo_ErfOp : Hlo_UnaryElementwiseOp<"erf", Hlo_FpTensor, "error function">;
+def Hlo_RoundNearestAfzOp : Hlo_UnaryElementwiseOp<"round_nearest_afz",
+    Hlo_FpTensor, "rounding to the nearest integer, ties away from zero">;
+def Hlo_AcosOp : Hlo_UnaryElementwiseOp<"acos", Hlo_FpTensor, "arccosine">;
+def Hlo_AcoshOp : Hlo_UnaryElementwiseOp<"acosh", Hlo_FpTensor,
+    "inverse hyperbolic cosine">;
+def Hlo_AsinOp : Hlo_UnaryElementwiseOp<"asin", Hlo_FpTensor, "arcsine">;
+def Hlo_AsinhOp : Hlo_UnaryElementwiseOp<"asinh", Hlo_FpTensor,
+    "inverse hyperbolic sine">;
+def Hlo_AtanOp : Hlo_UnaryElementwiseOp<"atan", Hlo_FpTensor, "arctangent">;
+def Hlo_AtanhOp : Hlo_UnaryElementwiseOp<"atanh", Hlo_FpTensor,
+    "inverse hyperbolic tangent">;
+def Hlo_CoshOp : Hlo_UnaryElementwiseOp<"cosh", Hlo_FpTensor,
+    "hyperbolic cosine">;
+def Hlo_SinhOp : Hlo_UnaryElementwiseOp<"sinh", Hlo_FpTensor,
+    "hyperbolic sine">;
+def Hlo_PopcntOp : Hlo_UnaryElementwiseOp<"popcnt", Hlo_IntTensor,
+    "number of set bits">;
+def Hlo_ClzOp : Hlo_UnaryElementwiseOp<"count_leading_zeros", Hlo_IntTensor,
+    "number of leading zero bits">;
+
+def Hlo_ReducePrecisionOp : Hlo_Op<"reduce_precision", [Pure, Elementwise,
+    SameOperandsAndResultType]> {
+  let summary = "round to a float format with fewer exponent/mantissa bits";
+  let description = [{
+    XLA's reduce-precision: each element is rounded (to nearest, ties to
+    even) to the float format with `exponent_bits` exponent bits and
+    `mantissa_bits` mantissa bits, and kept in the operand's type. Values
+    beyond that format's range become infinities, values below its smallest
+    normal flush to zero, NaN stays NaN.
+
+    ```mlir
+    %0 = hlo.reduce_precision %x, exponent_bits = 8, mantissa_bits = 7 : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Hlo_FpTensor:$operand,
+                       ConfinedAttr<I32Attr, [IntMinValue<1>]>:$exponent_bits,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$mantissa_bits);
+  let results = (outs Hlo_FpTensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `exponent_bits` `=` $exponent_bits `,` `mantissa_bits` `=`
+    $mantissa_bits attr-dict `:` type($result)
+  }];
+}
+
 def Hlo_CopyOp : Hlo_UnaryElementwiseOp<"copy", Hlo_Tensor,
     "copy (in tpuc: a change of layout)">;
 
@@ -142,6 +189,17 @@ def Hlo_OrOp : Hlo_BinaryElementwiseOp<"or", Hlo_IntOrPredTensor,
     "logical/bitwise or", [Commutative]>;
 def Hlo_XorOp : Hlo_BinaryElementwiseOp<"xor", Hlo_IntOrPredTensor,
     "logical/bitwise exclusive or", [Commutative]>;
+
+def Hlo_ShiftLeftOp : Hlo_BinaryElementwiseOp<"shift_left", Hlo_IntTensor,
+    "shift left (0 when the shift is at least the bit width)">;
+def Hlo_ShiftRightArithmeticOp : Hlo_BinaryElementwiseOp<
+    "shift_right_arithmetic", Hlo_IntTensor,
+    "arithmetic shift right (the sign fills a shift of at least the bit width)">;
+def Hlo_ShiftRightLogicalOp : Hlo_BinaryElementwiseOp<"shift_right_logical",
+    Hlo_IntTensor, "logical shift right (0 when the shift is at least the bit "
+    "width)">;
+def Hlo_MulhiOp : Hlo_BinaryElementwiseOp<"mulhi", Hlo_IntTensor,
+    "high half of the double-width product", [Commutative]>;
 
 def Hlo_CompareOp : Hlo_Op<"compare", [Pure, Elementwise,
     SameTypeOperands, InferTypeOpAdaptor]> {
@@ -598,6 +656,33 @@ def Hlo_SortOp : Hlo_Op<"sort", [RecursiveMemoryEffects, InferTypeOpAdaptor]> {
   let hasRegionVerifier = 1;
 }
 
+def Hlo_MapOp : Hlo_Op<"map", [RecursiveMemoryEffects]> {
+  let summary = "apply a scalar computation elementwise";
+  let description = [{
+    XLA's map: the computation takes one rank-0 tensor per input (of its
+    element type) and returns one rank-0 tensor; the result holds its value
+    at every index. `dimensions` lists every dimension in order, as XLA
+    requires.
+
+    ```mlir
+    %0 = hlo.map(%a, %b) dims = [0] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %m = hlo.multiply %x, %y : tensor<f32>
+      hlo.return %m : tensor<f32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Hlo_Tensor>:$inputs,
+                       DenseI64ArrayAttr:$dimensions);
+  let results = (outs Hlo_Tensor:$result);
+  let regions = (region SizedRegion<1>:$computation);
+  let assemblyFormat = [{
+    `(` $inputs `)` `dims` `=` $dimensions attr-dict
+    `:` functional-type(operands, results) $computation
+  }];
+  let hasRegionVerifier = 1;
+}
+
 def Hlo_TopKOp : Hlo_Op<"topk", [Pure, InferTypeOpAdaptor]> {
   let summary = "the k largest (or smallest) entries along the last dimension";
   let description = [{
@@ -715,7 +800,7 @@ def Hlo_FusionOp : Hlo_Op<"fusion", [IsolatedFromAbove,
 }
 
 def Hlo_ReturnOp : Hlo_Op<"return", [Pure, Terminator,
-    ParentOneOf<["ReduceOp", "ReduceWindowOp", "SelectAndScatterOp",
+    ParentOneOf<["ReduceOp", "MapOp", "ReduceWindowOp", "SelectAndScatterOp",
                  "ScatterOp", "SortOp", "WhileOp", "ConditionalOp",
                  "FusionOp"]>]> {
   let summary = "the result of a region";

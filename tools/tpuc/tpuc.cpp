@@ -18,7 +18,8 @@ int main(int argc, char **argv) {
                          &tpuc::driver::compileCommand,
                          &tpuc::driver::fitCommand,
                          &tpuc::driver::targetsCommand,
-                         &tpuc::driver::translateCommand};
+                         &tpuc::driver::translateCommand,
+                         &tpuc::driver::opsCommand};
   llvm::cl::HideUnrelatedOptions(tpuc::driver::toolCategory());
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
     os << "tpuc (ahead-of-time compiler for TPU-like accelerators), built "
@@ -36,6 +37,8 @@ int main(int argc, char **argv) {
           "                              fit in HBM? padding and memory "
           "reports\n"
           "  tpuc targets                list the target presets\n"
+          "  tpuc ops                    XLA op coverage (import, interpret, "
+          "compile)\n"
           "  tpuc translate --tpu-to-executable FILE.mlir -o OUT.tpx\n"
           "  tpuc translate --executable-to-text FILE.tpx [-o OUT]\n"
           "                              tpu dialect <-> executable\n\n"

@@ -1153,3 +1153,33 @@ func.func @return_parent(%a: tensor<4xf32>) {
   // expected-error @+1 {{'hlo.return' op expects parent op to be one of}}
   hlo.return %a : tensor<4xf32>
 }
+
+// -----
+
+func.func @map_shape(%a: tensor<4xf32>, %b: tensor<2xf32>) {
+  // expected-error @+1 {{input 1 has type 'tensor<2xf32>', but every input must have the result's shape 'tensor<4xf32>'}}
+  %0 = hlo.map(%a, %b) dims = [0] : (tensor<4xf32>, tensor<2xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    hlo.return %x : tensor<f32>
+  }
+  return
+}
+
+// -----
+
+func.func @map_dims(%a: tensor<2x4xf32>) {
+  // expected-error @+1 {{dimensions must list every dimension in order (0 to 1)}}
+  %0 = hlo.map(%a) dims = [1, 0] : (tensor<2x4xf32>) -> tensor<2x4xf32> {
+  ^bb0(%x: tensor<f32>):
+    hlo.return %x : tensor<f32>
+  }
+  return
+}
+
+// -----
+
+func.func @shift_float(%a: tensor<4xf32>) {
+  // expected-error @+1 {{must be statically shaped tensor of}}
+  %0 = hlo.shift_left %a, %a : tensor<4xf32>
+  return
+}

@@ -249,3 +249,52 @@ func.func @control(%a: tensor<4xf32>, %n: tensor<i32>, %p: tensor<i1>) -> tensor
   }
   return %f : tensor<4xf32>
 }
+
+// CHECK-LABEL: func.func @xla_opcodes
+func.func @xla_opcodes(%f: tensor<4xf32>, %i: tensor<4xi32>, %u: tensor<4xui8>) -> (tensor<4xf32>, tensor<4xi32>, tensor<4xui8>) {
+  // CHECK: hlo.tan
+  %0 = hlo.tan %f : tensor<4xf32>
+  // CHECK: hlo.cbrt
+  %1 = hlo.cbrt %0 : tensor<4xf32>
+  // CHECK: hlo.erf
+  %2 = hlo.erf %1 : tensor<4xf32>
+  // CHECK: hlo.round_nearest_afz
+  %3 = hlo.round_nearest_afz %2 : tensor<4xf32>
+  // CHECK: hlo.acos
+  %4 = hlo.acos %3 : tensor<4xf32>
+  // CHECK: hlo.acosh
+  %5 = hlo.acosh %4 : tensor<4xf32>
+  // CHECK: hlo.asin
+  %6 = hlo.asin %5 : tensor<4xf32>
+  // CHECK: hlo.asinh
+  %7 = hlo.asinh %6 : tensor<4xf32>
+  // CHECK: hlo.atan %
+  %8 = hlo.atan %7 : tensor<4xf32>
+  // CHECK: hlo.atanh
+  %9 = hlo.atanh %8 : tensor<4xf32>
+  // CHECK: hlo.cosh
+  %10 = hlo.cosh %9 : tensor<4xf32>
+  // CHECK: hlo.sinh
+  %11 = hlo.sinh %10 : tensor<4xf32>
+  // CHECK: hlo.reduce_precision %{{.*}}, exponent_bits = 5, mantissa_bits = 10 : tensor<4xf32>
+  %12 = hlo.reduce_precision %11, exponent_bits = 5, mantissa_bits = 10 : tensor<4xf32>
+  // CHECK: hlo.map(%{{.*}}, %{{.*}}) dims = [0] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %13 = hlo.map(%12, %f) dims = [0] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %m = hlo.multiply %x, %y : tensor<f32>
+    hlo.return %m : tensor<f32>
+  }
+  // CHECK: hlo.shift_left
+  %s0 = hlo.shift_left %i, %i : tensor<4xi32>
+  // CHECK: hlo.shift_right_arithmetic
+  %s1 = hlo.shift_right_arithmetic %s0, %i : tensor<4xi32>
+  // CHECK: hlo.shift_right_logical
+  %s2 = hlo.shift_right_logical %s1, %i : tensor<4xi32>
+  // CHECK: hlo.mulhi
+  %s3 = hlo.mulhi %s2, %i : tensor<4xi32>
+  // CHECK: hlo.popcnt
+  %b0 = hlo.popcnt %u : tensor<4xui8>
+  // CHECK: hlo.count_leading_zeros
+  %b1 = hlo.count_leading_zeros %b0 : tensor<4xui8>
+  return %13, %s3, %b1 : tensor<4xf32>, tensor<4xi32>, tensor<4xui8>
+}
