@@ -265,29 +265,8 @@ LogicalResult Lowering::lowerOp(Operation *op) {
       return success(); // materialised where it is used
     return lowerConstant(cst);
   }
-  if (auto fusion = dyn_cast<hlo::FusionOp>(op)) {
-    // Not yet one kernel: the fused ops are lowered one by one (a fusion
-    // kernel that keeps intermediates in VMEM is later work).
-    Block &body = fusion.getBody().front();
-    for (auto [arg, operand] :
-         llvm::zip(body.getArguments(), fusion.getOperands())) {
-      FailureOr<Value> mem = memOf(operand);
-      if (failed(mem))
-        return failure();
-      hbm[arg] = *mem;
-    }
-    for (Operation &inner : body.without_terminator())
-      if (failed(lowerOp(&inner)))
-        return failure();
-    for (auto [result, value] :
-         llvm::zip(fusion.getResults(), body.getTerminator()->getOperands())) {
-      FailureOr<Value> mem = memOf(value);
-      if (failed(mem))
-        return failure();
-      hbm[result] = *mem;
-    }
-    return success();
-  }
+  if (auto fusion = dyn_cast<hlo::FusionOp>(op))
+    return lowerFusion(fusion); // FusedKernel.cpp
   if (isa<hlo::TupleOp, hlo::GetTupleElementOp, hlo::CallOp, hlo::WhileOp,
           hlo::ConditionalOp>(op))
     return lowerControlFlow(op);
