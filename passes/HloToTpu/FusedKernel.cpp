@@ -169,6 +169,8 @@ LogicalResult Lowering::lowerFusion(hlo::FusionOp fusion) {
   llvm::DenseMap<Operation *, size_t> groupOf;
   // Emits group `i`: its values read by anything outside it become the
   // kernel's outputs.
+  // Ops that compute a group's value themselves (fused reduces).
+  llvm::DenseSet<Operation *> inKernel;
   auto emit = [&](size_t i) -> LogicalResult {
     LoopGroup &group = groups[i];
     group.open = false;
@@ -177,7 +179,8 @@ LogicalResult Lowering::lowerFusion(hlo::FusionOp fusion) {
       for (Value result : op->getResults())
         if (llvm::any_of(result.getUsers(), [&](Operation *user) {
               Operation *top = body.findAncestorOpInBlock(*user);
-              return !top || !group.ops.contains(top);
+              return !top ||
+                     (!group.ops.contains(top) && !inKernel.contains(top));
             }))
           roots.push_back(result);
     if (roots.empty())
@@ -226,7 +229,58 @@ LogicalResult Lowering::lowerFusion(hlo::FusionOp fusion) {
         }))
       absorbed.insert(reshape);
   }
+  // Reduces whose operand an open group computes: the reduce kernel
+  // computes it per tile from the group's inputs (an input fusion in one
+  // pass) unless the group spreads a broadcast over it.
+  auto fuseIntoReduce = [&](Operation *op) -> std::optional<size_t> {
+    auto reduce = dyn_cast<hlo::ReduceOp>(op);
+    if (!reduce || reduce.getInputs().size() != 1)
+      return std::nullopt;
+    Operation *def = reduce.getInputs()[0].getDefiningOp();
+    auto it = def ? groupOf.find(def) : groupOf.end();
+    if (it == groupOf.end() || !groups[it->second].open)
+      return std::nullopt;
+    const LoopGroup &group = groups[it->second];
+    SmallVector<Operation *> stack{def};
+    llvm::DenseSet<Operation *> seen;
+    while (!stack.empty()) {
+      Operation *member = stack.pop_back_val();
+      if (!seen.insert(member).second)
+        continue;
+      if (auto bcast = dyn_cast<hlo::BroadcastInDimOp>(member)) {
+        std::optional<BroadcastForm> form = broadcastForm(bcast);
+        if (!form || (form->spread != Spread::Splat &&
+                      form->spread != Spread::Scalar))
+          return std::nullopt;
+        continue;
+      }
+      for (Value v : member->getOperands()) {
+        Operation *d = v.getDefiningOp();
+        if (d && group.ops.contains(d))
+          stack.push_back(d);
+        else if (d && groupOf.count(d) && groups[groupOf[d]].open)
+          return std::nullopt; // a rank-0 value of another open group
+      }
+    }
+    return it->second;
+  };
+
   for (Operation &inner : body.without_terminator()) {
+    if (std::optional<size_t> g = fuseIntoReduce(&inner)) {
+      // The init value may come from a group; the input does not need one.
+      inKernel.insert(&inner);
+      const LoopGroup &group = groups[*g];
+      auto initDef = cast<hlo::ReduceOp>(inner).getInitValues()[0].getDefiningOp();
+      if (initDef && groupOf.count(initDef) && groups[groupOf[initDef]].open &&
+          failed(emit(groupOf[initDef])))
+        return failure();
+      fusedProducer = [&](Operation *op) { return group.ops.contains(op); };
+      LogicalResult lowered = lowerOp(&inner);
+      fusedProducer = nullptr;
+      if (failed(lowered))
+        return failure();
+      continue;
+    }
     if (absorbed.contains(&inner)) {
       if (failed(emitProducers(&inner)))
         return failure();
@@ -266,16 +320,25 @@ LogicalResult Lowering::lowerFusion(hlo::FusionOp fusion) {
   return success();
 }
 
-LogicalResult
-Lowering::emitLoopKernel(ValueRange roots,
-                         function_ref<bool(Operation *)> isMember) {
-  auto type = cast<RankedTensorType>(roots.front().getType());
-  Geometry g = geometryOf(type);
-  // What the members read from outside: arrays of the kernel's shape
-  // (streamed block by block), rank-0 operands and broadcast sources (kept
-  // whole in VMEM). Splat constants are immediates.
-  SmallVector<Value> inputs;
-  SmallVector<std::pair<Value, BroadcastForm>> spreads; // value, its form
+namespace {
+
+/// A broadcast source (or rank-0 operand) a loop kernel keeps in VMEM.
+struct Resident {
+  Value value;
+  BroadcastForm form;
+  VBuf buf;
+  int64_t tileBytes;
+  bool isInt;
+};
+
+/// What the ops `isMember` accepts, computing `roots` (of shape `type`),
+/// read from outside: arrays of that shape (`inputs`, streamed block by
+/// block), rank-0 operands and broadcast sources (`spreads`, kept whole in
+/// VMEM). Splat constants are immediates.
+LogicalResult collectLeaves(ValueRange roots, RankedTensorType type,
+                            function_ref<bool(Operation *)> isMember,
+                            SmallVectorImpl<Value> &inputs,
+                            SmallVectorImpl<std::pair<Value, BroadcastForm>> &spreads) {
   llvm::DenseSet<Operation *> seen;
   std::function<LogicalResult(Operation *)> collect =
       [&](Operation *user) -> LogicalResult {
@@ -316,6 +379,141 @@ Lowering::emitLoopKernel(ValueRange roots,
   for (Value root : roots)
     if (failed(collect(root.getDefiningOp())))
       return failure();
+  return success();
+}
+
+/// Loads the broadcast sources into VMEM (one DMA each, waited for), and
+/// puts the splats and one-element sources, spread to every lane, in
+/// `hoisted`; the others are returned for per-tile reads.
+FailureOr<SmallVector<Resident>>
+loadResidents(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
+              llvm::DenseMap<Value, Value> &hoisted) {
+  OpBuilder &b = l.b;
+  Location loc = l.loc;
+  SmallVector<Resident> residents;
+  int64_t dmas = 0;
+  for (auto &[value, form] : spreads) {
+    auto x = cast<RankedTensorType>(form.source.getType());
+    bool isInt = !x.getElementType().isF32() && !x.getElementType().isBF16();
+    if (form.spread == Spread::Splat) {
+      if (std::optional<double> f = splatValue(form.source)) {
+        hoisted[value] = l.splatF32(*f);
+        continue;
+      }
+      // An integer splat: its lanes as s32.
+      auto dense = cast<DenseElementsAttr>(
+          form.source.getDefiningOp<hlo::ConstantOp>().getValue());
+      APInt i = dense.getSplatValue<APInt>();
+      Value cst = arith::ConstantOp::create(
+          b, loc,
+          b.getI32IntegerAttr(i.getBitWidth() == 1 ? i.getZExtValue()
+                                                   : i.getSExtValue()));
+      hoisted[value] = tpu::VSplatOp::create(b, loc, l.i32Reg(), cst);
+      continue;
+    }
+    FailureOr<Value> mem = l.memOf(form.source);
+    if (failed(mem))
+      return failure();
+    Geometry xg = geometryOf(x);
+    VBuf buf = l.vmem(storageType(x.getElementType()),
+                      form.spread == Spread::Scalar ? xg.tileBytes()
+                                                    : xg.bytes());
+    l.dma(*mem, l.c(0), buf.arena, l.c(buf.offset), 1, buf.bytes, 0, 0, 0);
+    ++dmas;
+    residents.push_back({value, form, buf, xg.tileBytes(), isInt});
+  }
+  l.wait(0, dmas);
+  SmallVector<Resident> perTile;
+  for (const Resident &r : residents) {
+    if (r.form.spread != Spread::Scalar) {
+      perTile.push_back(r);
+      continue;
+    }
+    Value tile = tpu::VLoadOp::create(b, loc, r.isInt ? l.i32Reg() : l.f32Reg(),
+                                      r.buf.arena, l.c(r.buf.offset), 0);
+    Value lane = tpu::VBroadcastLaneOp::create(b, loc, tile, l.c(0));
+    hoisted[r.value] = tpu::VBroadcastSublaneOp::create(b, loc, lane, l.c(0));
+  }
+  return perTile;
+}
+
+} // namespace
+
+FailureOr<Lowering::OperandStream> Lowering::streamOperand(Value operand,
+                                                           int64_t slotBytes) {
+  auto type = cast<RankedTensorType>(operand.getType());
+  OperandStream s;
+  s.operand = operand;
+  s.elemBytes = elementBytes(storageType(type.getElementType()));
+  Operation *def = operand.getDefiningOp();
+  if (!fusedProducer || !def || !fusedProducer(def)) {
+    FailureOr<Value> mem = memOf(operand);
+    if (failed(mem))
+      return failure();
+    s.sources.push_back({*mem,
+                         vmem(storageType(type.getElementType()), 2 * slotBytes),
+                         s.elemBytes});
+    return s;
+  }
+  // Input fusion: stream the producers' inputs (slots scaled by their
+  // element size), compute the operand per tile.
+  s.produced = true;
+  SmallVector<Value> inputs;
+  SmallVector<std::pair<Value, BroadcastForm>> spreads;
+  if (failed(collectLeaves(operand, type, fusedProducer, inputs, spreads)))
+    return failure();
+  FailureOr<SmallVector<Resident>> perTile =
+      loadResidents(*this, spreads, s.hoisted);
+  if (failed(perTile))
+    return failure();
+  if (!perTile->empty())
+    return FailureOr<OperandStream>(
+        unsupported(def, "feeding a reduce through a broadcast"));
+  for (Value in : inputs) {
+    auto t = cast<RankedTensorType>(in.getType());
+    int64_t eb = elementBytes(storageType(t.getElementType()));
+    FailureOr<Value> mem = memOf(in);
+    if (failed(mem))
+      return failure();
+    VBuf slots = vmem(storageType(t.getElementType()),
+                      2 * slotBytes * eb / s.elemBytes);
+    s.sources.push_back({*mem, slots, eb});
+    // Loads at (element offset) x (element bytes).
+    s.ins[in] = {slots, eb};
+  }
+  return s;
+}
+
+Value Lowering::loadStreamed(OperandStream &s, Value off) {
+  if (!s.produced) {
+    const VBuf &slots = std::get<1>(s.sources.front());
+    auto type = cast<RankedTensorType>(s.operand.getType());
+    bool isInt = !type.getElementType().isF32() &&
+                 !type.getElementType().isBF16();
+    return tpu::VLoadOp::create(b, loc, isInt ? i32Reg() : f32Reg(),
+                                slots.arena, add(off, slots.offset), 0);
+  }
+  Value elements;
+  if (std::optional<int64_t> k = constant(off))
+    elements = c(*k / s.elemBytes);
+  else
+    elements = arith::DivSIOp::create(b, loc, off, c(s.elemBytes));
+  llvm::DenseMap<Value, Value> memo = s.hoisted;
+  Value r = *emitTile(s.operand, elements, s.ins, memo);
+  // A bf16 operand computed here reads as the rounded value it would
+  // have been stored as.
+  return roundOnUse.contains(s.operand) ? roundToBf16(r) : r;
+}
+
+LogicalResult
+Lowering::emitLoopKernel(ValueRange roots,
+                         function_ref<bool(Operation *)> isMember) {
+  auto type = cast<RankedTensorType>(roots.front().getType());
+  Geometry g = geometryOf(type);
+  SmallVector<Value> inputs;
+  SmallVector<std::pair<Value, BroadcastForm>> spreads;
+  if (failed(collectLeaves(roots, type, isMember, inputs, spreads)))
+    return failure();
 
   // Blocks of whole tiles: a divisor of the tile count, at most
   // kLoopKernelBlockTiles per array and kLoopKernelVmemBytes for all.
@@ -341,60 +539,16 @@ Lowering::emitLoopKernel(ValueRange roots,
   }
   // Broadcast sources: whole in VMEM, one DMA each before the loops; the
   // one-element ones are spread to every lane right away.
-  struct Resident {
-    Value value;
-    BroadcastForm form;
-    VBuf buf;
-    int64_t tileBytes;
-    bool isInt;
-  };
-  SmallVector<Resident> residents;
   llvm::DenseMap<Value, Value> hoisted;
-  int64_t residentDmas = 0;
-  for (auto &[value, form] : spreads) {
-    auto x = cast<RankedTensorType>(form.source.getType());
-    bool isInt = !storageType(x.getElementType()).isF32() &&
-                 !x.getElementType().isBF16();
-    if (form.spread == Spread::Splat) {
-      std::optional<double> f = splatValue(form.source);
-      if (f) {
-        hoisted[value] = splatF32(*f);
-      } else {
-        // An integer splat: its lanes as s32.
-        auto dense = cast<DenseElementsAttr>(
-            form.source.getDefiningOp<hlo::ConstantOp>().getValue());
-        APInt i = dense.getSplatValue<APInt>();
-        Value cst = arith::ConstantOp::create(
-            b, loc, b.getI32IntegerAttr(i.getBitWidth() == 1
-                                            ? i.getZExtValue()
-                                            : i.getSExtValue()));
-        hoisted[value] = tpu::VSplatOp::create(b, loc, i32Reg(), cst);
-      }
-      continue;
-    }
-    FailureOr<Value> mem = memOf(form.source);
-    if (failed(mem))
-      return failure();
-    Geometry xg = geometryOf(x);
-    VBuf buf = vmem(storageType(x.getElementType()),
-                    form.spread == Spread::Scalar ? xg.tileBytes()
-                                                  : xg.bytes());
-    dma(*mem, c(0), buf.arena, c(buf.offset), 1, buf.bytes, 0, 0, 0);
-    ++residentDmas;
-    residents.push_back({value, form, buf, xg.tileBytes(), isInt});
-  }
-  wait(0, residentDmas);
+  FailureOr<SmallVector<Resident>> perTile =
+      loadResidents(*this, spreads, hoisted);
+  if (failed(perTile))
+    return failure();
   auto loadResident = [&](const Resident &r, Value tile) -> Value {
     return tpu::VLoadOp::create(b, loc, r.isInt ? i32Reg() : f32Reg(),
                                 r.buf.arena,
                                 add(mul(tile, r.tileBytes), r.buf.offset), 0);
   };
-  for (const Resident &r : residents)
-    if (r.form.spread == Spread::Scalar) {
-      Value lane =
-          tpu::VBroadcastLaneOp::create(b, loc, loadResident(r, c(0)), c(0));
-      hoisted[r.value] = tpu::VBroadcastSublaneOp::create(b, loc, lane, c(0));
-    }
 
   // One VMEM block and one HBM buffer per output.
   struct Out {
@@ -428,7 +582,7 @@ Lowering::emitLoopKernel(ValueRange roots,
       llvm::DenseMap<Value, Value> memo = hoisted;
       // The tile's place in the result, for the broadcast sources.
       Value global = add(mul(blk, blockTiles), t);
-      for (const Resident &r : residents) {
+      for (const Resident &r : *perTile) {
         Value row = div(global, g.colTiles), col = rem(global, g.colTiles);
         Value rowInOuter = rem(row, g.rowTiles);
         bool outer = r.form.outerBroadcast;

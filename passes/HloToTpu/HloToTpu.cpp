@@ -1,7 +1,8 @@
 //===- HloToTpu.cpp - lower the hlo entry function to tpu kernels ---------===//
 //
 // tpuc-convert-hlo-to-tpu: each hlo op of the entry function becomes one
-// kernel, a straight-line sequence of tpu ops (DMA into VMEM, VPU/MXU loops,
+// kernel (an hlo.fusion: loop kernels around its other ops, FusedKernel.cpp),
+// a straight-line sequence of tpu ops (DMA into VMEM, VPU/MXU loops,
 // DMA back to HBM) that leaves no DMA in flight. Tensors become HBM memrefs
 // in XLA's TPU tiled layouts. This file is the driver (program order, the
 // value -> memref map, the dispatch) and the pass; the kernels are in the

@@ -337,6 +337,23 @@ public:
                             llvm::DenseMap<Value, Value> &memo);
   // FusedKernel.cpp: an hlo.fusion as loop kernels around its other ops.
   LogicalResult lowerFusion(hlo::FusionOp fusion);
+  /// An operand a kernel streams block by block through two VMEM slots of
+  /// `slotBytes` each: its HBM buffer, or (input fusion: `fusedProducer`
+  /// accepts its defining op) the inputs of the fused elementwise ops that
+  /// compute it, each tile computed on vregs where it is loaded.
+  struct OperandStream {
+    Value operand;
+    int64_t elemBytes = 4; // the operand's
+    /// HBM source, its slots, its element bytes.
+    SmallVector<std::tuple<Value, VBuf, int64_t>> sources;
+    llvm::DenseMap<Value, std::pair<VBuf, int64_t>> ins;
+    llvm::DenseMap<Value, Value> hoisted;
+    bool produced = false;
+  };
+  FailureOr<OperandStream> streamOperand(Value operand, int64_t slotBytes);
+  /// The operand's tile at byte offset `off` of its slots.
+  Value loadStreamed(OperandStream &s, Value off);
+  std::function<bool(Operation *)> fusedProducer;
   // Constant.cpp: constants that are not splats (the executable's constant
   // table), iota.
   LogicalResult lowerConstant(hlo::ConstantOp op);
