@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/ModuleTarget.h"
 #include "passes/HloToTpu/Lowering.h"
 
 #include "llvm/ADT/TypeSwitch.h"
@@ -344,11 +345,9 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    absl::StatusOr<target::TargetSpec> spec = target::lookupTarget(targetName);
-    if (!spec.ok()) {
-      module.emitError() << std::string(spec.status().message());
+    FailureOr<target::TargetSpec> spec = moduleTarget(module, targetName);
+    if (failed(spec))
       return signalPassFailure();
-    }
     // The entry: the one public function, else @main.
     func::FuncOp entry;
     for (auto f : module.getOps<func::FuncOp>())
@@ -383,7 +382,8 @@ public:
                              m.clock_hz(), m.mxu_count(), m.vmem_bytes(),
                              m.smem_bytes(), m.hbm_bytes(),
                              m.hbm_reserved_bytes(), m.hbm_bytes_per_second(),
-                             m.dma_latency_cycles(), m.num_semaphores()));
+                             m.dma_latency_cycles(), m.num_semaphores(),
+                             m.hbm_limit_bytes(), m.cores_per_device()));
   }
 };
 
