@@ -1,7 +1,8 @@
 //===- HloToTpu.cpp - lower the hlo entry function to tpu kernels ---------===//
 //
 // tpuc-convert-hlo-to-tpu: each hlo op of the entry function becomes one
-// kernel, a straight-line sequence of tpu ops (DMA into VMEM, VPU/MXU loops,
+// kernel (an hlo.fusion: loop kernels around its other ops, FusedKernel.cpp),
+// a straight-line sequence of tpu ops (DMA into VMEM, VPU/MXU loops,
 // DMA back to HBM) that leaves no DMA in flight. Tensors become HBM memrefs
 // in XLA's TPU tiled layouts. This file is the driver (program order, the
 // value -> memref map, the dispatch) and the pass; the kernels are in the
@@ -266,29 +267,8 @@ LogicalResult Lowering::lowerOp(Operation *op) {
       return success(); // materialised where it is used
     return lowerConstant(cst);
   }
-  if (auto fusion = dyn_cast<hlo::FusionOp>(op)) {
-    // Not yet one kernel: the fused ops are lowered one by one (a fusion
-    // kernel that keeps intermediates in VMEM is later work).
-    Block &body = fusion.getBody().front();
-    for (auto [arg, operand] :
-         llvm::zip(body.getArguments(), fusion.getOperands())) {
-      FailureOr<Value> mem = memOf(operand);
-      if (failed(mem))
-        return failure();
-      hbm[arg] = *mem;
-    }
-    for (Operation &inner : body.without_terminator())
-      if (failed(lowerOp(&inner)))
-        return failure();
-    for (auto [result, value] :
-         llvm::zip(fusion.getResults(), body.getTerminator()->getOperands())) {
-      FailureOr<Value> mem = memOf(value);
-      if (failed(mem))
-        return failure();
-      hbm[result] = *mem;
-    }
-    return success();
-  }
+  if (auto fusion = dyn_cast<hlo::FusionOp>(op))
+    return lowerFusion(fusion); // FusedKernel.cpp
   if (isa<hlo::TupleOp, hlo::GetTupleElementOp, hlo::CallOp, hlo::WhileOp,
           hlo::ConditionalOp>(op))
     return lowerControlFlow(op);
