@@ -377,6 +377,10 @@ def ConvertHloToTpu : Pass<"tpuc-convert-hlo-to-tpu", "mlir::ModuleOp"> {
            "default, high or highest: the MXU passes of every f32 "
            "dot_general and convolution (bf16 x1, x3, x6), overriding "
            "precision_config; empty follows each op">,
+    Option<"mxuSize", "mxu-size", "unsigned", "0",
+           "D of the target's D x D MXUs (128 or 256); 0 keeps the preset's">,
+    Option<"mxuCount", "mxu-count", "unsigned", "0",
+           "The target's MXU count (1 to 64); 0 keeps the preset's">,
   ];
   let dependentDialects = ["::tpuc::hlo::HloDialect",
                            "::tpuc::tpu::TpuDialect",

@@ -26,6 +26,8 @@ void buildHloToTpuPipeline(mlir::OpPassManager &pm,
   ConvertHloToTpuOptions convert;
   convert.targetName = target.machine.name();
   convert.dotPrecision = options.dotPrecision;
+  convert.mxuSize = target.machine.mxu_rows();
+  convert.mxuCount = target.machine.mxu_count();
   pm.addPass(createConvertHloToTpu(convert));
 }
 
