@@ -806,6 +806,10 @@ FailureOr<exe::Executable> Serializer::run() {
       t.set_dma_latency_cycles(target.getDmaLatencyCycles());
     if (target.getNumSemaphores())
       t.set_num_semaphores(target.getNumSemaphores());
+    if (target.getHbmLimitBytes())
+      t.set_hbm_limit_bytes(target.getHbmLimitBytes());
+    if (target.getCoresPerDevice())
+      t.set_cores_per_device(target.getCoresPerDevice());
   }
 
   if (!func.getBody().hasOneBlock())

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/ModuleTarget.h"
 #include "passes/HloToTpu/Lowering.h"
 
 #include "llvm/ADT/TypeSwitch.h"
@@ -364,29 +365,9 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    absl::StatusOr<target::TargetSpec> spec = target::lookupTarget(targetName);
-    if (!spec.ok()) {
-      module.emitError() << std::string(spec.status().message());
+    FailureOr<target::TargetSpec> spec = moduleTarget(module, targetName);
+    if (failed(spec))
       return signalPassFailure();
-    }
-    // MXU overrides (the driver passes its TargetSpec's): the size and
-    // count the loader accepts.
-    if (mxuSize != 0 && mxuSize != 128 && mxuSize != 256) {
-      module.emitError() << "mxu-size must be 128 or 256, not "
-                         << static_cast<uint64_t>(mxuSize);
-      return signalPassFailure();
-    }
-    if (mxuCount > 64) {
-      module.emitError() << "mxu-count must be 1 to 64, not "
-                         << static_cast<uint64_t>(mxuCount);
-      return signalPassFailure();
-    }
-    if (mxuSize) {
-      spec->machine.set_mxu_rows(mxuSize);
-      spec->machine.set_mxu_cols(mxuSize);
-    }
-    if (mxuCount)
-      spec->machine.set_mxu_count(mxuCount);
     // The entry: the one public function, else @main.
     func::FuncOp entry;
     for (auto f : module.getOps<func::FuncOp>())
@@ -422,6 +403,7 @@ public:
                              m.smem_bytes(), m.hbm_bytes(),
                              m.hbm_reserved_bytes(), m.hbm_bytes_per_second(),
                              m.dma_latency_cycles(), m.num_semaphores(),
+                             m.hbm_limit_bytes(), m.cores_per_device(),
                              m.mxu_rows()));
   }
 };

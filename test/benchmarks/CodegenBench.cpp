@@ -124,33 +124,21 @@ BENCHMARK(BM_CompiledMatmul)
     ->Iterations(1);
 
 // The 4096^3 bf16 matmul on every target preset (arg: the preset's index
-// in generation order; the label names it), side by side:
+// in generation order; the label names it and its MXUs), side by side:
 //   build/bin/tpuc-bench-codegen --benchmark_filter=EveryTarget
-// Arg 1 runs the preset with its MXUs made 256x256 (the same count and
-// clock: a target override of the MXU size only).
 void BM_Matmul4096EveryTarget(benchmark::State &state) {
-  const std::vector<target::TargetSpec> &presets = target::targetPresets();
-  target::TargetSpec spec = presets[state.range(0)];
-  if (state.range(1)) {
-    spec.machine.set_mxu_rows(256);
-    spec.machine.set_mxu_cols(256);
-  }
+  const target::TargetSpec &spec = target::targetPresets()[state.range(0)];
   runtime::ExecutionProfile profile;
   if (!timeMatmul(state, spec, 4096, false, "default", profile))
     return;
-  state.SetLabel(spec.machine.name() + " " +
-                 std::to_string(spec.machine.mxu_count()) + "x" +
-                 std::to_string(spec.machine.mxu_rows()) + "x" +
-                 std::to_string(spec.machine.mxu_cols()) + " MXUs");
-  setMatmulCounters(state, spec.machine, 4096, profile);
+  const exe::Target &t = spec.machine;
+  state.SetLabel(t.name() + " " + std::to_string(t.mxu_count()) + "x" +
+                 std::to_string(t.mxu_rows()) + "x" +
+                 std::to_string(t.mxu_cols()) + " MXUs");
+  setMatmulCounters(state, t, 4096, profile);
 }
 BENCHMARK(BM_Matmul4096EveryTarget)
-    ->Apply([](benchmark::internal::Benchmark *b) {
-      int64_t presets = target::targetPresets().size();
-      for (int64_t wide = 0; wide <= 1; ++wide)
-        for (int64_t i = 0; i < presets; ++i)
-          b->Args({i, wide});
-    })
+    ->DenseRange(0, int64_t(target::targetPresets().size()) - 1)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 

@@ -1,12 +1,10 @@
 // The dot and convolution kernels put every MXU of the target to work: one
 // weight tile (N tile) per MXU when there are enough, otherwise the LHS
-// rows split in parts over the MXUs. 256x256 MXUs (mxu-size=256) take
-// 256-wide weight tiles and LHS rows of 256 (lane blocks, docs/isa.md).
+// rows split in parts over the MXUs. tpu-v4 has 8 MXUs of 128x128 (two
+// cores of 4); tpu7x 4 of 256x256, which take 256-wide weight tiles and
+// LHS rows of 256 (lane blocks, docs/isa.md).
 // RUN: tpuc-opt %s --split-input-file --tpuc-convert-hlo-to-tpu="target=tpu-v4" | FileCheck %s --check-prefix=V4
-// RUN: tpuc-opt %s --split-input-file --tpuc-convert-hlo-to-tpu="target=tpu-v3 mxu-size=256 mxu-count=4" | FileCheck %s --check-prefix=W256
-// RUN: not tpuc-opt %s --split-input-file --tpuc-convert-hlo-to-tpu="mxu-size=64" 2>&1 | FileCheck %s --check-prefix=BAD
-
-// BAD: error: mxu-size must be 128 or 256, not 64
+// RUN: tpuc-opt %s --split-input-file --tpuc-convert-hlo-to-tpu="target=tpu7x" | FileCheck %s --check-prefix=W256
 
 // 8 N tiles of 128 on tpu-v4's 8 MXUs: each step loads tile (k, n) into
 // MXU n and streams the 256-row panel through it.
@@ -29,7 +27,7 @@
 // V4: tpu.mxu_load_weights {{.*}} mxu = 7 :
 // V4: tpu.mxu_matmul {{.*}} mxu = 7 rows = 256 :
 // Four 256-wide N tiles on four 256x256 MXUs.
-// W256: module attributes {tpu.target = #tpu.target<{{.*}}mxu_count = 4{{.*}}mxu_size = 256>}
+// W256: module attributes {tpu.target = #tpu.target<name = "tpu7x"{{.*}}mxu_count = 4{{.*}}mxu_size = 256>}
 // W256-LABEL: func.func @wide
 // W256: tpu.mxu_load_weights {{.*}} mxu = 0 :
 // W256: tpu.mxu_matmul {{.*}} mxu = 0 rows = 256 :
