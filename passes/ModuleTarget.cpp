@@ -19,16 +19,32 @@ namespace {
 // The fields the command line can override, with their accessors.
 struct Field {
   const char *name;
-  uint64_t (exe::Target::*get)() const;
-  void (exe::Target::*set)(uint64_t);
+  uint64_t (*get)(const exe::Target &);
+  void (*set)(exe::Target &, uint64_t);
 };
 constexpr Field kFields[] = {
-    {"hbm_bytes", &exe::Target::hbm_bytes, &exe::Target::set_hbm_bytes},
-    {"hbm_reserved_bytes", &exe::Target::hbm_reserved_bytes,
-     &exe::Target::set_hbm_reserved_bytes},
-    {"hbm_limit_bytes", &exe::Target::hbm_limit_bytes,
-     &exe::Target::set_hbm_limit_bytes},
-    {"vmem_bytes", &exe::Target::vmem_bytes, &exe::Target::set_vmem_bytes},
+    {"hbm_bytes", [](const exe::Target &t) { return t.hbm_bytes(); },
+     [](exe::Target &t, uint64_t v) { t.set_hbm_bytes(v); }},
+    {"hbm_reserved_bytes",
+     [](const exe::Target &t) { return t.hbm_reserved_bytes(); },
+     [](exe::Target &t, uint64_t v) { t.set_hbm_reserved_bytes(v); }},
+    {"hbm_limit_bytes",
+     [](const exe::Target &t) { return t.hbm_limit_bytes(); },
+     [](exe::Target &t, uint64_t v) { t.set_hbm_limit_bytes(v); }},
+    {"vmem_bytes", [](const exe::Target &t) { return t.vmem_bytes(); },
+     [](exe::Target &t, uint64_t v) { t.set_vmem_bytes(v); }},
+    // The MXUs: D of the D x D arrays and their count.
+    {"mxu_size",
+     [](const exe::Target &t) { return uint64_t(t.mxu_rows()); },
+     [](exe::Target &t, uint64_t v) {
+       t.set_mxu_rows(static_cast<uint32_t>(v));
+       t.set_mxu_cols(static_cast<uint32_t>(v));
+     }},
+    {"mxu_count",
+     [](const exe::Target &t) { return uint64_t(t.mxu_count()); },
+     [](exe::Target &t, uint64_t v) {
+       t.set_mxu_count(static_cast<uint32_t>(v));
+     }},
 };
 
 } // namespace
@@ -40,9 +56,9 @@ void setModuleTarget(ModuleOp module, const target::TargetSpec &spec) {
   SmallVector<NamedAttribute> fields{
       b.getNamedAttr("name", b.getStringAttr(t.name()))};
   for (const Field &f : kFields)
-    if (!preset.ok() || (preset->machine.*f.get)() != (t.*f.get)())
+    if (!preset.ok() || f.get(preset->machine) != f.get(t))
       fields.push_back(b.getNamedAttr(
-          f.name, b.getI64IntegerAttr(static_cast<int64_t>((t.*f.get)()))));
+          f.name, b.getI64IntegerAttr(static_cast<int64_t>(f.get(t)))));
   module->setAttr(kModuleTargetAttrName, b.getDictionaryAttr(fields));
 }
 
@@ -73,8 +89,17 @@ FailureOr<target::TargetSpec> moduleTarget(ModuleOp module,
       return module.emitError()
              << kModuleTargetAttrName << ": '" << entry.getName().getValue()
              << "' is not a non-negative hbm_bytes, hbm_reserved_bytes, "
-                "hbm_limit_bytes or vmem_bytes";
-    (spec->machine.*field->set)(static_cast<uint64_t>(value.getInt()));
+                "hbm_limit_bytes, vmem_bytes, mxu_size or mxu_count";
+    if (field->name == llvm::StringRef("mxu_size") && value.getInt() != 128 &&
+        value.getInt() != 256)
+      return module.emitError() << kModuleTargetAttrName << ": mxu_size "
+                                << value.getInt()
+                                << " is not a supported MXU size (128 or 256)";
+    if (field->name == llvm::StringRef("mxu_count") &&
+        (value.getInt() < 1 || value.getInt() > 64))
+      return module.emitError() << kModuleTargetAttrName << ": mxu_count "
+                                << value.getInt() << " not in [1, 64]";
+    field->set(spec->machine, static_cast<uint64_t>(value.getInt()));
   }
   return *spec;
 }

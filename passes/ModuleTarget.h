@@ -19,7 +19,8 @@ namespace tpuc {
 
 /// The module attribute holding the target: a dictionary with the preset's
 /// `name` and any of the integer fields `hbm_bytes`, `hbm_reserved_bytes`,
-/// `hbm_limit_bytes`, `vmem_bytes` that override it.
+/// `hbm_limit_bytes`, `vmem_bytes`, `mxu_size` (D of the D x D MXUs, 128 or
+/// 256), `mxu_count` (1 to 64) that override it.
 inline constexpr char kModuleTargetAttrName[] = "tpuc.target";
 
 /// Records `spec` (a preset, possibly with overridden HBM and VMEM figures)

@@ -788,6 +788,10 @@ FailureOr<exe::Executable> Serializer::run() {
       t.set_clock_hz(target.getClockHz());
     if (target.getMxuCount())
       t.set_mxu_count(target.getMxuCount());
+    if (target.getMxuSize()) {
+      t.set_mxu_rows(target.getMxuSize());
+      t.set_mxu_cols(target.getMxuSize());
+    }
     if (target.getVmemBytes())
       t.set_vmem_bytes(target.getVmemBytes());
     if (target.getSmemBytes())

@@ -66,6 +66,8 @@ TargetLimits tpuc::tpu::getTargetLimits(Operation *op) {
     return limits;
   if (target.getMxuCount())
     limits.mxuCount = target.getMxuCount();
+  if (target.getMxuSize())
+    limits.mxuSize = target.getMxuSize();
   if (target.getNumSemaphores())
     limits.numSemaphores = target.getNumSemaphores();
   if (target.getVmemBytes())
@@ -256,6 +258,11 @@ LogicalResult TpuDialect::verifyOperationAttribute(Operation *op,
                            << "' belongs on the module";
   TargetLimits limits;
   auto target = cast<TargetAttr>(attribute.getValue());
+  if (target.getMxuSize() && target.getMxuSize() != 128 &&
+      target.getMxuSize() != 256)
+    return op->emitError() << "'" << kTargetAttrName << "' mxu_size "
+                           << target.getMxuSize()
+                           << " is not a supported MXU size (128 or 256)";
   if (target.getVmemBytes())
     limits.vmemBytes = target.getVmemBytes();
   if (target.getSmemBytes())

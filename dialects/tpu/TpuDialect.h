@@ -58,6 +58,7 @@ OnChipPlacement placeOnChipBuffers(mlir::Operation *func);
 /// (tpu-v3's values where it says nothing; VMEM/SMEM sizes only when given).
 struct TargetLimits {
   int64_t mxuCount = 2;
+  int64_t mxuSize = 128; // D of the D x D MXUs
   int64_t numSemaphores = 32;
   std::optional<int64_t> vmemBytes, smemBytes;
 };

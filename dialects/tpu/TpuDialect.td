@@ -131,6 +131,9 @@ def Tpu_TargetAttr : Tpu_Attr<"Target", "target"> {
     ```mlir
     module attributes {tpu.target = #tpu.target<name = "tpu-v3", vmem_bytes = 16777216, mxu_count = 2>} {}
     ```
+
+    `mxu_size` is D of the D x D MXUs (128 or 256; 128 when absent): the
+    MXU ops' operand sizes follow it.
   }];
   let parameters = (ins
     OptionalParameter<"::mlir::StringAttr">:$name,
@@ -144,7 +147,8 @@ def Tpu_TargetAttr : Tpu_Attr<"Target", "target"> {
     OptionalParameter<"uint64_t">:$dma_latency_cycles,
     OptionalParameter<"uint64_t">:$num_semaphores,
     OptionalParameter<"uint64_t">:$hbm_limit_bytes,
-    OptionalParameter<"uint64_t">:$cores_per_device);
+    OptionalParameter<"uint64_t">:$cores_per_device,
+    OptionalParameter<"uint64_t">:$mxu_size);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

@@ -160,24 +160,25 @@ LogicalResult SemSignalOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult MxuLoadWeightsOp::verify() {
+  int64_t d = getTargetLimits(*this).mxuSize;
   if (failed(checkSpace(*this, "weights", getWeights(), MemorySpace::vmem)) ||
       failed(checkAccess(*this, "weights", getWeights(), getOffset(),
-                         128 * 128 * 2)))
+                         d * d * 2)))
     return failure();
   return checkMxu(*this, static_cast<int32_t>(getMxu()));
 }
 
 LogicalResult MxuMatmulOp::verify() {
-  int64_t rows = getRows();
+  int64_t rows = getRows(), d = getTargetLimits(*this).mxuSize;
   if (rows < 8 || rows % 8 != 0)
     return emitOpError() << "rows (" << rows
                          << ") must be a positive multiple of 8";
   if (failed(checkSpace(*this, "lhs", getLhs(), MemorySpace::vmem)) ||
       failed(checkSpace(*this, "dst", getDst(), MemorySpace::vmem)) ||
       failed(checkAccess(*this, "lhs", getLhs(), getLhsOffset(),
-                         rows * 128 * 2)) ||
+                         rows * d * 2)) ||
       failed(
-          checkAccess(*this, "dst", getDst(), getDstOffset(), rows * 128 * 4)))
+          checkAccess(*this, "dst", getDst(), getDstOffset(), rows * d * 4)))
     return failure();
   return checkMxu(*this, static_cast<int32_t>(getMxu()));
 }

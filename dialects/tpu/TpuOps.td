@@ -170,10 +170,12 @@ def Tpu_SemSignalOp : Tpu_Op<"sem_signal"> {
 //===----------------------------------------------------------------------===//
 
 def Tpu_MxuLoadWeightsOp : Tpu_Op<"mxu_load_weights"> {
-  let summary = "load a 128x128 bf16 weight tile into an MXU (MXU_LOAD_WEIGHTS)";
+  let summary = "load a DxD bf16 weight tile into an MXU (MXU_LOAD_WEIGHTS)";
   let description = [{
-    `MXU_LOAD_WEIGHTS`: loads `W[k][n]`, 128x128 bf16 row-major (32 KiB),
-    from VMEM at `weights + offset` into MXU `mxu`.
+    `MXU_LOAD_WEIGHTS`: loads `W[k][n]`, D x D bf16 (D = the target's
+    `mxu_size`, 128 or 256) from VMEM at `weights + offset` into MXU `mxu`.
+    The tile is in lane blocks: D/128 blocks of D x 128, one after the
+    other, each row-major (for D = 128 simply 128x128 row-major, 32 KiB).
 
     ```mlir
     tpu.mxu_load_weights %w[%c0] mxu = 0 : memref<128x128xbf16, #tpu.memory_space<vmem>>
@@ -191,8 +193,9 @@ def Tpu_MxuMatmulOp : Tpu_Op<"mxu_matmul"> {
   let description = [{
     `MXU_MATMUL`: `dst[i][n] = (accumulate ? dst[i][n] : 0) +
     sum_k lhs[i][k] * W[k][n]` for `rows` rows (a positive multiple of 8):
-    the LHS is rows x 128 bf16 and the result rows x 128 f32, both row-major
-    in VMEM.
+    the LHS is rows x D bf16 and the result rows x D f32 (D = the target's
+    `mxu_size`), both in lane blocks in VMEM: D/128 blocks of rows x 128,
+    one after the other, each row-major (for D = 128 plain row-major).
 
     ```mlir
     tpu.mxu_matmul %lhs[%c0] -> %acc[%c0] mxu = 0 rows = 256 accumulate

@@ -144,28 +144,25 @@ static int64_t vmemBudget(Lowering &l) {
 }
 
 /// Streams the `m` LHS rows at `lhsOff` through the MXUs once per output
-/// tile t (weights at `weightOff(t)`), into f32 panel t (`m x 128`, one
-/// after the other). Tiles alternate between the MXUs; a lone tile has its
-/// rows split between them.
-static void matmulTiles(Lowering &l, int64_t tiles, int64_t m,
+/// tile t (weights at `weightOff(t)`), into f32 panel t (`m` rows, one
+/// after the other). `split` (Lowering::splitForMxus) spreads the tiles and
+/// row parts over every MXU; an LHS part and a panel part are the part's
+/// rows in lane blocks.
+static void matmulTiles(Lowering &l, const MxuSplit &split, int64_t m,
                         const VBuf &weights,
                         function_ref<Value(int64_t)> weightOff, const VBuf &lhs,
                         Value lhsOff, const VBuf &panels, bool accumulate) {
-  int64_t mxus = std::max<int64_t>(l.spec.machine.mxu_count(), 1);
-  int64_t parts = (tiles == 1 && mxus >= 2 && m >= 16) ? 2 : 1;
-  int64_t split = parts == 2 ? (m / 16) * kSublanes : m;
-  int64_t task = 0;
-  for (int64_t t = 0; t < tiles; ++t)
-    for (int64_t p = 0; p < parts; ++p, ++task) {
-      auto mxu = static_cast<uint32_t>(task % mxus);
-      int64_t row0 = p == 0 ? 0 : split, rows = (p == 0 ? split : m) - row0;
-      tpu::MxuLoadWeightsOp::create(l.b, l.loc, weights.arena,
-                                    l.add(weightOff(t), weights.offset), mxu);
-      tpu::MxuMatmulOp::create(
-          l.b, l.loc, lhs.arena, l.add(lhsOff, lhs.offset + row0 * kLanes * 2),
-          panels.arena, l.c(panels.offset + (t * m + row0) * kLanes * 4), mxu,
-          rows, accumulate);
-    }
+  int64_t partBytes = split.partRows * l.mxuDim();
+  auto lhsAt = [&](int64_t q) {
+    return l.add(lhsOff, lhs.offset + q * partBytes * 2);
+  };
+  auto dstAt = [&](int64_t t, int64_t q) {
+    return l.c(panels.offset + t * m * l.mxuDim() * 4 + q * partBytes * 4);
+  };
+  MxuStream stream{lhs.arena, lhsAt, panels.arena, dstAt, accumulate};
+  l.issueMxu(
+      split, weights.arena,
+      [&](int64_t t) { return l.add(weightOff(t), weights.offset); }, stream);
 }
 
 /// The f32 panels as the result's element type: themselves for f32, a
@@ -201,12 +198,18 @@ static LogicalResult lowerConvMxu(Lowering &l, hlo::ConvolutionOp op) {
   int64_t O = type.getDimSize(dn.getOutputFeature());
   int64_t OH = type.getDimSize(dn.getOutputSpatial()[0]);
   int64_t OW = type.getDimSize(dn.getOutputSpatial()[1]);
+  // Ct, It and Ot count 128-lane blocks and 8-row tiles of the features; a
+  // D x D MXU takes `blocks` = D/128 of the 128-blocks at a time: CtD
+  // input blocks (K steps per window position), OtD output tiles.
+  int64_t D = l.mxuDim(), blocks = l.mxuBlocks();
   int64_t Wt = ceilDiv(W, kSublanes), Ct = ceilDiv(C, kLanes);
   int64_t It = ceilDiv(C, kSublanes), Ot = ceilDiv(O, kLanes);
+  int64_t CtD = ceilDiv(Ct, blocks), OtD = ceilDiv(Ot, blocks);
+  int64_t CtPad = CtD * blocks; // halo blocks, the ones past Ct zero
   int64_t OWt = ceilDiv(OW, kSublanes), OWp = OWt * kSublanes;
   int64_t inTile = kSublanes * kLanes * ib, outTile = kSublanes * kLanes * ob;
   int64_t bfRow = kLanes * 2;
-  int64_t wTile = kLanes * kLanes * 2, kpos = win.kh * win.kw;
+  int64_t wTile = D * D * 2, kpos = win.kh * win.kw;
   // The outer (above the two tiled dims) index of (batch, spatial 0).
   auto outerIndex = [&](Value n, Value h, int64_t batchDim, int64_t nSize,
                         int64_t hSize) {
@@ -215,15 +218,16 @@ static LogicalResult lowerConvMxu(Lowering &l, hlo::ConvolutionOp op) {
   };
 
   // Halo: rows of the padded input a block of R output rows reads, in
-  // bf16, [Ct][HR][Wp][128]; column pl + w holds input column w.
+  // bf16, [CtPad][HR][Wp][128]; column pl + w holds input column w.
   int64_t readW = (OWp - 1) * win.sw + (win.kw - 1) * win.dw + 1;
   int64_t Wp = std::max(readW, win.pl + Wt * kSublanes);
   Wp = ceilDiv(Wp, kSublanes) * kSublanes;
-  // Stride 1: the LHS of window position (kh, kw) is a contiguous
-  // run of halo rows when output pixel (r, w) is LHS row r * Wp + w; rows
-  // with w >= OW are computed and dropped. Other strides gather the rows
-  // on the VPU into an LHS of pitch OWp.
-  bool direct = win.sw == 1 && win.sh == 1;
+  // Stride 1 on a 128-wide MXU: the LHS of window position (kh, kw) is a
+  // contiguous run of halo rows when output pixel (r, w) is LHS row
+  // r * Wp + w; rows with w >= OW are computed and dropped. Other strides,
+  // and wider MXUs (whose LHS rows take several input blocks, each a run
+  // of its own), gather the rows on the VPU into an LHS of pitch OWp.
+  bool direct = win.sw == 1 && win.sh == 1 && blocks == 1;
   int64_t pitch = direct ? Wp : OWp;
   // The last run reads (kw - 1) * dw rows past the halo: one spare row.
   int64_t spare = direct ? Wp * bfRow : 0;
@@ -233,21 +237,22 @@ static LogicalResult lowerConvMxu(Lowering &l, hlo::ConvolutionOp op) {
   auto need = [&](int64_t r, int64_t g) {
     int64_t hr = haloRows(r), m = r * pitch;
     int64_t stage = hr * Wt * Ct * inTile;
-    int64_t halo = Ct * hr * Wp * bfRow + spare;
-    int64_t lhs = direct ? 0 : 2 * m * bfRow;
-    int64_t panels = g * m * kLanes * 4 + (ob == 2 ? g * m * bfRow : 0);
-    int64_t weights = kpos * Ct * g * wTile + 2 * Ct * g * kLanes * kLanes * ib;
+    int64_t halo = CtPad * hr * Wp * bfRow + spare;
+    int64_t lhs = direct ? 0 : 2 * m * D * 2;
+    int64_t panels = g * m * D * 4 + (ob == 2 ? g * m * D * 2 : 0);
+    int64_t weights =
+        kpos * CtD * g * wTile + 2 * Ct * g * blocks * kLanes * kLanes * ib;
     auto pages = [](int64_t x) { return ceilDiv(x, 4096) * 4096; };
     return pages(stage) + pages(halo) + pages(lhs) + pages(panels) +
            pages(weights);
   };
   int64_t budget = vmemBudget(l);
-  // Output-feature tiles per group (their weights resident) and output rows
-  // per block: prefer long LHS streams (M >= 1024 rows or the whole image),
+  // Output tiles per group (their weights resident) and output rows per
+  // block: prefer long LHS streams (M >= 1024 rows or the whole image),
   // then as many resident output tiles as fit.
   int64_t G = 0, R = 0;
-  for (int64_t g = Ot; g >= 1 && !G; --g) {
-    if (Ot % g)
+  for (int64_t g = OtD; g >= 1 && !G; --g) {
+    if (OtD % g)
       continue;
     for (int64_t r = OH; r >= 1; --r)
       if (OH % r == 0 && need(r, g) <= budget) {
@@ -261,6 +266,14 @@ static LogicalResult lowerConvMxu(Lowering &l, hlo::ConvolutionOp op) {
   if (!G)
     return vmemError(l, op, need(1, 1));
   int64_t HR = haloRows(R), M = R * pitch;
+  // Every MXU computes: the G tiles, and parts of the rows when G is below
+  // the MXU count. A gathered LHS of several blocks is written part by
+  // part, so its parts are whole output rows.
+  MxuSplit split = l.splitForMxus(G, M, blocks > 1 ? pitch : kSublanes);
+  int64_t parts = split.parts, partRows = split.partRows;
+  // With one block the LHS and the panels are plain rows whatever the
+  // parts; with several, output rows are laid out part by part.
+  int64_t gatherParts = blocks > 1 ? parts : 1;
 
   FailureOr<ConvMems> mems = memsOf(l, op);
   if (failed(mems))
@@ -269,13 +282,13 @@ static LogicalResult lowerConvMxu(Lowering &l, hlo::ConvolutionOp op) {
   Type bf16 = l.b.getBF16Type(), f32 = l.b.getF32Type();
 
   VBuf stage = l.vmem(inElem, HR * Wt * Ct * inTile);
-  int64_t haloBytes = Ct * HR * Wp * bfRow + spare;
+  int64_t haloBytes = CtPad * HR * Wp * bfRow + spare;
   VBuf halo = l.vmem(bf16, haloBytes);
-  VBuf lhs = direct ? halo : l.vmem(bf16, 2 * M * bfRow);
-  VBuf panels = l.vmem(f32, G * M * kLanes * 4);
-  VBuf outStage = ob == 2 ? l.vmem(bf16, G * M * bfRow) : VBuf();
-  VBuf weights = l.vmem(bf16, kpos * Ct * G * wTile);
-  VBuf wStage = l.vmem(inElem, 2 * Ct * G * kLanes * kLanes * ib);
+  VBuf lhs = direct ? halo : l.vmem(bf16, 2 * M * D * 2);
+  VBuf panels = l.vmem(f32, G * M * D * 4);
+  VBuf outStage = ob == 2 ? l.vmem(bf16, G * M * D * 2) : VBuf();
+  VBuf weights = l.vmem(bf16, kpos * CtD * G * wTile);
+  VBuf wStage = l.vmem(inElem, 2 * Ct * G * blocks * kLanes * kLanes * ib);
 
   // The halo's padding stays zero: data stores only touch the data columns
   // (and write zeros where the input is ragged or out of range).
@@ -291,13 +304,32 @@ static LogicalResult lowerConvMxu(Lowering &l, hlo::ConvolutionOp op) {
     Value w = win.revW ? l.sub(l.c(win.kw - 1), kw) : kw;
     return kSp0 == 0 ? l.add(l.mul(h, win.kw), w) : l.add(l.mul(w, win.kh), h);
   };
+  // The 128-wide output tile of block j of group tile g: past the last one
+  // it is the last one again (computed twice, written twice, identically).
+  auto outTileOf = [&](Value og, int64_t g, int64_t j) {
+    Value ot = l.add(l.mul(l.add(l.mul(og, G), g), blocks), j);
+    return Ot % blocks != 0 && j > 0
+               ? arith::MinSIOp::create(l.b, l.loc, ot, l.c(Ot - 1))
+                     .getResult()
+               : ot;
+  };
 
-  // Converts the weights of output tiles [og*G, og*G+G) to bf16 tiles
-  // weights[kpos][cb][g], zero past the input features. The f32/bf16 blocks
-  // of window position kp + 1 are fetched while those of kp are converted.
-  int64_t wBlock = kLanes * kLanes * ib, wSlot = Ct * G * wBlock;
+  // Converts the weights of group og to bf16 tiles weights[kpos][CtD][G]
+  // (each D x D in lane blocks), zero past the input features. The f32/bf16
+  // 128x128 blocks (cb, g, j) of window position kp + 1 are fetched while
+  // those of kp are converted.
+  int64_t wBlock = kLanes * kLanes * ib, wSlot = Ct * G * blocks * wBlock;
   auto validTiles = [&](int64_t cb) {
     return std::min<int64_t>(16, It - 16 * cb);
+  };
+  auto stageAt = [&](int64_t cb, int64_t g, int64_t j) {
+    return ((cb * G + g) * blocks + j) * wBlock;
+  };
+  // Where 128x128 block (input block cb, output block j) of tile g goes.
+  auto weightAt = [&](Value kp, int64_t cb, int64_t g, int64_t j) {
+    Value tile = l.add(l.mul(l.add(l.mul(kp, CtD), cb / blocks), G), g);
+    return l.add(l.mul(tile, wTile),
+                 (j * D + (cb % blocks) * kLanes) * bfRow);
   };
   auto fetchWeights = [&](Value og, Value kp) {
     Value kh = sdiv(l, kp, win.kw), kw = l.rem(kp, win.kw);
@@ -305,40 +337,45 @@ static LogicalResult lowerConvMxu(Lowering &l, hlo::ConvolutionOp op) {
     for (int64_t cb = 0; cb < Ct; ++cb) {
       Value base = l.mul(l.add(l.mul(kernelOuter(kh, kw), It), cb * 16), Ot);
       for (int64_t g = 0; g < G; ++g)
-        l.dma(ker, l.mul(l.add(base, l.add(l.mul(og, G), g)), inTile),
-              wStage.arena, l.add(slot, wStage.offset + (cb * G + g) * wBlock),
-              validTiles(cb), inTile, Ot * inTile, inTile, kSemW);
+        for (int64_t j = 0; j < blocks; ++j)
+          l.dma(ker, l.mul(l.add(base, outTileOf(og, g, j)), inTile),
+                wStage.arena, l.add(slot, wStage.offset + stageAt(cb, g, j)),
+                validTiles(cb), inTile, Ot * inTile, inTile, kSemW);
     }
   };
   auto convertWeights = [&](Value kp) {
     Value slot = l.mul(l.rem(kp, 2), wSlot);
-    for (int64_t cb = 0; cb < Ct; ++cb) {
-      int64_t valid = validTiles(cb),
+    for (int64_t cb = 0; cb < CtPad; ++cb) {
+      int64_t valid = cb < Ct ? validTiles(cb) : 0,
               rowsLeft = std::min(kLanes, C - kLanes * cb);
-      for (int64_t g = 0; g < G; ++g) {
-        Value dst = l.mul(l.add(l.mul(kp, Ct), cb), G * wTile);
-        dst = l.add(dst, g * wTile);
-        Value src = l.add(slot, (cb * G + g) * wBlock);
-        l.loop(valid, [&](Value t) {
-          Value x = l.vload(wStage, l.add(l.mul(t, inTile), src));
-          if (rowsLeft % kSublanes)
-            x = l.maskBelow(x, sublaneIds,
-                            l.sub(l.c(rowsLeft), l.mul(t, kSublanes)), 0.0);
-          l.vstore(x, weights, l.add(dst, l.mul(t, kSublanes * bfRow)));
-        });
-        for (int64_t t = valid; t < 16; ++t)
-          l.vstore(zero, weights, l.add(dst, t * kSublanes * bfRow));
-      }
+      for (int64_t g = 0; g < G; ++g)
+        for (int64_t j = 0; j < blocks; ++j) {
+          Value dst = weightAt(kp, cb, g, j);
+          if (valid > 0) {
+            Value src = l.add(slot, stageAt(cb, g, j));
+            l.loop(valid, [&](Value t) {
+              Value x = l.vload(wStage, l.add(l.mul(t, inTile), src));
+              if (rowsLeft % kSublanes)
+                x = l.maskBelow(x, sublaneIds,
+                                l.sub(l.c(rowsLeft), l.mul(t, kSublanes)),
+                                0.0);
+              l.vstore(x, weights, l.add(dst, l.mul(t, kSublanes * bfRow)));
+            });
+          }
+          for (int64_t t = valid; t < 16; ++t)
+            l.vstore(zero, weights, l.add(dst, t * kSublanes * bfRow));
+        }
     }
   };
+  int64_t wFetches = Ct * G * blocks;
   auto prepareWeights = [&](Value og) {
     fetchWeights(og, l.c(0));
     l.loop(kpos - 1, [&](Value kp) {
-      l.wait(kSemW, Ct * G);
+      l.wait(kSemW, wFetches);
       fetchWeights(og, l.add(kp, 1));
       convertWeights(kp);
     });
-    l.wait(kSemW, Ct * G);
+    l.wait(kSemW, wFetches);
     convertWeights(l.c(kpos - 1));
   };
 
@@ -397,16 +434,21 @@ static LogicalResult lowerConvMxu(Lowering &l, hlo::ConvolutionOp op) {
     });
   };
 
-  // Step s = (window position, input block): gather the LHS rows of every
-  // output pixel of the block from the halo into slot s % 2, then one
+  // Step s = (window position, input D-block): gather the LHS rows of
+  // every output pixel of the block from the halo into slot s % 2 (part by
+  // part, block by block: [parts][blocks][rows of a part][128]), then one
   // matmul per (output tile, row part).
+  int64_t lhsSlotBytes = M * D * 2;
   auto step = [&](Value s, bool first) {
-    Value kp = sdiv(l, s, Ct), cb = l.rem(s, Ct);
+    Value kp = sdiv(l, s, CtD), cbD = l.rem(s, CtD);
     Value kh = sdiv(l, kp, win.kw), kw = l.rem(kp, win.kw);
-    Value rowBase = l.add(l.mul(cb, HR), l.mul(kh, win.dh));
     Value colBase = l.mul(kw, win.dw);
-    Value slot = direct ? l.mul(l.add(l.mul(rowBase, Wp), colBase), bfRow)
-                        : l.mul(l.rem(s, 2), M * bfRow);
+    auto rowBaseOf = [&](int64_t i) {
+      return l.add(l.mul(l.add(l.mul(cbD, blocks), i), HR), l.mul(kh, win.dh));
+    };
+    Value slot = direct
+                     ? l.mul(l.add(l.mul(rowBaseOf(0), Wp), colBase), bfRow)
+                     : l.mul(l.rem(s, 2), lhsSlotBytes);
     // One strided load and one store per 8 output pixels. The tiles of a
     // row are unrolled (up to 64) so that each address is one add to the
     // row's base (buffer offsets folded into the bases).
@@ -419,46 +461,62 @@ static LogicalResult lowerConvMxu(Lowering &l, hlo::ConvolutionOp op) {
       l.vstore(x, lhsAt0, l.add(dstBase, l.mul(jt, kSublanes * bfRow)));
     };
     if (!direct)
-      l.loop(R, [&](Value orow) {
-        Value srcRow = l.add(l.mul(rowBase, Wp), l.mul(orow, win.sh * Wp));
-        Value srcBase =
-            l.add(l.mul(l.add(srcRow, colBase), bfRow), halo.offset);
-        Value dstBase =
-            l.add(l.add(slot, l.mul(orow, OWp * bfRow)), lhs.offset);
-        if (OWt <= 64) {
-          for (int64_t jt = 0; jt < OWt; ++jt)
-            gather(srcBase, dstBase, l.c(jt));
-        } else {
-          l.loop(OWt, [&](Value jt) { gather(srcBase, dstBase, jt); });
+      for (int64_t q = 0; q < gatherParts; ++q)
+        for (int64_t i = 0; i < blocks; ++i) {
+          Value rowBase = rowBaseOf(i);
+          int64_t dstPart = ((q * blocks + i) * (M / gatherParts)) * bfRow;
+          l.loop(R / gatherParts, [&](Value prow) {
+            Value orow = l.add(prow, q * (R / gatherParts));
+            Value srcRow =
+                l.add(l.mul(rowBase, Wp), l.mul(orow, win.sh * Wp));
+            Value srcBase =
+                l.add(l.mul(l.add(srcRow, colBase), bfRow), halo.offset);
+            Value dstBase = l.add(
+                l.add(slot, l.mul(prow, OWp * bfRow)), lhs.offset + dstPart);
+            if (OWt <= 64) {
+              for (int64_t jt = 0; jt < OWt; ++jt)
+                gather(srcBase, dstBase, l.c(jt));
+            } else {
+              l.loop(OWt, [&](Value jt) { gather(srcBase, dstBase, jt); });
+            }
+          });
         }
-      });
-    Value wBase = l.mul(l.add(l.mul(kp, Ct), cb), G * wTile);
+    Value wBase = l.mul(l.add(l.mul(kp, CtD), cbD), G * wTile);
     matmulTiles(
-        l, G, M, weights, [&](int64_t g) { return l.add(wBase, g * wTile); },
-        lhs, slot, panels, !first);
+        l, split, M, weights,
+        [&](int64_t g) { return l.add(wBase, g * wTile); }, lhs, slot, panels,
+        !first);
   };
 
   // The C panels of a block go to output rows [oh0, oh0 + R), one DMA per
-  // (row, output tile): OWt tiles, a destination stride of Ot tiles.
+  // (row, output tile, block): OWt tiles, a destination stride of Ot
+  // tiles. Panel g is [parts][blocks][rows of a part][128].
   auto writeBack = [&](Value n, Value oh0, Value og) {
-    const VBuf &src = resultPanels(l, panels, outStage, ob, G * M * kLanes * 4);
-    l.loop(R, [&](Value orow) {
-      Value outer = outerIndex(n, l.add(oh0, orow),
-                               dn.getOutputBatch() == 0 ? 0 : 1, N, OH);
-      for (int64_t g = 0; g < G; ++g) {
-        Value dst = l.mul(l.add(l.mul(outer, OWt * Ot), l.add(l.mul(og, G), g)),
-                          outTile);
-        l.dma(src.arena,
-              l.add(l.mul(orow, pitch * kLanes * ob),
-                    src.offset + g * M / kSublanes * outTile),
-              out, dst, OWt, outTile, outTile, Ot * outTile, kSemOut);
-      }
-    });
-    l.wait(kSemOut, R * G);
+    const VBuf &src = resultPanels(l, panels, outStage, ob, G * M * D * 4);
+    int64_t partsOut = gatherParts, rowsOut = R / partsOut;
+    int64_t partRowsOut = M / partsOut;
+    for (int64_t q = 0; q < partsOut; ++q)
+      l.loop(rowsOut, [&](Value prow) {
+        Value orow = l.add(prow, q * rowsOut);
+        Value outer = outerIndex(n, l.add(oh0, orow),
+                                 dn.getOutputBatch() == 0 ? 0 : 1, N, OH);
+        for (int64_t g = 0; g < G; ++g)
+          for (int64_t j = 0; j < blocks; ++j) {
+            Value dst =
+                l.mul(l.add(l.mul(outer, OWt * Ot), outTileOf(og, g, j)),
+                      outTile);
+            int64_t from = (g * M * blocks + (q * blocks + j) * partRowsOut) *
+                           kLanes * ob;
+            l.dma(src.arena,
+                  l.add(l.mul(prow, pitch * kLanes * ob), src.offset + from),
+                  out, dst, OWt, outTile, outTile, Ot * outTile, kSemOut);
+          }
+      });
+    l.wait(kSemOut, R * G * blocks);
   };
 
-  int64_t steps = kpos * Ct;
-  l.loop(Ot / G, [&](Value og) {
+  int64_t steps = kpos * CtD;
+  l.loop(OtD / G, [&](Value og) {
     prepareWeights(og);
     l.loop(N, [&](Value n) {
       l.loop(OH / R, [&](Value blk) {
@@ -500,11 +558,16 @@ static LogicalResult lowerConvWeightGrad(Lowering &l, hlo::ConvolutionOp op) {
   int64_t Wt = ceilDiv(W, kSublanes), Ct = ceilDiv(C, kLanes);
   int64_t Cp = ceilDiv(C, kSublanes) * kSublanes, COt = ceilDiv(CO, kLanes);
   int64_t OWdt = ceilDiv(OWd, kSublanes), T1 = OHd * OWdt;
-  int64_t KB = ceilDiv(T1, 16), lastValid = T1 - 16 * (KB - 1);
+  // A D x D MXU takes K = D pixels (PT row tiles of dy) and D output
+  // features (`blocks` 128-wide output tiles; COtPad of them, the ones past
+  // COt zero) at a time.
+  int64_t D = l.mxuDim(), blocks = l.mxuBlocks(), PT = D / kSublanes;
+  int64_t COtD = ceilDiv(COt, blocks), COtPad = COtD * blocks;
+  int64_t KB = ceilDiv(T1, PT), lastValid = T1 - PT * (KB - 1);
   int64_t M = P * Cp;
   int64_t inTile = kSublanes * kLanes * ib, outTile = kSublanes * kLanes * ob;
   int64_t dyTile = inTile;
-  int64_t bfRow = kLanes * 2, wTile = kLanes * kLanes * 2;
+  int64_t bfRow = kLanes * 2, otWeights = D * bfRow; // one output tile's
   int64_t Hp = std::max((P0 - 1) * win.sh + (OHd - 1) * win.dh + 1, win.pt + H);
   int64_t Wp = std::max((P1 - 1) * win.sw + (OWdt * kSublanes - 1) * win.dw + 1,
                         win.pl + Wt * kSublanes);
@@ -512,9 +575,9 @@ static LogicalResult lowerConvWeightGrad(Lowering &l, hlo::ConvolutionOp op) {
 
   auto pages = [](int64_t x) { return ceilDiv(x, 4096) * 4096; };
   int64_t needed = pages(H * Wt * Ct * inTile) + pages(Ct * Hp * Wp * bfRow) +
-                   pages(2 * M * bfRow) + pages(COt * M * kLanes * 4) +
-                   (ob == 2 ? pages(COt * M * bfRow) : 0) + pages(COt * wTile) +
-                   pages(COt * 16 * dyTile);
+                   pages(2 * M * D * 2) + pages(COtPad * M * kLanes * 4) +
+                   (ob == 2 ? pages(COtPad * M * bfRow) : 0) +
+                   pages(COtPad * otWeights) + pages(COt * PT * dyTile);
   if (needed > vmemBudget(l))
     return vmemError(l, op, needed);
 
@@ -526,14 +589,14 @@ static LogicalResult lowerConvWeightGrad(Lowering &l, hlo::ConvolutionOp op) {
 
   VBuf stage = l.vmem(inElem, H * Wt * Ct * inTile);
   VBuf xpad = l.vmem(bf16, Ct * Hp * Wp * bfRow);
-  VBuf lhs = l.vmem(bf16, 2 * M * bfRow);
-  VBuf panels = l.vmem(f32, COt * M * kLanes * 4);
-  VBuf outStage = ob == 2 ? l.vmem(bf16, COt * M * bfRow) : VBuf();
-  VBuf weights = l.vmem(bf16, COt * wTile);
-  VBuf wStage = l.vmem(rhsType.getElementType(), COt * 16 * dyTile);
+  VBuf lhs = l.vmem(bf16, 2 * M * D * 2);
+  VBuf panels = l.vmem(f32, COtPad * M * kLanes * 4);
+  VBuf outStage = ob == 2 ? l.vmem(bf16, COtPad * M * bfRow) : VBuf();
+  VBuf weights = l.vmem(bf16, COtPad * otWeights);
+  VBuf wStage = l.vmem(rhsType.getElementType(), COt * PT * dyTile);
 
   zeroFill(l, xpad, bf16, pages(Ct * Hp * Wp * bfRow));
-  zeroFill(l, panels, f32, pages(COt * M * kLanes * 4));
+  zeroFill(l, panels, f32, pages(COtPad * M * kLanes * 4));
 
   auto fillXpad = [&](Value n) {
     l.dma(x, l.mul(n, H * Wt * Ct * inTile), stage.arena, l.c(stage.offset), 1,
@@ -565,46 +628,50 @@ static LogicalResult lowerConvWeightGrad(Lowering &l, hlo::ConvolutionOp op) {
     });
   };
 
-  // dy's pixel block kb of image n (valid row tiles) as bf16 weight tiles,
-  // one per output tile; pixels past OWd in a row tile and tiles past the
-  // image are zero.
+  // dy's pixel block kb of image n (valid row tiles) as bf16 weights: D
+  // rows per output tile, the D x D weight tile of MXU tile g being output
+  // tiles g*blocks.. in lane blocks. Pixels past OWd in a row tile, tiles
+  // past the image and output tiles past COt are zero.
   auto prepareWeights = [&](Value n, Value kb, int64_t valid) {
-    Value t0 = l.add(l.mul(n, T1), l.mul(kb, 16));
+    Value t0 = l.add(l.mul(n, T1), l.mul(kb, PT));
     for (int64_t ot = 0; ot < COt; ++ot)
       l.dma(dy, l.mul(l.add(l.mul(t0, COt), ot), dyTile), wStage.arena,
-            l.c(wStage.offset + ot * 16 * dyTile), valid, dyTile, COt * dyTile,
+            l.c(wStage.offset + ot * PT * dyTile), valid, dyTile, COt * dyTile,
             dyTile, kSemW);
     l.wait(kSemW, COt);
     Value zero = l.splatF32(0.0);
-    for (int64_t ot = 0; ot < COt; ++ot) {
-      l.loop(valid, [&](Value t) {
-        Value v = l.vload(wStage, l.add(l.mul(t, dyTile), ot * 16 * dyTile));
+    for (int64_t ot = 0; ot < COtPad; ++ot) {
+      l.loop(ot < COt ? valid : 0, [&](Value t) {
+        Value v = l.vload(wStage, l.add(l.mul(t, dyTile), ot * PT * dyTile));
         if (OWd % kSublanes) {
-          Value jt = l.rem(l.add(l.mul(kb, 16), t), OWdt);
+          Value jt = l.rem(l.add(l.mul(kb, PT), t), OWdt);
           Value left = l.sub(l.c(OWd), l.mul(jt, kSublanes));
           Value sublaneIds = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
           v = l.maskBelow(v, sublaneIds, left, 0.0);
         }
-        l.vstore(v, weights, l.add(l.mul(t, kSublanes * bfRow), ot * wTile));
+        l.vstore(v, weights,
+                 l.add(l.mul(t, kSublanes * bfRow), ot * otWeights));
       });
-      for (int64_t t = valid; t < 16; ++t)
-        l.vstore(zero, weights, l.c(ot * wTile + t * kSublanes * bfRow));
+      for (int64_t t = ot < COt ? valid : 0; t < PT; ++t)
+        l.vstore(zero, weights, l.c(ot * otWeights + t * kSublanes * bfRow));
     }
   };
 
-  // The LHS of pixel block kb: for each output position p and input block
-  // cb, 16 gathers of 8 pixels' x rows, one transpose, Cp/8 row stores.
+  // The LHS of pixel block kb, [blocks][M][128]: for each output position
+  // p, input block cb and 128-pixel block i, 16 gathers of 8 pixels' x
+  // rows, one transpose, Cp/8 row stores.
   auto buildLhs = [&](Value kb, int64_t valid, Value slot) {
     l.loop(P, [&](Value p) {
       Value p0 = sdiv(l, p, P1), p1 = l.rem(p, P1);
-      for (int64_t cb = 0; cb < Ct; ++cb) {
+      for (int64_t cb = 0; cb < Ct; ++cb)
+        for (int64_t i = 0; i < blocks; ++i) {
         SmallVector<Value> rows;
         for (int64_t tt = 0; tt < 16; ++tt) {
-          if (tt >= valid) {
+          if (i * 16 + tt >= valid) {
             rows.push_back(l.splatF32(0.0));
             continue;
           }
-          Value t = l.add(l.mul(kb, 16), tt);
+          Value t = l.add(l.mul(kb, PT), i * 16 + tt);
           Value k0 = sdiv(l, t, OWdt), jt = l.rem(t, OWdt);
           Value row =
               l.add(l.add(l.mul(p0, win.sh), l.mul(k0, win.dh)), cb * Hp);
@@ -615,26 +682,31 @@ static LogicalResult lowerConvWeightGrad(Lowering &l, hlo::ConvolutionOp op) {
         auto tr = tpu::VTransposeOp::create(
             l.b, l.loc, SmallVector<Type>(16, rows[0].getType()), rows);
         int64_t stores = std::min<int64_t>(16, (Cp - cb * kLanes) / kSublanes);
-        Value base =
-            l.add(slot, l.mul(l.add(l.mul(p, Cp), cb * kLanes), bfRow));
+        Value base = l.add(slot, l.mul(l.add(l.mul(p, Cp), cb * kLanes + i * M),
+                                       bfRow));
         for (int64_t r = 0; r < stores; ++r)
           l.vstore(tr.getResult(r), lhs, l.add(base, r * kSublanes * bfRow));
       }
     });
   };
 
+  // Every MXU computes: the COtD tiles, and parts of the rows when they
+  // are fewer than the MXUs (with one block only: the LHS is
+  // [blocks][M][128]).
+  MxuSplit split = l.splitForMxus(COtD, M, blocks > 1 ? M : kSublanes);
   auto block = [&](Value n, Value kb, int64_t valid) {
-    Value slot = l.mul(l.rem(l.add(l.mul(n, KB), kb), 2), M * bfRow);
+    Value slot = l.mul(l.rem(l.add(l.mul(n, KB), kb), 2), M * D * 2);
     prepareWeights(n, kb, valid);
     buildLhs(kb, valid, slot);
     matmulTiles(
-        l, COt, M, weights, [&](int64_t ot) { return l.c(ot * wTile); }, lhs,
-        slot, panels, /*accumulate=*/true);
+        l, split, M, weights,
+        [&](int64_t g) { return l.c(g * blocks * otWeights); }, lhs, slot,
+        panels, /*accumulate=*/true);
   };
 
   l.loop(N, [&](Value n) {
     fillXpad(n);
-    l.loop(KB - 1, [&](Value kb) { block(n, kb, 16); });
+    l.loop(KB - 1, [&](Value kb) { block(n, kb, PT); });
     block(n, l.c(KB - 1), lastValid);
   });
 

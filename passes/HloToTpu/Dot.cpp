@@ -66,8 +66,13 @@ LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
   int64_t K = lhsType.getDimSize(rank - 1);
   Geometry ga = geometryOf(lhsType), gb = geometryOf(rhsType),
            gc = geometryOf(type);
+  // kt and nt count 128-wide tiles of K and N; a D x D MXU takes D/128
+  // (`blocks`) of them at a time: kSteps steps along K, nTiles weight
+  // tiles along N.
+  int64_t D = mxuDim(), blocks = mxuBlocks();
   int64_t mt = ga.rowTiles, kt = ga.colTiles, nt = gb.colTiles;
-  bool raggedK = K % kLanes != 0;
+  int64_t kSteps = ceilDiv(K, D), nTiles = ceilDiv(nt, blocks);
+  bool raggedK = K % D != 0;
   bool outBf16 = outElem.isBF16();
   // f32 operands are split into bf16 pieces on the VPU (one piece is XLA's
   // DEFAULT rounding); bf16 operands are exact in one piece.
@@ -77,7 +82,10 @@ LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
   // are split, and a ragged K is zeroed past its end on both sides.
   bool prepA = !inElem.isBF16() || raggedK;
   bool prepB = prepA;
-  int64_t groups = spec.machine.mxu_count() >= 2 && nt >= 2 ? 2 : 1;
+  // Every MXU computes: one weight tile (N tile) per group, and the panel's
+  // rows split in parts when there are fewer N tiles than MXUs.
+  int64_t groups =
+      std::min<int64_t>(std::max<int64_t>(spec.machine.mxu_count(), 1), nTiles);
 
   FailureOr<Value> a = memOf(op.getLhs()), bm = memOf(op.getRhs());
   if (failed(a) || failed(bm))
@@ -88,14 +96,14 @@ LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
 
   // M panels: as many rows as fit (longer LHS streams amortise the MXU's
   // fill and drain), a divisor of the row tiles.
-  constexpr int64_t kWeightBytes = kLanes * kLanes * 2;
+  const int64_t kWeightBytes = D * D * 2;
   int64_t vmemBytes = spec.machine.vmem_bytes();
   auto need = [&](int64_t rows) {
-    int64_t lhs = splits * 2 * rows * kLanes * 2 +
-                  (prepA ? 2 * rows * kLanes * ga.elemBytes : 0);
+    int64_t lhs = splits * 2 * rows * D * 2 +
+                  (prepA ? 2 * rows * D * ga.elemBytes : 0);
     int64_t w = groups * (splits * 2 * kWeightBytes +
-                          (prepB ? 2 * kLanes * kLanes * gb.elemBytes : 0));
-    int64_t cp = groups * 2 * rows * kLanes *
+                          (prepB ? 2 * D * D * gb.elemBytes : 0));
+    int64_t cp = groups * 2 * rows * D *
                  (4 + (splits > 1 ? 4 : 0) + (outBf16 ? 2 : 0));
     return lhs + w + cp;
   };
@@ -110,18 +118,21 @@ LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
     return op.emitError() << "the kernel for 'hlo.dot_general' needs "
                           << need(mb) << " bytes of VMEM but "
                           << spec.machine.name() << " has " << vmemBytes;
+  MxuSplit split = splitForMxus(groups, mb);
+  int64_t parts = split.parts, partTiles = panelTiles / parts;
 
   int64_t aTile = ga.tileBytes(), bTile = gb.tileBytes(),
           cTile = gc.tileBytes();
   int64_t aBatch = mt * kt * aTile, cBatch = mt * nt * cTile;
-  // B as the kernel reads it: kt whole 128-row weight tiles per batch.
-  int64_t bBatch = kt * (kLanes / kSublanes) * nt * bTile;
+  // B as the kernel reads it: kSteps whole D-row weight tiles per batch.
+  int64_t wRowTiles = D / kSublanes;
+  int64_t bBatch = kSteps * wRowTiles * nt * bTile;
   // With a ragged K, B's last weight tile would read past its buffer: copy
-  // B into one padded to whole 128-row tiles (the rows past K are masked).
+  // B into one padded to whole D-row tiles (the rows past K are masked).
   Value bsrc = *bm;
   if (raggedK) {
     SmallVector<int64_t> shape(rhsType.getShape());
-    shape[rank - 2] = kt * kLanes;
+    shape[rank - 2] = kSteps * D;
     bsrc = allocHbm(rhsType.clone(shape), op.getLoc());
     int64_t srcBatch = gb.rowTiles * nt * bTile;
     dma(*bm, c(0), bsrc, c(0), nb, srcBatch, srcBatch, bBatch, 3);
@@ -129,11 +140,13 @@ LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
   }
 
   // VMEM: LHS pieces and weight pieces double-buffered by step, C panels
-  // (and their bf16 copies) double-buffered by job.
-  int64_t lhsSlot = mb * kLanes * 2, cSlot = mb * kLanes * 4,
-          cOutSlot = mb * kLanes * 2;
-  int64_t lhsStageSlot = mb * kLanes * ga.elemBytes,
-          wStageSlot = kLanes * kLanes * gb.elemBytes;
+  // (and their bf16 copies) double-buffered by job. A slot of an MXU
+  // operand is [parts][blocks][rows of a part][128] (lane blocks, each
+  // part's blocks together as MXU_MATMUL reads them); a weight slot is
+  // [blocks][D][128].
+  int64_t lhsSlot = mb * D * 2, cSlot = mb * D * 4, cOutSlot = mb * D * 2;
+  int64_t lhsStageSlot = mb * D * ga.elemBytes,
+          wStageSlot = D * D * gb.elemBytes;
   SmallVector<VBuf> lhs, wStage;
   SmallVector<SmallVector<VBuf>> w(groups);
   for (int64_t s = 0; s < splits; ++s)
@@ -155,23 +168,35 @@ LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
     if (outBf16)
       cOut.push_back(vmem(bf16, 2 * cOutSlot));
   }
+  // Tile index of (part q, block j, row tile r) in a slot.
+  auto slotTile = [&](int64_t q, int64_t j) {
+    return (q * blocks + j) * partTiles;
+  };
 
   // Jobs: (batch, M panel, column group) in that nesting, flattened so
   // that the last step of a job can prefetch the next job's first one.
-  // Column group `np` computes columns 2np and 2np+1; with an odd number
-  // of columns the last group's second MXU recomputes the last column
-  // (free in time, and it keeps every job the same shape).
+  // Column group `np` computes N tiles groups*np .. groups*np+groups-1;
+  // when the groups do not divide the N tiles, the last group's extra
+  // MXUs recompute the last N tile (free in time, and it keeps every job
+  // the same shape). With D = 256 and an odd number of 128-wide column
+  // tiles, the last N tile's second block likewise recomputes column
+  // tile nt - 1: identical values written to the same place.
   int64_t mPanels = mt / panelTiles;
-  int64_t colGroups = ceilDiv(nt, groups);
+  int64_t colGroups = ceilDiv(nTiles, groups);
   int64_t jobs = nb * mPanels * colGroups;
   auto div = [&](Value x, int64_t y) -> Value {
     if (std::optional<int64_t> cx = constant(x))
       return c(*cx / y);
     return y == 1 ? x : arith::DivSIOp::create(b, loc, x, c(y)).getResult();
   };
+  auto minOf = [&](Value x, int64_t y) -> Value {
+    if (std::optional<int64_t> cx = constant(x))
+      return c(std::min(*cx, y));
+    return arith::MinSIOp::create(b, loc, x, c(y));
+  };
   struct Job {
     Value batch, panel;
-    SmallVector<Value, 2> cols;
+    SmallVector<Value, 8> cols; // the N tile of each group
   };
   auto remOf = [&](Value x, int64_t y) { return y == 1 ? c(0) : rem(x, y); };
   auto jobAt = [&](Value j) {
@@ -182,15 +207,16 @@ LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
     job.batch = div(t, mPanels);
     for (int64_t g = 0; g < groups; ++g) {
       Value n = add(mul(np, groups), g);
-      if (nt % groups != 0 && g > 0) {
-        if (std::optional<int64_t> cn = constant(n))
-          n = c(std::min(*cn, nt - 1));
-        else
-          n = arith::MinSIOp::create(b, loc, n, c(nt - 1));
-      }
+      if (nTiles % groups != 0 && g > 0)
+        n = minOf(n, nTiles - 1);
       job.cols.push_back(n);
     }
     return job;
+  };
+  // The 128-wide column tile of block j of N tile `n` (of B and C).
+  auto colTile = [&](Value n, int64_t j) {
+    Value col = add(mul(n, blocks), j);
+    return nt % blocks != 0 && j > 0 ? minOf(col, nt - 1) : col;
   };
   // Runs `body` when `flag` (a scalar) is non-zero. The body must compute
   // its scalars from the loop's induction variable and constants: the
@@ -209,51 +235,72 @@ LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
   };
 
   constexpr int kSemLhs = 0, kSemW = 1, kSemOut = 2;
-  // Issue the DMAs of step k of `job` (LHS panel k; weight tile (k, n_g)
-  // per group) into A/B slot `slot`.
+  // Issue the DMAs of step k of `job` (LHS panel k, one per part and
+  // block; weight tile (k, n_g) per group, one per block) into A/B slot
+  // `slot`. Past K's last column tile the LHS reads that tile again: the
+  // ragged-K mask zeroes those lanes.
   auto fetch = [&](const Job &job, Value k, Value slot) {
-    Value aOff = add(
-        add(mul(job.batch, aBatch), mul(job.panel, panelTiles * kt * aTile)),
-        mul(k, aTile));
     const VBuf &ad = prepA ? lhsStage : lhs[0];
     int64_t adSlot = prepA ? lhsStageSlot : lhsSlot;
-    dma(*a, aOff, ad.arena, add(mul(slot, adSlot), ad.offset), panelTiles,
-        aTile, kt * aTile, aTile, kSemLhs);
+    for (int64_t j = 0; j < blocks; ++j) {
+      Value kcol = add(mul(k, blocks), j);
+      if (kt % blocks != 0 && j > 0)
+        kcol = minOf(kcol, kt - 1);
+      for (int64_t q = 0; q < parts; ++q) {
+        Value aOff = add(add(mul(job.batch, aBatch),
+                             mul(job.panel, panelTiles * kt * aTile)),
+                         add(mul(kcol, aTile), q * partTiles * kt * aTile));
+        dma(*a, aOff, ad.arena,
+            add(mul(slot, adSlot), ad.offset + slotTile(q, j) * aTile),
+            partTiles, aTile, kt * aTile, aTile, kSemLhs);
+      }
+    }
     for (int64_t g = 0; g < groups; ++g) {
       const VBuf &wd = prepB ? wStage[g] : w[g][0];
       int64_t wdSlot = prepB ? wStageSlot : kWeightBytes;
-      Value bOff = add(add(mul(job.batch, bBatch),
-                           mul(k, (kLanes / kSublanes) * nt * bTile)),
-                       mul(job.cols[g], bTile));
-      dma(bsrc, bOff, wd.arena, add(mul(slot, wdSlot), wd.offset),
-          kLanes / kSublanes, bTile, nt * bTile, bTile, kSemW);
+      for (int64_t j = 0; j < blocks; ++j) {
+        Value bOff = add(add(mul(job.batch, bBatch),
+                             mul(k, wRowTiles * nt * bTile)),
+                         mul(colTile(job.cols[g], j), bTile));
+        dma(bsrc, bOff, wd.arena,
+            add(mul(slot, wdSlot), wd.offset + j * wRowTiles * bTile),
+            wRowTiles, bTile, nt * bTile, bTile, kSemW);
+      }
     }
   };
 
-  // The C write-back of a job goes out in `pieces` DMAs of about an LHS
-  // panel each, one per step of the next job, so it shares the DMA engine
-  // with the LHS stream instead of stalling the MXUs (a lone job writes
-  // whole panels).
-  int64_t rowSplit = !outBf16 && panelTiles % 2 == 0 && jobs > 1 ? 2 : 1;
-  int64_t pieces = groups * rowSplit, pieceTiles = panelTiles / rowSplit;
+  // The C write-back of a job goes out in `pieces` DMAs, one per (group,
+  // part, block) or, with few of those, rows of them, spread over the steps
+  // of the next job so that it shares the DMA engine with the LHS stream
+  // instead of stalling the MXUs (a lone job writes whole panels).
+  int64_t perRowSplit = groups * parts * blocks;
+  int64_t rowSplit =
+      jobs > 1 ? largestDivisorAtMost(
+                     partTiles,
+                     std::clamp<int64_t>(kSteps / perRowSplit, 1, 4))
+               : 1;
+  int64_t pieces = perRowSplit * rowSplit, pieceTiles = partTiles / rowSplit;
   auto writePiece = [&](const Job &job, Value cslot, int64_t p) {
-    int64_t g = p / rowSplit, r = p % rowSplit;
+    int64_t r = p % rowSplit, j = (p / rowSplit) % blocks,
+            q = (p / rowSplit / blocks) % parts, g = p / rowSplit / blocks / parts;
     const VBuf &src = outBf16 ? cOut[g] : cp[g];
     int64_t srcSlot = outBf16 ? cOutSlot : cSlot;
-    Value cOff = add(add(add(mul(job.batch, cBatch),
-                             mul(job.panel, panelTiles * nt * cTile)),
-                         mul(job.cols[g], cTile)),
-                     r * pieceTiles * nt * cTile);
+    int64_t rowTile = q * partTiles + r * pieceTiles;
+    Value cOff = add(add(mul(job.batch, cBatch),
+                         mul(job.panel, panelTiles * nt * cTile)),
+                     add(mul(colTile(job.cols[g], j), cTile),
+                         rowTile * nt * cTile));
     dma(src.arena,
-        add(mul(cslot, srcSlot), src.offset + r * pieceTiles * cTile), out,
-        cOff, pieceTiles, cTile, cTile, nt * cTile, kSemOut);
+        add(mul(cslot, srcSlot),
+            src.offset + (slotTile(q, j) + r * pieceTiles) * cTile),
+        out, cOff, pieceTiles, cTile, cTile, nt * cTile, kSemOut);
   };
 
   // Splits f32 rows (or masks a ragged K of bf16 ones) from `stage` into
   // the bf16 pieces `dst`: x0 = bf16(x), x1 = bf16(x - x0), x2 = x - x0 - x1.
-  auto split = [&](const VBuf &stage, Value src, int64_t srcTile,
-                   ArrayRef<VBuf> dst, Value dstOff, int64_t tiles,
-                   function_ref<Value(Value, Value)> mask) {
+  auto splitTiles = [&](const VBuf &stage, Value src, int64_t srcTile,
+                        ArrayRef<VBuf> dst, Value dstOff, int64_t tiles,
+                        function_ref<Value(Value, Value)> mask) {
     loop(tiles, [&](Value t) {
       Value x = vload(stage, add(src, mul(t, srcTile)));
       if (mask)
@@ -270,22 +317,23 @@ LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
       }
     });
   };
+  constexpr int64_t kBf16Tile = kSublanes * kLanes * 2;
 
   // Step k of job j: wait for its tiles, prefetch the next step's (the
   // next job's first at the last step), write pieces `writes` of the
   // previous job's C, prepare and multiply.
   auto step = [&](Value j, const Job &job, Value k, bool first, bool last,
                   ArrayRef<int64_t> writes) {
-    wait(kSemLhs, 1);
-    wait(kSemW, groups);
-    Value s = add(mul(j, kt), k);
+    wait(kSemLhs, parts * blocks);
+    wait(kSemW, groups * blocks);
+    Value s = add(mul(j, kSteps), k);
     Value slot = rem(s, 2);
     if (!last)
       fetch(job, add(k, 1), rem(add(s, 1), 2));
     else
       when(sub(c(jobs - 1), j), [&] {
         Value nextJob = add(j, 1);
-        fetch(jobAt(nextJob), c(0), rem(mul(nextJob, kt), 2));
+        fetch(jobAt(nextJob), c(0), rem(mul(nextJob, kSteps), 2));
       });
     if (!writes.empty())
       when(j, [&] {
@@ -295,49 +343,80 @@ LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
           writePiece(pj, rem(prev, 2), p);
       });
     Value cslot = rem(j, 2);
-    Value kLeft = raggedK ? sub(c(K), mul(k, kLanes)) : Value();
-    if (prepA)
-      split(lhsStage, mul(slot, lhsStageSlot), aTile, lhs, mul(slot, lhsSlot),
-            panelTiles, [&](Value x, Value) -> Value {
-              if (!raggedK)
-                return x;
-              return maskBelow(x, tpu::VLaneIdOp::create(b, loc, i32Reg()),
-                               kLeft, 0.0);
-            });
-    for (int64_t g = 0; g < groups; ++g) {
-      Value wOff = mul(slot, kWeightBytes);
-      if (prepB)
-        split(wStage[g], mul(slot, wStageSlot), bTile, w[g], wOff,
-              kLanes / kSublanes, [&](Value x, Value t) -> Value {
-                if (!raggedK)
-                  return x;
-                return maskBelow(x, tpu::VSublaneIdOp::create(b, loc, i32Reg()),
-                                 sub(kLeft, mul(t, kSublanes)), 0.0);
-              });
-      int64_t loaded = -1;
-      bool mainDone = false, smallDone = false;
-      for (auto [i, wi] : products) {
-        if (wi != loaded) {
-          tpu::MxuLoadWeightsOp::create(b, loc, w[g][wi].arena,
-                                        add(wOff, w[g][wi].offset),
-                                        static_cast<uint32_t>(g));
-          loaded = wi;
-        }
+    Value kLeft = raggedK ? sub(c(K), mul(k, D)) : Value();
+    if (prepA) {
+      // Block j of the step holds K columns k*D + 128j + lane.
+      auto prepare = [&](int64_t from, int64_t tiles, int64_t j) {
+        splitTiles(lhsStage, add(mul(slot, lhsStageSlot), from * aTile), aTile,
+                   lhs, add(mul(slot, lhsSlot), from * kBf16Tile), tiles,
+                   [&](Value x, Value) -> Value {
+                     if (!raggedK)
+                       return x;
+                     return maskBelow(
+                         x, tpu::VLaneIdOp::create(b, loc, i32Reg()),
+                         sub(kLeft, c(j * kLanes)), 0.0);
+                   });
+      };
+      if (!raggedK)
+        prepare(0, panelTiles * blocks, 0);
+      else
+        for (int64_t q = 0; q < parts; ++q)
+          for (int64_t jb = 0; jb < blocks; ++jb)
+            prepare(slotTile(q, jb), partTiles, jb);
+    }
+    Value wOff = mul(slot, kWeightBytes);
+    if (prepB)
+      for (int64_t g = 0; g < groups; ++g)
+        for (int64_t jb = 0; jb < blocks; ++jb)
+          splitTiles(wStage[g], add(mul(slot, wStageSlot), jb * wRowTiles * bTile),
+                     bTile, w[g], add(wOff, jb * wRowTiles * kBf16Tile),
+                     wRowTiles, [&](Value x, Value t) -> Value {
+                       if (!raggedK)
+                         return x;
+                       return maskBelow(
+                           x, tpu::VSublaneIdOp::create(b, loc, i32Reg()),
+                           sub(kLeft, mul(t, kSublanes)), 0.0);
+                     });
+    // The products, grouped by weight piece: one load per MXU and piece.
+    bool mainDone = false, smallDone = false;
+    for (int64_t wi = splits - 1; wi >= 0; --wi) {
+      SmallVector<std::function<Value(int64_t)>> lhsAts;
+      SmallVector<std::function<Value(int64_t, int64_t)>> dstAts;
+      SmallVector<std::tuple<int64_t, bool, bool>> picked; // i, main, acc
+      for (auto [i, pwi] : products) {
+        if (pwi != wi)
+          continue;
         bool isMain = i == 0 && wi == 0;
-        const VBuf &dst = isMain ? cp[g] : cSmall[g];
         bool &done = isMain ? mainDone : smallDone;
-        tpu::MxuMatmulOp::create(b, loc, lhs[i].arena,
-                                 add(mul(slot, lhsSlot), lhs[i].offset),
-                                 dst.arena, add(mul(cslot, cSlot), dst.offset),
-                                 static_cast<uint32_t>(g), mb, !first || done);
+        picked.push_back({i, isMain, !first || done});
         done = true;
       }
+      SmallVector<MxuStream> streams;
+      lhsAts.reserve(picked.size());
+      dstAts.reserve(picked.size());
+      for (auto [i, isMain, acc] : picked) {
+        int64_t li = i;
+        bool main = isMain;
+        lhsAts.push_back([&, li](int64_t q) {
+          return add(mul(slot, lhsSlot),
+                     lhs[li].offset + slotTile(q, 0) * kBf16Tile);
+        });
+        dstAts.push_back([&, main](int64_t g, int64_t q) {
+          const VBuf &dst = main ? cp[g] : cSmall[g];
+          return add(mul(cslot, cSlot),
+                     dst.offset + slotTile(q, 0) * kSublanes * kLanes * 4);
+        });
+        streams.push_back({lhs[li].arena, lhsAts.back(),
+                           (main ? cp : cSmall)[0].arena, dstAts.back(), acc});
+      }
+      issueMxu(split, w[0][wi].arena,
+               [&](int64_t g) { return add(wOff, w[g][wi].offset); }, streams);
     }
   };
 
   // Steps 0..peel-1 are peeled (each writes some of the previous job's C
   // pieces), then the middle steps loop, then the last step is peeled.
-  int64_t peel = std::min(pieces, kt);
+  int64_t peel = std::min(pieces, kSteps);
   auto piecesAt = [&](int64_t k) {
     SmallVector<int64_t> ps;
     for (int64_t p = k * pieces / peel; p < (k + 1) * pieces / peel; ++p)
@@ -348,17 +427,17 @@ LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
   loop(jobs, [&](Value j) {
     Job job = jobAt(j);
     for (int64_t k = 0; k < peel; ++k)
-      step(j, job, c(k), k == 0, k == kt - 1, piecesAt(k));
-    if (kt - 1 > peel)
-      loop(kt - 1 - peel,
+      step(j, job, c(k), k == 0, k == kSteps - 1, piecesAt(k));
+    if (kSteps - 1 > peel)
+      loop(kSteps - 1 - peel,
            [&](Value i) { step(j, job, add(i, peel), false, false, {}); });
-    if (kt > peel)
-      step(j, job, c(kt - 1), false, true, {});
+    if (kSteps > peel)
+      step(j, job, c(kSteps - 1), false, true, {});
     // Add the small products; round a bf16 result into its own buffer.
     Value cslot = rem(j, 2);
     if (outBf16 || splits > 1)
       for (int64_t g = 0; g < groups; ++g)
-        loop(panelTiles, [&](Value t) {
+        loop(panelTiles * blocks, [&](Value t) {
           Value off = add(mul(cslot, cSlot), mul(t, kSublanes * kLanes * 4));
           Value x = vload(cp[g], off);
           if (splits > 1)

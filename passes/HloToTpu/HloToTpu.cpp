@@ -383,7 +383,8 @@ public:
                              m.smem_bytes(), m.hbm_bytes(),
                              m.hbm_reserved_bytes(), m.hbm_bytes_per_second(),
                              m.dma_latency_cycles(), m.num_semaphores(),
-                             m.hbm_limit_bytes(), m.cores_per_device()));
+                             m.hbm_limit_bytes(), m.cores_per_device(),
+                             m.mxu_rows()));
   }
 };
 

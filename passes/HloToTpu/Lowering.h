@@ -145,6 +145,29 @@ struct VBuf {
   int64_t bytes = 0;
 };
 
+/// How a kernel spreads `tiles` weight tiles times `rows` LHS rows over the
+/// target's MXUs (Mxu.cpp): each tile's rows go in `parts` equal parts of
+/// `partRows`, and task (tile t, part q) runs on MXU (t * parts + q) % mxus.
+struct MxuSplit {
+  int64_t tiles = 1, parts = 1, partRows = 0;
+  int64_t mxus = 1;
+  uint32_t mxuOf(int64_t tile, int64_t part) const {
+    return static_cast<uint32_t>((tile * parts + part) % mxus);
+  }
+};
+
+/// One LHS stream of an MXU task: the part's rows from `lhs + lhsAt(part)`
+/// into `dst + dstAt(tile, part)` (arena offsets, buffer offsets included).
+/// An LHS or result of D columns is D/128 lane blocks of the part's rows
+/// (docs/isa.md, "MXU").
+struct MxuStream {
+  Value lhs;
+  function_ref<Value(int64_t part)> lhsAt;
+  Value dst;
+  function_ref<Value(int64_t tile, int64_t part)> dstAt;
+  bool accumulate;
+};
+
 class Lowering {
 public:
   Lowering(ModuleOp module, func::FuncOp func, const target::TargetSpec &spec)
@@ -309,6 +332,23 @@ public:
                                        splatIndex(limit));
     return tpu::VSelectOp::create(b, loc, mask, v, splatF32(fill));
   }
+
+  // --- the MXUs (Mxu.cpp) -------------------------------------------------------
+  /// D of the target's D x D MXUs (128 or 256).
+  int64_t mxuDim() const { return spec.machine.mxu_rows(); }
+  /// 128-column lane blocks of an MXU operand row.
+  int64_t mxuBlocks() const { return mxuDim() / kLanes; }
+  /// Spreads `tiles` weight tiles x `rows` rows over every MXU: row parts
+  /// (a multiple of `rowAlign` rows each) when there are fewer tiles than
+  /// MXUs, chosen for the shortest per-MXU work.
+  MxuSplit splitForMxus(int64_t tiles, int64_t rows,
+                        int64_t rowAlign = kSublanes) const;
+  /// The one MXU issue loop: for every task (tile, part) of `split`, loads
+  /// the weight tile at `weights + weightsAt(tile)` into the task's MXU and
+  /// runs each stream's matmul on it.
+  void issueMxu(const MxuSplit &split, Value weights,
+                function_ref<Value(int64_t tile)> weightsAt,
+                ArrayRef<MxuStream> streams);
 
   // --- the driver (HloToTpu.cpp) ----------------------------------------------
   FailureOr<Value> memOf(Value v);

@@ -28,14 +28,12 @@ constexpr uint64_t kPageBytes = 4096; // granularity of VMEM ready times
                                       // and of HBM provenance
 constexpr int64_t kVmemGranuleBytes = 512; // of VMEM provenance: an f32 row
 constexpr uint64_t kSmemWordBytes = 4;     // granularity of SMEM provenance
-constexpr uint64_t kWeightBytes = kMxuDim * kMxuDim * 2;
 constexpr int64_t kMaxTraceEvents = 4 << 20;
 // Cycle costs (docs/isa.md, "Timing").
 constexpr uint64_t kVpuCycles = 1;
 constexpr uint64_t kEupCycles = 4; // transcendentals and division
 constexpr uint64_t kReduceCycles = 2;
 constexpr uint64_t kTransposeCycles = 2 * kTransposeRegs;
-constexpr uint64_t kLoadWeightsCycles = kMxuDim;
 
 using Vreg = std::array<uint32_t, kVregElements>;
 
@@ -132,8 +130,9 @@ public:
         smem_(t_.smem_bytes()), smemInit_(t_.smem_bytes()),
         vmemWritten_(t_.vmem_bytes() / kPageBytes + 1, 0),
         vmemRead_(vmemWritten_.size(), 0),
-        sems_(t_.num_semaphores(), 0), weights_(t_.mxu_count()),
-        weightsLoaded_(t_.mxu_count(), false), mxuFree_(t_.mxu_count(), 0),
+        sems_(t_.num_semaphores(), 0), mxuDim_(mxuDim(t_)),
+        weights_(t_.mxu_count()), weightsLoaded_(t_.mxu_count(), false),
+        mxus_(t_.mxu_count()),
         ops_(e.proto().debug_ops_size() + 1), v_(kNumVectorRegs) {
     bytesPerCycle_ = t_.hbm_bytes_per_second() / t_.clock_hz();
     if (tracking_)
@@ -235,6 +234,7 @@ private:
   std::vector<uint64_t> vmemWritten_, vmemRead_; // per page, in cycles
   std::vector<int64_t> sems_;
   std::deque<InFlightDma> inFlight_; // in issue order = completion order
+  int64_t mxuDim_; // D: the MXUs are D x D
   std::vector<PackedRhs> weights_; // packed at MXU_LOAD_WEIGHTS
   std::vector<bool> weightsLoaded_;
   struct Loop {
@@ -247,7 +247,21 @@ private:
   // Timing state, in cycles.
   double bytesPerCycle_;
   uint64_t issue_ = 0, dmaFree_ = 0, vpuFree_ = 0, finish_ = 0;
-  std::vector<uint64_t> mxuFree_;
+  // One MXU's pipeline (docs/isa.md, "Timing"): a weight-load path into the
+  // shadow one of two weight buffers, and the LHS stream into the array.
+  struct MxuTiming {
+    uint64_t loadFree = 0;      // the weight-load path is free
+    uint64_t weightsReady = 0;  // the latest loaded weights are in place
+    uint64_t bufferFree[2] = {0, 0}; // the last matmul on it has drained
+    int current = 0;            // the buffer the latest load filled
+    uint64_t streamFree = 0;    // the LHS input port is free
+    // The previous matmul's result rows and when they were all written:
+    // a matmul writing the same rows follows it in the result pipeline.
+    int64_t lastDst = -1, lastDstBytes = 0;
+    uint64_t lastDone = 0;
+  };
+  std::vector<MxuTiming> mxus_;
+  std::vector<uint16_t> weightScratch_;
 
   ExecutionProfile profile_;
   std::vector<OpProfile> ops_; // by debug op index (0: none)
@@ -340,7 +354,8 @@ absl::StatusOr<ExecutionProfile> Machine::run() {
   profile_.instructionsExecuted = executed;
   profile_.cycles = std::max(finish_, issue_);
   profile_.seconds = profile_.cycles / t_.clock_hz();
-  double peakFlopsPerCycle = 2.0 * kMxuDim * kMxuDim * t_.mxu_count();
+  double peakFlopsPerCycle =
+      2.0 * mxuDim_ * mxuDim_ * static_cast<double>(t_.mxu_count());
   if (profile_.cycles > 0) {
     profile_.mxuUtilization =
         profile_.flops / (peakFlopsPerCycle * profile_.cycles);
@@ -781,26 +796,54 @@ absl::Status Machine::dma(const exe::Instruction &in) {
   return absl::OkStatus();
 }
 
+// MXU operands are lane blocks (docs/isa.md, "MXU"): a matrix of D
+// columns is D/128 blocks of 128 columns, one after the other, each row-major.
+// These copy between that form and a row-major rows x D matrix.
+template <typename T>
+static void fromLaneBlocks(const uint8_t *src, T *dst, int64_t rows,
+                           int64_t d) {
+  for (int64_t j = 0; j < d / kLanes; ++j)
+    for (int64_t r = 0; r < rows; ++r)
+      std::memcpy(dst + r * d + j * kLanes,
+                  src + ((j * rows + r) * kLanes) * sizeof(T),
+                  kLanes * sizeof(T));
+}
+template <typename T>
+static void toLaneBlocks(const T *src, uint8_t *dst, int64_t rows, int64_t d) {
+  for (int64_t j = 0; j < d / kLanes; ++j)
+    for (int64_t r = 0; r < rows; ++r)
+      std::memcpy(dst + ((j * rows + r) * kLanes) * sizeof(T),
+                  src + r * d + j * kLanes, kLanes * sizeof(T));
+}
+
 absl::Status Machine::mxuOp(const exe::Instruction &in) {
   uint32_t mxu = in.mxu();
-  uint64_t start = std::max(issue_, mxuFree_[mxu]);
+  MxuTiming &m = mxus_[mxu];
+  const int64_t d = mxuDim_;
+  uint64_t start = issue_;
   issue_ += 1;
   if (in.opcode() == exe::MXU_LOAD_WEIGHTS) {
-    int64_t addr = arg(in, 0);
-    absl::StatusOr<uint8_t *> p = access(exe::VMEM, addr, kWeightBytes, false);
+    int64_t addr = arg(in, 0), bytes = d * d * 2;
+    absl::StatusOr<uint8_t *> p = access(exe::VMEM, addr, bytes, false);
     if (!p.ok())
       return p.status();
-    start = std::max(start, pagesReady(addr, kWeightBytes, false));
+    // The weights shift into the buffer the matmul before last used, while
+    // the array keeps computing with the other one.
+    int next = 1 - m.current;
+    start = std::max({start, m.loadFree, m.bufferFree[next],
+                      pagesReady(addr, bytes, false)});
     if (computes()) {
       // VMEM is unaligned bytes; the kernels want typed arrays.
-      std::vector<uint16_t> w(kMxuDim * kMxuDim);
-      std::memcpy(w.data(), *p, kWeightBytes);
-      weights_[mxu] = PackedRhs(dev_.kernels_, w.data(), kMxuDim, kMxuDim);
+      weightScratch_.resize(d * d);
+      fromLaneBlocks(*p, weightScratch_.data(), d, d);
+      weights_[mxu] = PackedRhs(dev_.kernels_, weightScratch_.data(), d, d);
     }
     weightsLoaded_[mxu] = true;
-    mxuFree_[mxu] = start + kLoadWeightsCycles;
-    markPages(addr, kWeightBytes, mxuFree_[mxu], false);
-    record(Unit::Mxu, mxu, start, mxuFree_[mxu]);
+    uint64_t end = start + d; // one weight row per cycle
+    m.loadFree = m.weightsReady = end;
+    m.current = next;
+    markPages(addr, bytes, end, false);
+    record(Unit::Mxu, mxu, start, end);
     ++pc_;
     return absl::OkStatus();
   }
@@ -810,12 +853,18 @@ absl::Status Machine::mxuOp(const exe::Instruction &in) {
                              " must be a positive multiple of 8"));
   if (!weightsLoaded_[mxu])
     return trap(absl::StrCat("MXU ", mxu, " has no weights loaded"));
-  int64_t lhsBytes = rows * kMxuDim * 2, dstBytes = rows * kMxuDim * 4;
+  int64_t lhsBytes = rows * d * 2, dstBytes = rows * d * 4;
   absl::StatusOr<uint8_t *> lhsPtr = access(exe::VMEM, lhs, lhsBytes, false);
   if (!lhsPtr.ok())
     return lhsPtr.status();
-  start = std::max({start, pagesReady(lhs, lhsBytes, false),
-                    pagesReady(dst, dstBytes, true)});
+  // Result rows pop out in order: rewriting the rows this MXU's previous
+  // matmul wrote, with nothing else touching them since, needs no wait
+  // beyond the stream order (the accumulation over K of one output tile).
+  uint64_t dstReady = pagesReady(dst, dstBytes, true);
+  if (dst == m.lastDst && dstBytes == m.lastDstBytes && dstReady <= m.lastDone)
+    dstReady = 0;
+  start = std::max({start, m.streamFree, m.weightsReady,
+                    pagesReady(lhs, lhsBytes, false), dstReady});
   if (in.accumulate()) {
     absl::StatusOr<uint8_t *> acc = access(exe::VMEM, dst, dstBytes, false);
     if (!acc.ok())
@@ -826,22 +875,38 @@ absl::Status Machine::mxuOp(const exe::Instruction &in) {
     return dstPtr.status();
   if (computes()) {
     // VMEM is unaligned bytes; the kernels want typed arrays.
-    lhsScratch_.resize(rows * kMxuDim);
-    outScratch_.resize(rows * kMxuDim);
-    std::memcpy(lhsScratch_.data(), *lhsPtr, lhsBytes);
-    if (in.accumulate())
-      std::memcpy(outScratch_.data(), *dstPtr, dstBytes);
+    lhsScratch_.resize(rows * d);
+    outScratch_.resize(rows * d);
+    if (d == kLanes) {
+      std::memcpy(lhsScratch_.data(), *lhsPtr, lhsBytes);
+      if (in.accumulate())
+        std::memcpy(outScratch_.data(), *dstPtr, dstBytes);
+    } else {
+      fromLaneBlocks(*lhsPtr, lhsScratch_.data(), rows, d);
+      if (in.accumulate())
+        fromLaneBlocks(*dstPtr, outScratch_.data(), rows, d);
+    }
     matmulBf16(weights_[mxu], lhsScratch_.data(), outScratch_.data(), rows,
                in.accumulate());
-    std::memcpy(*dstPtr, outScratch_.data(), dstBytes);
+    if (d == kLanes)
+      std::memcpy(*dstPtr, outScratch_.data(), dstBytes);
+    else
+      toLaneBlocks(outScratch_.data(), *dstPtr, rows, d);
   }
-  // SCALE-Sim weight-stationary fold: rows stream through, plus the skew
-  // fill (array rows) and drain (array columns).
-  uint64_t end = start + rows + 2 * kMxuDim - 2;
-  mxuFree_[mxu] = end;
-  markPages(lhs, lhsBytes, end, false);
-  markPages(dst, dstBytes, end, true);
-  record(Unit::Mxu, mxu, start, end, 2.0 * rows * kMxuDim * kMxuDim);
+  // Weight-stationary systolic array (SCALE-Sim): one LHS row enters per
+  // cycle; the last result row leaves after the skew fill (D rows) and
+  // drain (D columns). The next matmul's rows may enter right behind.
+  uint64_t streamEnd = start + rows;
+  uint64_t done = streamEnd + 2 * d - 2;
+  m.streamFree = streamEnd;
+  m.bufferFree[m.current] = std::max(m.bufferFree[m.current], done);
+  m.lastDst = dst;
+  m.lastDstBytes = dstBytes;
+  m.lastDone = done;
+  markPages(lhs, lhsBytes, streamEnd, false);
+  markPages(dst, dstBytes, done, true);
+  record(Unit::Mxu, mxu, start, streamEnd, 2.0 * rows * d * d);
+  finish_ = std::max(finish_, done);
   ++pc_;
   return absl::OkStatus();
 }
@@ -1120,8 +1185,8 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
     // Rows 8r..8r+7 of the 128x128 block live in register base + r.
     std::vector<Vreg> block(v_.begin() + in.vsrc(0),
                             v_.begin() + in.vsrc(0) + kTransposeRegs);
-    for (int row = 0; row < kMxuDim; ++row)
-      for (int col = 0; col < kMxuDim; ++col)
+    for (int row = 0; row < kLanes; ++row)
+      for (int col = 0; col < kLanes; ++col)
         v_[in.dst() + col / kSublanes][(col % kSublanes) * kLanes + row] =
             block[row / kSublanes][(row % kSublanes) * kLanes + col];
     return absl::OkStatus();

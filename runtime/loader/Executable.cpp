@@ -36,11 +36,25 @@ absl::Status checkRange(absl::string_view field, double value, double lo,
   return absl::OkStatus();
 }
 
+// The MXU is square, 128x128 or 256x256.
+absl::Status validateMxuShape(const exe::Target &t) {
+  bool supported = false;
+  for (int d : kMxuDims)
+    supported |= t.mxu_rows() == static_cast<uint32_t>(d);
+  if (!supported)
+    return invalid("field target.mxu_rows: ", t.mxu_rows(),
+                   " is not a supported MXU size (128 or 256)");
+  if (t.mxu_cols() != t.mxu_rows())
+    return invalid("field target.mxu_cols: ", t.mxu_cols(),
+                   " differs from mxu_rows ", t.mxu_rows(),
+                   " (the MXU is a square array)");
+  return absl::OkStatus();
+}
+
 absl::Status validateTarget(const exe::Target &t) {
   TPUC_RETURN_IF_ERROR(checkRange("clock_hz", t.clock_hz(), 1e6, 1e11));
-  TPUC_RETURN_IF_ERROR(checkRange("mxu_count", t.mxu_count(), 1, 16));
-  TPUC_RETURN_IF_ERROR(checkRange("mxu_rows", t.mxu_rows(), kMxuDim, kMxuDim));
-  TPUC_RETURN_IF_ERROR(checkRange("mxu_cols", t.mxu_cols(), kMxuDim, kMxuDim));
+  TPUC_RETURN_IF_ERROR(checkRange("mxu_count", t.mxu_count(), 1, kMaxMxus));
+  TPUC_RETURN_IF_ERROR(validateMxuShape(t));
   TPUC_RETURN_IF_ERROR(
       checkRange("vmem_bytes", t.vmem_bytes(), 1 << 16, 1 << 28));
   TPUC_RETURN_IF_ERROR(checkRange("smem_bytes", t.smem_bytes(), 4, 1 << 26));

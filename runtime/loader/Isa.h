@@ -15,10 +15,16 @@ inline constexpr int kNumVectorRegs = 32;
 inline constexpr int kSublanes = 8;
 inline constexpr int kLanes = 128;
 inline constexpr int kVregElements = kSublanes * kLanes;
-inline constexpr int kMxuDim = 128;
 inline constexpr int kMaxLoopDepth = 16;
 // VTRANSPOSE works on a 128x128 block held in this many consecutive vregs.
-inline constexpr int kTransposeRegs = kMxuDim / kSublanes;
+inline constexpr int kTransposeRegs = kLanes / kSublanes;
+// The MXU is a square D x D systolic array; the target chooses D among
+// these (target.mxu_rows == target.mxu_cols). MXU operands are lane blocks
+// of 128 columns (docs/isa.md, "MXU").
+inline constexpr int kMxuDims[] = {128, 256};
+inline constexpr int kMaxMxus = 64;
+// D of a validated target.
+inline int mxuDim(const exe::Target &t) { return static_cast<int>(t.mxu_rows()); }
 
 enum class Unit { Scalar, Dma, Mxu, Vpu };
 inline constexpr int kNumUnits = 4;

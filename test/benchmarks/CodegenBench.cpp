@@ -1,6 +1,7 @@
 // tpuc-bench-codegen: matmuls compiled by tpuc-convert-hlo-to-tpu (not the
-// hand-written program of tpuc-bench-runtime), timing only on tpu-v3: the
-// modeled cycles against the MXU roofline. The figures of docs/codegen.md
+// hand-written program of tpuc-bench-runtime), timing only: the modeled
+// cycles against the MXU roofline, on tpu-v3 (BM_CompiledMatmul) and on
+// every preset (BM_Matmul4096EveryTarget). The figures of docs/codegen.md
 // ("Figures") and docs/performance.md come from
 //   build/bin/tpuc-bench-codegen --benchmark_filter=Compiled
 // Args: n (an [n,n] x [n,n] matmul), element type (0 bf16, 1 f32), and
@@ -13,6 +14,7 @@
 #include "runtime/loader/Executable.h"
 #include "runtime/loader/Layout.h"
 #include "runtime/loader/Run.h"
+#include "runtime/target/Targets.h"
 
 #include "benchmark/benchmark.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -38,12 +40,11 @@ func.func @mm(%a: tensor<{0}x{0}x{1}>, %b: tensor<{0}x{0}x{1}>) -> tensor<{0}x{0
       .str();
 }
 
-void BM_CompiledMatmul(benchmark::State &state) {
-  int64_t n = state.range(0);
-  bool f32 = state.range(1) == 1;
-  static const char *const precisions[] = {"default", "high", "highest"};
-  std::string precision = precisions[state.range(2)];
-
+// Compiles the n^3 matmul for `spec` and runs it timing-only; false (after
+// SkipWithError) when that fails.
+bool timeMatmul(benchmark::State &state, const target::TargetSpec &spec,
+                int64_t n, bool f32, const std::string &precision,
+                runtime::ExecutionProfile &profile) {
   mlir::DialectRegistry registry;
   registry.insert<hlo::HloDialect, tpu::TpuDialect, mlir::arith::ArithDialect,
                   mlir::func::FuncDialect>();
@@ -53,23 +54,21 @@ void BM_CompiledMatmul(benchmark::State &state) {
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(
           matmulSource(n, f32 ? "f32" : "bf16"), &context);
-  target::TargetSpec spec = *target::lookupTarget("tpu-v3");
   codegen::CodegenOptions options;
   options.dotPrecision = precision;
   mlir::FailureOr<exe::Executable> proto =
       codegen::compileToExecutable(*module, spec, options);
   if (failed(proto)) {
     state.SkipWithError("compilation failed");
-    return;
+    return false;
   }
   absl::StatusOr<runtime::Executable> e = runtime::validateExecutable(*proto);
   if (!e.ok()) {
     state.SkipWithError(std::string(e.status().message()).c_str());
-    return;
+    return false;
   }
   runtime::ExecuteOptions execute;
   execute.functional = false;
-  runtime::ExecutionProfile profile;
   for (auto _ : state) {
     runtime::EmulatorDevice device(e->target());
     std::vector<hostio::HostArray> inputs;
@@ -82,19 +81,38 @@ void BM_CompiledMatmul(benchmark::State &state) {
         runtime::runExecutable(device, *e, inputs, execute);
     if (!r.ok()) {
       state.SkipWithError(std::string(r.status().message()).c_str());
-      return;
+      return false;
     }
     profile = r->profile;
   }
-  const exe::Target &t = e->target();
+  return true;
+}
+
+// The counters of an n^3 matmul: modeled cycles against the MXU roofline
+// of the target (mxu_count D x D arrays, one MAC per cell per cycle).
+void setMatmulCounters(benchmark::State &state, const exe::Target &t,
+                       int64_t n, const runtime::ExecutionProfile &profile) {
   double macs = double(n) * n * n;
-  double peakMacsPerCycle = 128.0 * 128 * t.mxu_count();
-  state.SetLabel(std::string(f32 ? "f32 " : "bf16 ") + precision);
+  double peakMacsPerCycle =
+      double(t.mxu_rows()) * t.mxu_cols() * t.mxu_count();
   state.counters["cycles"] = double(profile.cycles);
   state.counters["roofline_cycles"] = macs / peakMacsPerCycle;
   // Useful MACs over the peak: extra bf16 passes count as overhead.
   state.counters["mxu_util"] = macs / peakMacsPerCycle / double(profile.cycles);
   state.counters["instructions"] = double(profile.instructionsExecuted);
+}
+
+void BM_CompiledMatmul(benchmark::State &state) {
+  int64_t n = state.range(0);
+  bool f32 = state.range(1) == 1;
+  static const char *const precisions[] = {"default", "high", "highest"};
+  std::string precision = precisions[state.range(2)];
+  target::TargetSpec spec = *target::lookupTarget("tpu-v3");
+  runtime::ExecutionProfile profile;
+  if (!timeMatmul(state, spec, n, f32, precision, profile))
+    return;
+  state.SetLabel(std::string(f32 ? "f32 " : "bf16 ") + precision);
+  setMatmulCounters(state, spec.machine, n, profile);
 }
 BENCHMARK(BM_CompiledMatmul)
     ->Args({1024, 0, 0})
@@ -102,6 +120,25 @@ BENCHMARK(BM_CompiledMatmul)
     ->Args({1024, 1, 0})
     ->Args({1024, 1, 1})
     ->Args({1024, 1, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+
+// The 4096^3 bf16 matmul on every target preset (arg: the preset's index
+// in generation order; the label names it and its MXUs), side by side:
+//   build/bin/tpuc-bench-codegen --benchmark_filter=EveryTarget
+void BM_Matmul4096EveryTarget(benchmark::State &state) {
+  const target::TargetSpec &spec = target::targetPresets()[state.range(0)];
+  runtime::ExecutionProfile profile;
+  if (!timeMatmul(state, spec, 4096, false, "default", profile))
+    return;
+  const exe::Target &t = spec.machine;
+  state.SetLabel(t.name() + " " + std::to_string(t.mxu_count()) + "x" +
+                 std::to_string(t.mxu_rows()) + "x" +
+                 std::to_string(t.mxu_cols()) + " MXUs");
+  setMatmulCounters(state, t, 4096, profile);
+}
+BENCHMARK(BM_Matmul4096EveryTarget)
+    ->DenseRange(0, int64_t(target::targetPresets().size()) - 1)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 

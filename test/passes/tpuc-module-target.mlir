@@ -33,7 +33,7 @@ module attributes {tpuc.target = {name = "tpu-v9"}} {
 
 // -----
 
-// expected-error @+1 {{tpuc.target: 'vmem' is not a non-negative hbm_bytes, hbm_reserved_bytes, hbm_limit_bytes or vmem_bytes}}
+// expected-error @+1 {{tpuc.target: 'vmem' is not a non-negative hbm_bytes, hbm_reserved_bytes, hbm_limit_bytes, vmem_bytes, mxu_size or mxu_count}}
 module attributes {tpuc.target = {name = "tpu-v3", vmem = 5 : i64}} {
 }
 
@@ -47,4 +47,16 @@ module attributes {tpuc.target = {vmem_bytes = 5 : i64}} {
 
 // expected-error @+1 {{tpuc.target must be a dictionary}}
 module attributes {tpuc.target = "tpu-v3"} {
+}
+
+// -----
+
+// expected-error @+1 {{tpuc.target: mxu_size 192 is not a supported MXU size (128 or 256)}}
+module attributes {tpuc.target = {name = "tpu-v3", mxu_size = 192 : i64}} {
+}
+
+// -----
+
+// expected-error @+1 {{tpuc.target: mxu_count 65 not in [1, 64]}}
+module attributes {tpuc.target = {name = "tpu-v3", mxu_count = 65 : i64}} {
 }

@@ -583,3 +583,21 @@ module attributes {tpu.target = #tpu.target<vmem_bytes = 16777216>} {
     return
   }
 }
+
+// -----
+
+// expected-error @+1 {{'tpu.target' mxu_size 64 is not a supported MXU size (128 or 256)}}
+module attributes {tpu.target = #tpu.target<mxu_size = 64>} {
+}
+
+// -----
+
+// A 256x256 MXU reads 256-wide LHS rows: 8 rows are 4096 bytes.
+module attributes {tpu.target = #tpu.target<mxu_size = 256>} {
+  func.func @mxu256_lhs_too_small(%lhs: memref<8x128xbf16, #tpu.memory_space<vmem>>, %dst: memref<8x256xf32, #tpu.memory_space<vmem>>) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{lhs access of 4096 bytes at offset 0 exceeds the 2048-byte buffer}}
+    tpu.mxu_matmul %lhs[%c0] -> %dst[%c0] mxu = 0 rows = 8 : memref<8x128xbf16, #tpu.memory_space<vmem>> -> memref<8x256xf32, #tpu.memory_space<vmem>>
+    return
+  }
+}

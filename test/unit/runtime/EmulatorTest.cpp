@@ -283,6 +283,30 @@ std::vector<uint16_t> toBf16(const std::vector<float> &values) {
   return bits;
 }
 
+// Runs `e` on `inputs` with every kernel path: the one result is `want`
+// exactly on the exact paths, within the contract's bound for the m x k x n
+// product of `lhs` and `rhs` (bf16 bits) on the others.
+void expectMatmulOnEveryPath(const Executable &e,
+                             std::vector<hostio::HostArray> inputs,
+                             const std::vector<float> &want,
+                             const std::vector<uint16_t> &lhs,
+                             const std::vector<uint16_t> &rhs, int64_t m,
+                             int64_t k, int64_t n) {
+  for (KernelPath path : supportedKernelPaths()) {
+    EmulatorDevice device(e.target(), path);
+    absl::StatusOr<RunResult> r = runExecutable(device, e, inputs, {});
+    ASSERT_TRUE(r.ok()) << r.status();
+    std::vector<float> out = values<float>(r->results[0]);
+    if (isKernelPathExact(path))
+      EXPECT_EQ(out, want) << kernelPathName(path);
+    else
+      expectWithin(out, want,
+                   matmulBf16Tolerance(path, lhs.data(), rhs.data(), nullptr,
+                                       m, k, n, false),
+                   kernelPathName(path));
+  }
+}
+
 TEST(Mxu, MatmulMatchesReferenceOnEveryPath) {
   // lhs 16x128 and weights 128x128 in bf16 from f32 parameters converted by
   // the loader; product compared with the reference kernel, exactly on the
@@ -322,20 +346,48 @@ TEST(Mxu, MatmulMatchesReferenceOnEveryPath) {
   for (int kk = 0; kk < 256; ++kk)
     for (int j = 0; j < 128; ++j)
       wb2[kk * 128 + j] = wb[kk % 128 * 128 + j];
-  for (KernelPath path : supportedKernelPaths()) {
-    EmulatorDevice device(e->target(), path);
-    absl::StatusOr<RunResult> r = runExecutable(
-        device, *e, {makeF32({16, 128}, lhs), makeF32({128, 128}, w)}, {});
-    ASSERT_TRUE(r.ok()) << r.status();
-    std::vector<float> out = values<float>(r->results[0]);
-    if (isKernelPathExact(path))
-      EXPECT_EQ(out, want) << kernelPathName(path);
-    else
-      expectWithin(out, want,
-                   matmulBf16Tolerance(path, lb2.data(), wb2.data(), nullptr,
-                                       16, 256, 128, false),
-                   kernelPathName(path));
+  expectMatmulOnEveryPath(*e, {makeF32({16, 128}, lhs), makeF32({128, 128}, w)},
+                          want, lb2, wb2, 16, 256, 128);
+}
+
+TEST(Mxu, Matmul256ReadsAndWritesLaneBlocks) {
+  // A 256x256 MXU: lhs 16x256, weights 256x256 and the result in lane
+  // blocks of 128 columns (docs/isa.md, "MXU"), gathered from and scattered
+  // to T(8,128) HBM arrays by one DMA per block.
+  std::vector<float> lhs(16 * 256), w(256 * 256);
+  for (size_t i = 0; i < lhs.size(); ++i)
+    lhs[i] = std::sin(0.1f * i);
+  for (size_t i = 0; i < w.size(); ++i)
+    w[i] = std::cos(0.37f * i);
+  exe::Target target = tpuV3Target();
+  target.set_mxu_rows(256);
+  target.set_mxu_cols(256);
+  ProgramBuilder p(target);
+  uint32_t pl = p.addParameter("lhs", makeShape(exe::BF16, {16, 256}, {{8, 128}}));
+  uint32_t pw = p.addParameter("w", makeShape(exe::BF16, {256, 256}, {{8, 128}}));
+  uint32_t res = p.addResult("out", makeShape(exe::F32, {16, 256}, {{8, 128}}));
+  for (int j = 0; j < 2; ++j) {
+    p.dma(exe::HBM, imm(p.parameterOffset(pl) + j * 2048), exe::VMEM,
+          imm(j * 4096), imm(2048), imm(2), imm(4096), imm(2048), imm(0));
+    p.dma(exe::HBM, imm(p.parameterOffset(pw) + j * 2048), exe::VMEM,
+          imm(65536 + j * 65536), imm(2048), imm(32), imm(4096), imm(2048),
+          imm(0));
   }
+  p.semWait(imm(0), imm(4));
+  p.mxuLoadWeights(0, imm(65536));
+  p.mxuMatmul(0, imm(0), imm(262144), imm(16), false);
+  for (int j = 0; j < 2; ++j)
+    p.dma(exe::VMEM, imm(262144 + j * 8192), exe::HBM,
+          imm(p.resultOffset(res) + j * 4096), imm(4096), imm(2), imm(4096),
+          imm(8192), imm(0));
+  p.semWait(imm(0), imm(2));
+  absl::StatusOr<Executable> e = p.build();
+  ASSERT_TRUE(e.ok()) << e.status();
+  std::vector<uint16_t> lb = toBf16(lhs), wb = toBf16(w);
+  std::vector<float> want(16 * 256);
+  referenceMatmulBf16(lb.data(), wb.data(), want.data(), 16, 256, 256, false);
+  expectMatmulOnEveryPath(*e, {makeF32({16, 256}, lhs), makeF32({256, 256}, w)},
+                          want, lb, wb, 16, 256, 256);
 }
 
 struct MatmulCase {
@@ -637,14 +689,50 @@ TEST(Timing, MxuFillComputeDrain) {
   EXPECT_DOUBLE_EQ(prof.mxuUtilization, 2.0 * 256 * 128 * 128 / (32768 * 638.0));
 }
 
+TEST(Timing, MxuDoubleBuffersWeightsAndPipelinesStreams) {
+  // Three weight tiles, each streamed by 256 rows accumulating into one
+  // result: the next tile loads into the other weight buffer while the
+  // array streams, and streams follow each other without fill or drain.
+  ProgramBuilder p(roundTarget());
+  for (int i = 0; i < 3; ++i) {
+    p.mxuLoadWeights(0, imm(i * 32768));
+    p.mxuMatmul(0, imm(1 << 20), imm(2 << 20), imm(256), i > 0);
+  }
+  ExecutionProfile prof = timing(p);
+  ASSERT_EQ(prof.trace.size(), 6u);
+  // L0 [0,128), M0 [128,384) done 638; L1 [128,256) in the other buffer;
+  // M1 [384,640) right behind M0 (its result rows follow M0's).
+  EXPECT_EQ(prof.trace[2].start, 128u);
+  EXPECT_EQ(prof.trace[3].start, 384u);
+  // L2 overwrites M0's buffer: it waits for M0's last row to drain (638);
+  // M2 waits for L2.
+  EXPECT_EQ(prof.trace[4].start, 638u);
+  EXPECT_EQ(prof.trace[5].start, 766u);
+  EXPECT_EQ(prof.cycles, 766u + 256 + 254);
+}
+
+TEST(Timing, Mxu256LoadsAndDrainsInTwiceTheCycles) {
+  exe::Target t = roundTarget();
+  t.set_mxu_rows(256);
+  t.set_mxu_cols(256);
+  ProgramBuilder p(t);
+  p.mxuLoadWeights(0, imm(0));                                  // [0, 256)
+  p.mxuMatmul(0, imm(1 << 20), imm(2 << 20), imm(512), false); // +512+510
+  ExecutionProfile prof = timing(p);
+  EXPECT_EQ(prof.cycles, 256u + 512 + 510);
+  EXPECT_EQ(prof.flops, 2.0 * 512 * 256 * 256);
+  EXPECT_DOUBLE_EQ(prof.mxuUtilization,
+                   2.0 * 512 * 256 * 256 / (2.0 * 256 * 256 * 1278));
+}
+
 TEST(Timing, UnitsOverlapAndVmemOrdersThem) {
   // Two MXUs run in parallel; the VLD of MXU 1's output waits for it.
   ProgramBuilder p(roundTarget(2));
   p.setDebugOp("dot.1");
   p.mxuLoadWeights(0, imm(0));                        // mxu0 [0,128)
   p.mxuLoadWeights(1, imm(0));                        // mxu1 [1,129)
-  p.mxuMatmul(0, imm(65536), imm(1 << 20), imm(8), false); // [128, 390)
-  p.mxuMatmul(1, imm(65536), imm(2 << 20), imm(8), false); // [129, 391)
+  p.mxuMatmul(0, imm(65536), imm(1 << 20), imm(8), false); // [128, 136) -> 390
+  p.mxuMatmul(1, imm(65536), imm(2 << 20), imm(8), false); // [129, 137) -> 391
   p.setDebugOp("add.2");
   p.vld(0, imm(2 << 20), exe::F32);                   // vpu [391, 392)
   p.vector(exe::VADD, 0, {0, 0}, exe::F32);           // [392, 393)
@@ -652,7 +740,8 @@ TEST(Timing, UnitsOverlapAndVmemOrdersThem) {
   EXPECT_EQ(prof.cycles, 393u);
   ASSERT_EQ(prof.ops.size(), 2u);
   EXPECT_EQ(prof.ops[0].hloOp, "dot.1");
-  EXPECT_EQ(prof.ops[0].busyCycles, 128u + 128 + 262 + 262);
+  // Two loads, and the two 8-row streams (fill and drain overlap).
+  EXPECT_EQ(prof.ops[0].busyCycles, 128u + 128 + 8 + 8);
   EXPECT_EQ(prof.ops[1].hloOp, "add.2");
   EXPECT_EQ(prof.ops[1].busyCycles, 2u);
   EXPECT_EQ(prof.ops[1].instructions, 2);

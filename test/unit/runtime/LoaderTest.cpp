@@ -71,10 +71,51 @@ TEST(Loader, RejectsBadTarget) {
   EXPECT_EQ(loadError(e), "field target.clock_hz: nan not in [1e+06, 1e+11]");
   e = validProgram().proto();
   e.mutable_target()->set_mxu_rows(64);
-  EXPECT_EQ(loadError(e), "field target.mxu_rows: 64 not in [128, 128]");
+  EXPECT_EQ(loadError(e), "field target.mxu_rows: 64 is not a supported MXU "
+                          "size (128 or 256)");
   e = validProgram().proto();
   e.clear_target();
   EXPECT_EQ(loadError(e), "field target: missing");
+}
+
+// MXUs are square, 128x128 or 256x256, 1 to 64 of them.
+TEST(Loader, AcceptsEveryMxuShape) {
+  for (uint32_t d : {128u, 256u})
+    for (uint32_t count : {1u, 2u, 8u, 64u}) {
+      exe::Executable e = validProgram().proto();
+      e.mutable_target()->set_mxu_rows(d);
+      e.mutable_target()->set_mxu_cols(d);
+      e.mutable_target()->set_mxu_count(count);
+      absl::StatusOr<Executable> loaded =
+          loadExecutable(e.SerializeAsString());
+      EXPECT_TRUE(loaded.ok()) << d << "x" << d << " x " << count << ": "
+                               << loaded.status();
+    }
+}
+
+TEST(Loader, RefusesOtherMxuShapes) {
+  struct Case {
+    uint32_t rows, cols, count;
+    const char *error;
+  };
+  const Case cases[] = {
+      {512, 512, 2,
+       "field target.mxu_rows: 512 is not a supported MXU size (128 or 256)"},
+      {0, 0, 2,
+       "field target.mxu_rows: 0 is not a supported MXU size (128 or 256)"},
+      {256, 128, 2,
+       "field target.mxu_cols: 128 differs from mxu_rows 256 (the MXU is a "
+       "square array)"},
+      {128, 128, 0, "field target.mxu_count: 0 not in [1, 64]"},
+      {128, 128, 65, "field target.mxu_count: 65 not in [1, 64]"},
+  };
+  for (const Case &c : cases) {
+    exe::Executable e = validProgram().proto();
+    e.mutable_target()->set_mxu_rows(c.rows);
+    e.mutable_target()->set_mxu_cols(c.cols);
+    e.mutable_target()->set_mxu_count(c.count);
+    EXPECT_EQ(loadError(e), c.error);
+  }
 }
 
 TEST(Loader, RejectsBadBuffers) {

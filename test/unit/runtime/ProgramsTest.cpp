@@ -75,10 +75,12 @@ TEST(Programs, TiledMatmulDoubleBuffered) {
   ASSERT_EQ(p.ops.size(), 1u);
   EXPECT_EQ(p.ops[0].hloOp, "dot.1");
   // Double buffering: the DMA of step 1 starts before the first matmul ends.
+  // The MXU events of a step are the weight loads of both MXUs, then their
+  // matmuls (recorded as their LHS streams).
   uint64_t firstMatmulEnd = 0, secondLoadStart = 0;
-  int dmas = 0;
+  int dmas = 0, mxuEvents = 0;
   for (const TraceEvent &ev : p.trace) {
-    if (ev.unit == Unit::Mxu && firstMatmulEnd == 0 && ev.end - ev.start > 128)
+    if (ev.unit == Unit::Mxu && ++mxuEvents == 3)
       firstMatmulEnd = ev.end;
     if (ev.unit == Unit::Dma && ++dmas == 3)
       secondLoadStart = ev.start;
