@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/ModuleTarget.h"
 
 #include "compiler/analysis/BufferAssignment.h"
 #include "compiler/fusion/HbmTraffic.h"
@@ -203,12 +204,10 @@ struct RematerializePass
   using RematerializeBase::RematerializeBase;
 
   void runOnOperation() override {
-    absl::StatusOr<target::TargetSpec> spec =
-        target::lookupTarget(targetName);
-    if (!spec.ok()) {
-      getOperation().emitError() << spec.status().message();
+    FailureOr<target::TargetSpec> spec =
+        moduleTarget(getOperation(), targetName);
+    if (failed(spec))
       return signalPassFailure();
-    }
     Rematerializer remat(getOperation(), *spec);
     if (failed(remat.run(memoryLimit)))
       signalPassFailure();
