@@ -796,8 +796,12 @@ FailureOr<exe::Executable> Serializer::run() {
       t.set_vmem_bytes(target.getVmemBytes());
     if (target.getSmemBytes())
       t.set_smem_bytes(target.getSmemBytes());
-    if (target.getHbmBytes())
+    // A target that gives its HBM capacity gives its whole HBM: a missing
+    // reservation (or limit, below) is 0, not tpu-v3's.
+    if (target.getHbmBytes()) {
       t.set_hbm_bytes(target.getHbmBytes());
+      t.set_hbm_reserved_bytes(target.getHbmReservedBytes());
+    }
     if (target.getHbmReservedBytes())
       t.set_hbm_reserved_bytes(target.getHbmReservedBytes());
     if (target.getHbmBytesPerSecond())

@@ -375,15 +375,20 @@ public:
       if (f != lowering.lowered())
         f.erase();
     const exe::Target &m = spec->machine;
+    // The executable keeps the preset's HBM figures: the memory plan that
+    // the HBM overrides constrain does not yet count the lowering's scratch
+    // buffers, so an executable sized to the override may not load
+    // (docs/targets.md). The VMEM override does reach it.
+    exe::Target hbm = target::lookupTarget(m.name()).value_or(*spec).machine;
     module->setAttr(
         tpu::TpuDialect::kTargetAttrName,
         tpu::TargetAttr::get(&getContext(),
                              StringAttr::get(&getContext(), m.name()),
                              m.clock_hz(), m.mxu_count(), m.vmem_bytes(),
-                             m.smem_bytes(), m.hbm_bytes(),
-                             m.hbm_reserved_bytes(), m.hbm_bytes_per_second(),
+                             m.smem_bytes(), hbm.hbm_bytes(),
+                             hbm.hbm_reserved_bytes(), m.hbm_bytes_per_second(),
                              m.dma_latency_cycles(), m.num_semaphores(),
-                             m.hbm_limit_bytes(), m.cores_per_device(),
+                             hbm.hbm_limit_bytes(), m.cores_per_device(),
                              m.mxu_rows()));
   }
 };

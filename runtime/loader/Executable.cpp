@@ -59,7 +59,7 @@ absl::Status validateTarget(const exe::Target &t) {
       checkRange("vmem_bytes", t.vmem_bytes(), 1 << 16, 1 << 28));
   TPUC_RETURN_IF_ERROR(checkRange("smem_bytes", t.smem_bytes(), 4, 1 << 26));
   TPUC_RETURN_IF_ERROR(
-      checkRange("hbm_bytes", t.hbm_bytes(), 1 << 20, double(1ull << 40)));
+      checkRange("hbm_bytes", t.hbm_bytes(), 1 << 16, double(1ull << 40)));
   TPUC_RETURN_IF_ERROR(checkRange("hbm_reserved_bytes",
                                   t.hbm_reserved_bytes(), 0,
                                   double(t.hbm_bytes()) - 1));
