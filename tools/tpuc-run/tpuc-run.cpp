@@ -38,7 +38,16 @@ Inputs (one per entry parameter, in parameter order):
 Outputs:
   --output=@FILE.npy      where to write the next result (repeatable).
   --output-dir=DIR        write every result not given by --output to
-                          DIR/<result name>.npy (DIR is created if missing).
+                          DIR/<name>.npy (DIR is created if missing).
+  --result-names=index|hlo
+                          how results are named in --output-dir and the
+                          --steps lines: index (the default, as `tpuc
+                          interpret` names them): result0, result1, ...
+                          (files: the executable's result names);
+                          hlo: after the HLO instruction that computed each
+                          (the ROOT tuple's operand, e.g. reduce_sum.10,
+                          made file-safe), resultN for a result without one
+                          or when two results share it.
   --profile[=text|json]   print the modeled cost: cycles, seconds, flops,
                           hbm_bytes, mxu_utilization,
                           hbm_bandwidth_utilization and a per-hlo-op table.
@@ -90,6 +99,7 @@ struct Options {
   uint64_t seed = 0;
   std::string outputDir, profile, trace;
   bool timingOnly = false;
+  bool hloNames = false; // --result-names=hlo
   int64_t maxInstructions = int64_t(1) << 33;
   int64_t steps = 1, printEvery = 0;
   bool stepLoop = false; // --steps given: print the step log
@@ -195,6 +205,11 @@ absl::StatusOr<Options> parseArgs(int argc, char **argv) {
       if (!has || !absl::SimpleAtoi(value, &o.printEvery) || o.printEvery <= 0)
         return usageError(absl::StrCat(
             "--print-every needs a positive integer, got '", value, "'"));
+    } else if (flag(arg, "result-names", &value, &has)) {
+      if (!has || (value != "index" && value != "hlo"))
+        return usageError(absl::StrCat(
+            "--result-names takes index or hlo, got '", value, "'"));
+      o.hloNames = value == "hlo";
     } else if (flag(arg, "kernels", &value, &has)) {
       if (absl::Status s = parseKernels(value, &o.kernels); !s.ok())
         return s;
@@ -293,6 +308,18 @@ absl::Status run(const Options &o) {
     for (int i = 0; i < e->proto().parameters_size(); ++i)
       options.assumedParameters.push_back(i >=
                                           static_cast<int>(o.inputs.size()));
+  // Result names in the step log and --output-dir: resultN, or with
+  // --result-names=hlo the HLO instruction that computed each.
+  // By default the files take the executable's result names (the
+  // compiler's are resultN) and the step lines resultN.
+  std::vector<std::string> names, fileNames;
+  for (int i = 0; i < results.size(); ++i) {
+    names.push_back(absl::StrCat("result", i));
+    fileNames.push_back(results[i].name().empty() ? names.back()
+                                                  : results[i].name());
+  }
+  if (o.hloNames)
+    names = fileNames = runtime::resultNames(*e);
   // The step log: the single-element results of the printed steps, read
   // back while the loop runs (the rest stay on the device).
   std::vector<int> scalarResults;
@@ -320,7 +347,7 @@ absl::Status run(const Options &o) {
         printed.emplace_back(i, &values.back());
       }
     std::printf("%s\n",
-                runtime::formatStepLine(step, o.steps, printed).c_str());
+                runtime::formatStepLine(step, o.steps, printed, names).c_str());
     std::fflush(stdout);
     return absl::OkStatus();
   };
@@ -343,11 +370,7 @@ absl::Status run(const Options &o) {
     if (i < static_cast<int>(o.outputs.size()))
       path = o.outputs[i];
     else if (!o.outputDir.empty())
-      path = absl::StrCat(o.outputDir, "/",
-                          results[i].name().empty()
-                              ? absl::StrCat("result", i)
-                              : results[i].name(),
-                          ".npy");
+      path = absl::StrCat(o.outputDir, "/", fileNames[i], ".npy");
     if (!path.empty())
       files.emplace_back(path, hostio::serializeNpy(r->results[i]));
   }
