@@ -51,8 +51,14 @@ Outputs:
   --profile[=text|json]   print the modeled cost: cycles, seconds, flops,
                           hbm_bytes, mxu_utilization,
                           hbm_bandwidth_utilization and a per-hlo-op table.
-  --trace=FILE.json       write a Chrome trace (chrome://tracing, Perfetto)
-                          with one track per unit (scalar, dma, mxuN, vpu).
+  --trace=FILE.json       write a Chrome trace (chrome://tracing, Perfetto):
+                          a "kernels" track with one event per kernel run
+                          (consecutive instructions of one hlo op).
+  --trace-level=kernels|instructions
+                          instructions adds one track per unit (scalar,
+                          dma, mxuN, vpu) with one event per instruction
+                          (large: millions for a big model). Default
+                          kernels.
 Execution:
   --timing-only           model time only, for sizing large programs
                           quickly: the vector, MXU and DMA work whose values
@@ -100,6 +106,7 @@ struct Options {
   std::string outputDir, profile, trace;
   bool timingOnly = false;
   bool hloNames = false; // --result-names=hlo
+  runtime::TraceLevel traceLevel = runtime::TraceLevel::Kernels;
   int64_t maxInstructions = int64_t(1) << 33;
   int64_t steps = 1, printEvery = 0;
   bool stepLoop = false; // --steps given: print the step log
@@ -205,6 +212,12 @@ absl::StatusOr<Options> parseArgs(int argc, char **argv) {
       if (!has || !absl::SimpleAtoi(value, &o.printEvery) || o.printEvery <= 0)
         return usageError(absl::StrCat(
             "--print-every needs a positive integer, got '", value, "'"));
+    } else if (flag(arg, "trace-level", &value, &has)) {
+      if (!has || (value != "kernels" && value != "instructions"))
+        return usageError(absl::StrCat(
+            "--trace-level takes kernels or instructions, got '", value, "'"));
+      o.traceLevel = value == "kernels" ? runtime::TraceLevel::Kernels
+                                        : runtime::TraceLevel::Instructions;
     } else if (flag(arg, "result-names", &value, &has)) {
       if (!has || (value != "index" && value != "hlo"))
         return usageError(absl::StrCat(
@@ -375,7 +388,7 @@ absl::Status run(const Options &o) {
       files.emplace_back(path, hostio::serializeNpy(r->results[i]));
   }
   if (!o.trace.empty())
-    files.emplace_back(o.trace, runtime::traceToChromeJson(r->profile, *e));
+    files.emplace_back(o.trace, runtime::traceToChromeJson(r->profile, *e, o.traceLevel));
   if (!o.outputDir.empty()) {
     // Created like `tpuc interpret` does, once the run has succeeded.
     std::error_code error;
