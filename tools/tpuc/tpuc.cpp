@@ -25,7 +25,10 @@ std::string overview(llvm::ArrayRef<tpuc::driver::Command *> commands) {
   os << "tpuc: compile XLA HLO training graphs for TPU-like accelerators\n\n";
   for (tpuc::driver::Command *command : commands) {
     llvm::cl::SubCommand &sub = command->subCommand;
-    os << "tpuc " << sub.getName() << ": " << sub.getDescription() << "\n";
+    os << "tpuc " << sub.getName();
+    for (llvm::cl::Option *positional : sub.PositionalOpts)
+      os << " " << positional->HelpStr;
+    os << ": " << sub.getDescription() << "\n";
     // (flag name, option): an enum option spelled as flags (translate's
     // --tpu-to-executable) is one option under several names.
     llvm::SmallVector<std::pair<std::string, llvm::cl::Option *>> options;
