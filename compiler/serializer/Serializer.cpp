@@ -23,6 +23,7 @@
 
 #include <cstring>
 #include <map>
+#include <optional>
 #include <tuple>
 
 using namespace mlir;
@@ -79,6 +80,49 @@ int findFree(const std::vector<bool> &busy, int first, int count,
       return start;
   }
   return -1;
+}
+
+// The hlo op and framework op of an importer location:
+// FusedLoc[NameLoc(instruction, file:line:col), NameLoc(op_name, source:line)]
+// or a bare NameLoc(instruction, ...), possibly inside the CallSiteLoc of
+// an inlined call.
+namespace {
+struct SourceOp {
+  std::string hloOp, opName, file;
+  int line = 0;
+};
+} // namespace
+
+static std::optional<SourceOp> sourceOp(Location loc) {
+  SourceOp s;
+  std::string &hloOp = s.hloOp, &opName = s.opName, &file = s.file;
+  int &line = s.line;
+  // An inlined callee's op: name the callee's hlo op.
+  while (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    loc = callSite.getCallee();
+  auto fromSource = [&](Location source) {
+    if (auto name = dyn_cast<NameLoc>(source)) {
+      opName = name.getName().str();
+      source = name.getChildLoc();
+    }
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(source)) {
+      file = fileLoc.getFilename().str();
+      line = fileLoc.getLine();
+    }
+  };
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    ArrayRef<Location> locs = fused.getLocations();
+    if (locs.empty() || !isa<NameLoc>(locs[0]))
+      return std::nullopt;
+    hloOp = cast<NameLoc>(locs[0]).getName().str();
+    if (locs.size() > 1)
+      fromSource(locs[1]);
+  } else if (auto name = dyn_cast<NameLoc>(loc)) {
+    hloOp = name.getName().str();
+  } else {
+    return std::nullopt;
+  }
+  return s;
 }
 
 class Serializer {
@@ -288,6 +332,23 @@ LogicalResult Serializer::placeBuffers() {
   if (walk.wasInterrupted())
     return failure();
 
+  // The HLO instruction of each result, as the lowering recorded it.
+  auto sources = dyn_cast<FusedLoc>(returnOp.getLoc());
+  auto tag = sources ? dyn_cast_or_null<StringAttr>(sources.getMetadata())
+                     : StringAttr();
+  auto nameResult = [&](exe::Result *result, unsigned i) {
+    if (!tag || tag.getValue() != "tpu.results" ||
+        i >= sources.getLocations().size())
+      return;
+    auto source = dyn_cast<NameLoc>(sources.getLocations()[i]);
+    if (!source)
+      return;
+    if (std::optional<SourceOp> op = sourceOp(source.getChildLoc())) {
+      result->set_hlo_op(op->hloOp);
+      result->set_op_name(op->opName);
+    }
+  };
+
   // Results: the returned memrefs. A returned argument aliases its parameter.
   llvm::DenseSet<Value> returned;
   for (auto [i, value] : llvm::enumerate(returnOp.getOperands())) {
@@ -297,6 +358,7 @@ LogicalResult Serializer::placeBuffers() {
              << "result " << i << " returns the same buffer twice";
     exe::Result *result = proto.add_results();
     result->set_name(name);
+    nameResult(result, i);
     if (auto arg = dyn_cast<BlockArgument>(value)) {
       const exe::Parameter &param = proto.parameters(arg.getArgNumber());
       *result->mutable_shape() = param.shape();
@@ -354,38 +416,11 @@ FailureOr<unsigned> Serializer::allocate(Value value, Operation *op) {
 // Emission
 //===----------------------------------------------------------------------===//
 
-// The hlo op and framework op of an importer location:
-// FusedLoc[NameLoc(instruction, file:line:col), NameLoc(op_name, source:line)]
-// or a bare NameLoc(instruction, ...), possibly inside the CallSiteLoc of
-// an inlined call.
 uint32_t Serializer::debugOp(Location loc) {
-  std::string hloOp, opName, file;
-  int line = 0;
-  // An inlined callee's op: name the callee's hlo op.
-  while (auto callSite = dyn_cast<CallSiteLoc>(loc))
-    loc = callSite.getCallee();
-  auto fromSource = [&](Location source) {
-    if (auto name = dyn_cast<NameLoc>(source)) {
-      opName = name.getName().str();
-      source = name.getChildLoc();
-    }
-    if (auto fileLoc = dyn_cast<FileLineColLoc>(source)) {
-      file = fileLoc.getFilename().str();
-      line = fileLoc.getLine();
-    }
-  };
-  if (auto fused = dyn_cast<FusedLoc>(loc)) {
-    ArrayRef<Location> locs = fused.getLocations();
-    if (locs.empty() || !isa<NameLoc>(locs[0]))
-      return 0;
-    hloOp = cast<NameLoc>(locs[0]).getName().str();
-    if (locs.size() > 1)
-      fromSource(locs[1]);
-  } else if (auto name = dyn_cast<NameLoc>(loc)) {
-    hloOp = name.getName().str();
-  } else {
+  std::optional<SourceOp> source = sourceOp(loc);
+  if (!source)
     return 0;
-  }
+  auto &[hloOp, opName, file, line] = *source;
   auto key = std::make_tuple(hloOp, opName, file, line);
   auto [it, inserted] = debugOps.insert({key, debugOps.size() + 1});
   if (inserted) {
@@ -916,10 +951,16 @@ std::string printExecutable(const exe::Executable &e) {
     os << "parameter " << i << " \"" << e.parameters(i).name() << "\" "
        << formatShape(e.parameters(i).shape()) << " buffer "
        << e.parameters(i).buffer() << "\n";
-  for (int i = 0; i < e.results_size(); ++i)
-    os << "result " << i << " \"" << e.results(i).name() << "\" "
-       << formatShape(e.results(i).shape()) << " buffer "
-       << e.results(i).buffer() << "\n";
+  for (int i = 0; i < e.results_size(); ++i) {
+    const exe::Result &r = e.results(i);
+    os << "result " << i << " \"" << r.name() << "\" "
+       << formatShape(r.shape()) << " buffer " << r.buffer();
+    if (!r.hlo_op().empty())
+      os << " hlo op \"" << r.hlo_op() << "\"";
+    if (!r.op_name().empty())
+      os << " \"" << r.op_name() << "\"";
+    os << "\n";
+  }
   for (int i = 0; i < e.constants_size(); ++i)
     os << "constant " << i << " \"" << e.constants(i).name() << "\" "
        << formatShape(e.constants(i).shape()) << " buffer "

@@ -86,7 +86,18 @@ LogicalResult Lowering::run() {
   }
   if (failed(applyInputOutputAliases(results)))
     return failure();
-  func::ReturnOp::create(b, terminator->getLoc(), results);
+  // The return's location keeps each result's HLO instruction (the ROOT
+  // tuple's operand): fused<"tpu.results">[NameLoc("result<i>", its loc)].
+  // The serializer names the executable's results after them.
+  SmallVector<Location> sources;
+  for (auto [i, v] : llvm::enumerate(terminator->getOperands()))
+    sources.push_back(NameLoc::get(
+        b.getStringAttr("result" + std::to_string(i)), v.getLoc()));
+  func::ReturnOp::create(
+      b,
+      FusedLoc::get(b.getContext(), sources,
+                    b.getStringAttr("tpu.results")),
+      results);
 
   // Size the arenas (one overlaid region) for the largest kernel.
   int64_t bytes = std::max<int64_t>(peakKernelBytes, 4096);

@@ -1,5 +1,7 @@
 #include "runtime/loader/Profile.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "runtime/loader/Executable.h"
@@ -121,15 +123,58 @@ std::string profileToText(const ExecutionProfile &p) {
   return out;
 }
 
+namespace {
+constexpr int kKernelTid = 100;
+
+// One event per kernel run: the consecutive trace events (issue order) of
+// one debug op, from the first start to the last end. Kept in order on one
+// track: a run starts no earlier than the previous one ended (overlap goes
+// to the previous run, so the events nest as Chrome traces require).
+void appendKernelEvents(std::string &out, const ExecutionProfile &p,
+                        const Executable &executable, double usPerCycle) {
+  uint64_t shownEnd = 0;
+  for (size_t i = 0; i < p.trace.size();) {
+    uint32_t op = executable.instruction(p.trace[i].pc).debug_op();
+    uint64_t start = p.trace[i].start, end = p.trace[i].end;
+    size_t j = i;
+    for (; j < p.trace.size() &&
+           executable.instruction(p.trace[j].pc).debug_op() == op;
+         ++j) {
+      start = std::min(start, p.trace[j].start);
+      end = std::max(end, p.trace[j].end);
+    }
+    start = std::max(start, shownEnd);
+    end = std::max(end, start);
+    shownEnd = end;
+    absl::string_view hlo = executable.hloOp(p.trace[i].pc);
+    absl::StrAppendFormat(
+        &out,
+        ",\n{\"ph\": \"X\", \"pid\": 0, \"tid\": %d, \"ts\": %.6f, "
+        "\"dur\": %.6f, \"name\": %s, \"args\": {\"instructions\": %d, "
+        "\"first_pc\": %d}}",
+        kKernelTid, start * usPerCycle, (end - start) * usPerCycle,
+        quote(hlo.empty() ? "(none)" : hlo), j - i, p.trace[i].pc);
+    i = j;
+  }
+}
+} // namespace
+
 std::string traceToChromeJson(const ExecutionProfile &p,
-                              const Executable &executable) {
+                              const Executable &executable, TraceLevel level) {
   double usPerCycle = 1e6 / executable.target().clock_hz();
   std::string out = "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [";
+  absl::StrAppendFormat(&out,
+                        "\n{\"ph\": \"M\", \"pid\": 0, \"tid\": %d, "
+                        "\"name\": \"thread_name\", \"args\": {\"name\": "
+                        "\"kernels\"}}",
+                        kKernelTid);
+  appendKernelEvents(out, p, executable, usPerCycle);
+  if (level == TraceLevel::Kernels)
+    return out + "\n]}\n";
   // tid = unit number, offset by MXU index so each MXU gets its own track.
   auto tid = [](Unit unit, int index) {
     return static_cast<int>(unit) + (unit == Unit::Mxu ? index * 10 : 0);
   };
-  bool first = true;
   for (int u = 0; u < kNumUnits; ++u) {
     int count = static_cast<Unit>(u) == Unit::Mxu
                     ? static_cast<int>(executable.target().mxu_count())
@@ -139,12 +184,10 @@ std::string traceToChromeJson(const ExecutionProfile &p,
       if (count > 1)
         absl::StrAppend(&name, i);
       absl::StrAppendFormat(&out,
-                            "%s\n{\"ph\": \"M\", \"pid\": 0, \"tid\": %d, "
+                            ",\n{\"ph\": \"M\", \"pid\": 0, \"tid\": %d, "
                             "\"name\": \"thread_name\", \"args\": {\"name\": "
                             "%s}}",
-                            first ? "" : ",", tid(static_cast<Unit>(u), i),
-                            quote(name));
-      first = false;
+                            tid(static_cast<Unit>(u), i), quote(name));
     }
   }
   for (const TraceEvent &ev : p.trace) {

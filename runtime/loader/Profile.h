@@ -69,10 +69,17 @@ std::string profileToJson(const ExecutionProfile &profile);
 std::string dataDependentWarning(const ExecutionProfile &profile);
 // Human-readable summary with the per-op table.
 std::string profileToText(const ExecutionProfile &profile);
-// Chrome trace-event JSON (chrome://tracing, Perfetto): one tid per unit,
-// timestamps in microseconds at the target clock.
+// How much a Chrome trace shows. Kernels: one track with one event per
+// kernel run (consecutive instructions of one hlo op), small enough for
+// Perfetto on a whole model. Instructions: also one track per unit (scalar,
+// dma, mxuN, vpu) with one event per instruction.
+enum class TraceLevel { Kernels, Instructions };
+
+// Chrome trace-event JSON (chrome://tracing, Perfetto), timestamps in
+// microseconds at the target clock.
 std::string traceToChromeJson(const ExecutionProfile &profile,
-                              const Executable &executable);
+                              const Executable &executable,
+                              TraceLevel level = TraceLevel::Instructions);
 
 } // namespace tpuc::runtime
 

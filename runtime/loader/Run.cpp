@@ -1,9 +1,12 @@
 #include "runtime/loader/Run.h"
 
 #include <cstdio>
+#include <cctype>
 #include <cstring>
+#include <map>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
 #include "runtime/hostio/FloatConversion.h"
 #include "runtime/loader/Layout.h"
@@ -190,11 +193,47 @@ std::string firstElementText(const hostio::HostArray &a) {
 std::string formatStepLine(
     int64_t step, int64_t steps,
     const std::vector<std::pair<int, const hostio::HostArray *>> &results) {
+  return formatStepLine(step, steps, results, {});
+}
+
+std::string formatStepLine(
+    int64_t step, int64_t steps,
+    const std::vector<std::pair<int, const hostio::HostArray *>> &results,
+    const std::vector<std::string> &names) {
   std::string line = absl::StrCat("step ", step, "/", steps, ":");
-  for (const auto &[index, array] : results)
-    if (array->elementCount() > 0)
-      absl::StrAppend(&line, " result", index, "=", firstElementText(*array));
+  for (const auto &[index, array] : results) {
+    if (array->elementCount() == 0)
+      continue;
+    std::string name = index >= 0 && index < static_cast<int>(names.size())
+                           ? names[index]
+                           : absl::StrCat("result", index);
+    absl::StrAppend(&line, " ", name, "=", firstElementText(*array));
+  }
   return line;
+}
+
+std::vector<std::string> resultNames(const Executable &executable) {
+  const auto &results = executable.proto().results();
+  std::vector<std::string> names;
+  std::map<std::string, int> uses;
+  for (const exe::Result &r : results) {
+    std::string name = r.hlo_op();
+    for (char &c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' &&
+          c != '-' && c != '_')
+        c = '_';
+    names.push_back(name);
+    ++uses[name];
+  }
+  for (int i = 0; i < results.size(); ++i) {
+    const std::string &n = names[i];
+    // A hlo_op name never looks like "result7", but keep the fallbacks
+    // unique even if one does.
+    if (n.empty() || n == "." || n == ".." || uses[n] > 1 ||
+        absl::StartsWith(n, "result"))
+      names[i] = absl::StrCat("result", i);
+  }
+  return names;
 }
 
 } // namespace tpuc::runtime

@@ -64,6 +64,17 @@ bool isPrintedStep(int64_t step, int64_t steps, int64_t interval);
 std::string formatStepLine(
     int64_t step, int64_t steps,
     const std::vector<std::pair<int, const hostio::HostArray *>> &results);
+// The same with result i printed as `names[i]` ("step 10/100: loss=2.30").
+std::string formatStepLine(
+    int64_t step, int64_t steps,
+    const std::vector<std::pair<int, const hostio::HostArray *>> &results,
+    const std::vector<std::string> &names);
+
+// The names tools give the executable's results: the HLO instruction that
+// computed each (`Result.hlo_op`), made file-safe (characters other than
+// letters, digits, '.', '-' and '_' become '_'), or "result<i>" when it has
+// none, the name is taken by another result, or it is "." or "..".
+std::vector<std::string> resultNames(const Executable &executable);
 
 } // namespace tpuc::runtime
 

@@ -38,12 +38,27 @@ Inputs (one per entry parameter, in parameter order):
 Outputs:
   --output=@FILE.npy      where to write the next result (repeatable).
   --output-dir=DIR        write every result not given by --output to
-                          DIR/<result name>.npy (DIR is created if missing).
+                          DIR/<name>.npy (DIR is created if missing).
+  --result-names=index|hlo
+                          how results are named in --output-dir and the
+                          --steps lines: index (the default, as `tpuc
+                          interpret` names them): result0, result1, ...
+                          (files: the executable's result names);
+                          hlo: after the HLO instruction that computed each
+                          (the ROOT tuple's operand, e.g. reduce_sum.10,
+                          made file-safe), resultN for a result without one
+                          or when two results share it.
   --profile[=text|json]   print the modeled cost: cycles, seconds, flops,
                           hbm_bytes, mxu_utilization,
                           hbm_bandwidth_utilization and a per-hlo-op table.
-  --trace=FILE.json       write a Chrome trace (chrome://tracing, Perfetto)
-                          with one track per unit (scalar, dma, mxuN, vpu).
+  --trace=FILE.json       write a Chrome trace (chrome://tracing, Perfetto):
+                          a "kernels" track with one event per kernel run
+                          (consecutive instructions of one hlo op).
+  --trace-level=kernels|instructions
+                          instructions adds one track per unit (scalar,
+                          dma, mxuN, vpu) with one event per instruction
+                          (large: millions for a big model). Default
+                          kernels.
 Execution:
   --timing-only           model time only, for sizing large programs
                           quickly: the vector, MXU and DMA work whose values
@@ -90,6 +105,8 @@ struct Options {
   uint64_t seed = 0;
   std::string outputDir, profile, trace;
   bool timingOnly = false;
+  bool hloNames = false; // --result-names=hlo
+  runtime::TraceLevel traceLevel = runtime::TraceLevel::Kernels;
   int64_t maxInstructions = int64_t(1) << 33;
   int64_t steps = 1, printEvery = 0;
   bool stepLoop = false; // --steps given: print the step log
@@ -195,6 +212,17 @@ absl::StatusOr<Options> parseArgs(int argc, char **argv) {
       if (!has || !absl::SimpleAtoi(value, &o.printEvery) || o.printEvery <= 0)
         return usageError(absl::StrCat(
             "--print-every needs a positive integer, got '", value, "'"));
+    } else if (flag(arg, "trace-level", &value, &has)) {
+      if (!has || (value != "kernels" && value != "instructions"))
+        return usageError(absl::StrCat(
+            "--trace-level takes kernels or instructions, got '", value, "'"));
+      o.traceLevel = value == "kernels" ? runtime::TraceLevel::Kernels
+                                        : runtime::TraceLevel::Instructions;
+    } else if (flag(arg, "result-names", &value, &has)) {
+      if (!has || (value != "index" && value != "hlo"))
+        return usageError(absl::StrCat(
+            "--result-names takes index or hlo, got '", value, "'"));
+      o.hloNames = value == "hlo";
     } else if (flag(arg, "kernels", &value, &has)) {
       if (absl::Status s = parseKernels(value, &o.kernels); !s.ok())
         return s;
@@ -293,6 +321,18 @@ absl::Status run(const Options &o) {
     for (int i = 0; i < e->proto().parameters_size(); ++i)
       options.assumedParameters.push_back(i >=
                                           static_cast<int>(o.inputs.size()));
+  // Result names in the step log and --output-dir: resultN, or with
+  // --result-names=hlo the HLO instruction that computed each.
+  // By default the files take the executable's result names (the
+  // compiler's are resultN) and the step lines resultN.
+  std::vector<std::string> names, fileNames;
+  for (int i = 0; i < results.size(); ++i) {
+    names.push_back(absl::StrCat("result", i));
+    fileNames.push_back(results[i].name().empty() ? names.back()
+                                                  : results[i].name());
+  }
+  if (o.hloNames)
+    names = fileNames = runtime::resultNames(*e);
   // The step log: the single-element results of the printed steps, read
   // back while the loop runs (the rest stay on the device).
   std::vector<int> scalarResults;
@@ -320,7 +360,7 @@ absl::Status run(const Options &o) {
         printed.emplace_back(i, &values.back());
       }
     std::printf("%s\n",
-                runtime::formatStepLine(step, o.steps, printed).c_str());
+                runtime::formatStepLine(step, o.steps, printed, names).c_str());
     std::fflush(stdout);
     return absl::OkStatus();
   };
@@ -343,16 +383,12 @@ absl::Status run(const Options &o) {
     if (i < static_cast<int>(o.outputs.size()))
       path = o.outputs[i];
     else if (!o.outputDir.empty())
-      path = absl::StrCat(o.outputDir, "/",
-                          results[i].name().empty()
-                              ? absl::StrCat("result", i)
-                              : results[i].name(),
-                          ".npy");
+      path = absl::StrCat(o.outputDir, "/", fileNames[i], ".npy");
     if (!path.empty())
       files.emplace_back(path, hostio::serializeNpy(r->results[i]));
   }
   if (!o.trace.empty())
-    files.emplace_back(o.trace, runtime::traceToChromeJson(r->profile, *e));
+    files.emplace_back(o.trace, runtime::traceToChromeJson(r->profile, *e, o.traceLevel));
   if (!o.outputDir.empty()) {
     // Created like `tpuc interpret` does, once the run has succeeded.
     std::error_code error;

@@ -151,5 +151,31 @@ TEST(StepLog, Line) {
             "result4=3.141");
 }
 
+TEST(StepLog, NamedLine) {
+  hostio::HostArray loss = makeF32({}, {2.5f});
+  EXPECT_EQ(formatStepLine(3, 9, {{1, &loss}}, {"sub.14", "loss"}),
+            "step 3/9: loss=2.5");
+  // Past the names: the index.
+  EXPECT_EQ(formatStepLine(3, 9, {{2, &loss}}, {"a", "b"}),
+            "step 3/9: result2=2.5");
+}
+
+TEST(ResultNames, FileSafeUniqueWithFallback) {
+  ProgramBuilder p;
+  const char *hloOps[] = {"loss", "neg.48", "a/b c", "", "dup", "dup", "..",
+                          "result1"};
+  for (const char *op : hloOps) {
+    uint32_t r = p.addResult("r", vregShape());
+    p.proto().mutable_results(r)->set_hlo_op(op);
+  }
+  p.emit(exe::HALT);
+  absl::StatusOr<Executable> e = p.build();
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ(resultNames(*e),
+            (std::vector<std::string>{"loss", "neg.48", "a_b_c", "result3",
+                                      "result4", "result5", "result6",
+                                      "result7"}));
+}
+
 } // namespace
 } // namespace tpuc::runtime
