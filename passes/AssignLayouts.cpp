@@ -1,6 +1,7 @@
 //===- AssignLayouts.cpp - padding-aware layout assignment ----------------===//
 
 #include "passes/Passes.h"
+#include "passes/ModuleTarget.h"
 
 #include "compiler/layout/TiledLayout.h"
 #include "dialects/hlo/HloOps.h"
@@ -281,11 +282,10 @@ LogicalResult AssignLayoutsPass::assign(func::FuncOp func) {
 }
 
 void AssignLayoutsPass::runOnOperation() {
-  absl::StatusOr<target::TargetSpec> spec = target::lookupTarget(targetName);
-  if (!spec.ok()) {
-    getOperation().emitError() << std::string(spec.status().message());
+  FailureOr<target::TargetSpec> spec =
+      moduleTarget(getOperation(), targetName);
+  if (failed(spec))
     return signalPassFailure();
-  }
   rules = spec->tiling;
   for (auto func : getOperation().getOps<func::FuncOp>())
     if (!func.isDeclaration() && failed(assign(func)))

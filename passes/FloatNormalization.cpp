@@ -1,6 +1,7 @@
 //===- FloatNormalization.cpp - f32 for ops the target lacks in bf16 ------===//
 
 #include "passes/Passes.h"
+#include "passes/ModuleTarget.h"
 
 #include "passes/ElementTypeChange.h"
 #include "runtime/target/Targets.h"
@@ -25,11 +26,10 @@ public:
 };
 
 void FloatNormalizationPass::runOnOperation() {
-  absl::StatusOr<target::TargetSpec> spec = target::lookupTarget(targetName);
-  if (!spec.ok()) {
-    getOperation().emitError() << std::string(spec.status().message());
+  FailureOr<target::TargetSpec> spec =
+      moduleTarget(getOperation(), targetName);
+  if (failed(spec))
     return signalPassFailure();
-  }
   llvm::StringSet<> f32Only;
   for (const std::string &name : spec->f32OnlyOps)
     f32Only.insert(name);

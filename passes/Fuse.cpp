@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/ModuleTarget.h"
 
 #include "compiler/fusion/FusionPlanner.h"
 #include "dialects/hlo/HloOps.h"
@@ -178,11 +179,10 @@ LogicalResult FusePass::fuseBlock(Block &block) {
 }
 
 void FusePass::runOnOperation() {
-  absl::StatusOr<target::TargetSpec> spec = target::lookupTarget(targetName);
-  if (!spec.ok()) {
-    getOperation().emitError() << std::string(spec.status().message());
+  FailureOr<target::TargetSpec> spec =
+      moduleTarget(getOperation(), targetName);
+  if (failed(spec))
     return signalPassFailure();
-  }
   options.vmemBudgetBytes =
       vmemBudget > 0 ? vmemBudget
                      : static_cast<int64_t>(spec->machine.vmem_bytes());

@@ -1,4 +1,11 @@
-//===- Passes.cpp - registration of tpuc's passes -------------------------===//
+//===- Passes.cpp - tpuc's pass pipelines and their registration ----------===//
+//
+// `tpuc compile` is these pipelines run in order, with the HBM plan and the
+// reports computed between the fusion stage and the lowering. They are
+// registered for tpuc-opt, so `tpuc-opt --tpuc-compile-pipeline` replays
+// what `tpuc compile --emit=tpu` does to an imported module.
+//
+//===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
 
@@ -9,6 +16,47 @@ namespace tpuc {
 namespace {
 #define GEN_PASS_REGISTRATION
 #include "passes/Passes.h.inc"
+
+enum class Precision { F32, MixedBfloat16 };
+enum class Layout { Auto, Preserve };
+
+/// tpuc-compile-pipeline's options: tpuc compile's flags of the same names.
+struct CompilePipelineOptions
+    : public mlir::PassPipelineOptions<CompilePipelineOptions> {
+  Option<std::string> target{*this, "target",
+                             llvm::cl::desc("Target preset (tpuc targets)"),
+                             llvm::cl::init("tpu-v3")};
+  Option<Precision> precision{
+      *this, "precision", llvm::cl::desc("Floating-point policy"),
+      llvm::cl::values(clEnumValN(Precision::F32, "f32", "compute as written"),
+                       clEnumValN(Precision::MixedBfloat16, "mixed_bfloat16",
+                                  "bf16 compute, f32 accumulation")),
+      llvm::cl::init(Precision::F32)};
+  Option<bool> fusion{*this, "fusion",
+                      llvm::cl::desc("Fuse ops into hlo.fusion kernels"),
+                      llvm::cl::init(true)};
+  Option<Layout> layout{
+      *this, "layout", llvm::cl::desc("Layout assignment"),
+      llvm::cl::values(clEnumValN(Layout::Auto, "auto", "assign layouts"),
+                       clEnumValN(Layout::Preserve, "preserve",
+                                  "keep the module's")),
+      llvm::cl::init(Layout::Auto)};
+  Option<int64_t> memoryLimit{
+      *this, "memory-limit",
+      llvm::cl::desc("With remat: the HBM bytes the program may use (0: the "
+                     "target's usable HBM)"),
+      llvm::cl::init(0)};
+  Option<bool> remat{*this, "remat",
+                     llvm::cl::desc("Rematerialize until the plan fits the "
+                                    "target's usable HBM"),
+                     llvm::cl::init(false)};
+  Option<std::string> dotPrecision{
+      *this, "dot-precision",
+      llvm::cl::desc("default, high or highest for every f32 dot and "
+                     "convolution; empty: each op's precision_config"),
+      llvm::cl::init("")};
+};
+
 } // namespace
 
 void buildSimplifyPipeline(mlir::OpPassManager &pm) {
@@ -19,13 +67,97 @@ void buildSimplifyPipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCanonicalizerPass());
 }
 
+void buildFrontEndPipeline(mlir::OpPassManager &pm,
+                           const CompilePipelineConfig &config) {
+  SetTargetOptions target;
+  target.targetName = config.target;
+  pm.addPass(createSetTarget(target));
+  pm.addPass(mlir::createInlinerPass());
+  pm.addPass(createHoistWhileInvariants());
+  pm.addPass(createSimplifyWhileLoops());
+  if (config.mixedBfloat16)
+    pm.addPass(createMixedPrecision());
+  FloatNormalizationOptions normalization;
+  normalization.targetName = config.target;
+  pm.addPass(createFloatNormalization(normalization));
+  // Folds the convert pairs the precision passes leave; without them the
+  // program stays as imported (the reports reproduce XLA's).
+  // No CSE here: the fusion planner does not yet duplicate a cheap
+  // producer into each of its consumers as XLA's does, so merging two
+  // converts of one array would materialize it (layer_norm: +25% fused
+  // HBM traffic).
+  if (config.mixedBfloat16 || config.fusion)
+    pm.addPass(mlir::createCanonicalizerPass());
+}
+
+void buildFusionPipeline(mlir::OpPassManager &pm,
+                         const CompilePipelineConfig &config) {
+  if (config.fusion) {
+    FuseOptions fuse;
+    fuse.targetName = config.target;
+    pm.addPass(createFuse(fuse));
+  }
+  if (config.assignLayouts) {
+    AssignLayoutsOptions layouts;
+    layouts.targetName = config.target;
+    pm.addPass(createAssignLayouts(layouts));
+  }
+  if (config.remat) {
+    RematerializeOptions remat;
+    remat.targetName = config.target;
+    remat.memoryLimit = config.memoryLimit;
+    pm.addPass(createRematerialize(remat));
+  }
+}
+
+void buildLoweringPipeline(mlir::OpPassManager &pm,
+                           const CompilePipelineConfig &config) {
+  // Rewrite dots and reductions into the canonical forms the kernels
+  // take (XLA's DotDecomposer and reduction layout normalization).
+  // No canonicalizer after them: it would fold the inserted transposes
+  // back into the dots (FoldTransposeIntoDot).
+  pm.addPass(createDecomposeDots());
+  pm.addPass(createDecomposeReductions());
+  SplitConvolutionPrecisionOptions split;
+  split.dotPrecision = config.dotPrecision;
+  pm.addPass(createSplitConvolutionPrecision(split));
+  ConvertHloToTpuOptions convert;
+  convert.targetName = config.target;
+  convert.dotPrecision = config.dotPrecision;
+  pm.addPass(createConvertHloToTpu(convert));
+}
+
+void buildCompilePipeline(mlir::OpPassManager &pm,
+                          const CompilePipelineConfig &config) {
+  buildFrontEndPipeline(pm, config);
+  buildFusionPipeline(pm, config);
+  buildLoweringPipeline(pm, config);
+}
+
 void registerPasses() {
   registerTPUCPasses();
   mlir::PassPipelineRegistration<>(
       "tpuc-simplify",
       "Inline, while-loop LICM and simplification, CSE, canonicalize (the "
-      "graph simplifications tpuc compile starts with)",
+      "graph simplifications code generation starts with)",
       buildSimplifyPipeline);
+  mlir::PassPipelineRegistration<CompilePipelineOptions>(
+      "tpuc-compile-pipeline",
+      "The passes of `tpuc compile --emit=tpu`: the front end (inline, "
+      "while-loop simplification, precision, float normalization), fusion "
+      "and layout assignment, then the decompositions and the lowering to "
+      "the tpu dialect",
+      [](mlir::OpPassManager &pm, const CompilePipelineOptions &options) {
+        CompilePipelineConfig config;
+        config.target = options.target;
+        config.mixedBfloat16 = options.precision == Precision::MixedBfloat16;
+        config.fusion = options.fusion;
+        config.assignLayouts = options.layout == Layout::Auto;
+        config.dotPrecision = options.dotPrecision;
+        config.remat = options.remat;
+        config.memoryLimit = options.memoryLimit;
+        buildCompilePipeline(pm, config);
+      });
 }
 
 } // namespace tpuc

@@ -21,7 +21,45 @@ namespace tpuc {
 /// regions).
 void buildSimplifyPipeline(mlir::OpPassManager &pm);
 
-/// Registers every tpuc pass and pipeline with the global registry (for
+/// What `tpuc compile`'s flags choose among the passes. tpuc-opt's
+/// `tpuc-compile-pipeline` takes the same as pipeline options.
+struct CompilePipelineConfig {
+  std::string target = "tpu-v3";
+  /// --precision=mixed_bfloat16 (else f32, as written).
+  bool mixedBfloat16 = false;
+  /// --fusion=on.
+  bool fusion = true;
+  /// --layout=auto (else preserve the module's layouts).
+  bool assignLayouts = true;
+  /// --dot-precision: default, high, highest or empty (per op).
+  std::string dotPrecision;
+  /// --remat: recompute values until the plan fits in `memoryLimit` bytes
+  /// (0: the target preset's usable HBM).
+  bool remat = false;
+  int64_t memoryLimit = 0;
+};
+
+/// Inline calls, while-loop LICM and simplification, mixed precision (when
+/// asked) and float normalization: the `hlo` stage of tpuc compile.
+void buildFrontEndPipeline(mlir::OpPassManager &pm,
+                           const CompilePipelineConfig &config);
+
+/// Fusion, layout assignment and (with remat) rematerialization: the
+/// `fused` stage of tpuc compile.
+void buildFusionPipeline(mlir::OpPassManager &pm,
+                         const CompilePipelineConfig &config);
+
+/// The decompositions into the kernels' canonical forms and the lowering
+/// to the tpu dialect: the `tpu` stage of tpuc compile.
+void buildLoweringPipeline(mlir::OpPassManager &pm,
+                           const CompilePipelineConfig &config);
+
+/// The three above in order (`tpuc-compile-pipeline`).
+void buildCompilePipeline(mlir::OpPassManager &pm,
+                          const CompilePipelineConfig &config);
+
+/// Registers every tpuc pass and the pipelines tpuc-simplify and
+/// tpuc-compile-pipeline with the global registry (for
 /// tpuc-opt).
 void registerPasses();
 

@@ -136,6 +136,21 @@ def MixedPrecision : Pass<"tpuc-mixed-precision", "mlir::ModuleOp"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def SetTarget : Pass<"tpuc-set-target", "mlir::ModuleOp"> {
+  let summary = "Record the module's target once, for every later pass";
+  let description = [{
+    Sets the module attribute `tpuc.target = {name = "<target>"}` that the
+    target-dependent passes read (passes/ModuleTarget.h) instead of their own
+    `target=` option. A `tpuc.target` naming the same preset is kept, with the
+    overrides `tpuc compile` recorded in it (`--vmem`, `--hbm-*`); one naming
+    another preset is replaced. The first pass of tpuc compile's pipeline.
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", "\"tpu-v3\"",
+           "Target preset (tpuc targets)">,
+  ];
+}
+
 def FloatNormalization : Pass<"tpuc-float-normalization", "mlir::ModuleOp"> {
   let summary = "Compute in f32 the bf16 ops the target cannot do in bf16";
   let description = [{
@@ -328,6 +343,50 @@ def SimplifyWhileLoops : Pass<"tpuc-simplify-while-loops"> {
     Statistic<"numFlattened", "flattened", "Tuple states made operands">,
     Statistic<"numDeadElements", "dead-elements",
               "State elements removed because they only fed themselves">,
+  ];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
+def Rematerialize : Pass<"tpuc-rematerialize", "mlir::ModuleOp"> {
+  let summary = "Recompute values instead of keeping them live until the "
+                "HBM plan fits (XLA's HloRematerialization)";
+  let description = [{
+    Runs after fusion and layout assignment, on the entry function's
+    program order (the schedule the HBM plan uses). While the plan of
+    `compiler/analysis` (planMemory) needs more than the limit, it looks at
+    the step where the live bytes peak and at every value live across it:
+    a value whose defining op is free of side effects, has one tensor
+    result and reads only values that are live at the value's next use
+    anyway (entry parameters, constants, or values used later) can be
+    recomputed right before that next use. The original then dies after
+    its last use before the peak. Candidates are ranked by padded bytes
+    freed at the peak per byte of HBM traffic the recomputation costs
+    (the fusion report's traffic model), and each value is rematerialized
+    at most once. It stops when the plan fits or nothing is left to try.
+
+    The clones carry `tpuc.rematerialized` and the module a summary
+    `tpuc.remat = {values, bytes, traffic_bytes}` that the memory report
+    prints. Results are unchanged: the clone computes what the original
+    did.
+
+    ```mlir
+    // Before (peak between %a's def and the dot):
+    %a = hlo.fusion(%h) {...}              // relu(h), live across the peak
+    ...                                    // peak
+    %g = hlo.dot_general %a, %dy ...
+    // After:
+    %a = hlo.fusion(%h) {...}              // used only before the peak
+    ...
+    %a2 = hlo.fusion(%h) {..., tpuc.rematerialized}
+    %g = hlo.dot_general %a2, %dy ...
+    ```
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", "\"tpu-v3\"",
+           "Target preset (its tiling rules size the buffers)">,
+    Option<"memoryLimit", "memory-limit", "int64_t", "0",
+           "HBM bytes the program may use, arguments included (0: the "
+           "target's usable limit)">,
   ];
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }

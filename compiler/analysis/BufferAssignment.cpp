@@ -302,9 +302,23 @@ FailureOr<MemoryPlan> Planner::run() {
 
   MemoryPlan plan;
   plan.targetName = target.machine.name();
+  if (auto remat = entry->getParentOfType<ModuleOp>()->getAttrOfType<DictionaryAttr>(
+          "tpuc.remat")) {
+    auto get = [&](StringRef key) {
+      auto value = remat.getAs<IntegerAttr>(key);
+      return value ? value.getInt() : 0;
+    };
+    plan.remat.values = get("values");
+    plan.remat.bytes = get("bytes");
+    plan.remat.trafficBytes = get("traffic_bytes");
+    for (Operation *op : scheduled)
+      if (op->hasAttr("tpuc.rematerialized"))
+        plan.remat.names.push_back(sourceInfo(op->getLoc()).instruction);
+  }
   plan.numSteps = step;
   plan.capacityBytes = target.machine.hbm_bytes();
   plan.reservedBytes = target.machine.hbm_reserved_bytes();
+  plan.limitBytes = target::usableHbmBytes(target.machine);
   // One allocation per set, shown through its largest (then first) value.
   llvm::DenseMap<int, size_t> allocationOf;
   for (auto [i, v] : llvm::enumerate(values)) {

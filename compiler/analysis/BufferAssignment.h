@@ -43,8 +43,18 @@ struct Allocation {
   bool sharesWithParameter = false;
 };
 
+/// What tpuc-rematerialize recomputed (the module's `tpuc.remat` and the
+/// ops marked `tpuc.rematerialized`).
+struct RematSummary {
+  int64_t values = 0;
+  int64_t bytes = 0;        // padded bytes no longer live at the peaks
+  int64_t trafficBytes = 0; // HBM bytes the recomputations read and write
+  std::vector<std::string> names; // the recomputed instructions
+};
+
 struct MemoryPlan {
   std::string targetName;
+  RematSummary remat;
   std::vector<Allocation> allocations; // in order of definition
   int64_t numSteps = 0;      // steps 1..numSteps are ops; 0 and
                              // numSteps + 1 the entry and the exit
@@ -58,13 +68,14 @@ struct MemoryPlan {
   int64_t outputSharedBytes = 0; // outputs aliasing arguments
   int64_t capacityBytes = 0;
   int64_t reservedBytes = 0;
+  int64_t limitBytes = 0; // usable HBM as XLA prints it (target::usableHbmBytes)
   const char *heapOrdering = "";
   // Live heap bytes per step (0..numSteps + 1), padded and unpadded.
   std::vector<int64_t> livePadded, liveUnpadded;
 
   int64_t programBytes() const { return globalBytes + heapBytes; }
   int64_t usedBytes() const { return programBytes() + argumentBytes; }
-  int64_t usableBytes() const { return capacityBytes - reservedBytes; }
+  int64_t usableBytes() const { return limitBytes; }
   bool fits() const { return usedBytes() <= usableBytes(); }
 };
 

@@ -3,9 +3,9 @@
 #include "compiler/codegen/Codegen.h"
 
 #include "compiler/serializer/Serializer.h"
+#include "passes/ModuleTarget.h"
 #include "passes/Passes.h"
 
-#include "mlir/Transforms/Passes.h"
 
 namespace tpuc::codegen {
 
@@ -14,25 +14,17 @@ void buildHloToTpuPipeline(mlir::OpPassManager &pm,
                            const CodegenOptions &options) {
   if (options.simplify)
     buildSimplifyPipeline(pm);
-  // Rewrite dots and reductions into the canonical forms the kernels
-  // take (XLA's DotDecomposer and reduction layout normalization).
-  // No canonicalizer after them: it would fold the inserted transposes
-  // back into the dots (FoldTransposeIntoDot).
-  pm.addPass(createDecomposeDots());
-  pm.addPass(createDecomposeReductions());
-  SplitConvolutionPrecisionOptions split;
-  split.dotPrecision = options.dotPrecision;
-  pm.addPass(createSplitConvolutionPrecision(split));
-  ConvertHloToTpuOptions convert;
-  convert.targetName = target.machine.name();
-  convert.dotPrecision = options.dotPrecision;
-  pm.addPass(createConvertHloToTpu(convert));
+  CompilePipelineConfig lowering;
+  lowering.target = target.machine.name();
+  lowering.dotPrecision = options.dotPrecision;
+  buildLoweringPipeline(pm, lowering);
 }
 
 mlir::LogicalResult lowerToTpu(mlir::ModuleOp module,
                                const target::TargetSpec &target,
                                const CodegenOptions &options) {
   mlir::MLIRContext *context = module.getContext();
+  setModuleTarget(module, target);
   if (options.simplify) {
     mlir::PassManager simplify(context);
     if (options.instrument)

@@ -30,6 +30,9 @@ extern Command translateCommand;
 extern Command interpretCommand;
 /// `tpuc compile`: layouts, HBM buffer assignment, padding/memory reports.
 extern Command compileCommand;
+/// `tpuc fit`: per target, does the step fit, how fast, and what makes it
+/// fit.
+extern Command fitCommand;
 /// `tpuc targets`: list the target presets.
 extern Command targetsCommand;
 /// `tpuc ops`: the XLA op coverage table, measured on probes.

@@ -13,16 +13,17 @@
 #include "compiler/analysis/BufferAssignment.h"
 #include "compiler/codegen/Codegen.h"
 #include "compiler/driver/Commands.h"
+#include "compiler/driver/Fit.h"
 #include "compiler/driver/Output.h"
 #include "compiler/importer/ModuleLoader.h"
 #include "compiler/report/Reports.h"
+#include "passes/ModuleTarget.h"
 #include "passes/Passes.h"
 #include "runtime/target/Targets.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
-#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -75,6 +76,16 @@ cl::opt<std::string> hbmCapacity(
 cl::opt<std::string> hbmReserved(
     "hbm-reserved", cl::desc("Override the runtime-reserved HBM (530MiB)"),
     cl::value_desc("bytes"), cl::sub(compileSub), cl::cat(toolCategory()));
+cl::opt<std::string> hbmLimit(
+    "hbm-limit",
+    cl::desc("Override the HBM a program may use (XLA's \"of 30.75G hbm\"); "
+             "default: the preset's, or capacity - reserved when either is "
+             "overridden"),
+    cl::value_desc("bytes"), cl::sub(compileSub), cl::cat(toolCategory()));
+
+cl::opt<std::string> vmemSize(
+    "vmem", cl::desc("Override the VMEM of one core (16MiB on v2-v4)"),
+    cl::value_desc("bytes"), cl::sub(compileSub), cl::cat(toolCategory()));
 cl::opt<LayoutMode> layoutMode(
     "layout", cl::desc("Layout assignment"),
     cl::values(clEnumValN(LayoutMode::Preserve, "preserve",
@@ -119,6 +130,13 @@ cl::opt<std::string> dotPrecision(
              "pass), high (bf16x3), highest (bf16x6, f32-faithful)"),
     cl::value_desc("default|high|highest"), cl::sub(compileSub),
     cl::cat(toolCategory()));
+cl::opt<bool> remat(
+    "remat",
+    cl::desc("Rematerialize: when the program does not fit the target's "
+             "usable HBM (after --hbm-limit/--hbm-capacity/--hbm-reserved), recompute "
+             "values live across the peak instead of keeping them "
+             "(XLA's HloRematerialization; docs/fit.md)"),
+    cl::sub(compileSub), cl::cat(toolCategory()));
 cl::opt<std::string> memoryViewer(
     "memory-viewer", cl::desc("Write the memory viewer page (HTML)"),
     cl::value_desc("file.html"), cl::sub(compileSub), cl::cat(toolCategory()));
@@ -135,8 +153,11 @@ std::optional<target::TargetSpec> selectTarget() {
     fail(std::string(spec.status().message()));
     return std::nullopt;
   }
+  exe::Target &t = spec->machine;
   for (auto [flag, text] : {std::pair{"--hbm-capacity", &hbmCapacity},
-                            std::pair{"--hbm-reserved", &hbmReserved}}) {
+                            std::pair{"--hbm-reserved", &hbmReserved},
+                            std::pair{"--hbm-limit", &hbmLimit},
+                            std::pair{"--vmem", &vmemSize}}) {
     if (text->empty())
       continue;
     absl::StatusOr<uint64_t> bytes = target::parseByteSize(*text);
@@ -145,12 +166,28 @@ std::optional<target::TargetSpec> selectTarget() {
       return std::nullopt;
     }
     if (text == &hbmCapacity)
-      spec->machine.set_hbm_bytes(*bytes);
+      t.set_hbm_bytes(*bytes);
+    else if (text == &hbmReserved)
+      t.set_hbm_reserved_bytes(*bytes);
+    else if (text == &hbmLimit)
+      t.set_hbm_limit_bytes(*bytes);
     else
-      spec->machine.set_hbm_reserved_bytes(*bytes);
+      t.set_vmem_bytes(*bytes);
   }
-  if (spec->machine.hbm_reserved_bytes() > spec->machine.hbm_bytes()) {
+  // The preset's limit belongs to its capacity and reservation.
+  if (hbmLimit.empty() && (!hbmCapacity.empty() || !hbmReserved.empty()))
+    t.set_hbm_limit_bytes(0);
+  if (t.hbm_reserved_bytes() > t.hbm_bytes()) {
     fail("the reserved HBM exceeds the HBM capacity");
+    return std::nullopt;
+  }
+  if (t.hbm_limit_bytes() > t.hbm_bytes()) {
+    fail("the HBM limit exceeds the HBM capacity");
+    return std::nullopt;
+  }
+  if (t.vmem_bytes() < (64u << 10) || t.vmem_bytes() > (256u << 20)) {
+    fail("--vmem: " + vmemSize + " is outside 64KiB..256MiB (the range the "
+         "loader accepts)");
     return std::nullopt;
   }
   return *spec;
@@ -249,6 +286,55 @@ int generateCode(mlir::ModuleOp module, const target::TargetSpec &spec) {
   return writeFile(output, [&](llvm::raw_ostream &os) { os << bytes; });
 }
 
+/// After an out-of-memory report: what `tpuc fit` finds for the module, the
+/// flags that would make it fit on this target and the presets it fits on
+/// as given. Measured on the module as imported (read again).
+void printFitAdvice(mlir::MLIRContext &context,
+                    const target::TargetSpec &spec,
+                    const CompilePipelineConfig &given) {
+  if (input == "-") // standard input cannot be read twice
+    return;
+  mlir::OwningOpRef<mlir::ModuleOp> module = loadModule(input, context);
+  if (!module)
+    return;
+  llvm::raw_ostream &os = llvm::errs();
+  std::optional<std::vector<Measurement>> fixes =
+      searchFixes(*module, spec, given, /*timing=*/false);
+  if (!fixes)
+    return;
+  os << "tpuc fit: on " << spec.machine.name() << " (limit "
+     << report::formatBytes(target::usableHbmBytes(spec.machine)) << "):\n";
+  if (fixes->empty())
+    os << "  no flag of tpuc compile lowers its HBM use further\n";
+  for (const Measurement &fix : *fixes)
+    os << "  " << fix.flags << ": needs " << report::formatBytes(fix.usedBytes)
+       << (fix.fits ? ", fits" : ", does not fit") << "\n";
+  std::string fitsOn;
+  for (const target::TargetSpec &preset : target::targetPresets()) {
+    CompilePipelineConfig config = given;
+    config.target = preset.machine.name();
+    std::optional<Measurement> m =
+        measureFit(*module, preset, config, config, /*timing=*/false);
+    if (m && m->fits)
+      fitsOn += (fitsOn.empty() ? "" : ", ") + config.target;
+  }
+  os << "  as given, it fits on: " << (fitsOn.empty() ? "no preset" : fitsOn)
+     << " (tpuc fit " << input << " for step times)\n";
+}
+
+/// The flags that choose passes, as the pipeline's options.
+CompilePipelineConfig pipelineConfig(const target::TargetSpec &spec) {
+  CompilePipelineConfig config;
+  config.target = spec.machine.name();
+  config.mixedBfloat16 = precision == Precision::MixedBfloat16;
+  config.fusion = fusionMode == FusionMode::On;
+  config.assignLayouts = layoutMode == LayoutMode::Auto;
+  config.dotPrecision = dotPrecision;
+  config.remat = remat;
+  config.memoryLimit = target::usableHbmBytes(spec.machine);
+  return config;
+}
+
 int runCompile() {
   if (!dotPrecision.empty() && dotPrecision != "default" &&
       dotPrecision != "high" && dotPrecision != "highest")
@@ -262,26 +348,14 @@ int runCompile() {
   mlir::OwningOpRef<mlir::ModuleOp> module = loadModule(input, context);
   if (!module)
     return 1;
+  // One target for the whole pipeline: every pass reads it from the module.
+  setModuleTarget(*module, *spec);
 
   bool wantFusion = llvm::is_contained(reports, ReportKind::Fusion);
+  CompilePipelineConfig pipeline = pipelineConfig(*spec);
   mlir::PassManager pm(&context);
   instrument(pm);
-  pm.addPass(mlir::createInlinerPass());
-  pm.addPass(createHoistWhileInvariants());
-  pm.addPass(createSimplifyWhileLoops());
-  if (precision == Precision::MixedBfloat16)
-    pm.addPass(createMixedPrecision());
-  FloatNormalizationOptions normalization;
-  normalization.targetName = spec->machine.name();
-  pm.addPass(createFloatNormalization(normalization));
-  // Folds the convert pairs the precision passes leave; without them the
-  // program stays as imported (the reports reproduce XLA's).
-  // No CSE here: the fusion planner does not yet duplicate a cheap
-  // producer into each of its consumers as XLA's does, so merging two
-  // converts of one array would materialize it (layer_norm: +25% fused
-  // HBM traffic).
-  if (precision == Precision::MixedBfloat16 || fusionMode == FusionMode::On)
-    pm.addPass(mlir::createCanonicalizerPass());
+  buildFrontEndPipeline(pm, pipeline);
   if (mlir::failed(pm.run(*module)) || passDumpStatus)
     return 1;
   // The hlo stage, kept when -o or --dump-dir asks for it.
@@ -297,22 +371,17 @@ int runCompile() {
     unfused = module->clone();
   fusion::FusionOptions fusionOptions;
   fusionOptions.vmemBudgetBytes = spec->machine.vmem_bytes();
-  auto runBackEnd = [&](mlir::ModuleOp m, bool fuse) {
+  // The fusion report's baseline runs without fusion and without remat.
+  auto runBackEnd = [&](mlir::ModuleOp m, bool fuse, bool rematerialize) {
     mlir::PassManager backEnd(&context);
     instrument(backEnd);
-    if (fuse) {
-      FuseOptions options;
-      options.targetName = spec->machine.name();
-      backEnd.addPass(createFuse(options));
-    }
-    if (layoutMode == LayoutMode::Auto) {
-      AssignLayoutsOptions options;
-      options.targetName = spec->machine.name();
-      backEnd.addPass(createAssignLayouts(options));
-    }
+    CompilePipelineConfig stage = pipeline;
+    stage.fusion = fuse;
+    stage.remat = rematerialize;
+    buildFusionPipeline(backEnd, stage);
     return backEnd.run(m);
   };
-  if (mlir::failed(runBackEnd(*module, fusionMode == FusionMode::On)) ||
+  if (mlir::failed(runBackEnd(*module, fusionMode == FusionMode::On, remat)) ||
       passDumpStatus)
     return 1;
   if (dumpStage(Stage::Fused, *module) != 0)
@@ -330,7 +399,8 @@ int runCompile() {
   std::optional<report::FusionSummary> fusionSummary;
   if (wantFusion) {
     mlir::OwningOpRef<mlir::ModuleOp> beforeFusion = unfused->clone();
-    if (mlir::failed(runBackEnd(*beforeFusion, /*fuse=*/false)))
+    if (mlir::failed(runBackEnd(*beforeFusion, /*fuse=*/false,
+                                /*rematerialize=*/false)))
       return 1;
     mlir::FailureOr<analysis::MemoryPlan> before =
         analysis::planMemory(*beforeFusion, *spec);
@@ -373,6 +443,7 @@ int runCompile() {
     // The memory report tells where the memory went; print it once.
     if (!wantMemory || reportFormat == ReportFormat::Json)
       report::printMemoryReport(*plan, reportContext, llvm::errs());
+    printFitAdvice(context, *spec, pipeline);
     return 1;
   }
   if (output.empty() && dumpDir.empty())

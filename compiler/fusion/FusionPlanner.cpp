@@ -14,6 +14,7 @@
 
 #include "compiler/fusion/FusionPlanner.h"
 
+#include "compiler/fusion/FusedKernelSupport.h"
 #include "compiler/fusion/HbmTraffic.h"
 
 #include "mlir/Transforms/RegionUtils.h"
@@ -24,11 +25,6 @@ using namespace mlir;
 namespace tpuc::fusion {
 namespace {
 
-// A kernel streams each array through VMEM in blocks of at most this many
-// elements (256 KiB of f32).
-constexpr int64_t kBlockElements = 64 * 1024;
-// One vreg: 8 sublanes x 128 lanes.
-constexpr int64_t kVregElements = 8 * 128;
 
 int64_t numElements(Value value) {
   auto type = dyn_cast<RankedTensorType>(value.getType());

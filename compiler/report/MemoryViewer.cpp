@@ -92,9 +92,9 @@ void writeMemoryViewer(const MemoryPlan &plan, const ReportContext &context,
      << steps - 1 << " (arguments and globals " << formatBytes(base)
      << ", HLO temp heap " << formatBytes(plan.heapBytes)
      << ", liveness lower bound " << formatBytes(plan.lowerBoundBytes)
-     << "); usable HBM " << formatBytes(usable) << " = "
-     << formatBytes(plan.capacityBytes) << " - "
-     << formatBytes(plan.reservedBytes) << " reserved"
+     << "); usable HBM " << formatBytes(usable) << " of "
+     << formatBytes(plan.capacityBytes) << " ("
+     << formatBytes(plan.reservedBytes) << " reserved)"
      << (plan.fits() ? "" : " &mdash; <b>does not fit</b>") << ".</p>\n";
 
   os << llvm::format("<svg id=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" "

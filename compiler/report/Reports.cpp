@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 
 #include <cinttypes>
@@ -261,6 +262,11 @@ void printMemoryReport(const MemoryPlan &plan, const ReportContext &context,
                     ? double(fragmentation) / plan.lowerBoundBytes
                     : 0.0)
      << " fragmentation (" << formatBytes(fragmentation) << "))\n";
+  if (plan.remat.values)
+    os << "    rematerialized " << plan.remat.values << " values ("
+       << llvm::join(plan.remat.names, ", ") << "): "
+       << formatBytes(plan.remat.bytes) << " less live at the peaks, +"
+       << formatBytes(plan.remat.trafficBytes) << " of HBM traffic\n";
   os << "Largest program allocations in hbm:\n";
   std::vector<const Allocation *> list = programAllocations(plan);
   for (auto [i, a] : llvm::enumerate(list)) {
@@ -302,7 +308,7 @@ llvm::json::Value reportJson(const MemoryPlan &plan,
         {"allocation_type", analysis::allocationKindName(a.kind)},
     });
   }
-  return llvm::json::Object{
+  llvm::json::Object json{
       {"module", context.moduleName},
       {"target", plan.targetName},
       {"layout", context.layoutMode},
@@ -323,12 +329,21 @@ llvm::json::Value reportJson(const MemoryPlan &plan,
            {"used_bytes", plan.usedBytes()},
            {"capacity_bytes", plan.capacityBytes},
            {"reserved_bytes", plan.reservedBytes},
+           {"limit_bytes", plan.usableBytes()},
            {"fits", plan.fits()},
            {"total_unpadded_bytes", unpadded},
            {"total_padded_bytes", padded},
        }},
       {"buffers", std::move(buffers)},
   };
+  if (plan.remat.values)
+    json["rematerialized"] = llvm::json::Object{
+        {"values", plan.remat.values},
+        {"bytes", plan.remat.bytes},
+        {"traffic_bytes", plan.remat.trafficBytes},
+        {"names", llvm::json::Array(plan.remat.names)},
+    };
+  return json;
 }
 
 } // namespace tpuc::report

@@ -802,6 +802,14 @@ FailureOr<exe::Executable> Serializer::run() {
       t.set_dma_latency_cycles(target.getDmaLatencyCycles());
     if (target.getNumSemaphores())
       t.set_num_semaphores(target.getNumSemaphores());
+    // tpu-v3's limit belongs to its capacity and reservation: a target that
+    // gives either without a limit uses capacity - reserved.
+    if (target.getHbmLimitBytes())
+      t.set_hbm_limit_bytes(target.getHbmLimitBytes());
+    else if (target.getHbmBytes() || target.getHbmReservedBytes())
+      t.set_hbm_limit_bytes(0);
+    if (target.getCoresPerDevice())
+      t.set_cores_per_device(target.getCoresPerDevice());
   }
 
   if (!func.getBody().hasOneBlock())

@@ -142,7 +142,9 @@ def Tpu_TargetAttr : Tpu_Attr<"Target", "target"> {
     OptionalParameter<"uint64_t">:$hbm_reserved_bytes,
     OptionalParameter<"uint64_t">:$hbm_bytes_per_second,
     OptionalParameter<"uint64_t">:$dma_latency_cycles,
-    OptionalParameter<"uint64_t">:$num_semaphores);
+    OptionalParameter<"uint64_t">:$num_semaphores,
+    OptionalParameter<"uint64_t">:$hbm_limit_bytes,
+    OptionalParameter<"uint64_t">:$cores_per_device);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

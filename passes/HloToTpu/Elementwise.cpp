@@ -11,6 +11,8 @@
 
 #include "passes/HloToTpu/Lowering.h"
 
+#include "compiler/fusion/FusedKernelSupport.h"
+
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -47,6 +49,12 @@ std::optional<Splat> anySplat(Value v) {
                                               : i.getSExtValue()};
 }
 
+} // namespace
+
+bool isSplatConstant(Value v) { return anySplat(v).has_value(); }
+
+namespace {
+
 std::optional<tpu::CmpKind> cmpKind(hlo::ComparisonDirection d) {
   switch (d) {
   case hlo::ComparisonDirection::EQ: return tpu::CmpKind::eq;
@@ -58,6 +66,8 @@ std::optional<tpu::CmpKind> cmpKind(hlo::ComparisonDirection d) {
   }
   return std::nullopt;
 }
+
+} // namespace
 
 /// Why the elementwise kernel cannot compute `op` (empty if it can).
 std::string unsupportedForm(Operation *op) {
@@ -86,8 +96,6 @@ std::string unsupportedForm(Operation *op) {
     return "on pred";
   return "";
 }
-
-} // namespace
 
 //===----------------------------------------------------------------------===//
 // Elementwise: flat loops over (8,128) tiles
@@ -124,7 +132,7 @@ Lowering::emitTile(Value v, Value tileIndex,
       FailureOr<Value> o = emitTile(operand, tileIndex, ins, memo);
       if (failed(o))
         return failure();
-      x.push_back(*o);
+      x.push_back(roundOnUse.contains(operand) ? roundToBf16(*o) : *o);
     }
     Type in = elementOf(def->getOperand(0));
     bool isFloat = !isIntLike(in);
@@ -203,6 +211,11 @@ Lowering::emitTile(Value v, Value tileIndex,
             .Default([&](Operation *) { return Value(); });
     if (!r)
       return FailureOr<Value>(unsupported(def));
+    // A bf16 result computed here is exact in f32 registers; the ops that
+    // read it see it rounded, as if it had been stored (the interpreter
+    // rounds after every op).
+    if (elem.isBF16())
+      roundOnUse.insert(v);
     // Keep the hlo op's location on what it computes (the debug map).
     if (Operation *rdef = r.getDefiningOp(); rdef && !isa<tpu::VLoadOp>(rdef))
       rdef->setLoc(def->getLoc());
@@ -211,109 +224,51 @@ Lowering::emitTile(Value v, Value tileIndex,
   return r;
 }
 
+bool fitsLoopKernel(Operation *op) {
+  if (!isa<hlo::AddOp, hlo::SubtractOp, hlo::MultiplyOp, hlo::DivideOp,
+           hlo::MaximumOp, hlo::MinimumOp, hlo::NegOp, hlo::AbsOp, hlo::ExpOp,
+           hlo::LogOp, hlo::TanhOp, hlo::RsqrtOp, hlo::SqrtOp, hlo::SelectOp,
+           hlo::ConvertOp, hlo::CopyOp, hlo::CompareOp, hlo::AndOp, hlo::OrOp,
+           hlo::XorOp, hlo::NotOp, hlo::LogisticOp, hlo::ClampOp,
+           hlo::RemainderOp, hlo::SignOp>(op))
+    return false;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type || !isLowerableElementType(type.getElementType()))
+    return false;
+  for (Value v : op->getOperands()) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t || !isLowerableElementType(t.getElementType()) ||
+        (t.getShape() != type.getShape() && t.getRank() != 0))
+      return false;
+  }
+  return unsupportedForm(op).empty();
+}
+
 LogicalResult Lowering::lowerElementwise(Operation *op) {
-  auto type = cast<RankedTensorType>(op->getResult(0).getType());
-  Geometry g = geometryOf(type);
-  // The array inputs: operands (and an inlined compare's operands) that
-  // are not splat constants. A compare without a buffer lives in the
-  // registers of the select that uses it.
-  SmallVector<Value> inputs, scalars;
-  std::function<LogicalResult(Operation *)> collect =
-      [&](Operation *user) -> LogicalResult {
-    if (std::string why = unsupportedForm(user); !why.empty())
-      return unsupported(user, why);
-    for (Value v : user->getOperands()) {
-      if (anySplat(v))
-        continue;
-      auto cmp = v.getDefiningOp<hlo::CompareOp>();
-      if (cmp && !hbm.count(v)) {
-        if (failed(collect(cmp)))
-          return failure();
-        continue;
-      }
-      if (llvm::is_contained(inputs, v) || llvm::is_contained(scalars, v))
-        continue;
-      auto t = cast<RankedTensorType>(v.getType());
-      if (!isLowerableElementType(t.getElementType()))
-        return unsupported(op, "on this element type");
-      if (t.getRank() == 0 && type.getRank() != 0)
-        scalars.push_back(v); // broadcast to every lane
-      else if (t.getShape() != type.getShape())
-        return unsupported(op, "with operands of different shapes");
-      else
-        inputs.push_back(v);
-    }
-    return success();
+  // The op, and the compares without a buffer it reads: those live in
+  // the registers of the select that uses them.
+  llvm::SmallPtrSet<Operation *, 4> members;
+  std::function<void(Operation *)> collect = [&](Operation *user) {
+    members.insert(user);
+    for (Value v : user->getOperands())
+      if (auto cmp = v.getDefiningOp<hlo::CompareOp>(); cmp && !hbm.count(v))
+        collect(cmp);
   };
-  if (failed(collect(op)))
-    return failure();
+  collect(op);
+  return emitLoopKernel(op->getResult(0),
+                        [&](Operation *o) { return members.contains(o); });
+}
 
-  // Blocks of whole tiles: a divisor of the tile count, at most 64 tiles
-  // (256 KiB of f32) per array.
-  int64_t blockTiles = largestDivisorAtMost(g.tiles(), 64);
-  int64_t blocks = g.tiles() / blockTiles;
-  llvm::DenseMap<Value, std::pair<VBuf, int64_t>> ins;
-  SmallVector<std::pair<Value, VBuf>> inMems;
-  for (Value in : inputs) {
-    auto t = cast<RankedTensorType>(in.getType());
-    int64_t tileBytes = geometryOf(t).tileBytes();
-    FailureOr<Value> mem = memOf(in);
-    if (failed(mem))
-      return failure();
-    VBuf buf = vmem(storageType(t.getElementType()), blockTiles * tileBytes);
-    ins[in] = {buf, tileBytes};
-    inMems.push_back({*mem, buf});
+Value Lowering::roundToBf16(Value reg) {
+  Value &rounded = roundedRegs[reg];
+  if (!rounded) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfterValue(reg);
+    Value narrow = tpu::VConvertOp::create(
+        b, loc, VectorType::get({8, 128}, b.getBF16Type()), reg);
+    rounded = tpu::VConvertOp::create(b, loc, f32Reg(), narrow);
   }
-  // Rank-0 operands of an array op: one tile each, element 0 broadcast to
-  // every lane once, before the loops.
-  llvm::DenseMap<Value, Value> broadcasts;
-  if (!scalars.empty()) {
-    llvm::DenseMap<Value, std::pair<VBuf, int64_t>> scalarIns;
-    for (Value s : scalars) {
-      auto t = cast<RankedTensorType>(s.getType());
-      FailureOr<Value> mem = memOf(s);
-      if (failed(mem))
-        return failure();
-      VBuf buf = vmem(storageType(t.getElementType()),
-                      geometryOf(t).tileBytes());
-      scalarIns[s] = {buf, 0};
-      dma(*mem, c(0), buf.arena, c(buf.offset), 1, buf.bytes, 0, 0, 0);
-    }
-    wait(0, scalars.size());
-    llvm::DenseMap<Value, Value> memo;
-    for (Value s : scalars) {
-      Value tile = *emitTile(s, c(0), scalarIns, memo);
-      Value lane = tpu::VBroadcastLaneOp::create(b, loc, tile, c(0));
-      broadcasts[s] = tpu::VBroadcastSublaneOp::create(b, loc, lane, c(0));
-    }
-  }
-  Type outElem = storageType(type.getElementType());
-  VBuf outBuf = vmem(outElem, blockTiles * g.tileBytes());
-  Value out = allocHbm(type, op->getLoc());
-  hbm[op->getResult(0)] = out;
-
-  LogicalResult status = success();
-  loop(blocks, [&](Value blk) {
-    for (auto &[mem, buf] : inMems) {
-      int64_t bytes = buf.bytes;
-      dma(mem, mul(blk, bytes), buf.arena, c(buf.offset), 1, bytes, 0, 0, 0);
-    }
-    wait(0, inMems.size());
-    loop(blockTiles, [&](Value t) {
-      llvm::DenseMap<Value, Value> memo = broadcasts;
-      FailureOr<Value> r = emitTile(op->getResult(0), t, ins, memo);
-      if (failed(r)) {
-        status = failure();
-        return;
-      }
-      tpu::VStoreOp::create(b, loc, *r, outBuf.arena,
-                            add(mul(t, g.tileBytes()), outBuf.offset), 0);
-    });
-    dma(outBuf.arena, c(outBuf.offset), out, mul(blk, outBuf.bytes), 1,
-        outBuf.bytes, 0, 0, 1);
-    wait(1, 1);
-  });
-  return status;
+  return rounded;
 }
 
 LogicalResult Lowering::lowerFill(Value v, Value out) {

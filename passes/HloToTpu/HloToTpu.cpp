@@ -1,7 +1,8 @@
 //===- HloToTpu.cpp - lower the hlo entry function to tpu kernels ---------===//
 //
 // tpuc-convert-hlo-to-tpu: each hlo op of the entry function becomes one
-// kernel, a straight-line sequence of tpu ops (DMA into VMEM, VPU/MXU loops,
+// kernel (an hlo.fusion: loop kernels around its other ops, FusedKernel.cpp),
+// a straight-line sequence of tpu ops (DMA into VMEM, VPU/MXU loops,
 // DMA back to HBM) that leaves no DMA in flight. Tensors become HBM memrefs
 // in XLA's TPU tiled layouts. This file is the driver (program order, the
 // value -> memref map, the dispatch) and the pass; the kernels are in the
@@ -10,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/ModuleTarget.h"
 #include "passes/HloToTpu/Lowering.h"
 
 #include "llvm/ADT/TypeSwitch.h"
@@ -265,29 +267,8 @@ LogicalResult Lowering::lowerOp(Operation *op) {
       return success(); // materialised where it is used
     return lowerConstant(cst);
   }
-  if (auto fusion = dyn_cast<hlo::FusionOp>(op)) {
-    // Not yet one kernel: the fused ops are lowered one by one (a fusion
-    // kernel that keeps intermediates in VMEM is later work).
-    Block &body = fusion.getBody().front();
-    for (auto [arg, operand] :
-         llvm::zip(body.getArguments(), fusion.getOperands())) {
-      FailureOr<Value> mem = memOf(operand);
-      if (failed(mem))
-        return failure();
-      hbm[arg] = *mem;
-    }
-    for (Operation &inner : body.without_terminator())
-      if (failed(lowerOp(&inner)))
-        return failure();
-    for (auto [result, value] :
-         llvm::zip(fusion.getResults(), body.getTerminator()->getOperands())) {
-      FailureOr<Value> mem = memOf(value);
-      if (failed(mem))
-        return failure();
-      hbm[result] = *mem;
-    }
-    return success();
-  }
+  if (auto fusion = dyn_cast<hlo::FusionOp>(op))
+    return lowerFusion(fusion); // FusedKernel.cpp
   if (isa<hlo::TupleOp, hlo::GetTupleElementOp, hlo::CallOp, hlo::WhileOp,
           hlo::ConditionalOp>(op))
     return lowerControlFlow(op);
@@ -364,11 +345,9 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    absl::StatusOr<target::TargetSpec> spec = target::lookupTarget(targetName);
-    if (!spec.ok()) {
-      module.emitError() << std::string(spec.status().message());
+    FailureOr<target::TargetSpec> spec = moduleTarget(module, targetName);
+    if (failed(spec))
       return signalPassFailure();
-    }
     // The entry: the one public function, else @main.
     func::FuncOp entry;
     for (auto f : module.getOps<func::FuncOp>())
@@ -403,7 +382,8 @@ public:
                              m.clock_hz(), m.mxu_count(), m.vmem_bytes(),
                              m.smem_bytes(), m.hbm_bytes(),
                              m.hbm_reserved_bytes(), m.hbm_bytes_per_second(),
-                             m.dma_latency_cycles(), m.num_semaphores()));
+                             m.dma_latency_cycles(), m.num_semaphores(),
+                             m.hbm_limit_bytes(), m.cores_per_device()));
   }
 };
 

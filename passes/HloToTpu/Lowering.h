@@ -22,6 +22,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 
 #include <functional>
@@ -107,6 +108,19 @@ inline std::optional<double> splatValue(Value v) {
     return std::nullopt;
   return dense.getSplatValue<APFloat>().convertToDouble();
 }
+
+/// Whether the VPU loop kernel computes `op` in registers: an elementwise
+/// op of a lowerable form whose operands have its shape or are rank 0
+/// (Elementwise.cpp).
+bool fitsLoopKernel(Operation *op);
+/// A splat constant of a lowerable element type (a register immediate).
+bool isSplatConstant(Value v);
+/// Why the VPU loop kernel cannot compute `op` (empty if it can).
+std::string unsupportedForm(Operation *op);
+/// Whether a loop kernel of `op`'s result shape computes the
+/// broadcast_in_dim `op` from its source kept whole in VMEM
+/// (FusedKernel.cpp).
+bool fitsLoopBroadcast(Operation *op);
 
 /// "tpuc cannot lower 'hlo.gather' yet": the one message for ops outside
 /// what this pass handles; the location gives file:line:col.
@@ -312,9 +326,34 @@ public:
   // Elementwise.cpp: VPU loops over (8,128) tiles.
   LogicalResult lowerElementwise(Operation *op);
   LogicalResult lowerFill(Value v, Value out);
+  /// One loop kernel computing `roots` (one shape) from the values that
+  /// the ops `isMember` accepts read from outside (FusedKernel.cpp).
+  LogicalResult emitLoopKernel(ValueRange roots,
+                               function_ref<bool(Operation *)> isMember);
+  /// `reg` (f32 lanes) rounded to bf16 and widened back, once per register.
+  Value roundToBf16(Value reg);
   FailureOr<Value> emitTile(Value v, Value tileOff,
                             llvm::DenseMap<Value, std::pair<VBuf, int64_t>> &ins,
                             llvm::DenseMap<Value, Value> &memo);
+  // FusedKernel.cpp: an hlo.fusion as loop kernels around its other ops.
+  LogicalResult lowerFusion(hlo::FusionOp fusion);
+  /// An operand a kernel streams block by block through two VMEM slots of
+  /// `slotBytes` each: its HBM buffer, or (input fusion: `fusedProducer`
+  /// accepts its defining op) the inputs of the fused elementwise ops that
+  /// compute it, each tile computed on vregs where it is loaded.
+  struct OperandStream {
+    Value operand;
+    int64_t elemBytes = 4; // the operand's
+    /// HBM source, its slots, its element bytes.
+    SmallVector<std::tuple<Value, VBuf, int64_t>> sources;
+    llvm::DenseMap<Value, std::pair<VBuf, int64_t>> ins;
+    llvm::DenseMap<Value, Value> hoisted;
+    bool produced = false;
+  };
+  FailureOr<OperandStream> streamOperand(Value operand, int64_t slotBytes);
+  /// The operand's tile at byte offset `off` of its slots.
+  Value loadStreamed(OperandStream &s, Value off);
+  std::function<bool(Operation *)> fusedProducer;
   // Constant.cpp: constants that are not splats (the executable's constant
   // table), iota.
   LogicalResult lowerConstant(hlo::ConstantOp op);
@@ -366,6 +405,10 @@ public:
   llvm::MapVector<Type, Value> arenas;
   int64_t kernelBytes = 0;     // VMEM the current kernel has taken
   int64_t peakKernelBytes = 0; // the most any kernel took: the arenas' size
+  /// Loop kernels: bf16 values computed in f32 registers, rounded where
+  /// they are read (emitTile), and each register's rounded copy.
+  llvm::DenseSet<Value> roundOnUse;
+  llvm::DenseMap<Value, Value> roundedRegs;
 };
 
 } // namespace tpuc::hlotpu

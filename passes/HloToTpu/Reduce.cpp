@@ -160,13 +160,15 @@ Value Reduction::load(const VBuf &buf, Value off, int64_t sublaneStride) {
 FailureOr<Reduction::Buffers> Reduction::buffers(Value input, Value initValue,
                                                  Value result) {
   Buffers bufs;
-  FailureOr<Value> in = l->memOf(input);
-  if (failed(in))
-    return failure();
+  if (input) { // else the kernel streams it itself
+    FailureOr<Value> in = l->memOf(input);
+    if (failed(in))
+      return failure();
+    bufs.in = *in;
+  }
   FailureOr<Value> initReg = init(initValue);
   if (failed(initReg))
     return failure();
-  bufs.in = *in;
   bufs.init = *initReg;
   bufs.out =
       l->allocHbm(cast<RankedTensorType>(result.getType()), result.getLoc());
@@ -205,25 +207,33 @@ Value divide(Lowering &l, Value x, int64_t y) {
   return arith::DivSIOp::create(l.b, l.loc, x, l.c(y));
 }
 
-/// Streams `blocks` blocks of `bytes` bytes (block i at `srcOff(i)` in
-/// `src`) through the two slots of `slots`: block i+1's DMA is issued
-/// before the work on block i, so the transfer overlaps it. `body` gets the
-/// block's byte offset in `slots` and its index.
-void streamBlocks(Lowering &l, Value src, int64_t blocks, int64_t bytes,
-                  function_ref<Value(Value)> srcOff, const VBuf &slots,
+/// Streams `blocks` blocks of `bytes` bytes of the operand (block i at
+/// `srcOff(i)`) through the two slots of each of its sources: block i+1's
+/// DMAs are issued before the work on block i, so the transfer overlaps it.
+/// `body` gets the block's byte offset in the slots and its index. Sources
+/// of another element size than the operand (the inputs of fused
+/// producers) move proportionally more or fewer bytes.
+void streamBlocks(Lowering &l, Lowering::OperandStream &s, int64_t blocks,
+                  int64_t bytes, function_ref<Value(Value)> srcOff,
                   function_ref<void(Value, Value)> body) {
   auto slot = [&](Value blk) { return l.mul(l.rem(blk, 2), bytes); };
-  auto fetch = [&](Value blk) {
-    l.dma(src, srcOff(blk), slots.arena, l.add(slot(blk), slots.offset), 1,
-          bytes, 0, 0, 0);
+  auto scaled = [&](Value x, int64_t eb) {
+    return eb == s.elemBytes ? x : divide(l, l.mul(x, eb), s.elemBytes);
   };
+  auto fetch = [&](Value blk) {
+    for (auto &[src, slots, eb] : s.sources)
+      l.dma(src, scaled(srcOff(blk), eb), slots.arena,
+            l.add(scaled(slot(blk), eb), slots.offset), 1,
+            bytes * eb / s.elemBytes, 0, 0, 0);
+  };
+  int64_t n = s.sources.size();
   fetch(l.c(0));
   l.loop(blocks - 1, [&](Value blk) {
     fetch(l.add(blk, 1));
-    l.wait(0, 1); // block blk (completions are consumed in issue order)
+    l.wait(0, n); // block blk (completions are consumed in issue order)
     body(slot(blk), blk);
   });
-  l.wait(0, 1);
+  l.wait(0, n);
   body(slot(l.c(blocks - 1)), l.c(blocks - 1));
 }
 
@@ -268,13 +278,12 @@ LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
                            "tpuc-decompose-reductions first)");
 
   FailureOr<Reduction::Buffers> bufs =
-      red->buffers(input, op.getInitValues()[0], op.getResult(0));
+      red->buffers(Value(), op.getInitValues()[0], op.getResult(0));
   if (failed(bufs))
     return failure();
-  Value in = bufs->in, initReg = bufs->init, out = bufs->out;
+  Value initReg = bufs->init, out = bufs->out;
 
   Geometry g = geometryOf(inType);
-  Type store = storageType(elem);
   Type outStore = storageType(type.getElementType());
   int64_t ob = elementBytes(outStore);
   int64_t outTile = kSublanes * kLanes * ob;
@@ -289,9 +298,9 @@ LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
   // accumulator for long rows.
   int64_t raggedLanes = g.rank >= 2 ? g.cols % kLanes : 0;
   VBuf rowAcc;
-  auto combineRow = [&](const VBuf &buf, Value base) -> Value {
+  auto combineRow = [&](OperandStream &in, Value base) -> Value {
     auto tileAt = [&](int64_t col) {
-      return red->load(buf, add(base, col * g.tileBytes()));
+      return loadStreamed(in, add(base, col * g.tileBytes()));
     };
     auto last = [&]() {
       Value x = tileAt(rowTileCols - 1);
@@ -308,7 +317,7 @@ LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
     }
     vstore(tileAt(0), rowAcc, c(0));
     loop(rowTileCols - 2, [&](Value col) {
-      Value x = red->load(buf, add(base, mul(add(col, 1), g.tileBytes())));
+      Value x = loadStreamed(in, add(base, mul(add(col, 1), g.tileBytes())));
       vstore(red->combine(red->load(rowAcc, c(0)), x), rowAcc, c(0));
     });
     return red->combine(red->load(rowAcc, c(0)), last());
@@ -329,15 +338,17 @@ LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
     // one element, source stride one sublane).
     int64_t blockRows = blockOf(tileRows);
     int64_t blockBytes = blockRows * rowBytes;
-    VBuf inBuf = vmem(store, 2 * blockBytes);
+    FailureOr<OperandStream> in = streamOperand(input, blockBytes);
+    if (failed(in))
+      return failure();
     VBuf staging = vmem(outStore, blockRows * outTile);
     auto srcOff = [&](Value blk) { return mul(blk, blockBytes); };
     streamBlocks(
-        *this, in, tileRows / blockRows, blockBytes, srcOff, inBuf,
+        *this, *in, tileRows / blockRows, blockBytes, srcOff,
         [&](Value slot, Value blk) {
           loop(blockRows, [&](Value r) {
             Value v = red->reduceLanes(
-                combineRow(inBuf, add(slot, mul(r, rowBytes))));
+                combineRow(*in, add(slot, mul(r, rowBytes))));
             vstore(red->combine(v, initReg), staging, mul(r, outTile));
             if (type.getRank() < 2)
               return;
@@ -364,18 +375,20 @@ LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
     // flat index), then lanes and sublanes; element 0 of the scalar's tile.
     int64_t blockRows = blockOf(tileRows);
     int64_t blockBytes = blockRows * rowBytes;
-    VBuf inBuf = vmem(store, 2 * blockBytes);
+    FailureOr<OperandStream> in = streamOperand(input, blockBytes);
+    if (failed(in))
+      return failure();
     VBuf acc = vmem(red->accElem(), accTile);
     vstore(red->identity(), acc, c(0));
     bool raggedRows = g.rank >= 2 && g.rows % kSublanes != 0;
     bool raggedFlat = g.rank == 1 && g.cols % (kSublanes * kLanes) != 0;
     auto srcOff = [&](Value blk) { return mul(blk, blockBytes); };
     streamBlocks(
-        *this, in, tileRows / blockRows, blockBytes, srcOff, inBuf,
+        *this, *in, tileRows / blockRows, blockBytes, srcOff,
         [&](Value slot, Value blk) {
           loop(blockRows, [&](Value r) {
             Value t = add(mul(blk, blockRows), r);
-            Value x = combineRow(inBuf, add(slot, mul(r, rowBytes)));
+            Value x = combineRow(*in, add(slot, mul(r, rowBytes)));
             if (raggedRows)
               x = red->maskBelow(
                   x, tpu::VSublaneIdOp::create(b, loc, i32Reg()),
@@ -412,7 +425,9 @@ LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
   int64_t slabRows = tileRows / slabs;
   int64_t blockRows = blockOf(slabRows);
   int64_t blockBytes = blockRows * rowBytes;
-  VBuf inBuf = vmem(store, 2 * blockBytes);
+  FailureOr<OperandStream> in = streamOperand(input, blockBytes);
+  if (failed(in))
+    return failure();
   VBuf acc = vmem(red->accElem(), g.colTiles * accTile);
   VBuf staging = vmem(outStore, g.colTiles * outTile);
   bool ragged = g.rows % kSublanes != 0;
@@ -423,7 +438,7 @@ LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
       return add(mul(a, slabRows * rowBytes), mul(blk, blockBytes));
     };
     streamBlocks(
-        *this, in, slabRows / blockRows, blockBytes, srcOff, inBuf,
+        *this, *in, slabRows / blockRows, blockBytes, srcOff,
         [&](Value slot, Value blk) {
           loop(blockRows, [&](Value r) {
             Value rowLimit, sublanes;
@@ -433,8 +448,8 @@ LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
               sublanes = tpu::VSublaneIdOp::create(b, loc, i32Reg());
             }
             for (int64_t col = 0; col < g.colTiles; ++col) {
-              Value x = red->load(
-                  inBuf, add(add(slot, mul(r, rowBytes)), col * g.tileBytes()));
+              Value x = loadStreamed(
+                  *in, add(add(slot, mul(r, rowBytes)), col * g.tileBytes()));
               if (ragged)
                 x = red->maskBelow(x, sublanes, rowLimit);
               Value prev = red->load(acc, c(col * accTile));

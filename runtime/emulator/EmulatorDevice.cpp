@@ -5,10 +5,14 @@
 #include <cstring>
 #include <deque>
 #include <limits>
+#include <map>
+
+#include "absl/container/flat_hash_map.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "runtime/hostio/FloatConversion.h"
+#include "runtime/emulator/Provenance.h"
 #include "runtime/loader/Isa.h"
 
 namespace tpuc::runtime {
@@ -21,6 +25,9 @@ using hostio::floatFromBits;
 namespace {
 
 constexpr uint64_t kPageBytes = 4096; // granularity of VMEM ready times
+                                      // and of HBM provenance
+constexpr int64_t kVmemGranuleBytes = 512; // of VMEM provenance: an f32 row
+constexpr uint64_t kSmemWordBytes = 4;     // granularity of SMEM provenance
 constexpr uint64_t kWeightBytes = kMxuDim * kMxuDim * 2;
 constexpr int64_t kMaxTraceEvents = 4 << 20;
 // Cycle costs (docs/isa.md, "Timing").
@@ -117,8 +124,9 @@ std::vector<uint8_t> takeZeroed(std::vector<uint8_t> &pool, size_t size) {
 class Machine {
 public:
   Machine(EmulatorDevice &device, const Executable &e,
-          const ExecuteOptions &opts)
+          const ExecuteOptions &opts, const std::vector<bool> &slice)
       : dev_(device), exe_(e), t_(e.target()), opts_(opts),
+        tracking_(!opts.functional), prov_(slice),
         vmem_(takeZeroed(device.vmemPool_, t_.vmem_bytes())),
         vmemInit_(takeZeroed(device.vmemInitPool_, t_.vmem_bytes())),
         smem_(t_.smem_bytes()), smemInit_(t_.smem_bytes()),
@@ -128,6 +136,8 @@ public:
         weightsLoaded_(t_.mxu_count(), false), mxuFree_(t_.mxu_count(), 0),
         ops_(e.proto().debug_ops_size() + 1), v_(kNumVectorRegs) {
     bytesPerCycle_ = t_.hbm_bytes_per_second() / t_.clock_hz();
+    if (tracking_)
+      initProvenance();
   }
   ~Machine() {
     dev_.vmemPool_ = std::move(vmem_);
@@ -136,7 +146,32 @@ public:
 
   absl::StatusOr<ExecutionProfile> run();
 
+  // Timing-only: the writers the control slice lacked (the run stopped at
+  // the first instruction that needed them), and the undoing of the HBM
+  // writes of the stopped run.
+  const std::vector<int32_t> &missing() const { return prov_.missing(); }
+  void rollbackHbm();
+
 private:
+  void initProvenance();
+  // Provenance of HBM [addr, addr + len) read or written by a DMA chunk.
+  void trackHbm(uint64_t addr, uint64_t len, bool write);
+  // Provenance of VMEM or SMEM bytes.
+  void trackOnChip(exe::MemorySpace space, int64_t addr, int64_t len,
+                   bool write);
+  // Register and MXU-weight provenance around an instruction.
+  void trackBefore(const exe::Instruction &in);
+  void trackAfter(const exe::Instruction &in);
+  void recordDecision(const char *kind, bool taken, int64_t amount);
+  // The profile's timing-only parts and the device's stale pages.
+  void finishProvenance();
+  // Whether this instruction's results are computed: always in a functional
+  // run; in a timing-only run, for the control slice, once its inputs are
+  // known to be computed.
+  bool computes() const {
+    return computing_ && (!tracking_ || prov_.missing().empty());
+  }
+
   absl::Status trap(const std::string &message) const {
     return absl::FailedPreconditionError(absl::StrCat(
         "trap at ", exe_.describeInstruction(pc_), ": ", message));
@@ -158,8 +193,9 @@ private:
 
   // Bounds, in-flight-DMA and (for reads) initialisation checks of a VMEM or
   // SMEM access; returns its bytes.
+  // `track`: also record the access's provenance (timing-only runs).
   absl::StatusOr<uint8_t *> access(exe::MemorySpace space, int64_t addr,
-                                   int64_t len, bool write);
+                                   int64_t len, bool write, bool track = true);
   // VMEM scoreboard (docs/isa.md, "Ordering"): when an access to
   // [addr, addr + len) may start. Writes also wait for earlier readers.
   uint64_t pagesReady(int64_t addr, int64_t len, bool write) const;
@@ -173,6 +209,25 @@ private:
   const Executable &exe_;
   const exe::Target &t_;
   const ExecuteOptions &opts_;
+  const bool tracking_; // timing-only: follow provenance (Provenance.h)
+  bool computing_ = true;
+
+  // Provenance state (timing-only runs).
+  Provenance prov_;
+  std::vector<Origin> vmemOrigin_, smemOrigin_, vregOrigin_, mxuOrigin_;
+  absl::flat_hash_map<uint64_t, Origin> hbmOrigin_; // by page; else loaded
+  uint64_t sregTaint_[kNumScalarRegs] = {};
+  struct TaintedRange {
+    uint64_t begin, end, taint;
+  };
+  std::vector<TaintedRange> assumedHbm_; // the assumed parameters' buffers
+  std::vector<std::pair<uint64_t, std::vector<uint8_t>>> hbmUndo_;
+  struct Decision {
+    const char *kind;
+    uint64_t taint = 0;
+    int64_t executions = 0, taken = 0;
+  };
+  std::map<int64_t, Decision> decisions_;
 
   int64_t pc_ = 0;
   int64_t s_[kNumScalarRegs] = {};
@@ -218,7 +273,7 @@ void Machine::record(Unit unit, int index, uint64_t start, uint64_t end,
 
 absl::StatusOr<uint8_t *> Machine::access(exe::MemorySpace space,
                                           int64_t addr, int64_t len,
-                                          bool write) {
+                                          bool write, bool track) {
   std::vector<uint8_t> &mem = space == exe::VMEM ? vmem_ : smem_;
   std::vector<uint8_t> &init = space == exe::VMEM ? vmemInit_ : smemInit_;
   int64_t size = static_cast<int64_t>(mem.size());
@@ -234,6 +289,8 @@ absl::StatusOr<uint8_t *> Machine::access(exe::MemorySpace space,
             spaceName(space), " [", hex(addr), ", +", len,
             ") is used by the DMA of instruction ", d.pc,
             " still in flight (missing SEM_WAIT on semaphore ", d.sem, ")"));
+  if (tracking_ && track)
+    trackOnChip(space, addr, len, write);
   if (opts_.functional) {
     if (write) {
       std::memset(init.data() + addr, 1, len);
@@ -305,21 +362,187 @@ absl::StatusOr<ExecutionProfile> Machine::run() {
                                 ? a.busyCycles > b.busyCycles
                                 : a.hloOp < b.hloOp;
                    });
+  if (tracking_)
+    finishProvenance();
   return std::move(profile_);
 }
 
 absl::Status Machine::step(const exe::Instruction &in) {
-  switch (getOpcodeInfo(in.opcode())->unit) {
-  case Unit::Scalar:
-    return scalarOp(in);
-  case Unit::Dma:
-    return dma(in);
-  case Unit::Mxu:
-    return mxuOp(in);
-  case Unit::Vpu:
-    return vectorOp(in);
+  Unit unit = getOpcodeInfo(in.opcode())->unit;
+  if (tracking_) {
+    computing_ = prov_.inSlice(pc_);
+    if (computing_ && unit != Unit::Scalar)
+      ++profile_.controlInstructions;
+    prov_.begin(pc_, computing_);
+    trackBefore(in);
   }
-  return absl::OkStatus();
+  absl::Status status;
+  switch (unit) {
+  case Unit::Scalar:
+    status = scalarOp(in);
+    break;
+  case Unit::Dma:
+    status = dma(in);
+    break;
+  case Unit::Mxu:
+    status = mxuOp(in);
+    break;
+  case Unit::Vpu:
+    status = vectorOp(in);
+    break;
+  }
+  if (!tracking_)
+    return status;
+  // A computed instruction read what the slice did not compute: its value is
+  // unknown, so stop here (before anything uses it) and restart.
+  if (!prov_.missing().empty())
+    return absl::AbortedError("the control slice grew");
+  if (status.ok())
+    trackAfter(in);
+  return status;
+}
+
+void Machine::initProvenance() {
+  vmemOrigin_.resize(t_.vmem_bytes() / kVmemGranuleBytes + 1);
+  smemOrigin_.resize(t_.smem_bytes() / kSmemWordBytes + 1);
+  vregOrigin_.resize(kNumVectorRegs);
+  mxuOrigin_.resize(t_.mxu_count());
+  const exe::Executable &p = exe_.proto();
+  for (int i = 0; i < p.parameters_size(); ++i) {
+    if (i >= static_cast<int>(opts_.assumedParameters.size()) ||
+        !opts_.assumedParameters[i])
+      continue;
+    const exe::Buffer &b = p.buffers(p.parameters(i).buffer());
+    assumedHbm_.push_back({b.offset(), b.offset() + b.size(),
+                           parameterTaint(i)});
+  }
+}
+
+void Machine::trackHbm(uint64_t addr, uint64_t len, bool write) {
+  for (uint64_t page = addr / kPageBytes;
+       len > 0 && page <= (addr + len - 1) / kPageBytes; ++page) {
+    auto it = hbmOrigin_.find(page);
+    if (it == hbmOrigin_.end()) {
+      // Never written in this run: what the host loaded, or what an earlier
+      // step wrote without computing it.
+      Origin loaded;
+      uint64_t begin = page * kPageBytes, end = begin + kPageBytes;
+      for (const TaintedRange &r : assumedHbm_)
+        if (r.begin < end && begin < r.end)
+          loaded.taint |= r.taint;
+      if (dev_.staleHbmPages_.contains(page))
+        loaded.taint |= kPreviousStepTaint;
+      if (!write) {
+        prov_.read(loaded);
+        continue;
+      }
+      it = hbmOrigin_.emplace(page, std::move(loaded)).first;
+    }
+    if (!write) {
+      prov_.read(it->second);
+      continue;
+    }
+    bool whole = addr <= page * kPageBytes &&
+                 addr + len >= (page + 1) * kPageBytes;
+    prov_.write(it->second, whole);
+  }
+}
+
+void Machine::trackOnChip(exe::MemorySpace space, int64_t addr, int64_t len,
+                          bool write) {
+  std::vector<Origin> &origins = space == exe::VMEM ? vmemOrigin_ : smemOrigin_;
+  int64_t unit = space == exe::VMEM ? kVmemGranuleBytes : kSmemWordBytes;
+  for (int64_t i = addr / unit; len > 0 && i <= (addr + len - 1) / unit; ++i) {
+    if (write)
+      prov_.write(origins[i], addr <= i * unit && addr + len >= (i + 1) * unit);
+    else
+      prov_.read(origins[i]);
+  }
+}
+
+void Machine::trackBefore(const exe::Instruction &in) {
+  for (const exe::Operand &op : in.args())
+    prov_.readTaint(sregTaint_[op.reg()]);
+  int regs = in.opcode() == exe::VTRANSPOSE ? kTransposeRegs : 1;
+  for (int i = 0; i < in.vsrc_size(); ++i)
+    for (int r = 0; r < regs; ++r)
+      prov_.read(vregOrigin_[in.vsrc(i) + r]);
+  if (in.opcode() == exe::MXU_MATMUL)
+    prov_.read(mxuOrigin_[in.mxu()]);
+}
+
+void Machine::trackAfter(const exe::Instruction &in) {
+  switch (getOpcodeInfo(in.opcode())->dst) {
+  case RegFile::Scalar:
+    // A loop counter counts trips: it does not carry the trip count's taint.
+    sregTaint_[in.dst()] =
+        in.opcode() == exe::LOOP_BEGIN ? 0 : prov_.taint();
+    break;
+  case RegFile::Vector: {
+    int regs = in.opcode() == exe::VTRANSPOSE ? kTransposeRegs : 1;
+    for (int r = 0; r < regs; ++r)
+      prov_.write(vregOrigin_[in.dst() + r], true);
+    break;
+  }
+  case RegFile::None:
+    if (in.opcode() == exe::MXU_LOAD_WEIGHTS)
+      prov_.write(mxuOrigin_[in.mxu()], true);
+    break;
+  }
+}
+
+void Machine::recordDecision(const char *kind, bool taken, int64_t amount) {
+  uint64_t taint = prov_.taint();
+  if (!tracking_ || taint == 0)
+    return;
+  Decision &d = decisions_[pc_];
+  d.kind = kind;
+  d.taint |= taint;
+  ++d.executions;
+  d.taken += taken ? amount : 0;
+}
+
+void Machine::finishProvenance() {
+  profile_.timingOnly = true;
+  const exe::Executable &p = exe_.proto();
+  for (const auto &[pc, d] : decisions_) {
+    DataDependentDecision out;
+    out.pc = pc;
+    out.kind = d.kind;
+    out.hloOp = std::string(exe_.hloOp(pc));
+    if (uint32_t op = exe_.instruction(pc).debug_op())
+      out.opName = p.debug_ops(op - 1).op_name();
+    for (int i = 0; i <= kMaxTaintedParameter && i < p.parameters_size(); ++i)
+      if (d.taint & parameterTaint(i))
+        out.dependsOn.push_back(
+            i < kMaxTaintedParameter
+                ? absl::StrCat("parameter ", i, " '",
+                               p.parameters(i).name(), "'")
+                : absl::StrCat("parameters ", i, " and later"));
+    if (d.taint & kPreviousStepTaint)
+      out.dependsOn.push_back("a result of the previous step");
+    out.executions = d.executions;
+    out.taken = d.taken;
+    profile_.dataDependent.push_back(std::move(out));
+  }
+  // What later steps find in HBM: the pages whose last writes this run did
+  // not compute hold unknown values.
+  for (const auto &[page, origin] : hbmOrigin_) {
+    bool computed = true;
+    for (int32_t w : origin.writers)
+      computed &= prov_.inSlice(w);
+    if (computed && !(origin.taint & kPreviousStepTaint))
+      dev_.staleHbmPages_.erase(page);
+    else
+      dev_.staleHbmPages_.insert(page);
+  }
+}
+
+void Machine::rollbackHbm() {
+  for (auto it = hbmUndo_.rbegin(); it != hbmUndo_.rend(); ++it)
+    std::memcpy(dev_.hbmRange(it->first, it->second.size()),
+                it->second.data(), it->second.size());
+  hbmUndo_.clear();
 }
 
 absl::Status Machine::scalarOp(const exe::Instruction &in) {
@@ -409,9 +632,11 @@ absl::Status Machine::scalarOp(const exe::Instruction &in) {
   case exe::BRNZ:
     if (arg(in, 0) != 0)
       next = in.target();
+    recordDecision("branch", arg(in, 0) != 0, 1);
     break;
   case exe::LOOP_BEGIN: {
     int64_t trip = arg(in, 0);
+    recordDecision("trip count", trip > 0, trip);
     if (trip < 0)
       return trap(absl::StrCat("negative trip count ", trip));
     if (trip == 0) {
@@ -516,8 +741,11 @@ absl::Status Machine::dma(const exe::Instruction &in) {
                                 uint64_t(addr + chunkBytes), write});
       return p;
     }
-    if (uint8_t *p = dev_.hbmRange(addr, chunkBytes))
+    if (uint8_t *p = dev_.hbmRange(addr, chunkBytes)) {
+      if (tracking_)
+        trackHbm(addr, chunkBytes, write);
       return p;
+    }
     return trap(absl::StrCat("DMA ", write ? "writes" : "reads", " HBM [",
                              hex(addr), ", +", chunkBytes,
                              ") outside every allocated buffer"));
@@ -529,9 +757,13 @@ absl::Status Machine::dma(const exe::Instruction &in) {
     absl::StatusOr<uint8_t *> dstPtr = side(dstSpace, dst + c * dstStride, true);
     if (!dstPtr.ok())
       return dstPtr.status();
-    // Timing-only runs still copy SMEM data: scalar control may depend on it.
-    if (opts_.functional || srcSpace == exe::SMEM || dstSpace == exe::SMEM)
+    if (computes()) {
+      if (tracking_ && dstSpace == exe::HBM) // undone if the run restarts
+        hbmUndo_.emplace_back(dst + c * dstStride,
+                              std::vector<uint8_t>(*dstPtr,
+                                                   *dstPtr + chunkBytes));
       std::memmove(*dstPtr, *srcPtr, chunkBytes);
+    }
   }
   uint64_t busy = static_cast<uint64_t>(std::ceil(total / bytesPerCycle_));
   uint64_t start = std::max(deps, dmaFree_);
@@ -559,7 +791,7 @@ absl::Status Machine::mxuOp(const exe::Instruction &in) {
     if (!p.ok())
       return p.status();
     start = std::max(start, pagesReady(addr, kWeightBytes, false));
-    if (opts_.functional) {
+    if (computes()) {
       // VMEM is unaligned bytes; the kernels want typed arrays.
       std::vector<uint16_t> w(kMxuDim * kMxuDim);
       std::memcpy(w.data(), *p, kWeightBytes);
@@ -592,7 +824,7 @@ absl::Status Machine::mxuOp(const exe::Instruction &in) {
   absl::StatusOr<uint8_t *> dstPtr = access(exe::VMEM, dst, dstBytes, true);
   if (!dstPtr.ok())
     return dstPtr.status();
-  if (opts_.functional) {
+  if (computes()) {
     // VMEM is unaligned bytes; the kernels want typed arrays.
     lhsScratch_.resize(rows * kMxuDim);
     outScratch_.resize(rows * kMxuDim);
@@ -623,13 +855,20 @@ absl::Status Machine::vectorMemory(const exe::Instruction &in) {
     stride = rowBytes;
   uint64_t start = std::max(issue_, vpuFree_);
   Vreg &reg = v_[store ? in.vsrc(0) : in.dst()];
+  // Contiguous rows are one access for provenance, so that a store of a
+  // whole granule replaces its writers.
+  bool contiguous = stride == rowBytes;
+  if (tracking_ && contiguous && addr >= 0 &&
+      addr <= static_cast<int64_t>(vmem_.size()) - kSublanes * rowBytes)
+    trackOnChip(exe::VMEM, addr, kSublanes * rowBytes, store);
   for (int s = 0; s < kSublanes; ++s) {
     int64_t rowAddr = addr + s * stride;
-    absl::StatusOr<uint8_t *> p = access(exe::VMEM, rowAddr, rowBytes, store);
+    absl::StatusOr<uint8_t *> p =
+        access(exe::VMEM, rowAddr, rowBytes, store, !contiguous);
     if (!p.ok())
       return p.status();
     start = std::max(start, pagesReady(rowAddr, rowBytes, store));
-    if (!opts_.functional)
+    if (!computes())
       continue;
     uint32_t *lane = reg.data() + s * kLanes;
     if (elem == 4 && store) {
@@ -762,7 +1001,7 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
     return trap(absl::StrCat("lane ", index, " not in [0, 128)"));
   if (op == exe::VBCAST_SUBLANE && (index < 0 || index >= kSublanes))
     return trap(absl::StrCat("sublane ", index, " not in [0, 8)"));
-  if (!opts_.functional)
+  if (!computes())
     return absl::OkStatus();
   bool isF32 = in.dtype() == exe::F32;
   const Vreg *a = in.vsrc_size() > 0 ? &v_[in.vsrc(0)] : nullptr;
@@ -956,8 +1195,35 @@ absl::Status EmulatorDevice::copyFromDevice(uint64_t offset,
 absl::StatusOr<ExecutionProfile>
 EmulatorDevice::execute(const Executable &executable,
                         const ExecuteOptions &options) {
-  Machine machine(*this, executable, options);
-  return machine.run();
+  if (options.functional) {
+    staleHbmPages_.clear(); // every value is computed
+    Machine machine(*this, executable, options, slice_);
+    return machine.run();
+  }
+  int64_t n = executable.numInstructions();
+  if (sliceOf_ != &executable || static_cast<int64_t>(slice_.size()) != n) {
+    // The scalar unit and the SMEM side of DMAs are always computed.
+    sliceOf_ = &executable;
+    slice_.assign(n, false);
+    for (int64_t pc = 0; pc < n; ++pc) {
+      const exe::Instruction &in = executable.instruction(pc);
+      slice_[pc] = getOpcodeInfo(in.opcode())->unit == Unit::Scalar ||
+                   (in.opcode() == exe::DMA && (in.src_space() == exe::SMEM ||
+                                                in.dst_space() == exe::SMEM));
+    }
+  }
+  for (int64_t restarts = 0;; ++restarts) {
+    Machine machine(*this, executable, options, slice_);
+    absl::StatusOr<ExecutionProfile> profile = machine.run();
+    if (machine.missing().empty()) {
+      if (profile.ok())
+        profile->controlRestarts = restarts;
+      return profile;
+    }
+    machine.rollbackHbm();
+    for (int32_t pc : machine.missing())
+      slice_[pc] = true;
+  }
 }
 
 } // namespace tpuc::runtime

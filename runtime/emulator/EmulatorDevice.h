@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "runtime/emulator/Kernels.h"
 #include "runtime/loader/Device.h"
 
@@ -52,6 +53,12 @@ private:
   // from zeroes; reusing the committed pages saves faulting in 2 x
   // vmem_bytes anew, most of a small program's host time.
   std::vector<uint8_t> vmemPool_, vmemInitPool_;
+  // Timing-only runs: the control slice of the last executable run
+  // (Provenance.h), kept so that later steps start with it, and the HBM
+  // pages (by page number) whose last writes were not computed.
+  const Executable *sliceOf_ = nullptr;
+  std::vector<bool> slice_;
+  absl::flat_hash_set<uint64_t> staleHbmPages_;
 };
 
 } // namespace tpuc::runtime

@@ -4,6 +4,7 @@
 #define TPUC_RUNTIME_LOADER_DEVICE_H
 
 #include <cstdint>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -14,9 +15,14 @@
 namespace tpuc::runtime {
 
 struct ExecuteOptions {
-  // false: model time only (addresses and control flow still run; HBM/VMEM
-  // data, MXU and VPU results are not computed). Sizes big programs.
+  // false: model time only. The scalar unit, SMEM and every instruction
+  // whose results reach control flow are still computed, so the cycles equal
+  // a functional run's; the other VPU, MXU and DMA data is not
+  // (docs/runtime.md, "Timing-only runs"). Sizes big programs.
   bool functional = true;
+  // Timing-only: parameter i's value is not known (the host loaded zeros);
+  // decisions that depend on it are reported as data-dependent.
+  std::vector<bool> assumedParameters;
   bool trace = false;
   // Executed-instruction budget; exceeding it traps (runaway loops).
   int64_t maxInstructions = int64_t(1) << 33;

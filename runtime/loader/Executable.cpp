@@ -49,6 +49,10 @@ absl::Status validateTarget(const exe::Target &t) {
   TPUC_RETURN_IF_ERROR(checkRange("hbm_reserved_bytes",
                                   t.hbm_reserved_bytes(), 0,
                                   double(t.hbm_bytes()) - 1));
+  TPUC_RETURN_IF_ERROR(checkRange("hbm_limit_bytes", t.hbm_limit_bytes(), 0,
+                                  double(t.hbm_bytes())));
+  TPUC_RETURN_IF_ERROR(
+      checkRange("cores_per_device", t.cores_per_device(), 0, 8));
   TPUC_RETURN_IF_ERROR(
       checkRange("hbm_bytes_per_second", t.hbm_bytes_per_second(), 1e6, 1e14));
   TPUC_RETURN_IF_ERROR(
@@ -59,7 +63,7 @@ absl::Status validateTarget(const exe::Target &t) {
 
 absl::Status validateBuffers(const exe::Executable &e, uint64_t *footprint) {
   const exe::Target &t = e.target();
-  uint64_t usable = t.hbm_bytes() - t.hbm_reserved_bytes();
+  uint64_t usable = target::usableHbmBytes(t);
   std::vector<int> order;
   for (int i = 0; i < e.buffers_size(); ++i) {
     const exe::Buffer &b = e.buffers(i);

@@ -22,7 +22,35 @@ std::string quote(absl::string_view s) {
   return out + "\"";
 }
 
+// "depends on parameter 0 'n', ..." for a decision.
+std::string decisionText(const DataDependentDecision &d) {
+  std::string deps;
+  for (const std::string &x : d.dependsOn)
+    absl::StrAppend(&deps, deps.empty() ? "" : ", ", x);
+  std::string outcome =
+      d.kind == "branch"
+          ? absl::StrCat("taken ", d.taken, " of ", d.executions, " times")
+          : absl::StrCat(d.taken, " trips in ", d.executions, " executions");
+  return absl::StrCat("instruction ", d.pc, " ", d.kind, " (hlo op ",
+                      d.hloOp.empty() ? "(none)" : d.hloOp,
+                      d.opName.empty() ? "" : ", ", d.opName,
+                      ") depends on ", deps, ": ", outcome);
+}
+
 } // namespace
+
+std::string dataDependentWarning(const ExecutionProfile &p) {
+  if (p.dataDependent.empty())
+    return "";
+  std::string out = absl::StrCat(
+      p.dataDependent.size(),
+      " control decision(s) depend on values this timing-only run assumed "
+      "(parameters not given are zero); the modeled time holds for those "
+      "values only:\n");
+  for (const DataDependentDecision &d : p.dataDependent)
+    absl::StrAppend(&out, "  ", decisionText(d), "\n");
+  return out;
+}
 
 std::string profileToJson(const ExecutionProfile &p) {
   std::string out = absl::StrFormat(
@@ -41,7 +69,30 @@ std::string profileToJson(const ExecutionProfile &p) {
         i ? "," : "", quote(op.hloOp), quote(op.opName), op.instructions,
         op.busyCycles, op.flops, op.hbmBytes);
   }
-  return out + (p.ops.empty() ? "]\n}\n" : "\n  ]\n}\n");
+  out += p.ops.empty() ? "]" : "\n  ]";
+  if (p.timingOnly) {
+    absl::StrAppendFormat(&out,
+                          ",\n  \"timing_only\": true,\n"
+                          "  \"control_instructions\": %d,\n"
+                          "  \"control_restarts\": %d,\n"
+                          "  \"data_dependent\": [",
+                          p.controlInstructions, p.controlRestarts);
+    for (size_t i = 0; i < p.dataDependent.size(); ++i) {
+      const DataDependentDecision &d = p.dataDependent[i];
+      std::string deps;
+      for (const std::string &x : d.dependsOn)
+        absl::StrAppend(&deps, deps.empty() ? "" : ", ", quote(x));
+      absl::StrAppendFormat(
+          &out,
+          "%s\n    {\"pc\": %d, \"kind\": %s, \"hlo_op\": %s, "
+          "\"op_name\": %s, \"depends_on\": [%s], \"executions\": %d, "
+          "\"taken\": %d}",
+          i ? "," : "", d.pc, quote(d.kind), quote(d.hloOp), quote(d.opName),
+          deps, d.executions, d.taken);
+    }
+    out += p.dataDependent.empty() ? "]" : "\n  ]";
+  }
+  return out + "\n}\n";
 }
 
 std::string profileToText(const ExecutionProfile &p) {
@@ -57,6 +108,16 @@ std::string profileToText(const ExecutionProfile &p) {
                           op.hloOp.empty() ? "(none)" : op.hloOp,
                           op.instructions, op.busyCycles, op.flops,
                           op.hbmBytes);
+  if (p.timingOnly) {
+    absl::StrAppendFormat(&out,
+                          "timing-only: %d non-scalar instructions computed "
+                          "for control flow (%d restarts)\n",
+                          p.controlInstructions, p.controlRestarts);
+    std::string warning = dataDependentWarning(p);
+    absl::StrAppend(&out, warning.empty()
+                              ? "data-dependent control decisions: none\n"
+                              : absl::StrCat("data-dependent: ", warning));
+  }
   return out;
 }
 

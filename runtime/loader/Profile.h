@@ -31,6 +31,18 @@ struct TraceEvent {
   uint64_t start, end;
 };
 
+// A branch or loop trip count of a timing-only run that depended on values
+// the run assumed (parameters not given, results of a previous step it did
+// not compute): the modeled time holds for those values only.
+struct DataDependentDecision {
+  int64_t pc = 0;
+  std::string kind; // "branch" (BRNZ) or "trip count" (LOOP_BEGIN)
+  std::string hloOp, opName;
+  std::vector<std::string> dependsOn; // parameter names, "previous step"
+  int64_t executions = 0;
+  int64_t taken = 0; // BRNZ: times it jumped; LOOP_BEGIN: trips in total
+};
+
 struct ExecutionProfile {
   uint64_t cycles = 0;
   double seconds = 0;
@@ -40,11 +52,21 @@ struct ExecutionProfile {
   double hbmBandwidthUtilization = 0; // hbmBytes / (bandwidth * seconds)
   int64_t instructionsExecuted = 0;
   std::vector<OpProfile> ops; // by busyCycles, descending, then name
+  // Timing-only runs: the non-scalar instructions executed functionally
+  // because control flow depends on them, the restarts that found them, and
+  // the decisions that depended on assumed values (by pc).
+  bool timingOnly = false;
+  int64_t controlInstructions = 0;
+  int64_t controlRestarts = 0;
+  std::vector<DataDependentDecision> dataDependent;
   std::vector<TraceEvent> trace; // filled only when asked for
 };
 
 // {"cycles": ..., "seconds": ..., ..., "ops": [{"hlo_op": ...}, ...]}
 std::string profileToJson(const ExecutionProfile &profile);
+// The data-dependent decisions of a timing-only run, one per line after a
+// heading; "" when there are none.
+std::string dataDependentWarning(const ExecutionProfile &profile);
 // Human-readable summary with the per-op table.
 std::string profileToText(const ExecutionProfile &profile);
 // Chrome trace-event JSON (chrome://tracing, Perfetto): one tid per unit,

@@ -17,11 +17,19 @@ constexpr uint64_t kKiB = 1024, kMiB = kKiB * 1024, kGiB = kMiB * 1024;
 struct Preset {
   const char *name;
   const char *description;
+  uint32_t coresPerDevice;
+  uint32_t mxusPerCore;
+  uint32_t mxuDim;
+  // Published peak bf16 FLOP/s of one device, and the published clock; 0
+  // derives the clock from the peak (where MXU count x clock and the peak
+  // disagree or no clock is published).
+  double peakFlops;
   double clockHz;
-  uint32_t mxuCount;
-  uint64_t vmemBytes;
+  uint64_t vmemPerCore;
+  uint64_t smemPerCore;
   uint64_t hbmBytes;
-  uint64_t hbmReserved;
+  uint64_t hbmLimit;    // as XLA prints it: "Used X of <limit> hbm"
+  uint64_t hbmReserved; // as XLA prints it: "reserved <n>"
   double hbmBytesPerSecond;
   TilingRules tiling;
   // Space-separated hlo mnemonics computed in f32 only (docs/fusion.md).
@@ -39,39 +47,68 @@ constexpr char kF32OnlyV4[] =
     "cosine atan2 power remainder";
 constexpr char kF32OnlyV5e[] = "atan2 power remainder";
 
-// One TensorCore (v2, v3) or one megacore device (v4) or chip (v5e): what
-// XLA presents as one device. Sources: docs/targets.md.
+// XLA's tiles: T(8,128)(2,1) for 16-bit types on every generation before
+// TPU7x; 8-bit types take the large T(32,128)(4,1) from v5 on; newer rules for
+// rank-1 and small second-minor dims (docs/targets.md).
+constexpr TilingRules kTilesV2{/*rows16Bit=*/8, /*rows8Bit=*/8,
+                               /*smallVectorTile=*/256,
+                               /*shrinkSublaneTile=*/false};
+constexpr TilingRules kTilesV5{/*rows16Bit=*/8, /*rows8Bit=*/32,
+                               /*smallVectorTile=*/128,
+                               /*shrinkSublaneTile=*/true};
+constexpr TilingRules kTiles7x{/*rows16Bit=*/16, /*rows8Bit=*/32,
+                               /*smallVectorTile=*/128,
+                               /*shrinkSublaneTile=*/true};
+
+// What XLA presents as one device. Every number and its source:
+// docs/targets.md.
 const Preset kPresets[] = {
-    {"tpu-v2", "TPU v2 core: 8 GiB HBM, 1 MXU", 700e6, 1, 16 * kMiB,
-     8 * kGiB, 530 * kMiB, 300e9, TilingRules{}, kF32OnlyV2},
-    {"tpu-v3", "TPU v3 core: 16 GiB HBM, 2 MXUs", 940e6, 2, 16 * kMiB,
-     16 * kGiB, 530 * kMiB, 450e9, TilingRules{}, kF32OnlyV2},
-    {"tpu-v4", "TPU v4 megacore: 32 GiB HBM, 8 MXUs", 1050e6, 8, 32 * kMiB,
-     32 * kGiB, 530 * kMiB, 1200e9, TilingRules{}, kF32OnlyV4},
-    {"tpu-v5e", "TPU v5e chip: 16 GiB HBM, 4 MXUs", 1500e6, 4, 128 * kMiB,
-     16 * kGiB, 530 * kMiB, 819e9,
-     TilingRules{/*rows16Bit=*/16, /*rows8Bit=*/32, /*smallVectorTile=*/128,
-                 /*shrinkSublaneTile=*/true},
-     kF32OnlyV5e},
+    {"tpu-v2", "TPU v2 core: 8 GiB HBM, 1 MXU", 1, 1, 128, 0, 700e6,
+     16 * kMiB, 16 * kKiB, 8 * kGiB, 8 * kGiB - 530 * kMiB, 530 * kMiB, 358e9,
+     kTilesV2, kF32OnlyV2},
+    {"tpu-v3", "TPU v3 core: 16 GiB HBM, 2 MXUs", 1, 2, 128, 0, 940e6,
+     16 * kMiB, 16 * kKiB, 16 * kGiB, 16 * kGiB - 530 * kMiB, 530 * kMiB,
+     450e9, kTilesV2, kF32OnlyV2},
+    {"tpu-v4", "TPU v4 megacore: 2 cores of 4 MXUs, 32 GiB HBM", 2, 4, 128, 0,
+     1050e6, 16 * kMiB, kMiB, 32 * kGiB, 32 * kGiB - 1280 * kMiB, 1280 * kMiB,
+     1200e9, kTilesV2, kF32OnlyV4},
+    {"tpu-v5e", "TPU v5e chip: 4 MXUs, 16 GiB HBM", 1, 4, 128, 0, 1500e6,
+     128 * kMiB, kMiB, 16 * kGiB, 16 * kGiB - 256 * kMiB, 256 * kMiB, 819e9,
+     kTilesV5, kF32OnlyV5e},
+    {"tpu-v5p", "TPU v5p megacore: 2 cores of 4 MXUs, 96 GiB HBM", 2, 4, 128,
+     459e12, 0, 64 * kMiB, kMiB, 96 * kGiB, 96 * kGiB - 266 * kMiB,
+     266 * kMiB, 2765e9, kTilesV5, kF32OnlyV5e},
+    {"tpu-v6e", "TPU v6e (Trillium) chip: 2 MXUs of 256x256, 32 GiB HBM", 1,
+     2, 256, 918e12, 0, 128 * kMiB, kMiB, 32 * kGiB, 33550237696ull,
+     260 * kMiB, 1638e9, kTilesV5, kF32OnlyV5e},
+    {"tpu7x", "TPU7x (Ironwood) core: 4 MXUs of 256x256, 96 GiB HBM", 1, 4,
+     256, 2307e12 / 2, 0, 64 * kMiB, kMiB, 96 * kGiB,
+     96 * kGiB - 1280 * kMiB, 1280 * kMiB, 7380e9 / 2, kTiles7x, kF32OnlyV5e},
 };
 
 TargetSpec makeSpec(const Preset &p) {
   TargetSpec spec;
   exe::Target &t = spec.machine;
+  uint32_t mxus = p.mxusPerCore * p.coresPerDevice;
+  double macsPerCycle = double(mxus) * p.mxuDim * p.mxuDim;
   t.set_name(p.name);
-  t.set_clock_hz(p.clockHz);
-  t.set_mxu_count(p.mxuCount);
-  t.set_mxu_rows(128);
-  t.set_mxu_cols(128);
-  t.set_vmem_bytes(p.vmemBytes);
-  t.set_smem_bytes(16 * kKiB);
+  t.set_clock_hz(p.clockHz != 0 ? p.clockHz : p.peakFlops / (2 * macsPerCycle));
+  t.set_mxu_count(mxus);
+  t.set_mxu_rows(p.mxuDim);
+  t.set_mxu_cols(p.mxuDim);
+  t.set_vmem_bytes(p.vmemPerCore);
+  t.set_smem_bytes(p.smemPerCore);
   t.set_hbm_bytes(p.hbmBytes);
   t.set_hbm_reserved_bytes(p.hbmReserved);
+  t.set_hbm_limit_bytes(p.hbmLimit);
   t.set_hbm_bytes_per_second(p.hbmBytesPerSecond);
   t.set_dma_latency_cycles(500);
   t.set_num_semaphores(32);
+  t.set_cores_per_device(p.coresPerDevice);
   spec.tiling = p.tiling;
   spec.description = p.description;
+  spec.peakFlops =
+      p.peakFlops != 0 ? p.peakFlops : 2 * macsPerCycle * t.clock_hz();
   for (absl::string_view op :
        absl::StrSplit(p.f32OnlyOps, ' ', absl::SkipEmpty()))
     spec.f32OnlyOps.emplace_back(op);

@@ -4,6 +4,7 @@
 #ifndef TPUC_RUNTIME_TARGET_TARGETS_H
 #define TPUC_RUNTIME_TARGET_TARGETS_H
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include "absl/strings/string_view.h"
@@ -16,8 +17,9 @@ namespace tpuc::target {
 
 // XLA's default tiling choices on a target (see compiler/layout).
 struct TilingRules {
-  // Rows of the (rows,128) tile for 16-bit and 8-bit types: 8 on v2-v4
-  // (T(8,128)(2,1) and T(8,128)(4,1)); 16 and 32 on v5e.
+  // Rows of the (rows,128) tile for 16-bit and 8-bit types: 8 and 8 on v2-v4
+  // (T(8,128)(2,1), T(8,128)(4,1)); 8 and 32 on v5e, v5p and v6e; 16 and 32
+  // on TPU7x, where XLA uses the large 16-bit second-minor tile by default.
   int64_t rows16Bit = 8;
   int64_t rows8Bit = 8;
   // Tile of rank-1 arrays shorter than 1024 elements and of scalars.
@@ -36,6 +38,9 @@ struct TargetSpec {
   // compute in bf16; float normalization computes them in f32 instead.
   std::vector<std::string> f32OnlyOps;
   std::string description;
+  // Published peak bf16 FLOP/s of one device; the clock is derived from it
+  // when the MXU count times the clock disagrees (docs/targets.md).
+  double peakFlops = 0;
 };
 
 // The presets, in generation order.
@@ -52,11 +57,19 @@ absl::StatusOr<TargetSpec> lookupTarget(absl::string_view name);
 // "iB"), "16GB" (decimal: KB, MB, GB, TB) or plain bytes ("4096", "4096B").
 absl::StatusOr<uint64_t> parseByteSize(absl::string_view text);
 
-// HBM bytes a program may use: capacity less the runtime's reservation.
+// HBM bytes a program may use: the limit XLA prints ("Used X of <limit>
+// hbm") when the target gives one, else capacity less the reservation.
 inline uint64_t usableHbmBytes(const exe::Target &t) {
+  if (t.hbm_limit_bytes() != 0)
+    return std::min(t.hbm_limit_bytes(), t.hbm_bytes());
   return t.hbm_bytes() > t.hbm_reserved_bytes()
              ? t.hbm_bytes() - t.hbm_reserved_bytes()
              : 0;
+}
+
+// TensorCores that make up one device (2 on a v4 or v5p megacore, else 1).
+inline uint32_t coresPerDevice(const exe::Target &t) {
+  return t.cores_per_device() ? t.cores_per_device() : 1;
 }
 
 } // namespace tpuc::target

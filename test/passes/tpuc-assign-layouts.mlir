@@ -1,6 +1,6 @@
 // RUN: tpuc-opt %s --split-input-file --tpuc-assign-layouts | FileCheck %s
 // RUN: not tpuc-opt %s --tpuc-assign-layouts=target=nope 2>&1 | FileCheck %s --check-prefix=BADTARGET
-// BADTARGET: error: unknown target 'nope'; valid targets: tpu-v2, tpu-v3, tpu-v4, tpu-v5e
+// BADTARGET: error: unknown target 'nope'; valid targets: tpu-v2, tpu-v3, tpu-v4, tpu-v5e, tpu-v5p, tpu-v6e, tpu7x
 
 // The one-hot of the reference report: XLA kept the depth (10) minor, 12.8x
 // padding; the long dim minor pads 10 to 16 only. The whole elementwise

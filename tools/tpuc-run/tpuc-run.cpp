@@ -45,8 +45,18 @@ Outputs:
   --trace=FILE.json       write a Chrome trace (chrome://tracing, Perfetto)
                           with one track per unit (scalar, dma, mxuN, vpu).
 Execution:
-  --timing-only           model time only; results are not computed (and
-                          not written). For sizing large programs quickly.
+  --timing-only           model time only, for sizing large programs
+                          quickly: the vector, MXU and DMA work whose values
+                          never reach control flow is not computed, the rest
+                          is (the scalar unit, loop counters and bounds,
+                          branch predicates), so the cycles equal a
+                          functional run's with the same inputs. Results are
+                          not written. Inputs are optional: parameters not
+                          given by --input or --random-inputs are zero, and
+                          every branch or trip count that depends on them (or,
+                          with --steps, on the previous step's uncomputed
+                          results) is reported as data-dependent on stderr
+                          and in --profile.
   --max-instructions=N    trap after N executed instructions (default 2^33).
   --steps=N               run N steps (default 1), a training loop: each
                           result the executable aliases to a parameter
@@ -211,19 +221,20 @@ gatherInputs(const Options &o, const runtime::Executable &e) {
   if (o.inputs.size() > static_cast<size_t>(params.size()))
     return usageError(absl::StrCat(o.inputs.size(), " --input files for ",
                                    params.size(), " parameters"));
-  if (!o.randomInputs && o.inputs.size() < static_cast<size_t>(params.size()))
+  if (!o.randomInputs && !o.timingOnly &&
+      o.inputs.size() < static_cast<size_t>(params.size()))
     return usageError(absl::StrCat(
         "executable takes ", params.size(), " parameters, ", o.inputs.size(),
         " --input given (use --random-inputs=SEED for the rest)"));
   std::vector<hostio::HostArray> inputs;
   for (int i = 0; i < params.size(); ++i) {
+    hostio::DType dtype = runtime::toHostDType(params[i].shape().dtype());
+    std::vector<int64_t> dims(params[i].shape().dims().begin(),
+                              params[i].shape().dims().end());
     absl::StatusOr<hostio::HostArray> a =
-        i < static_cast<int>(o.inputs.size())
-            ? hostio::readNpyFile(o.inputs[i])
-            : hostio::randomInput(
-                  o.seed, i, runtime::toHostDType(params[i].shape().dtype()),
-                  {params[i].shape().dims().begin(),
-                   params[i].shape().dims().end()});
+        i < static_cast<int>(o.inputs.size()) ? hostio::readNpyFile(o.inputs[i])
+        : o.randomInputs ? hostio::randomInput(o.seed, i, dtype, dims)
+                         : hostio::HostArray::zeros(dtype, dims);
     if (!a.ok())
       return a.status();
     inputs.push_back(std::move(*a));
@@ -276,6 +287,12 @@ absl::Status run(const Options &o) {
   options.functional = !o.timingOnly;
   options.trace = !o.trace.empty();
   options.maxInstructions = o.maxInstructions;
+  // --timing-only without values: the parameters are zero, and each control
+  // decision that depends on them is reported.
+  if (o.timingOnly && !o.randomInputs)
+    for (int i = 0; i < e->proto().parameters_size(); ++i)
+      options.assumedParameters.push_back(i >=
+                                          static_cast<int>(o.inputs.size()));
   // The step log: the single-element results of the printed steps, read
   // back while the loop runs (the rest stay on the device).
   std::vector<int> scalarResults;
@@ -346,6 +363,9 @@ absl::Status run(const Options &o) {
   }
   if (absl::Status s = writeAll(files); !s.ok())
     return s;
+  if (std::string warning = runtime::dataDependentWarning(r->profile);
+      !warning.empty())
+    std::fprintf(stderr, "tpuc-run: warning: %s", warning.c_str());
   if (o.profile == "json")
     std::fputs(runtime::profileToJson(r->profile).c_str(), stdout);
   else if (o.profile == "text")

@@ -16,6 +16,7 @@ int main(int argc, char **argv) {
   Command *commands[] = {&tpuc::driver::importCommand,
                          &tpuc::driver::interpretCommand,
                          &tpuc::driver::compileCommand,
+                         &tpuc::driver::fitCommand,
                          &tpuc::driver::targetsCommand,
                          &tpuc::driver::translateCommand,
                          &tpuc::driver::opsCommand};

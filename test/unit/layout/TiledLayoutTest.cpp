@@ -158,10 +158,22 @@ TEST_F(TiledLayoutTest, RankZeroAndOne) {
 }
 
 TEST_F(TiledLayoutTest, NewerTargetsTileDifferently) {
-  EXPECT_EQ(withDefaults(t({3, 5}, b.getBF16Type()), "{1,0}", "tpu-v5e"),
+  // 16-bit types keep T(8,128)(2,1) until TPU7x, which takes the large
+  // second-minor tile by default.
+  for (const char *name : {"tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e"}) {
+    EXPECT_EQ(withDefaults(t({3, 5}, b.getBF16Type()), "{1,0}", name),
+              "bf16[3,5]{1,0:T(8,128)(2,1)}")
+        << name;
+    EXPECT_EQ(sizes(t({3, 5}, b.getBF16Type()), "{1,0}", name).second, 2048);
+  }
+  EXPECT_EQ(withDefaults(t({3, 5}, b.getBF16Type()), "{1,0}", "tpu7x"),
             "bf16[3,5]{1,0:T(16,128)(2,1)}");
-  EXPECT_EQ(sizes(t({3, 5}, b.getBF16Type()), "{1,0}", "tpu-v5e").second,
+  EXPECT_EQ(sizes(t({3, 5}, b.getBF16Type()), "{1,0}", "tpu7x").second,
             4096);
+  EXPECT_EQ(withDefaults(t({3, 5}, b.getI8Type()), "{1,0}", "tpu-v4"),
+            "s8[3,5]{1,0:T(8,128)(4,1)}");
+  EXPECT_EQ(withDefaults(t({3, 5}, b.getI8Type()), "{1,0}", "tpu7x"),
+            "s8[3,5]{1,0:T(32,128)(4,1)}");
   EXPECT_EQ(withDefaults(t({3, 5}, b.getI8Type()), "{1,0}", "tpu-v5e"),
             "s8[3,5]{1,0:T(32,128)(4,1)}");
   // A second-minor dim of 1..4 gets a 1, 2 or 4-row tile.
@@ -188,11 +200,65 @@ TEST(TargetsTest, PresetsAndLookup) {
   // 15.48G usable, as XLA reports.
   EXPECT_EQ(target::usableHbmBytes(v3->machine), 16624123904ull);
   EXPECT_EQ(v3->machine.mxu_rows(), 128u);
-  EXPECT_EQ(target::targetPresets().size(), 4u);
+  EXPECT_EQ(target::targetPresets().size(), 7u);
   absl::StatusOr<target::TargetSpec> bad = target::lookupTarget("tpu-v9");
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.status().message(), "unknown target 'tpu-v9'; valid targets: "
-                                    "tpu-v2, tpu-v3, tpu-v4, tpu-v5e");
+  EXPECT_EQ(bad.status().message(),
+            "unknown target 'tpu-v9'; valid targets: tpu-v2, tpu-v3, tpu-v4, "
+            "tpu-v5e, tpu-v5p, tpu-v6e, tpu7x");
+}
+
+// The usable limit XLA prints, per generation (docs/targets.md), and the
+// per-core view of the megacores.
+TEST(TargetsTest, LimitsAndCores) {
+  struct Case {
+    const char *name;
+    uint64_t limit, reserved;
+    uint32_t cores, mxus, mxuDim;
+    uint64_t vmem, smem;
+  } cases[] = {
+      {"tpu-v2", (8ull << 30) - (530ull << 20), 530ull << 20, 1, 1, 128,
+       16 << 20, 16 << 10},
+      {"tpu-v3", (16ull << 30) - (530ull << 20), 530ull << 20, 1, 2, 128,
+       16 << 20, 16 << 10},
+      {"tpu-v4", 30ull * (1 << 30) + (3ull << 28), 1280ull << 20, 2, 8, 128,
+       16 << 20, 1 << 20},
+      {"tpu-v5e", (16ull << 30) - (256ull << 20), 256ull << 20, 1, 4, 128,
+       128 << 20, 1 << 20},
+      {"tpu-v5p", (96ull << 30) - (266ull << 20), 266ull << 20, 2, 8, 128,
+       64 << 20, 1 << 20},
+      {"tpu-v6e", 33550237696ull, 260ull << 20, 1, 2, 256, 128 << 20,
+       1 << 20},
+      {"tpu7x", (96ull << 30) - (1280ull << 20), 1280ull << 20, 1, 4, 256,
+       64 << 20, 1 << 20},
+  };
+  for (const Case &c : cases) {
+    absl::StatusOr<target::TargetSpec> spec = target::lookupTarget(c.name);
+    ASSERT_TRUE(spec.ok()) << c.name;
+    const exe::Target &m = spec->machine;
+    EXPECT_EQ(target::usableHbmBytes(m), c.limit) << c.name;
+    EXPECT_EQ(m.hbm_reserved_bytes(), c.reserved) << c.name;
+    EXPECT_EQ(target::coresPerDevice(m), c.cores) << c.name;
+    EXPECT_EQ(m.mxu_count(), c.mxus) << c.name;
+    EXPECT_EQ(m.mxu_rows(), c.mxuDim) << c.name;
+    EXPECT_EQ(m.mxu_cols(), c.mxuDim) << c.name;
+    EXPECT_EQ(m.vmem_bytes(), c.vmem) << c.name;
+    EXPECT_EQ(m.smem_bytes(), c.smem) << c.name;
+    // The clock and the MXUs reproduce the published peak.
+    EXPECT_NEAR(2.0 * m.mxu_count() * m.mxu_rows() * m.mxu_cols() *
+                    m.clock_hz() / spec->peakFlops,
+                1.0, 1e-9)
+        << c.name;
+  }
+  // Published peaks (bf16 FLOP/s per device) where no clock is published.
+  EXPECT_DOUBLE_EQ(target::lookupTarget("tpu-v5p")->peakFlops, 459e12);
+  EXPECT_DOUBLE_EQ(target::lookupTarget("tpu-v6e")->peakFlops, 918e12);
+  EXPECT_NEAR(target::lookupTarget("tpu-v6e")->machine.clock_hz(), 3.502e9,
+              1e6);
+  // Without a limit, usable HBM is capacity less the reservation.
+  exe::Target t = target::lookupTarget("tpu-v6e")->machine;
+  t.set_hbm_limit_bytes(0);
+  EXPECT_EQ(target::usableHbmBytes(t), (32ull << 30) - (260ull << 20));
 }
 
 TEST(TargetsTest, ByteSizes) {

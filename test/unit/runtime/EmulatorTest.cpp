@@ -677,5 +677,85 @@ TEST(Timing, ProfileJsonAndTrace) {
       << trace;
 }
 
+// A trip count the vector unit computes from a parameter: the sum of lane 0
+// of sublane 0 of an s32 tile, reaching LOOP_BEGIN through HBM and SMEM. The
+// loop body's VEXP chain never reaches control flow.
+ProgramBuilder vectorTripCountProgram() {
+  ProgramBuilder p;
+  loadVregParameter(p, 0, exe::S32);
+  p.vector(exe::VREDUCE_LANES, 1, {0}, exe::S32).set_reduce(exe::REDUCE_SUM);
+  p.vst(1, imm(4096), exe::S32);
+  uint32_t flag = p.addBuffer("flag", 4096);
+  p.dma(exe::VMEM, imm(4096), exe::HBM, imm(p.bufferOffset(flag)), imm(4096),
+        imm(1), imm(0), imm(0), imm(1));
+  p.semWait(imm(1), imm(1));
+  p.dma(exe::HBM, imm(p.bufferOffset(flag)), exe::SMEM, imm(0), imm(4),
+        imm(1), imm(0), imm(0), imm(1));
+  p.semWait(imm(1), imm(1));
+  p.scalar(exe::SLD, 1, {imm(0)});
+  p.setDebugOp("while.1", "jit(f)/while");
+  p.loopBegin(2, sreg(1));
+  p.vsplatF32(2, 0.5f);
+  for (int i = 0; i < 4; ++i)
+    p.vector(exe::VEXP, 2, {2}, exe::F32);
+  p.vst(2, imm(8192), exe::F32);
+  p.dma(exe::VMEM, imm(8192), exe::HBM, imm(p.bufferOffset(flag)), imm(4096),
+        imm(1), imm(0), imm(0), imm(2));
+  p.semWait(imm(2), imm(1));
+  p.loopEnd();
+  return p;
+}
+
+TEST(TimingOnly, ComputesWhatDecidesControlFlow) {
+  ProgramBuilder p = vectorTripCountProgram();
+  std::vector<int32_t> tile(kVregElements, 0);
+  tile[0] = 3;
+  tile[1] = 4; // seven trips
+  tile[kLanes] = 100; // sublane 1: not read by the SLD
+  ExecuteOptions functional, timingOnly;
+  timingOnly.functional = false;
+  absl::StatusOr<RunResult> f = runProgram(p, {makeS32({8, 128}, tile)},
+                                           functional);
+  absl::StatusOr<RunResult> t = runProgram(p, {makeS32({8, 128}, tile)},
+                                           timingOnly);
+  ASSERT_TRUE(f.ok()) << f.status();
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->profile.cycles, f->profile.cycles);
+  EXPECT_EQ(t->profile.instructionsExecuted, f->profile.instructionsExecuted);
+  EXPECT_FALSE(f->profile.timingOnly);
+  EXPECT_TRUE(t->profile.timingOnly);
+  // VLD, VREDUCE_LANES, VST and the two DMAs to HBM; the DMA to SMEM is in
+  // the slice from the start.
+  EXPECT_EQ(t->profile.controlInstructions, 6);
+  EXPECT_GE(t->profile.controlRestarts, 1);
+  EXPECT_TRUE(t->profile.dataDependent.empty());
+}
+
+TEST(TimingOnly, ReportsDecisionsOnAssumedParameters) {
+  ProgramBuilder p = vectorTripCountProgram();
+  ExecuteOptions options;
+  options.functional = false;
+  options.assumedParameters = {true};
+  absl::StatusOr<RunResult> r = runProgram(
+      p, {makeS32({8, 128}, std::vector<int32_t>(kVregElements, 0))}, options);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->profile.dataDependent.size(), 1u);
+  const DataDependentDecision &d = r->profile.dataDependent[0];
+  EXPECT_EQ(d.kind, "trip count");
+  EXPECT_EQ(d.hloOp, "while.1");
+  EXPECT_EQ(d.opName, "jit(f)/while");
+  EXPECT_EQ(d.dependsOn, std::vector<std::string>{"parameter 0 'in'"});
+  EXPECT_EQ(d.executions, 1);
+  EXPECT_EQ(d.taken, 0);
+  std::string text = profileToText(r->profile);
+  EXPECT_NE(text.find("depends on parameter 0 'in': 0 trips in 1 executions"),
+            std::string::npos)
+      << text;
+  std::string json = profileToJson(r->profile);
+  EXPECT_NE(json.find("\"depends_on\": [\"parameter 0 'in'\"]"),
+            std::string::npos)
+      << json;
+}
+
 } // namespace
 } // namespace tpuc::runtime

@@ -1,0 +1,630 @@
+//===- FusedKernel.cpp - an hlo.fusion as loop kernels ------------------===//
+//
+// Part of tpuc-convert-hlo-to-tpu; see Lowering.h and docs/codegen.md.
+//
+// A fusion's elementwise ops (fitsLoopKernel) are grouped, per shape, into
+// loop kernels (Elementwise.cpp's emitLoopKernel): each input streams
+// HBM -> VMEM once per block of (8,128) tiles, the whole chain runs on
+// vregs and each value read outside the group is written once. The other
+// ops of the fusion (a reduce, a dot, a broadcast, a transpose) are lowered
+// by their own kernels between the groups, so a fusion rooted at a reduce
+// or a dot becomes: its producer chain in one pass, the op, its epilogue
+// in one pass.
+//
+// Program order decides the groups: an elementwise op joins the open group
+// of its shape; an op of another kind first closes (emits) the groups whose
+// values it reads, and so does an elementwise op that reads a group of
+// another shape (a rank-0 operand). The emission is deterministic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/HloToTpu/Lowering.h"
+
+#include "compiler/fusion/FusedKernelSupport.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+
+namespace tpuc::hlotpu {
+
+namespace {
+
+/// The elementwise ops of one shape that become one loop kernel.
+struct LoopGroup {
+  RankedTensorType shape;
+  llvm::SetVector<Operation *> ops;
+  bool open = true;
+};
+
+int64_t product(ArrayRef<int64_t> dims) {
+  int64_t n = 1;
+  for (int64_t d : dims)
+    n *= d;
+  return n;
+}
+
+SmallVector<int64_t> nonUnit(ArrayRef<int64_t> dims) {
+  SmallVector<int64_t> out;
+  for (int64_t d : dims)
+    if (d != 1)
+      out.push_back(d);
+  return out;
+}
+
+/// How a loop kernel reads a broadcast_in_dim from its source, kept whole
+/// in VMEM: the source's tile for the kernel's tile (global tile T, tile
+/// row G = T / colTiles, column tile ct = T % colTiles, row tile within
+/// the outer index rt = G % rowTiles) and the lanes it spreads.
+enum class Spread {
+  Splat,   // a splat constant: an immediate
+  Scalar,  // one element: lane 0 of sublane 0 everywhere, before the loop
+  PerRow,  // source [..., R, 1]: tile G (or rt), lane 0 to every lane
+  PerCol,  // source [..., 1, C]: tile ct, sublane 0 to every sublane
+  PerColFlat, // source [C] (T(1024)): tile ct / 8, sublane ct % 8
+  Whole,   // source [..., R, C] over broadcast outer dims: tile T (or T % RC)
+};
+
+struct BroadcastForm {
+  Spread spread;
+  Value source;
+  bool outerBroadcast = false; // the source has no outer dims to follow
+};
+
+/// The source of a broadcast operand: through reshapes that only add or
+/// drop unit dims (they rename the elements, not move them).
+Value peelUnitReshapes(Value v) {
+  while (auto reshape = v.getDefiningOp<hlo::ReshapeOp>()) {
+    auto from = cast<RankedTensorType>(reshape.getOperand().getType());
+    auto to = cast<RankedTensorType>(reshape.getType());
+    if (nonUnit(from.getShape()) != nonUnit(to.getShape()))
+      break;
+    v = reshape.getOperand();
+  }
+  return v;
+}
+
+std::optional<BroadcastForm> broadcastForm(hlo::BroadcastInDimOp op) {
+  auto out = cast<RankedTensorType>(op.getType());
+  auto operand = cast<RankedTensorType>(op.getOperand().getType());
+  ArrayRef<int64_t> dims = op.getBroadcastDimensions();
+  int64_t n = out.getRank();
+  if (!isLowerableElementType(out.getElementType()))
+    return std::nullopt;
+  // The operand's shape aligned to the result's dims (1 where broadcast);
+  // dims must keep their order (no transposing broadcast).
+  SmallVector<int64_t> aligned(n, 1);
+  for (auto [i, d] : llvm::enumerate(dims)) {
+    if (i > 0 && d <= dims[i - 1])
+      return std::nullopt;
+    aligned[d] = operand.getDimSize(i);
+  }
+  Value source = peelUnitReshapes(op.getOperand());
+  auto x = cast<RankedTensorType>(source.getType());
+  if (operand.getShape() == out.getShape())
+    return std::nullopt; // a copy: an elementwise op's job
+  if (isSplatConstant(source))
+    return BroadcastForm{Spread::Splat, source};
+  if (x.getNumElements() == 1)
+    return BroadcastForm{Spread::Scalar, source};
+  if (n < 2)
+    return std::nullopt;
+  ArrayRef<int64_t> s = out.getShape(), xs = x.getShape();
+  int64_t rows = s[n - 2], cols = s[n - 1];
+  int64_t outer = product(s.drop_back(2));
+  int64_t xr = x.getRank();
+  auto outerOf = [&](ArrayRef<int64_t> shape, int64_t rank) {
+    return rank >= 2 ? product(shape.drop_back(2)) : 1;
+  };
+  int64_t xOuter = outerOf(xs, xr);
+  ArrayRef<int64_t> alignedOuter = ArrayRef<int64_t>(aligned).drop_back(2);
+  bool outerKept = alignedOuter == s.drop_back(2);
+  bool outerGone = product(alignedOuter) == 1;
+  if (!outerKept && !outerGone)
+    return std::nullopt;
+  // Sources of the outer-broadcast forms must carry no outer dims; those
+  // that follow them carry exactly the result's.
+  bool outerOk = outerGone ? xOuter == 1 : xOuter == outer;
+  if (aligned[n - 2] == rows && aligned[n - 1] == cols && xr >= 2 &&
+      xs[xr - 2] == rows && xs[xr - 1] == cols && outerOk)
+    return BroadcastForm{Spread::Whole, source, outerGone && outer > 1};
+  if (aligned[n - 2] == rows && aligned[n - 1] == 1 && cols > 1 &&
+      xr >= 2 && xs[xr - 2] == rows && xs[xr - 1] == 1 && outerOk)
+    return BroadcastForm{Spread::PerRow, source, outerGone && outer > 1};
+  if (aligned[n - 2] == 1 && aligned[n - 1] == cols && outerGone) {
+    if (xr == 1)
+      return BroadcastForm{Spread::PerColFlat, source, true};
+    if (xs[xr - 1] == cols && xs[xr - 2] == 1 && xOuter == 1)
+      return BroadcastForm{Spread::PerCol, source, true};
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+bool fitsLoopBroadcast(Operation *op) {
+  auto bcast = dyn_cast<hlo::BroadcastInDimOp>(op);
+  if (!bcast)
+    return false;
+  std::optional<BroadcastForm> form = broadcastForm(bcast);
+  if (!form)
+    return false;
+  auto x = cast<RankedTensorType>(form->source.getType());
+  return form->spread == Spread::Splat ||
+         geometryOf(x).bytes() <= fusion::kResidentInputBytes;
+}
+
+LogicalResult Lowering::lowerFusion(hlo::FusionOp fusion) {
+  Block &body = fusion.getBody().front();
+  for (auto [arg, operand] :
+       llvm::zip(body.getArguments(), fusion.getOperands())) {
+    FailureOr<Value> mem = memOf(operand);
+    if (failed(mem))
+      return failure();
+    hbm[arg] = *mem;
+  }
+
+  std::vector<LoopGroup> groups;
+  llvm::DenseMap<Operation *, size_t> groupOf;
+  // Emits group `i`: its values read by anything outside it become the
+  // kernel's outputs.
+  // Ops that compute a group's value themselves (fused reduces).
+  llvm::DenseSet<Operation *> inKernel;
+  auto emit = [&](size_t i) -> LogicalResult {
+    LoopGroup &group = groups[i];
+    group.open = false;
+    SmallVector<Value> roots;
+    for (Operation *op : group.ops)
+      for (Value result : op->getResults())
+        if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+              Operation *top = body.findAncestorOpInBlock(*user);
+              return !top ||
+                     (!group.ops.contains(top) && !inKernel.contains(top));
+            }))
+          roots.push_back(result);
+    if (roots.empty())
+      return success();
+    beginKernel(group.ops.back());
+    if (failed(emitLoopKernel(roots, [&](Operation *op) {
+          return group.ops.contains(op);
+        })))
+      return failure();
+    return endKernel();
+  };
+  // Emits the open groups that define a value `op` (or its regions) reads.
+  auto emitProducers = [&](Operation *op) -> LogicalResult {
+    llvm::SetVector<size_t> needed;
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (!def || def->getBlock() != &body)
+          continue;
+        auto it = groupOf.find(def);
+        if (it != groupOf.end() && groups[it->second].open &&
+            !groups[it->second].ops.contains(op))
+          needed.insert(it->second);
+      }
+    });
+    llvm::SmallVector<size_t> order(needed.begin(), needed.end());
+    llvm::sort(order);
+    for (size_t i : order)
+      if (failed(emit(i)))
+        return failure();
+    return success();
+  };
+
+  // Reshapes that only feed broadcasts the loop kernels read through
+  // (they rename unit dims) need no buffer of their own.
+  llvm::DenseSet<Operation *> absorbed;
+  for (Operation &inner : llvm::reverse(body.without_terminator())) {
+    auto reshape = dyn_cast<hlo::ReshapeOp>(inner);
+    if (reshape && !reshape->use_empty() &&
+        nonUnit(reshape.getOperand().getType().getShape()) ==
+            nonUnit(reshape.getType().getShape()) &&
+        llvm::all_of(reshape->getUsers(), [&](Operation *user) {
+          return (fitsLoopBroadcast(user) &&
+                  user->getBlock() == &body) ||
+                 absorbed.contains(user);
+        }))
+      absorbed.insert(reshape);
+  }
+  // Reduces whose operand an open group computes: the reduce kernel
+  // computes it per tile from the group's inputs (an input fusion in one
+  // pass) unless the group spreads a broadcast over it.
+  auto fuseIntoReduce = [&](Operation *op) -> std::optional<size_t> {
+    auto reduce = dyn_cast<hlo::ReduceOp>(op);
+    if (!reduce || reduce.getInputs().size() != 1)
+      return std::nullopt;
+    Operation *def = reduce.getInputs()[0].getDefiningOp();
+    auto it = def ? groupOf.find(def) : groupOf.end();
+    if (it == groupOf.end() || !groups[it->second].open)
+      return std::nullopt;
+    const LoopGroup &group = groups[it->second];
+    SmallVector<Operation *> stack{def};
+    llvm::DenseSet<Operation *> seen;
+    while (!stack.empty()) {
+      Operation *member = stack.pop_back_val();
+      if (!seen.insert(member).second)
+        continue;
+      if (auto bcast = dyn_cast<hlo::BroadcastInDimOp>(member)) {
+        std::optional<BroadcastForm> form = broadcastForm(bcast);
+        if (!form || (form->spread != Spread::Splat &&
+                      form->spread != Spread::Scalar))
+          return std::nullopt;
+        continue;
+      }
+      for (Value v : member->getOperands()) {
+        Operation *d = v.getDefiningOp();
+        if (d && group.ops.contains(d))
+          stack.push_back(d);
+        else if (d && groupOf.count(d) && groups[groupOf[d]].open)
+          return std::nullopt; // a rank-0 value of another open group
+      }
+    }
+    return it->second;
+  };
+
+  for (Operation &inner : body.without_terminator()) {
+    if (std::optional<size_t> g = fuseIntoReduce(&inner)) {
+      // The init value may come from a group; the input does not need one.
+      inKernel.insert(&inner);
+      const LoopGroup &group = groups[*g];
+      auto initDef = cast<hlo::ReduceOp>(inner).getInitValues()[0].getDefiningOp();
+      if (initDef && groupOf.count(initDef) && groups[groupOf[initDef]].open &&
+          failed(emit(groupOf[initDef])))
+        return failure();
+      fusedProducer = [&](Operation *op) { return group.ops.contains(op); };
+      LogicalResult lowered = lowerOp(&inner);
+      fusedProducer = nullptr;
+      if (failed(lowered))
+        return failure();
+      continue;
+    }
+    if (absorbed.contains(&inner)) {
+      if (failed(emitProducers(&inner)))
+        return failure();
+      continue;
+    }
+    if (fitsLoopKernel(&inner) || fitsLoopBroadcast(&inner)) {
+      auto shape = cast<RankedTensorType>(inner.getResult(0).getType());
+      auto it = llvm::find_if(groups, [&](const LoopGroup &g) {
+        return g.open && g.shape.getShape() == shape.getShape();
+      });
+      size_t index = it - groups.begin();
+      if (it == groups.end()) {
+        groups.push_back({shape, {}, true});
+        index = groups.size() - 1;
+      }
+      // Rank-0 operands computed by another open group come first.
+      groups[index].ops.insert(&inner);
+      groupOf[&inner] = index;
+      if (failed(emitProducers(&inner)))
+        return failure();
+      continue;
+    }
+    if (failed(emitProducers(&inner)) || failed(lowerOp(&inner)))
+      return failure();
+  }
+  for (size_t i = 0; i < groups.size(); ++i)
+    if (groups[i].open && failed(emit(i)))
+      return failure();
+
+  for (auto [result, value] :
+       llvm::zip(fusion.getResults(), body.getTerminator()->getOperands())) {
+    FailureOr<Value> mem = memOf(value);
+    if (failed(mem))
+      return failure();
+    hbm[result] = *mem;
+  }
+  return success();
+}
+
+namespace {
+
+/// A broadcast source (or rank-0 operand) a loop kernel keeps in VMEM.
+struct Resident {
+  Value value;
+  BroadcastForm form;
+  VBuf buf;
+  int64_t tileBytes;
+  bool isInt;
+};
+
+/// What the ops `isMember` accepts, computing `roots` (of shape `type`),
+/// read from outside: arrays of that shape (`inputs`, streamed block by
+/// block), rank-0 operands and broadcast sources (`spreads`, kept whole in
+/// VMEM). Splat constants are immediates.
+LogicalResult collectLeaves(ValueRange roots, RankedTensorType type,
+                            function_ref<bool(Operation *)> isMember,
+                            SmallVectorImpl<Value> &inputs,
+                            SmallVectorImpl<std::pair<Value, BroadcastForm>> &spreads) {
+  llvm::DenseSet<Operation *> seen;
+  std::function<LogicalResult(Operation *)> collect =
+      [&](Operation *user) -> LogicalResult {
+    if (!seen.insert(user).second)
+      return success();
+    if (auto bcast = dyn_cast<hlo::BroadcastInDimOp>(user)) {
+      std::optional<BroadcastForm> form = broadcastForm(bcast);
+      if (!form)
+        return unsupported(user, "in a loop kernel");
+      spreads.push_back({bcast.getResult(), *form});
+      return success();
+    }
+    if (std::string why = unsupportedForm(user); !why.empty())
+      return unsupported(user, why);
+    for (Value v : user->getOperands()) {
+      if (isSplatConstant(v))
+        continue;
+      if (Operation *def = v.getDefiningOp(); def && isMember(def)) {
+        if (failed(collect(def)))
+          return failure();
+        continue;
+      }
+      if (llvm::is_contained(inputs, v) ||
+          llvm::any_of(spreads, [&](auto &p) { return p.first == v; }))
+        continue;
+      auto t = cast<RankedTensorType>(v.getType());
+      if (!isLowerableElementType(t.getElementType()))
+        return unsupported(user, "on this element type");
+      if (t.getRank() == 0 && type.getRank() != 0)
+        spreads.push_back({v, BroadcastForm{Spread::Scalar, v}});
+      else if (t.getShape() != type.getShape())
+        return unsupported(user, "with operands of different shapes");
+      else
+        inputs.push_back(v);
+    }
+    return success();
+  };
+  for (Value root : roots)
+    if (failed(collect(root.getDefiningOp())))
+      return failure();
+  return success();
+}
+
+/// Loads the broadcast sources into VMEM (one DMA each, waited for), and
+/// puts the splats and one-element sources, spread to every lane, in
+/// `hoisted`; the others are returned for per-tile reads.
+FailureOr<SmallVector<Resident>>
+loadResidents(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
+              llvm::DenseMap<Value, Value> &hoisted) {
+  OpBuilder &b = l.b;
+  Location loc = l.loc;
+  SmallVector<Resident> residents;
+  int64_t dmas = 0;
+  for (auto &[value, form] : spreads) {
+    auto x = cast<RankedTensorType>(form.source.getType());
+    bool isInt = !x.getElementType().isF32() && !x.getElementType().isBF16();
+    if (form.spread == Spread::Splat) {
+      if (std::optional<double> f = splatValue(form.source)) {
+        hoisted[value] = l.splatF32(*f);
+        continue;
+      }
+      // An integer splat: its lanes as s32.
+      auto dense = cast<DenseElementsAttr>(
+          form.source.getDefiningOp<hlo::ConstantOp>().getValue());
+      APInt i = dense.getSplatValue<APInt>();
+      Value cst = arith::ConstantOp::create(
+          b, loc,
+          b.getI32IntegerAttr(i.getBitWidth() == 1 ? i.getZExtValue()
+                                                   : i.getSExtValue()));
+      hoisted[value] = tpu::VSplatOp::create(b, loc, l.i32Reg(), cst);
+      continue;
+    }
+    FailureOr<Value> mem = l.memOf(form.source);
+    if (failed(mem))
+      return failure();
+    Geometry xg = geometryOf(x);
+    VBuf buf = l.vmem(storageType(x.getElementType()),
+                      form.spread == Spread::Scalar ? xg.tileBytes()
+                                                    : xg.bytes());
+    l.dma(*mem, l.c(0), buf.arena, l.c(buf.offset), 1, buf.bytes, 0, 0, 0);
+    ++dmas;
+    residents.push_back({value, form, buf, xg.tileBytes(), isInt});
+  }
+  l.wait(0, dmas);
+  SmallVector<Resident> perTile;
+  for (const Resident &r : residents) {
+    if (r.form.spread != Spread::Scalar) {
+      perTile.push_back(r);
+      continue;
+    }
+    Value tile = tpu::VLoadOp::create(b, loc, r.isInt ? l.i32Reg() : l.f32Reg(),
+                                      r.buf.arena, l.c(r.buf.offset), 0);
+    Value lane = tpu::VBroadcastLaneOp::create(b, loc, tile, l.c(0));
+    hoisted[r.value] = tpu::VBroadcastSublaneOp::create(b, loc, lane, l.c(0));
+  }
+  return perTile;
+}
+
+} // namespace
+
+FailureOr<Lowering::OperandStream> Lowering::streamOperand(Value operand,
+                                                           int64_t slotBytes) {
+  auto type = cast<RankedTensorType>(operand.getType());
+  OperandStream s;
+  s.operand = operand;
+  s.elemBytes = elementBytes(storageType(type.getElementType()));
+  Operation *def = operand.getDefiningOp();
+  if (!fusedProducer || !def || !fusedProducer(def)) {
+    FailureOr<Value> mem = memOf(operand);
+    if (failed(mem))
+      return failure();
+    s.sources.push_back({*mem,
+                         vmem(storageType(type.getElementType()), 2 * slotBytes),
+                         s.elemBytes});
+    return s;
+  }
+  // Input fusion: stream the producers' inputs (slots scaled by their
+  // element size), compute the operand per tile.
+  s.produced = true;
+  SmallVector<Value> inputs;
+  SmallVector<std::pair<Value, BroadcastForm>> spreads;
+  if (failed(collectLeaves(operand, type, fusedProducer, inputs, spreads)))
+    return failure();
+  FailureOr<SmallVector<Resident>> perTile =
+      loadResidents(*this, spreads, s.hoisted);
+  if (failed(perTile))
+    return failure();
+  if (!perTile->empty())
+    return FailureOr<OperandStream>(
+        unsupported(def, "feeding a reduce through a broadcast"));
+  for (Value in : inputs) {
+    auto t = cast<RankedTensorType>(in.getType());
+    int64_t eb = elementBytes(storageType(t.getElementType()));
+    FailureOr<Value> mem = memOf(in);
+    if (failed(mem))
+      return failure();
+    VBuf slots = vmem(storageType(t.getElementType()),
+                      2 * slotBytes * eb / s.elemBytes);
+    s.sources.push_back({*mem, slots, eb});
+    // Loads at (element offset) x (element bytes).
+    s.ins[in] = {slots, eb};
+  }
+  return s;
+}
+
+Value Lowering::loadStreamed(OperandStream &s, Value off) {
+  if (!s.produced) {
+    const VBuf &slots = std::get<1>(s.sources.front());
+    auto type = cast<RankedTensorType>(s.operand.getType());
+    bool isInt = !type.getElementType().isF32() &&
+                 !type.getElementType().isBF16();
+    return tpu::VLoadOp::create(b, loc, isInt ? i32Reg() : f32Reg(),
+                                slots.arena, add(off, slots.offset), 0);
+  }
+  Value elements;
+  if (std::optional<int64_t> k = constant(off))
+    elements = c(*k / s.elemBytes);
+  else
+    elements = arith::DivSIOp::create(b, loc, off, c(s.elemBytes));
+  llvm::DenseMap<Value, Value> memo = s.hoisted;
+  Value r = *emitTile(s.operand, elements, s.ins, memo);
+  // A bf16 operand computed here reads as the rounded value it would
+  // have been stored as.
+  return roundOnUse.contains(s.operand) ? roundToBf16(r) : r;
+}
+
+LogicalResult
+Lowering::emitLoopKernel(ValueRange roots,
+                         function_ref<bool(Operation *)> isMember) {
+  auto type = cast<RankedTensorType>(roots.front().getType());
+  Geometry g = geometryOf(type);
+  SmallVector<Value> inputs;
+  SmallVector<std::pair<Value, BroadcastForm>> spreads;
+  if (failed(collectLeaves(roots, type, isMember, inputs, spreads)))
+    return failure();
+
+  // Blocks of whole tiles: a divisor of the tile count, at most
+  // kLoopKernelBlockTiles per array and kLoopKernelVmemBytes for all.
+  int64_t bytesPerTile = 0;
+  for (Value v : llvm::concat<const Value>(inputs, roots))
+    bytesPerTile +=
+        geometryOf(cast<RankedTensorType>(v.getType())).tileBytes();
+  int64_t blockTiles = largestDivisorAtMost(
+      g.tiles(), std::min<int64_t>(fusion::kLoopKernelBlockTiles,
+                                   fusion::kLoopKernelVmemBytes / bytesPerTile));
+  int64_t blocks = g.tiles() / blockTiles;
+  llvm::DenseMap<Value, std::pair<VBuf, int64_t>> ins;
+  SmallVector<std::pair<Value, VBuf>> inMems;
+  for (Value in : inputs) {
+    auto t = cast<RankedTensorType>(in.getType());
+    int64_t tileBytes = geometryOf(t).tileBytes();
+    FailureOr<Value> mem = memOf(in);
+    if (failed(mem))
+      return failure();
+    VBuf buf = vmem(storageType(t.getElementType()), blockTiles * tileBytes);
+    ins[in] = {buf, tileBytes};
+    inMems.push_back({*mem, buf});
+  }
+  // Broadcast sources: whole in VMEM, one DMA each before the loops; the
+  // one-element ones are spread to every lane right away.
+  llvm::DenseMap<Value, Value> hoisted;
+  FailureOr<SmallVector<Resident>> perTile =
+      loadResidents(*this, spreads, hoisted);
+  if (failed(perTile))
+    return failure();
+  auto loadResident = [&](const Resident &r, Value tile) -> Value {
+    return tpu::VLoadOp::create(b, loc, r.isInt ? i32Reg() : f32Reg(),
+                                r.buf.arena,
+                                add(mul(tile, r.tileBytes), r.buf.offset), 0);
+  };
+
+  // One VMEM block and one HBM buffer per output.
+  struct Out {
+    Value value, mem;
+    VBuf buf;
+    int64_t tileBytes;
+  };
+  SmallVector<Out> outs;
+  for (Value root : roots) {
+    auto t = cast<RankedTensorType>(root.getType());
+    int64_t tileBytes = geometryOf(t).tileBytes();
+    VBuf buf = vmem(storageType(t.getElementType()), blockTiles * tileBytes);
+    Value mem = allocHbm(t, root.getLoc());
+    hbm[root] = mem;
+    outs.push_back({root, mem, buf, tileBytes});
+  }
+
+  auto div = [&](Value x, int64_t y) -> Value {
+    if (std::optional<int64_t> cx = constant(x))
+      return c(*cx / y);
+    return y == 1 ? x : arith::DivSIOp::create(b, loc, x, c(y)).getResult();
+  };
+  LogicalResult status = success();
+  loop(blocks, [&](Value blk) {
+    for (auto &[mem, buf] : inMems) {
+      int64_t bytes = buf.bytes;
+      dma(mem, mul(blk, bytes), buf.arena, c(buf.offset), 1, bytes, 0, 0, 0);
+    }
+    wait(0, inMems.size());
+    loop(blockTiles, [&](Value t) {
+      llvm::DenseMap<Value, Value> memo = hoisted;
+      // The tile's place in the result, for the broadcast sources.
+      Value global = add(mul(blk, blockTiles), t);
+      for (const Resident &r : *perTile) {
+        Value row = div(global, g.colTiles), col = rem(global, g.colTiles);
+        Value rowInOuter = rem(row, g.rowTiles);
+        bool outer = r.form.outerBroadcast;
+        switch (r.form.spread) {
+        case Spread::Splat:
+        case Spread::Scalar:
+          break;
+        case Spread::PerRow:
+          memo[r.value] = tpu::VBroadcastLaneOp::create(
+              b, loc, loadResident(r, outer ? rowInOuter : row), c(0));
+          break;
+        case Spread::PerCol:
+          memo[r.value] = tpu::VBroadcastSublaneOp::create(
+              b, loc, loadResident(r, col), c(0));
+          break;
+        case Spread::PerColFlat:
+          memo[r.value] = tpu::VBroadcastSublaneOp::create(
+              b, loc, loadResident(r, div(col, kSublanes)),
+              rem(col, kSublanes));
+          break;
+        case Spread::Whole:
+          memo[r.value] = loadResident(
+              r, outer ? rem(global, g.rowTiles * g.colTiles) : global);
+          break;
+        }
+      }
+      for (Out &out : outs) {
+        FailureOr<Value> r = emitTile(out.value, t, ins, memo);
+        if (failed(r)) {
+          status = failure();
+          return;
+        }
+        tpu::VStoreOp::create(b, loc, *r, out.buf.arena,
+                              add(mul(t, out.tileBytes), out.buf.offset), 0);
+      }
+    });
+    for (Out &out : outs)
+      dma(out.buf.arena, c(out.buf.offset), out.mem,
+          mul(blk, out.buf.bytes), 1, out.buf.bytes, 0, 0, 1);
+    wait(1, outs.size());
+  });
+  return status;
+}
+
+} // namespace tpuc::hlotpu
