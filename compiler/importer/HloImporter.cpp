@@ -164,6 +164,11 @@ private:
                                        StringRef key);
   FailureOr<mlir::Attribute> convertLiteral(const Instruction &inst,
                                       RankedTensorType type);
+  /// batch-norm-inference/training/grad expanded into elementwise ops,
+  /// broadcasts and reductions (XLA's BatchNormExpander); the result value
+  /// (a tuple for training and grad).
+  FailureOr<Value> emitBatchNorm(const Instruction &inst, ValueRange operands,
+                                 Location location);
   /// Leaves of `value` (a tuple is split recursively) for function results.
   void flattenTuple(Value value, SmallVectorImpl<Value> &leaves);
 
@@ -600,6 +605,16 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
 
   if (!opName.empty()) {
     // No attributes.
+  } else if (opcode == "batch-norm-inference" ||
+             opcode == "batch-norm-training" || opcode == "batch-norm-grad") {
+    FailureOr<Value> result = emitBatchNorm(inst, operands, location);
+    if (failed(result))
+      return failure();
+    if (result->getType() != *resultType)
+      return error(inst.loc) << "'" << opcode << "' must return "
+                             << result->getType() << ", not " << *resultType;
+    values[inst.name] = *result;
+    return success();
   } else if (opcode == "after-all") {
     opName = "hlo.tuple"; // a token: the empty tuple
     operands.clear();
@@ -1006,6 +1021,135 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     result = hlo::TupleOp::create(builder, location, op->getResults());
   values[inst.name] = result;
   return success();
+}
+
+FailureOr<Value> Importer::emitBatchNorm(const Instruction &inst,
+                                         ValueRange operands,
+                                         Location location) {
+  StringRef opcode = inst.opcode;
+  size_t arity = opcode == "batch-norm-training" ? 3 : 5;
+  auto x = operands.empty() ? nullptr
+                            : dyn_cast<RankedTensorType>(operands[0].getType());
+  const hlo_text::Attribute *epsilonAttr = inst.attr("epsilon");
+  const hlo_text::Attribute *featureAttr = inst.attr("feature_index");
+  if (operands.size() != arity || !x || !isa<FloatType>(x.getElementType()) ||
+      !featureAttr || featureAttr->kind != AttrKind::Int ||
+      featureAttr->intValue < 0 || featureAttr->intValue >= x.getRank())
+    return error(inst.opcodeLoc)
+           << "'" << opcode << "' needs " << arity
+           << " operands (a float array first) and feature_index= in range";
+  int64_t feature = featureAttr->intValue;
+  double epsilon = 0;
+  if (epsilonAttr) {
+    if (epsilonAttr->kind == AttrKind::Float)
+      epsilon = epsilonAttr->floatValue;
+    else if (epsilonAttr->kind == AttrKind::Int)
+      epsilon = static_cast<double>(epsilonAttr->intValue);
+  }
+  Type element = x.getElementType();
+  auto vector = RankedTensorType::get({x.getDimSize(feature)}, element);
+  for (Value operand : operands.drop_front())
+    if (operand.getType() != vector && operand.getType() != x)
+      return error(inst.opcodeLoc)
+             << "'" << opcode << "' operand of type " << operand.getType()
+             << " must be " << vector << " (per feature) or " << x;
+  auto make = [&](StringRef name, ValueRange args, Type type,
+                  ArrayRef<NamedAttribute> attrs = {}) {
+    OperationState state(location, name);
+    state.addOperands(args);
+    state.addTypes(type);
+    state.addAttributes(attrs);
+    return builder.create(state)->getResult(0);
+  };
+  auto splat = [&](Type type, double value) {
+    return make("hlo.constant", {}, type,
+                {builder.getNamedAttr(
+                    "value", DenseElementsAttr::get(
+                                 cast<ShapedType>(type),
+                                 ArrayRef<mlir::Attribute>(
+                                     builder.getFloatAttr(element, value))))});
+  };
+  auto binary = [&](StringRef name, Value a, Value b) {
+    return make(name, {a, b}, a.getType());
+  };
+  // [C] -> the operand's shape along feature_index.
+  auto broadcast = [&](Value v) {
+    return make("hlo.broadcast_in_dim", {v}, x,
+                {builder.getNamedAttr("broadcast_dimensions",
+                                      builder.getDenseI64ArrayAttr({feature}))});
+  };
+  // Sum over every dimension but feature_index.
+  SmallVector<int64_t> reduced;
+  for (int64_t d = 0; d < x.getRank(); ++d)
+    if (d != feature)
+      reduced.push_back(d);
+  auto scalarType = RankedTensorType::get({}, element);
+  auto sum = [&](Value v) {
+    OperationState state(location, "hlo.reduce");
+    state.addOperands({v, splat(scalarType, 0)});
+    state.addTypes(vector);
+    state.addAttribute("dimensions", builder.getDenseI64ArrayAttr(reduced));
+    Region *body = state.addRegion();
+    Block *block = new Block();
+    body->push_back(block);
+    block->addArguments({scalarType, scalarType}, {location, location});
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToEnd(block);
+      Value add = binary("hlo.add", block->getArgument(0), block->getArgument(1));
+      hlo::ReturnOp::create(builder, location, add);
+    }
+    return builder.create(state)->getResult(0);
+  };
+  double count = static_cast<double>(x.getNumElements()) /
+                 std::max<int64_t>(1, x.getDimSize(feature));
+  Value input = operands[0], scale = operands[1];
+  auto normalize = [&](Value mean, Value variance, Value offset) {
+    // y = x * scale/sqrt(var + eps) + (offset - mean * scale/sqrt(var + eps))
+    Value rsqrt = make("hlo.rsqrt", {binary("hlo.add", variance,
+                                            splat(vector, epsilon))},
+                       vector);
+    Value trueScale = binary("hlo.multiply", scale, rsqrt);
+    Value trueShift = binary("hlo.subtract", offset,
+                             binary("hlo.multiply", mean, trueScale));
+    return binary("hlo.add",
+                  binary("hlo.multiply", input, broadcast(trueScale)),
+                  broadcast(trueShift));
+  };
+  if (opcode == "batch-norm-inference")
+    return normalize(operands[3], operands[4], operands[2]);
+  if (opcode == "batch-norm-training") {
+    Value n = splat(vector, count);
+    Value mean = binary("hlo.divide", sum(input), n);
+    Value meanOfSquares =
+        binary("hlo.divide", sum(binary("hlo.multiply", input, input)), n);
+    Value variance = binary("hlo.subtract", meanOfSquares,
+                            binary("hlo.multiply", mean, mean));
+    Value y = normalize(mean, variance, operands[2]);
+    return Value(hlo::TupleOp::create(builder, location,
+                                      ValueRange{y, mean, variance}));
+  }
+  // grad: operands x, scale, mean, variance, grad_output.
+  Value mean = operands[2], variance = operands[3], gradOut = operands[4];
+  Value varianceEps = binary("hlo.add", variance, splat(vector, epsilon));
+  Value rsqrt = make("hlo.rsqrt", {varianceEps}, vector);
+  Value centered = binary("hlo.subtract", input, broadcast(mean));
+  Value gradBeta = sum(gradOut);
+  Value gradOutCentered = sum(binary("hlo.multiply", gradOut, centered));
+  Value gradScale = binary("hlo.multiply", gradOutCentered, rsqrt);
+  // scale/sqrt(var+eps) * (g - mean(g) - (x-mean) * mean(g*(x-mean))/(var+eps))
+  Value n = splat(vector, count);
+  Value meanGrad = binary("hlo.divide", gradBeta, n);
+  Value projection = binary("hlo.divide", gradOutCentered,
+                            binary("hlo.multiply", n, varianceEps));
+  Value inner = binary(
+      "hlo.subtract", binary("hlo.subtract", gradOut, broadcast(meanGrad)),
+      binary("hlo.multiply", centered, broadcast(projection)));
+  Value gradInput = binary("hlo.multiply",
+                           broadcast(binary("hlo.multiply", scale, rsqrt)),
+                           inner);
+  return Value(hlo::TupleOp::create(builder, location,
+                                    ValueRange{gradInput, gradScale, gradBeta}));
 }
 
 FailureOr<Value> Importer::emitBody(const Computation &comp,
