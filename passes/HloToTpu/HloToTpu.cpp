@@ -36,7 +36,7 @@ LogicalResult Lowering::run() {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor || !(tensor.getElementType().isF32() ||
                      tensor.getElementType().isBF16() ||
-                     tensor.getElementType().isInteger(32)))
+                     tensor.getElementType().isSignlessInteger(32)))
       return emitError(where) << "tpuc cannot lower entry type " << type
                               << " yet (f32, bf16 and s32 arrays only)";
     return Type(hbmType(tensor));
