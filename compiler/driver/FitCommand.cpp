@@ -28,6 +28,7 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -83,23 +84,27 @@ int fitError(const llvm::Twine &message) {
   return 1;
 }
 
-/// "--precision=..." flags that differ from the configuration as given.
+/// The tpuc compile flags that build `config`: precision, layout and fusion
+/// always, --remat when on.
+std::vector<std::string> flagsFor(const CompilePipelineConfig &config) {
+  std::vector<std::string> flags = {
+      config.mixedBfloat16 ? "--precision=mixed_bfloat16" : "--precision=f32",
+      config.assignLayouts ? "--layout=auto" : "--layout=preserve",
+      config.fusion ? "--fusion=on" : "--fusion=off"};
+  if (config.remat)
+    flags.push_back("--remat");
+  return flags;
+}
+
+/// The flags of `config` that differ from the configuration as given.
 std::string flagsOf(const CompilePipelineConfig &config,
                     const CompilePipelineConfig &given) {
-  std::string flags;
-  auto add = [&](const std::string &flag) {
-    flags += (flags.empty() ? "" : " ") + flag;
-  };
-  if (config.mixedBfloat16 != given.mixedBfloat16)
-    add(config.mixedBfloat16 ? "--precision=mixed_bfloat16"
-                             : "--precision=f32");
-  if (config.assignLayouts != given.assignLayouts)
-    add(config.assignLayouts ? "--layout=auto" : "--layout=preserve");
-  if (config.fusion != given.fusion)
-    add(config.fusion ? "--fusion=on" : "--fusion=off");
-  if (config.remat != given.remat)
-    add(config.remat ? "--remat" : "--remat=false");
-  return flags;
+  std::vector<std::string> all = flagsFor(config), base = flagsFor(given);
+  std::vector<std::string> changed;
+  for (const std::string &flag : all)
+    if (!llvm::is_contained(base, flag))
+      changed.push_back(flag);
+  return llvm::join(changed, " ");
 }
 
 /// Padding live at the peak: the arguments' and the peak heap's.
@@ -295,11 +300,8 @@ std::string formatSeconds(const Measurement &m) {
 void printText(const std::vector<TargetVerdict> &verdicts,
                const CompilePipelineConfig &given) {
   llvm::raw_ostream &os = llvm::outs();
-  os << "tpuc fit: " << fitInput << " as given (--precision="
-     << (given.mixedBfloat16 ? "mixed_bfloat16" : "f32")
-     << " --layout=" << (given.assignLayouts ? "auto" : "preserve")
-     << " --fusion=" << (given.fusion ? "on" : "off")
-     << (given.remat ? " --remat" : "") << ")\n";
+  os << "tpuc fit: " << fitInput << " as given ("
+     << llvm::join(flagsFor(given), " ") << ")\n";
   os << llvm::format("%-9s %-4s %-9s %-9s %-6s %-9s %-10s %-5s %s\n",
                      "target", "fits", "used", "limit", "use", "padding",
                      "step", "MXU", "to fit");
