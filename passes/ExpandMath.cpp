@@ -29,6 +29,7 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 namespace tpuc {
 #define GEN_PASS_DEF_EXPANDMATH
@@ -123,6 +124,47 @@ public:
     return select(eq(x, f(0)), x, select(lt(x, f(0)), neg(r), r));
   }
 
+  // Exact float arithmetic without fma (Knuth, Dekker): results as
+  // unevaluated sums hi + lo.
+  /// x + y exactly.
+  std::pair<Value, Value> twoSum(Value x, Value y) {
+    Value s = add(x, y);
+    Value yv = sub(s, x);
+    Value xv = sub(s, yv);
+    return {s, add(sub(x, xv), sub(y, yv))};
+  }
+  /// x + y exactly when |x| >= |y|.
+  std::pair<Value, Value> fastTwoSum(Value x, Value y) {
+    Value s = add(x, y);
+    return {s, sub(y, sub(s, x))};
+  }
+  /// x as two 12-bit halves (Veltkamp), for |x| < 2^115.
+  std::pair<Value, Value> split(Value x) {
+    Value c = mul(f(4097), x);
+    Value hi = sub(c, sub(c, x));
+    return {hi, sub(x, hi)};
+  }
+  /// x * y exactly.
+  std::pair<Value, Value> twoProduct(Value x, Value y) {
+    Value p = mul(x, y);
+    auto [xh, xl] = split(x);
+    auto [yh, yl] = split(y);
+    Value e = add(add(sub(mul(xh, yh), p), mul(xh, yl)), mul(xl, yh));
+    return {p, add(e, mul(xl, yl))};
+  }
+
+  /// 2^p exactly for s32 |p| <= 127, by its binary digits.
+  Value exp2Exact(Value p) {
+    Value q = unary<hlo::AbsOp>(p);
+    Value r = f(1);
+    for (int bit = 0; bit < 7; ++bit) {
+      Value set = eq(rem(q, i(2)), i(1));
+      r = select(set, mul(r, f(std::ldexp(1.0, 1 << bit))), r);
+      q = div(q, i(2));
+    }
+    return select(lt(p, i(0)), div(f(1), r), r);
+  }
+
   OpBuilder &b;
   Location loc;
   RankedTensorType f32, s32, pred;
@@ -132,17 +174,28 @@ public:
 // The functions, on f32
 //===----------------------------------------------------------------------===//
 
-/// Cody-Waite reduction by pi/2: x = k * pi/2 + r, |r| <= pi/4, with pi/2
-/// split into three 11-bit parts (k * part is exact for |k| < 2^13) and a
-/// fourth in full precision. Returns r and k.
+/// Cody-Waite reduction by pi/2: x = k pi/2 + r, |r| <= pi/4 (returns r
+/// and k mod 4). pi/2 is four floats (96 bits) and the products k * part
+/// are exact (Dekker), so r keeps its bits near multiples of pi/2 for
+/// every k an s32 holds. Above 2^24, the float k the products use is
+/// rounded; a second step removes the few multiples of pi/2 left.
 std::pair<Value, Value> reducePiOver2(MathBuilder &m, Value x) {
-  Value k = m.roundToS32(m.mul(x, m.f(2.0 / M_PI)));
-  Value kf = m.toF32(k);
-  Value r = x;
-  for (double part : {1.5703125, 4.837512969970703125e-4,
-                      7.549533620476722717e-8, 2.563344068257089616e-12})
-    r = m.sub(r, m.mul(kf, m.f(part)));
-  return {r, k};
+  // One step on v + vLo: (rHi, rLo, k) with rHi + rLo = v + vLo - k pi/2.
+  auto step = [&](Value v, Value vLo) -> std::tuple<Value, Value, Value> {
+    Value kf = m.toF32(m.roundToS32(m.mul(v, m.f(2.0 / M_PI))));
+    auto [h1, l1] = m.twoProduct(kf, m.f(1.5707963705062866));
+    auto [h2, l2] = m.twoProduct(kf, m.f(-4.371138828673793e-08));
+    Value small = m.add(m.mul(kf, m.f(-1.7151245100058819e-15)),
+                        m.mul(kf, m.f(1.056299898220315e-23)));
+    // v - h1 is exact (Sterbenz); the rest is summed exactly.
+    auto [r, e1] = m.twoSum(m.sub(v, h1), m.neg(l1));
+    auto [r2, e2] = m.twoSum(r, m.neg(h2));
+    Value e = m.add(m.sub(m.sub(m.add(e1, e2), l2), small), vLo);
+    return {r2, e, m.toS32(kf)};
+  };
+  auto [r1, e1, k1] = step(x, m.f(0));
+  auto [r2, e2, k2] = step(r1, e1);
+  return {m.add(r2, e2), m.rem(m.add(m.rem(k1, m.i(4)), k2), m.i(4))};
 }
 
 /// sin(r) and cos(r) for |r| <= pi/4: Cephes' sinf/cosf minimax
@@ -165,11 +218,13 @@ Value sinOrCos(MathBuilder &m, Value x, int quadrantShift) {
   auto [r, k] = reducePiOver2(m, x);
   auto [s, c] = sinCosKernel(m, r);
   // q = (k + shift) mod 4 in [0, 4) (s32 remainder keeps the sign).
-  Value q = m.rem(m.add(m.rem(m.add(k, m.i(quadrantShift)), m.i(4)), m.i(4)),
-                  m.i(4));
+  Value q = m.rem(m.add(m.add(k, m.i(quadrantShift)), m.i(4)), m.i(4));
   Value odd = m.eq(m.rem(q, m.i(2)), m.i(1));
   Value v = m.select(odd, c, s);
   v = m.select(m.ge(q, m.i(2)), m.neg(v), v);
+  // Beyond 2^31 pi/2 the s32 k saturates and r is not reduced: keep the
+  // result in [-1, 1] (selects keep NaN).
+  v = m.select(m.gt(v, m.f(1)), m.f(1), m.select(m.lt(v, m.f(-1)), m.f(-1), v));
   return m.select(m.eq(m.abs(x), m.inf()), m.nan(), v);
 }
 
@@ -343,12 +398,59 @@ Value cbrt(MathBuilder &m, Value x) {
   return m.select(exact, x, m.oddResult(x, r));
 }
 
+/// log(a) as hi + lo with about 40 bits, for finite a > 0: a = 2^e m with
+/// m in [sqrt(1/2), sqrt(2)] (e from the f32 log, 2^-e exact), log m =
+/// 2 atanh(s) with s = (m-1)/(m+1) carried in two floats, and e ln 2 with
+/// ln 2 in two parts (e * hi exact).
+std::pair<Value, Value> logExtended(MathBuilder &m, Value a) {
+  Value e = m.roundToS32(m.mul(m.log(a), m.f(1 / M_LN2)));
+  // 2^-e in two steps: 2^149 is not a float.
+  Value p1 = m.div(m.neg(e), m.i(2));
+  Value odd = m.sub(m.neg(e), m.add(p1, p1)); // -1, 0 or 1
+  Value half = m.exp2Exact(p1);
+  Value scale = m.select(m.eq(odd, m.i(1)), m.f(2),
+                         m.select(m.eq(odd, m.i(-1)), m.f(0.5), m.f(1)));
+  Value mant = m.mul(m.mul(m.mul(a, half), half), scale);
+  // s = num / den in two floats: num exact, den = denHi + denLo.
+  Value num = m.sub(mant, m.f(1));
+  auto [denHi, denLo] = m.twoSum(mant, m.f(1));
+  Value sHi = m.div(num, denHi);
+  auto [ph, pl] = m.twoProduct(sHi, denHi);
+  Value residual = m.sub(m.sub(m.sub(num, ph), pl), m.mul(sHi, denLo));
+  Value sLo = m.div(residual, denHi);
+  // log m = 2s + s^3 (2/3 + 2/5 s^2 + ... + 2/13 s^10).
+  Value z = m.mul(sHi, sHi);
+  Value tail = m.mul(m.mul(sHi, z),
+                     m.poly(z, {2.0 / 3, 2.0 / 5, 2.0 / 7, 2.0 / 9, 2.0 / 11,
+                                2.0 / 13}));
+  Value logMHi = m.add(sHi, sHi);
+  Value logMLo = m.add(m.add(sLo, sLo), tail);
+  Value ef = m.toF32(e);
+  auto [hi, err] = m.twoSum(m.mul(ef, m.f(0.693145751953125)), logMHi);
+  Value lo = m.add(m.add(err, logMLo), m.mul(ef, m.f(1.428606765330187e-06)));
+  return m.fastTwoSum(hi, lo);
+}
+
 /// pow with libm's rules: |x|^y = e^(y log|x|); a negative base takes an
 /// integer y's parity and gives NaN for finite non-integer y; x^0 = 1^y =
 /// (-1)^(+-inf) = 1; zero and infinite bases follow from the signed
 /// infinities of log and exp.
 Value power(MathBuilder &m, Value x, Value y) {
-  Value r = m.exp(m.mul(y, m.log(m.abs(x))));
+  Value a = m.abs(x);
+  // y log|x| in two floats, so that e^(y log|x|) keeps its last bits for
+  // large results; e^(t + lo) = e^t (1 + lo).
+  auto [logHi, logLo] = logExtended(m, a);
+  auto [tHi, tLo] = m.twoProduct(y, logHi);
+  tLo = m.add(tLo, m.mul(y, logLo));
+  Value accurate = m.mul(m.exp(tHi), m.add(m.f(1), tLo));
+  // Zero and infinite bases, results beyond the float range (where lo may
+  // exceed 1) and y so large that the split overflows: the plain
+  // formula's infinities and zeros are right.
+  Value plain = m.exp(m.mul(y, m.log(a)));
+  Value usePlain = m.either(m.either(m.ne(accurate, accurate),
+                                     m.gt(m.abs(tHi), m.f(104))),
+                            m.either(m.eq(a, m.f(0)), m.eq(a, m.inf())));
+  Value r = m.select(usePlain, plain, accurate);
   Value ay = m.abs(y);
   // Floats from 2^24 up are even integers; below, y is an integer if it
   // survives the round trip through s32.
