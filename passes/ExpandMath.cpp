@@ -24,7 +24,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
@@ -158,8 +160,10 @@ public:
     Value q = unary<hlo::AbsOp>(p);
     Value r = f(1);
     for (int bit = 0; bit < 7; ++bit) {
-      Value set = eq(rem(q, i(2)), i(1));
-      r = select(set, mul(r, f(std::ldexp(1.0, 1 << bit))), r);
+      // r first: the kernel emits operands depth-first, so each digit is
+      // consumed as it is made (a select chain would keep all 7 live).
+      r = mul(r, select(eq(rem(q, i(2)), i(1)),
+                        f(std::ldexp(1.0, 1 << bit)), f(1)));
       q = div(q, i(2));
     }
     return select(lt(p, i(0)), div(f(1), r), r);
@@ -472,8 +476,11 @@ Value power(MathBuilder &m, Value x, Value y) {
 Value integerPower(MathBuilder &m, Value x, Value y) {
   Value result = m.i(1), base = x, e = y;
   for (int bit = 0; bit < 31; ++bit) {
+    // result * (bit ? base : 1): the kernel emits operands depth-first, so
+    // this consumes each bit as it is made (a select chain on result would
+    // keep all 31 bits of e live: more than the 32 vregs).
     Value set = m.eq(m.rem(e, m.i(2)), m.i(1));
-    result = m.select(set, m.mul(result, base), result);
+    result = m.mul(result, m.select(set, base, m.i(1)));
     if (bit < 30) {
       base = m.mul(base, base);
       e = m.div(e, m.i(2));
@@ -574,11 +581,26 @@ FailureOr<SmallVector<Operation *>> inlineMap(hlo::MapOp map) {
           isa<hlo::ConstantOp, hlo::SelectOp, hlo::ClampOp>(inner)))
       return inner.emitError("tpuc cannot inline '")
              << inner.getName() << "' of a map computation yet";
-    for (Value operand : inner.getOperands())
-      if (!mapping.contains(operand))
-        return inner.emitError(
-            "tpuc cannot inline a map computation that reads values "
-            "defined outside it yet");
+    // Rank-0 values from outside the computation (the canonicalizer hoists
+    // its constants) spread over the shape.
+    for (Value operand : inner.getOperands()) {
+      if (mapping.contains(operand))
+        continue;
+      auto wide = RankedTensorType::get(
+          shape, cast<RankedTensorType>(operand.getType()).getElementType());
+      DenseElementsAttr dense;
+      if (auto cst = operand.getDefiningOp<hlo::ConstantOp>())
+        dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+      Value spread =
+          dense ? hlo::ConstantOp::create(b, operand.getLoc(),
+                                          dense.resizeSplat(wide))
+                      .getResult()
+                : hlo::BroadcastInDimOp::create(b, operand.getLoc(), wide,
+                                                operand,
+                                                b.getDenseI64ArrayAttr({}))
+                      .getResult();
+      mapping.map(operand, spread);
+    }
     auto scalar = cast<RankedTensorType>(inner.getResult(0).getType());
     auto wide = RankedTensorType::get(shape, scalar.getElementType());
     Operation *clone;
@@ -611,10 +633,14 @@ Operation *intoFusion(Operation *op) {
   if (isa<hlo::FusionOp>(op->getParentOp()))
     return op;
   OpBuilder b(op);
+  // The operands, and what a map's computation reads from outside.
+  llvm::SetVector<Value> used(op->operand_begin(), op->operand_end());
+  for (Region &region : op->getRegions())
+    getUsedValuesDefinedAbove(region, used);
   SmallVector<Value> inputs;
-  for (Value operand : op->getOperands())
-    if (!isSplatConstant(operand) && !llvm::is_contained(inputs, operand))
-      inputs.push_back(operand);
+  for (Value v : used)
+    if (!isSplatConstant(v))
+      inputs.push_back(v);
   auto fusion = hlo::FusionOp::create(b, op->getLoc(), op->getResultTypes(),
                                       inputs, hlo::FusionKind::loop);
   fusion->setDiscardableAttrs(op->getDiscardableAttrDictionary());
@@ -622,9 +648,9 @@ Operation *intoFusion(Operation *op) {
   IRMapping mapping;
   for (Value input : inputs)
     mapping.map(input, body->addArgument(input.getType(), input.getLoc()));
-  for (Value operand : op->getOperands())
-    if (!mapping.contains(operand))
-      mapping.map(operand, b.clone(*operand.getDefiningOp())->getResult(0));
+  for (Value v : used)
+    if (!mapping.contains(v))
+      mapping.map(v, b.clone(*v.getDefiningOp())->getResult(0));
   Operation *inner = b.clone(*op, mapping);
   hlo::ReturnOp::create(b, op->getLoc(), inner->getResults());
   op->replaceAllUsesWith(fusion.getResults());

@@ -79,6 +79,30 @@ func.func @map(%x: tensor<16xf32>, %y: tensor<16xf32>) -> tensor<16xf32> {
 
 // -----
 
+// A map computation reading a rank-0 value from outside (the canonicalizer
+// hoists constants out of it): constants become splats in the fusion,
+// other values its operands, spread by a broadcast.
+// CHECK-LABEL: func.func @map_captures
+// CHECK: hlo.fusion loop(%{{.+}}, %{{.+}}) : (tensor<16xf32>, tensor<f32>) -> tensor<16xf32> {
+// CHECK: ^bb0(%[[A:.+]]: tensor<16xf32>, %[[S:.+]]: tensor<f32>):
+// CHECK: %[[THREE:.+]] = hlo.constant dense<3.000000e+00> : tensor<16xf32>
+// CHECK: %[[M:.+]] = hlo.multiply %[[A]], %[[THREE]] : tensor<16xf32>
+// CHECK: %[[SPREAD:.+]] = hlo.broadcast_in_dim %[[S]], dims = [] : (tensor<f32>) -> tensor<16xf32>
+// CHECK: %[[R:.+]] = hlo.add %[[M]], %[[SPREAD]] : tensor<16xf32>
+// CHECK-NEXT: hlo.return %[[R]]
+func.func @map_captures(%x: tensor<16xf32>, %s: tensor<f32>) -> tensor<16xf32> {
+  %c = hlo.constant dense<3.0> : tensor<f32>
+  %0 = hlo.map(%x) dims = [0] : (tensor<16xf32>) -> tensor<16xf32> {
+  ^bb0(%a: tensor<f32>):
+    %m = hlo.multiply %a, %c : tensor<f32>
+    %r = hlo.add %m, %s : tensor<f32>
+    hlo.return %r : tensor<f32>
+  }
+  return %0 : tensor<16xf32>
+}
+
+// -----
+
 // s32 power: squaring over the exponent's 31 bits, integers only.
 // CHECK-LABEL: func.func @integer_power
 // CHECK-NOT: f32

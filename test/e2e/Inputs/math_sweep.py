@@ -1,6 +1,6 @@
 """Writes dense sweeps of math function domains, with their edge values.
 
-usage: math_sweep.py OUT_DIR ROWS COLS DOMAIN...
+usage: math_sweep.py [--bf16] OUT_DIR ROWS COLS DOMAIN...
 
 For each DOMAIN writes OUT_DIR/DOMAIN.npy, an f32[ROWS, COLS] array (s32
 for the *_int domains): the domain's edge values first (+-0, +-inf, NaN,
@@ -9,7 +9,8 @@ neighbours), then an evenly spaced sweep of the interval and a
 log-spaced sweep of both signs over the magnitudes the function takes,
 then the float neighbours of special points (multiples of pi/2 for the
 trigonometric functions). Deterministic: the same arguments give the same
-bytes.
+bytes. With --bf16 the float arrays are rounded to nearest even bf16 and
+saved as the tools save bf16 (2-byte '<V2' elements).
 """
 import sys
 
@@ -80,10 +81,25 @@ def sweep(name, n):
     return out[:n]
 
 
+def to_bf16(a):
+    """f32 -> bf16 bits, round to nearest even (NaN stays a quiet NaN)."""
+    bits = a.view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+    rounded = np.where(np.isnan(a), 0x7FC0, rounded)
+    return rounded.astype(np.uint16).view("<V2")
+
+
 def main():
-    out_dir, rows, cols = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    for name in sys.argv[4:]:
-        np.save(f"{out_dir}/{name}.npy", sweep(name, rows * cols).reshape(rows, cols))
+    args = sys.argv[1:]
+    bf16 = args[0] == "--bf16"
+    if bf16:
+        args = args[1:]
+    out_dir, rows, cols = args[0], int(args[1]), int(args[2])
+    for name in args[3:]:
+        a = sweep(name, rows * cols).reshape(rows, cols)
+        if bf16 and a.dtype == np.float32:
+            a = to_bf16(a)
+        np.save(f"{out_dir}/{name}.npy", a)
 
 
 if __name__ == "__main__":
