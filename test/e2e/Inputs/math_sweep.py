@@ -26,6 +26,8 @@ DOMAINS = {
     "trig": ((-20.0, 20.0), (-30, np.log10(12867.0)), [np.pi / 2, np.pi, 1e4]),
     # Huge arguments: reduced with the same 4-part pi/2 (absolute error).
     "trig_huge": ((-1e5, 1e5), (4, 9), [1e6, 3e7, 1e9, 2e9]),
+    # Beyond 2^31 pi/2 the s32 k saturates: not reduced (docs only).
+    "trig_beyond": ((3.4e9, 1e10), (9.53, 38), [3.4e9, 1e20, 3e38]),
     "atan": ((-10.0, 10.0), (-38, 38), [0.41421356, 2.41421356, 1.0]),
     "unit": ((-1.0, 1.0), (-38, 0), [1.0, 0.5, 1.0000001, 0.99999994, 2.0]),
     "acosh": ((1.0, 20.0), (0, 38), [1.0, 1.0000001, 0.99999994, 4096.0, -1.0]),
