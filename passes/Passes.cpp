@@ -118,6 +118,8 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
   // back into the dots (FoldTransposeIntoDot).
   pm.addPass(createDecomposeDots());
   pm.addPass(createDecomposeReductions());
+  pm.addPass(createCanonicalizeConvolutions());
+  pm.addPass(createExpandSelectAndScatter());
   SplitConvolutionPrecisionOptions split;
   split.dotPrecision = config.dotPrecision;
   pm.addPass(createSplitConvolutionPrecision(split));
