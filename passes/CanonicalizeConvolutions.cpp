@@ -15,6 +15,8 @@
 
 #include "passes/Passes.h"
 
+#include "passes/OptionalArrays.h"
+
 #include "dialects/hlo/HloOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -28,13 +30,6 @@ using namespace mlir;
 
 /// 2-D convolutions a 3-D (or higher) one may become before it is refused.
 constexpr int64_t kMaxSplitConvolutions = 256;
-
-SmallVector<int64_t> orDefault(std::optional<ArrayRef<int64_t>> a, int64_t n,
-                               int64_t fill) {
-  if (a)
-    return SmallVector<int64_t>(a->begin(), a->end());
-  return SmallVector<int64_t>(n, fill);
-}
 
 bool allEqual(ArrayRef<int64_t> values, int64_t x) {
   return llvm::all_of(values, [&](int64_t v) { return v == x; });

@@ -11,6 +11,8 @@
 
 #include "passes/Passes.h"
 
+#include "passes/OptionalArrays.h"
+
 #include "dialects/hlo/HloOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -97,11 +99,8 @@ LogicalResult expand(hlo::SelectAndScatterOp op) {
   RankedTensorType type = op.getType();
   int64_t rank = xType.getRank();
   ArrayRef<int64_t> window = op.getWindowDimensions();
-  SmallVector<int64_t> strides(rank, 1), padding(2 * rank, 0);
-  if (auto s = op.getWindowStrides())
-    strides.assign(s->begin(), s->end());
-  if (auto p = op.getPadding())
-    padding.assign(p->begin(), p->end());
+  SmallVector<int64_t> strides = orDefault(op.getWindowStrides(), rank, 1);
+  SmallVector<int64_t> padding = orDefault(op.getPadding(), 2 * rank, 0);
   int64_t offsets = 1;
   for (int64_t w : window)
     offsets *= w;

@@ -360,6 +360,39 @@ def ExpandSelectAndScatter : Pass<"tpuc-expand-select-and-scatter"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def ExpandReduceWindow : Pass<"tpuc-expand-reduce-window"> {
+  let summary = "Expand the reduce_windows the VPU kernel does not take into "
+                "strided slices";
+  let description = [{
+    The reduce_window kernel takes windows on H and W of a 4-D (NHWC)
+    array without dilations. Every other single-input reduce_window whose
+    body is one add, multiply, maximum, minimum, and or or of its
+    arguments (any rank, window, stride, padding, base and window
+    dilation: 1-D pools, pools over other dims, cumulative sums) becomes
+    the init value broadcast to the result, combined with one strided
+    slice of the operand per window offset, in XLA's order (row-major over
+    the window): the operand is first padded with the init value (edge
+    padding, and interior padding `base_dilation - 1`), which is what XLA's
+    skipping of padding and holes computes when the init is the body's
+    identity (0 for add, -inf for max, ...). A padded or base-dilated
+    window with another init, other bodies, several inputs and windows
+    above 1024 elements are errors naming the op.
+
+    ```mlir
+    // Before: cumsum over the 4 elements of a row (JAX's cumsum).
+    %0 = hlo.reduce_window(%x) init(%zero) {window_dimensions = array<i64: 1, 4>, padding = array<i64: 0, 0, 3, 0>} ...
+         : (tensor<2x4xf32>, tensor<f32>) -> tensor<2x4xf32> { hlo.add }
+    // After:
+    %p = hlo.pad %x, %zero, low = [0, 3], high = [0, 0], interior = [0, 0] : ... -> tensor<2x7xf32>
+    %a0 = hlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> tensor<2x4xf32>
+    %s0 = hlo.slice %p [0:2:1, 0:4:1] ...
+    %a1 = hlo.add %a0, %s0 ...
+    ... (offsets 1, 2, 3: slices [0:2:1, k:k+4:1])
+    ```
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def HoistWhileInvariants : Pass<"tpuc-hoist-while-invariants"> {
   let summary = "Move loop-invariant work out of hlo.while bodies";
   let description = [{
