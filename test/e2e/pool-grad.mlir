@@ -11,8 +11,10 @@
 //            (-1, 0, 1): ties everywhere, GE selects the first maximum of a
 //            window and GT the last (they differ at about a quarter of the
 //            positions; both as XLA)
+//   result6: result0 in bf16
 // Selection is exact; a result sums at most 4 source values in another
-// order than the interpreter's: tolerance 1e-6 of the largest output.
+// order than the interpreter's: tolerance 1e-6 of the largest output
+// (bf16: each add rounds, 4 roundings of 2^-9: 2^-7).
 // RUN: rm -rf %t && mkdir -p %t/got %t/want
 // RUN: tpuc compile %s -o %t/pool.tpx
 // RUN: tpuc-run %t/pool.tpx --random-inputs=5 --output-dir=%t/got
@@ -26,11 +28,14 @@
 // CHECK: result4: ok shape=[2, 9, 11, 5]
 // CHECK: result5: ok shape=[2, 9, 11, 5]
 // TIES: differ True
+// RUN: %python_numpy %S/Inputs/compare.py %t/got %t/want 7 0.0078125 0.9999 | FileCheck %s --check-prefix=BF16
+// BF16: result6: ok shape=[2, 9, 11, 5]
 
 func.func @pool(%x: tensor<2x9x11x5xf32>, %dy: tensor<2x5x6x5xf32>, %y: tensor<1x8x8x130xf32>, %dz: tensor<1x4x4x130xf32>,
-                %r: tensor<3x20xf32>, %dr: tensor<3x9xf32>, %m: tensor<2x7x7x3xf32>, %dm: tensor<2x3x3x3xf32>)
+                %r: tensor<3x20xf32>, %dr: tensor<3x9xf32>, %m: tensor<2x7x7x3xf32>, %dm: tensor<2x3x3x3xf32>,
+                %xb: tensor<2x9x11x5xbf16>, %dyb: tensor<2x5x6x5xbf16>)
     -> (tensor<2x9x11x5xf32>, tensor<1x8x8x130xf32>, tensor<3x20xf32>, tensor<2x7x7x3xf32>,
-        tensor<2x9x11x5xf32>, tensor<2x9x11x5xf32>) {
+        tensor<2x9x11x5xf32>, tensor<2x9x11x5xf32>, tensor<2x9x11x5xbf16>) {
   %zero = hlo.constant dense<0.0> : tensor<f32>
   // Few distinct values (-1, 0, 1): windows with ties.
   %two = hlo.constant dense<2.0> : tensor<2x9x11x5xf32>
@@ -97,6 +102,17 @@ func.func @pool(%x: tensor<2x9x11x5xf32>, %dy: tensor<2x5x6x5xf32>, %y: tensor<1
     %s = hlo.add %a, %b : tensor<f32>
     hlo.return %s : tensor<f32>
   }
-  return %0, %1, %2, %3, %4, %5 : tensor<2x9x11x5xf32>, tensor<1x8x8x130xf32>, tensor<3x20xf32>, tensor<2x7x7x3xf32>,
-         tensor<2x9x11x5xf32>, tensor<2x9x11x5xf32>
+  %bzero = hlo.constant dense<0.0> : tensor<bf16>
+  %6 = hlo.select_and_scatter %xb, %dyb, %bzero {window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>, padding = array<i64: 0, 0, 1, 1, 1, 1, 0, 0>}
+       : (tensor<2x9x11x5xbf16>, tensor<2x5x6x5xbf16>, tensor<bf16>) -> tensor<2x9x11x5xbf16> select {
+  ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
+    %c = hlo.compare GE, %a, %b : (tensor<bf16>, tensor<bf16>) -> tensor<i1>
+    hlo.return %c : tensor<i1>
+  } scatter {
+  ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
+    %s = hlo.add %a, %b : tensor<bf16>
+    hlo.return %s : tensor<bf16>
+  }
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<2x9x11x5xf32>, tensor<1x8x8x130xf32>, tensor<3x20xf32>, tensor<2x7x7x3xf32>,
+         tensor<2x9x11x5xf32>, tensor<2x9x11x5xf32>, tensor<2x9x11x5xbf16>
 }
