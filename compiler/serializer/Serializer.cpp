@@ -543,6 +543,22 @@ std::optional<exe::Opcode> getVectorOpcode(Operation *op) {
       .Case([](VBroadcastSublaneOp) { return exe::VBCAST_SUBLANE; })
       .Case([](VLaneIdOp) { return exe::VLANE_ID; })
       .Case([](VSublaneIdOp) { return exe::VSUBLANE_ID; })
+      .Case([](VRemOp) { return exe::VREM; })
+      .Case([](VMulhiOp) { return exe::VMULHI; })
+      .Case([](VAndOp) { return exe::VAND; })
+      .Case([](VOrOp) { return exe::VOR; })
+      .Case([](VXorOp) { return exe::VXOR; })
+      .Case([](VShlOp) { return exe::VSHL; })
+      .Case([](VShrlOp) { return exe::VSHRL; })
+      .Case([](VShraOp) { return exe::VSHRA; })
+      .Case([](VPopcntOp) { return exe::VPOPCNT; })
+      .Case([](VClzOp) { return exe::VCLZ; })
+      .Case([](VFloorOp) { return exe::VFLOOR; })
+      .Case([](VCeilOp) { return exe::VCEIL; })
+      .Case([](VRoundAfzOp) { return exe::VROUND_AFZ; })
+      .Case([](VRoundEvenOp) { return exe::VROUND_EVEN; })
+      .Case([](VReducePrecisionOp) { return exe::VREDUCE_PRECISION; })
+      .Case([](VBitcastOp) { return exe::VMOV; }) // the same 32 bits
       .Default([](Operation *) { return std::nullopt; });
 }
 
