@@ -113,6 +113,9 @@ inline std::optional<double> splatValue(Value v) {
 /// op of a lowerable form whose operands have its shape or are rank 0
 /// (Elementwise.cpp).
 bool fitsLoopKernel(Operation *op);
+/// Whether `op` is an elementwise op the loop kernel computes in some form
+/// (Elementwise.cpp: one VPU instruction, or an expansion).
+bool isLoopKernelOp(Operation *op);
 /// A splat constant of a lowerable element type (a register immediate).
 bool isSplatConstant(Value v);
 /// Why the VPU loop kernel cannot compute `op` (empty if it can).
