@@ -204,6 +204,46 @@ def DecomposeDots : Pass<"tpuc-decompose-dots"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def ExpandMath : Pass<"tpuc-expand-math", "mlir::ModuleOp"> {
+  let summary = "Expand transcendental functions and map into VPU arithmetic";
+  let description = [{
+    The VPU has exp, log, tanh, sqrt and rsqrt but no other math function.
+    This pass rewrites sine, cosine, tan, atan, atan2, asin, acos, sinh,
+    cosh, asinh, acosh, atanh, erf, cbrt, exponential_minus_one,
+    log_plus_one and power (f32 and bf16; bf16 computes in f32 and rounds
+    once, as XLA does; power also on s32, by squaring) into add, multiply,
+    divide, exp, log, sqrt, compare, select and f32 <-> s32 converts, with
+    the range reductions and minimax polynomials of Cephes, fdlibm and ARM
+    optimized-routines (docs/math-functions.md: the algorithms and their
+    measured error in ulp against libm). Special values (+-0, +-inf, NaN,
+    domain edges) follow libm, which the interpreter runs. A `map` has its
+    scalar computation inlined on whole arrays.
+
+    Each expansion is one loop kernel: an op outside a fusion is first put
+    into an `hlo.fusion` (kind loop) of its own; an op inside a fusion is
+    expanded in place. Ops in reduce, sort or scatter computations and other
+    element types are left as they are. Compile-only: `tpuc interpret` runs
+    the original ops.
+
+    ```mlir
+    // Before:
+    %0 = hlo.sine %x : tensor<8x128xf32>
+    // After (abridged): k = round(x * 2/pi), r = x - k * pi/2 in four
+    // parts, the quadrant's polynomial, NaN for +-inf.
+    %0 = hlo.fusion loop(%x) : (tensor<8x128xf32>) -> tensor<8x128xf32> {
+    ^bb0(%a: tensor<8x128xf32>):
+      %t = hlo.multiply %a, %two_over_pi : tensor<8x128xf32>
+      ...
+      %k = hlo.convert %h : (tensor<8x128xf32>) -> tensor<8x128xi32>
+      ...
+      %r = hlo.select %inf, %nan, %v : ...
+      hlo.return %r : tensor<8x128xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def DecomposeReductions : Pass<"tpuc-decompose-reductions"> {
   let summary = "Rewrite reduce into the VPU kernels' canonical forms";
   let description = [{

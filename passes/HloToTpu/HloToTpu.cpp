@@ -314,15 +314,8 @@ LogicalResult Lowering::lowerOp(Operation *op) {
   }
   beginKernel(op);
   LogicalResult result =
+      isLoopKernelOp(op) ? lowerElementwise(op) :
       llvm::TypeSwitch<Operation *, LogicalResult>(op)
-          .Case<hlo::AddOp, hlo::SubtractOp, hlo::MultiplyOp, hlo::DivideOp,
-                hlo::MaximumOp, hlo::MinimumOp, hlo::NegOp, hlo::AbsOp,
-                hlo::ExpOp, hlo::LogOp, hlo::TanhOp, hlo::RsqrtOp,
-                hlo::SqrtOp, hlo::SelectOp, hlo::ConvertOp, hlo::CopyOp,
-                hlo::CompareOp, hlo::AndOp, hlo::OrOp, hlo::XorOp, hlo::NotOp,
-                hlo::LogisticOp, hlo::ClampOp, hlo::RemainderOp,
-                hlo::SignOp>(
-              [&](Operation *op) { return lowerElementwise(op); })
           .Case([&](hlo::IotaOp op) { return lowerIota(op); })
           .Case([&](hlo::BroadcastInDimOp op) { return lowerBroadcast(op); })
           .Case([&](hlo::ReshapeOp op) { return lowerReshape(op); })
