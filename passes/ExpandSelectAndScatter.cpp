@@ -202,16 +202,19 @@ LogicalResult expand(hlo::SelectAndScatterOp op) {
                   : kk;
       have = valid;
     } else {
-      // The selected element stays unless select(selected, v) is false.
+      // The selected element stays where select(selected, v) holds and
+      // something is selected, or where v is padding. Without padding
+      // the compare only feeds the selects, which compute it in
+      // registers (no array of its own).
       Value keep = hlo::CompareOp::create(b, loc, *dir, cur, v,
                                           cmp.getCompareTypeAttr());
-      Value take = hlo::NotOp::create(b, loc, keep);
       if (have)
-        take =
-            hlo::OrOp::create(b, loc, take, hlo::NotOp::create(b, loc, have));
-      take = andOf(take, valid);
-      cur = hlo::SelectOp::create(b, loc, take, v, cur);
-      idx = hlo::SelectOp::create(b, loc, take, kk, idx);
+        keep = hlo::AndOp::create(b, loc, keep, have);
+      if (valid)
+        keep =
+            hlo::OrOp::create(b, loc, keep, hlo::NotOp::create(b, loc, valid));
+      cur = hlo::SelectOp::create(b, loc, keep, cur, v);
+      idx = hlo::SelectOp::create(b, loc, keep, idx, kk);
       if (have)
         have = valid ? hlo::OrOp::create(b, loc, have, valid).getResult()
                      : Value();

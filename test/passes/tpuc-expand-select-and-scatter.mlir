@@ -2,7 +2,8 @@
 // Numerics (emulator and interpreter, ties included): test/e2e/pool-grad.mlir.
 
 // Two window offsets, no padding: offset 0 is the first selection, offset
-// 1 replaces it where `select(selected, v1)` (GE) is false.
+// 1 replaces it where `select(selected, v1)` (GE) is false. The compare
+// only feeds selects (computed in their registers).
 // CHECK-LABEL: func.func @pool1d
 // CHECK-SAME: (%[[X:.+]]: tensor<6xf32>, %[[DY:.+]]: tensor<3xf32>)
 // CHECK:      %[[INIT:.+]] = hlo.broadcast_in_dim %{{.+}}, dims = [] : (tensor<f32>) -> tensor<6xf32>
@@ -11,9 +12,8 @@
 // CHECK:      %[[V1:.+]] = hlo.slice %[[X]] [1:6:2]
 // CHECK:      %[[K1:.+]] = hlo.constant dense<1> : tensor<3xi32>
 // CHECK:      %[[KEEP:.+]] = hlo.compare GE, %[[V0]], %[[V1]]
-// CHECK:      %[[TAKE:.+]] = hlo.not %[[KEEP]]
-// CHECK:      hlo.select %[[TAKE]], %[[V1]], %[[V0]]
-// CHECK:      %[[IDX:.+]] = hlo.select %[[TAKE]], %[[K1]], %[[K0]]
+// CHECK:      hlo.select %[[KEEP]], %[[V0]], %[[V1]]
+// CHECK:      %[[IDX:.+]] = hlo.select %[[KEEP]], %[[K0]], %[[K1]]
 // CHECK:      %[[M0:.+]] = hlo.compare EQ, %[[IDX]], %[[K0]]
 // CHECK:      %[[S0:.+]] = hlo.select %[[M0]], %[[DY]], %{{.+}}
 // CHECK:      %[[P0:.+]] = hlo.pad %[[S0]], %{{.+}}, low = [0], high = [1], interior = [1] : (tensor<3xf32>, tensor<f32>) -> tensor<6xf32>
@@ -52,12 +52,14 @@ func.func @pool1d(%x: tensor<6xf32>, %dy: tensor<3xf32>) -> tensor<6xf32> {
 // CHECK:      hlo.select %[[VALID0]], %{{.+}}, %{{.+}} : (tensor<3xi1>, tensor<3xi32>, tensor<3xi32>)
 // CHECK:      %[[V1:.+]] = hlo.slice %[[P]] [1:6:2]
 // CHECK:      %[[KEEP1:.+]] = hlo.compare LT, %[[V0]], %[[V1]]
-// CHECK:      %[[NK1:.+]] = hlo.not %[[KEEP1]]
-// CHECK:      %[[NONE:.+]] = hlo.not %[[VALID0]]
-// CHECK:      hlo.or %[[NK1]], %[[NONE]]
+// CHECK:      %[[KEEP1A:.+]] = hlo.and %[[KEEP1]], %[[VALID0]]
+// CHECK:      hlo.select %[[KEEP1A]], %[[V0]], %[[V1]]
 // CHECK:      %[[VALID2:.+]] = hlo.compare LE, %{{.+}}, %{{.+}}
-// CHECK:      hlo.slice %[[P]] [2:7:2]
-// CHECK:      hlo.and %{{.+}}, %[[VALID2]]
+// CHECK:      %[[V2:.+]] = hlo.slice %[[P]] [2:7:2]
+// CHECK:      %[[KEEP2:.+]] = hlo.compare LT, %{{.+}}, %[[V2]]
+// CHECK:      %[[PAD2:.+]] = hlo.not %[[VALID2]]
+// CHECK:      %[[KEEP2O:.+]] = hlo.or %[[KEEP2]], %[[PAD2]]
+// CHECK:      hlo.select %[[KEEP2O]], %{{.+}}, %[[V2]]
 // CHECK:      hlo.pad %{{.+}}, %{{.+}}, low = [-1], high = [1], interior = [1] : (tensor<3xf32>, tensor<f32>) -> tensor<5xf32>
 // CHECK:      hlo.pad %{{.+}}, %{{.+}}, low = [0], high = [0], interior = [1]
 // CHECK:      hlo.pad %{{.+}}, %{{.+}}, low = [1], high = [-1], interior = [1]
