@@ -270,7 +270,7 @@ static LogicalResult lowerConvMxu(Lowering &l, hlo::ConvolutionOp op) {
   // the MXU count. A gathered LHS of several blocks is written part by
   // part, so its parts are whole output rows.
   MxuSplit split = l.splitForMxus(G, M, blocks > 1 ? pitch : kSublanes);
-  int64_t parts = split.parts, partRows = split.partRows;
+  int64_t parts = split.parts;
   // With one block the LHS and the panels are plain rows whatever the
   // parts; with several, output rows are laid out part by part.
   int64_t gatherParts = blocks > 1 ? parts : 1;
