@@ -127,11 +127,22 @@ void Lowering::computeLastUses() {
       return end;
     return position.lookup(top);
   };
+  // A compare that only feeds selects' predicates is computed inside them
+  // (lowerOp): its operands are read there.
+  auto useAt = [&](Operation *user) -> int64_t {
+    int64_t at = topLevel(user);
+    if (auto cmp = dyn_cast<hlo::CompareOp>(user))
+      if (llvm::all_of(cmp->getUsers(),
+                       [](Operation *u) { return isa<hlo::SelectOp>(u); }))
+        for (Operation *select : cmp->getUsers())
+          at = std::max(at, topLevel(select));
+    return at;
+  };
   oldFunc.walk([&](Operation *op) {
     for (Value result : op->getResults()) {
       int64_t last = topLevel(op);
       for (Operation *user : result.getUsers())
-        last = std::max(last, topLevel(user));
+        last = std::max(last, useAt(user));
       lastUse[result] = last;
     }
     for (Region &region : op->getRegions())
