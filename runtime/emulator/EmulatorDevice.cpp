@@ -86,12 +86,10 @@ template <typename T> bool compare(exe::CmpKind cmp, T a, T b) {
   }
 }
 
-float maxNan(float a, float b) {
-  return std::isnan(a) || std::isnan(b) ? NAN : (a > b ? a : b);
-}
-float minNan(float a, float b) {
-  return std::isnan(a) || std::isnan(b) ? NAN : (a < b ? a : b);
-}
+// NaN in either gives that NaN, its payload kept (the first if both), as
+// XLA's select-based max/min and the interpreter do.
+float maxNan(float a, float b) { return std::isnan(a) || a > b ? a : b; }
+float minNan(float a, float b) { return std::isnan(a) || a < b ? a : b; }
 
 // f32 -> s32 as XLA does on TPU: truncate, saturate, NaN -> 0.
 int32_t f32ToS32(float f) {
