@@ -31,7 +31,6 @@
 
 #include <cmath>
 #include <limits>
-#include <tuple>
 
 namespace tpuc {
 #define GEN_PASS_DEF_EXPANDMATH
@@ -182,24 +181,26 @@ public:
 /// and k mod 4). pi/2 is four floats (96 bits) and the products k * part
 /// are exact (Dekker), so r keeps its bits near multiples of pi/2 for
 /// every k an s32 holds. Above 2^24, the float k the products use is
-/// rounded; a second step removes the few multiples of pi/2 left.
+/// rounded; a second step removes the few multiples of pi/2 left (|k2| <=
+/// 64, so 17-bit parts of pi/2 make its products exact without Dekker).
 std::pair<Value, Value> reducePiOver2(MathBuilder &m, Value x) {
-  // One step on v + vLo: (rHi, rLo, k) with rHi + rLo = v + vLo - k pi/2.
-  auto step = [&](Value v, Value vLo) -> std::tuple<Value, Value, Value> {
-    Value kf = m.toF32(m.roundToS32(m.mul(v, m.f(2.0 / M_PI))));
-    auto [h1, l1] = m.twoProduct(kf, m.f(1.5707963705062866));
-    auto [h2, l2] = m.twoProduct(kf, m.f(-4.371138828673793e-08));
-    Value small = m.add(m.mul(kf, m.f(-1.7151245100058819e-15)),
-                        m.mul(kf, m.f(1.056299898220315e-23)));
-    // v - h1 is exact (Sterbenz); the rest is summed exactly.
-    auto [r, e1] = m.twoSum(m.sub(v, h1), m.neg(l1));
-    auto [r2, e2] = m.twoSum(r, m.neg(h2));
-    Value e = m.add(m.sub(m.sub(m.add(e1, e2), l2), small), vLo);
-    return {r2, e, m.toS32(kf)};
-  };
-  auto [r1, e1, k1] = step(x, m.f(0));
-  auto [r2, e2, k2] = step(r1, e1);
-  return {m.add(r2, e2), m.rem(m.add(m.rem(k1, m.i(4)), k2), m.i(4))};
+  Value kf = m.toF32(m.roundToS32(m.mul(x, m.f(2.0 / M_PI))));
+  auto [h1, l1] = m.twoProduct(kf, m.f(1.5707963705062866));
+  auto [h2, l2] = m.twoProduct(kf, m.f(-4.371138828673793e-08));
+  Value small = m.add(m.mul(kf, m.f(-1.7151245100058819e-15)),
+                      m.mul(kf, m.f(1.056299898220315e-23)));
+  // x - h1 is exact (Sterbenz); the rest is summed exactly: r1 + e1.
+  auto [r0, e0] = m.twoSum(m.sub(x, h1), m.neg(l1));
+  auto [r1, e1] = m.twoSum(r0, m.neg(h2));
+  e1 = m.sub(m.sub(m.add(e0, e1), l2), small);
+
+  Value k2f = m.toF32(m.roundToS32(m.mul(r1, m.f(2.0 / M_PI))));
+  Value a = m.sub(r1, m.mul(k2f, m.f(1.5707855224609375)));
+  auto [r2, e2] = m.twoSum(a, m.neg(m.mul(k2f, m.f(1.0804273188114166e-05))));
+  e2 = m.sub(m.sub(m.add(e2, e1), m.mul(k2f, m.f(6.07710062827671e-11))),
+             m.mul(k2f, m.f(-1.2177051777973966e-18)));
+  Value k = m.add(m.rem(m.toS32(kf), m.i(4)), m.toS32(k2f));
+  return {m.add(r2, e2), m.rem(k, m.i(4))};
 }
 
 /// sin(r) and cos(r) for |r| <= pi/4: Cephes' sinf/cosf minimax
@@ -277,33 +278,36 @@ Value atan2(MathBuilder &m, Value y, Value x) {
   return m.select(anyNan, m.nan(), a);
 }
 
-/// asin(a) for a in [0, 1] (Cephes' asinf): a polynomial on [0, 0.5] and
-/// asin(a) = pi/2 - 2 asin(sqrt((1-a)/2)) above; NaN beyond 1.
-Value asinNonNegative(MathBuilder &m, Value a) {
-  Value upper = m.gt(a, m.f(0.5));
-  Value zUpper = m.mul(m.f(0.5), m.sub(m.f(1), a));
-  Value z = m.select(upper, zUpper, m.mul(a, a));
-  Value s = m.select(upper, m.sqrt(zUpper), a);
+/// asin(w) for |w| <= 0.5: Cephes' asinf polynomial.
+Value asinKernel(MathBuilder &m, Value w) {
+  Value z = m.mul(w, w);
   Value p = m.poly(z, {1.6666752422e-1, 7.4953002686e-2, 4.5470025998e-2,
                        2.4181311049e-2, 4.2163199048e-2});
-  Value r = m.add(s, m.mul(m.mul(s, z), p));
-  return m.select(upper, m.sub(m.f(M_PI_2), m.add(r, r)), r);
+  return m.add(w, m.mul(m.mul(w, z), p));
 }
 
+/// asin (Cephes' asinf): the polynomial on [0, 0.5] and asin(a) = pi/2 -
+/// 2 asin(sqrt((1-a)/2)) above; NaN beyond 1 (sqrt of a negative).
 Value asin(MathBuilder &m, Value x) {
-  return m.oddResult(x, asinNonNegative(m, m.abs(x)));
+  Value a = m.abs(x);
+  Value upper = m.gt(a, m.f(0.5));
+  Value r = asinKernel(
+      m, m.select(upper, m.sqrt(m.mul(m.f(0.5), m.sub(m.f(1), a))), a));
+  r = m.select(upper, m.sub(m.f(M_PI_2), m.add(r, r)), r);
+  return m.oddResult(x, r);
 }
 
 /// acos (Cephes' acosf): pi/2 - asin(x) on [-0.5, 0.5], 2 asin(sqrt((1-x)/2))
-/// above and pi - 2 asin(sqrt((1+x)/2)) below.
+/// above and pi - 2 asin(sqrt((1+x)/2)) below: one polynomial.
 Value acos(MathBuilder &m, Value x) {
   Value upper = m.gt(x, m.f(0.5)), lower = m.lt(x, m.f(-0.5));
   Value w = m.sqrt(m.mul(m.f(0.5),
                          m.select(lower, m.add(m.f(1), x), m.sub(m.f(1), x))));
-  Value twice = m.mul(m.f(2), asinNonNegative(m, w));
-  Value middle = m.sub(m.f(M_PI_2), asin(m, x));
+  Value s = asinKernel(m, m.select(m.either(upper, lower), w, x));
+  Value twice = m.add(s, s);
   return m.select(upper, twice,
-                  m.select(lower, m.sub(m.f(M_PI), twice), middle));
+                  m.select(lower, m.sub(m.f(M_PI), twice),
+                           m.sub(m.f(M_PI_2), s)));
 }
 
 /// expm1: x + x^2/2! + ... + x^10/10! on |x| < 0.5 (relative error below
