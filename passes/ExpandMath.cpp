@@ -27,10 +27,12 @@
 #include "mlir/Transforms/RegionUtils.h"
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace tpuc {
 #define GEN_PASS_DEF_EXPANDMATH
@@ -475,21 +477,48 @@ Value power(MathBuilder &m, Value x, Value y) {
   return m.select(one, m.f(1), r);
 }
 
-/// s32 power by squaring over the 31 bits of y; y < 0 gives 0 (1 for
-/// x = 1), as XLA's integer pow. Products wrap.
-Value integerPower(MathBuilder &m, Value x, Value y) {
+/// pow with a constant exponent that needs no log: XLA's algebraic
+/// simplifier's x^0 = 1, x^1 = x, x^2 = x * x, x^-1 = 1 / x, and x^0.5 as
+/// sqrt with libm's +0 for -0 and +inf for -inf. Empty for other
+/// exponents.
+Value powerByConstant(MathBuilder &m, Value x, double y) {
+  if (y == 0)
+    return m.f(1);
+  if (y == 1)
+    return m.mul(x, m.f(1)); // exact, -0 and NaN included
+  if (y == 2)
+    return m.mul(x, x);
+  if (y == -1)
+    return m.div(m.f(1), x);
+  if (y == 0.5)
+    return m.select(m.eq(x, m.neg(m.inf())), m.inf(),
+                    m.add(m.sqrt(x), m.f(0)));
+  return Value();
+}
+
+/// s32 power by squaring over the 31 bits of y (or the bits of a constant
+/// y); y < 0 gives 0 (1 for x = 1), as XLA's integer pow. Products wrap.
+Value integerPower(MathBuilder &m, Value x, Value y,
+                   std::optional<int64_t> constant) {
+  if (constant && *constant < 0)
+    return m.select(m.eq(x, m.i(1)), m.i(1), m.i(0));
+  int bits = constant ? llvm::bit_width(static_cast<uint64_t>(*constant)) : 31;
+  if (bits == 0)
+    return m.i(1);
   Value result = m.i(1), base = x, e = y;
-  for (int bit = 0; bit < 31; ++bit) {
+  for (int bit = 0; bit < bits; ++bit) {
     // result * (bit ? base : 1): the kernel emits operands depth-first, so
     // this consumes each bit as it is made (a select chain on result would
     // keep all 31 bits of e live: more than the 32 vregs).
     Value set = m.eq(m.rem(e, m.i(2)), m.i(1));
     result = m.mul(result, m.select(set, base, m.i(1)));
-    if (bit < 30) {
+    if (bit < bits - 1) {
       base = m.mul(base, base);
       e = m.div(e, m.i(2));
     }
   }
+  if (constant)
+    return result;
   Value negative = m.lt(y, m.i(0));
   return m.select(negative, m.select(m.eq(x, m.i(1)), m.i(1), m.i(0)), result);
 }
@@ -552,18 +581,33 @@ void expandFunction(Operation *op) {
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
   MathBuilder m(b, op->getLoc(), type.getShape());
   Value result;
+  std::optional<double> exponent;
+  if (auto cst = isa<hlo::PowerOp>(op)
+                     ? op->getOperand(1).getDefiningOp<hlo::ConstantOp>()
+                     : nullptr)
+    if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+        dense && dense.isSplat())
+      exponent = isa<FloatType>(dense.getElementType())
+                     ? dense.getSplatValue<APFloat>().convertToDouble()
+                     : dense.getSplatValue<APInt>().getSExtValue();
   if (isa<hlo::PowerOp>(op) && type.getElementType().isInteger(32)) {
-    result = integerPower(m, op->getOperand(0), op->getOperand(1));
+    std::optional<int64_t> constant;
+    if (exponent)
+      constant = static_cast<int64_t>(*exponent);
+    result = integerPower(m, op->getOperand(0), op->getOperand(1), constant);
   } else {
     SmallVector<Value> args;
     for (Value operand : op->getOperands())
       args.push_back(type.getElementType().isF32() ? operand : m.toF32(operand));
-    result = expandFloat(m, op, args);
+    if (exponent)
+      result = powerByConstant(m, args[0], *exponent);
+    if (!result)
+      result = expandFloat(m, op, args);
     if (!type.getElementType().isF32())
       result = hlo::ConvertOp::create(b, op->getLoc(), type, result);
   }
-  result.getDefiningOp()->setDiscardableAttrs(
-      op->getDiscardableAttrDictionary());
+  if (Operation *def = result.getDefiningOp())
+    def->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   op->getResult(0).replaceAllUsesWith(result);
   op->erase();
 }

@@ -211,7 +211,8 @@ def ExpandMath : Pass<"tpuc-expand-math", "mlir::ModuleOp"> {
     This pass rewrites sine, cosine, tan, atan, atan2, asin, acos, sinh,
     cosh, asinh, acosh, atanh, erf, cbrt, exponential_minus_one,
     log_plus_one and power (f32 and bf16; bf16 computes in f32 and rounds
-    once, as XLA does; power also on s32, by squaring) into add, multiply,
+    once, as XLA does; power also on s32, by squaring; constant exponents
+    0, 1, 2, -1 and 0.5 without a log) into add, multiply,
     divide, exp, log, sqrt, compare, select and f32 <-> s32 converts, with
     the range reductions and minimax polynomials of Cephes, fdlibm and ARM
     optimized-routines (docs/math-functions.md: the algorithms and their

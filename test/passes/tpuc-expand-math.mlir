@@ -132,6 +132,26 @@ func.func @bf16_power(%x: tensor<3x5xbf16>) -> tensor<3x5xbf16> {
 
 // -----
 
+// Constant exponents XLA's simplifier rewrites need no log: x^2 = x * x.
+// s32 x^5 multiplies over the exponent's 3 bits only.
+// CHECK-LABEL: func.func @constant_exponents
+// CHECK: ^bb0(%[[X:.+]]: tensor<4xf32>):
+// CHECK-NOT: hlo.log
+// CHECK: %[[SQ:.+]] = hlo.multiply %[[X]], %[[X]] : tensor<4xf32>
+// CHECK-NEXT: hlo.return %[[SQ]]
+// CHECK-COUNT-3: hlo.remainder
+// CHECK-NOT: hlo.remainder
+// CHECK: return
+func.func @constant_exponents(%x: tensor<4xf32>, %a: tensor<4xi32>) -> (tensor<4xf32>, tensor<4xi32>) {
+  %two = hlo.constant dense<2.0> : tensor<4xf32>
+  %0 = hlo.power %x, %two : tensor<4xf32>
+  %five = hlo.constant dense<5> : tensor<4xi32>
+  %1 = hlo.power %a, %five : tensor<4xi32>
+  return %0, %1 : tensor<4xf32>, tensor<4xi32>
+}
+
+// -----
+
 // Types without an expansion keep the op (codegen reports it).
 // CHECK-LABEL: func.func @f16
 // CHECK-NEXT: hlo.erf %{{.+}} : tensor<3xf16>
