@@ -26,6 +26,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -221,9 +222,8 @@ std::pair<Value, Value> sinCosKernel(MathBuilder &m, Value r) {
 
 /// sin (quadrantShift 0) or cos (1): the kernel of the quadrant
 /// (k + shift) mod 4; inf gives NaN.
-Value sinOrCos(MathBuilder &m, Value x, int quadrantShift) {
-  auto [r, k] = reducePiOver2(m, x);
-  auto [s, c] = sinCosKernel(m, r);
+Value sinOrCosOf(MathBuilder &m, Value x, Value k, Value s, Value c,
+                 int quadrantShift) {
   // q = (k + shift) mod 4 in [0, 4) (s32 remainder keeps the sign).
   Value q = m.rem(m.add(m.add(k, m.i(quadrantShift)), m.i(4)), m.i(4));
   Value odd = m.eq(m.rem(q, m.i(2)), m.i(1));
@@ -233,6 +233,12 @@ Value sinOrCos(MathBuilder &m, Value x, int quadrantShift) {
   // result in [-1, 1] (selects keep NaN).
   v = m.select(m.gt(v, m.f(1)), m.f(1), m.select(m.lt(v, m.f(-1)), m.f(-1), v));
   return m.select(m.eq(m.abs(x), m.inf()), m.nan(), v);
+}
+
+Value sinOrCos(MathBuilder &m, Value x, int quadrantShift) {
+  auto [r, k] = reducePiOver2(m, x);
+  auto [s, c] = sinCosKernel(m, r);
+  return sinOrCosOf(m, x, k, s, c, quadrantShift);
 }
 
 Value tan(MathBuilder &m, Value x) {
@@ -575,6 +581,33 @@ Value expandFloat(MathBuilder &m, Operation *op, ArrayRef<Value> args) {
       .Default([](Operation *) { return Value(); });
 }
 
+/// sine and cosine of one value in one fusion (rotary embeddings compute
+/// both) share one reduction and one pair of polynomials.
+void expandSineAndCosine(Operation *sine, Operation *cosine) {
+  Operation *first = sine->isBeforeInBlock(cosine) ? sine : cosine;
+  OpBuilder b(first);
+  auto type = cast<RankedTensorType>(sine->getResult(0).getType());
+  MathBuilder m(b, first->getLoc(), type.getShape());
+  Value x = sine->getOperand(0);
+  if (!type.getElementType().isF32())
+    x = m.toF32(x);
+  auto [r, k] = reducePiOver2(m, x);
+  auto [s, c] = sinCosKernel(m, r);
+  SmallVector<std::pair<Operation *, Value>, 2> results;
+  for (auto [op, shift] : {std::pair(sine, 0), std::pair(cosine, 1)}) {
+    Value result = sinOrCosOf(m, x, k, s, c, shift);
+    if (!type.getElementType().isF32())
+      result = hlo::ConvertOp::create(b, op->getLoc(), type, result);
+    result.getDefiningOp()->setDiscardableAttrs(
+        op->getDiscardableAttrDictionary());
+    results.push_back({op, result});
+  }
+  for (auto [op, result] : results) {
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
+  }
+}
+
 /// Replaces the function `op` (not a map) by its expansion before it.
 void expandFunction(Operation *op) {
   OpBuilder b(op);
@@ -740,8 +773,25 @@ public:
         for (Operation *op : *inner)
           expandFunction(op);
     }
+    // A sine and a cosine of one value in one fusion: one reduction.
+    llvm::DenseMap<std::pair<Value, Block *>, Operation *> sines;
     for (Operation *op : functions)
-      expandFunction(intoFusion(op));
+      if (isa<hlo::SineOp>(op) && isa<hlo::FusionOp>(op->getParentOp()))
+        sines.try_emplace({op->getOperand(0), op->getBlock()}, op);
+    llvm::DenseSet<Operation *> paired;
+    for (Operation *op : functions) {
+      if (!isa<hlo::CosineOp>(op))
+        continue;
+      auto it = sines.find({op->getOperand(0), op->getBlock()});
+      if (it != sines.end() && !paired.contains(it->second)) {
+        paired.insert(it->second);
+        paired.insert(op);
+        expandSineAndCosine(it->second, op);
+      }
+    }
+    for (Operation *op : functions)
+      if (!paired.contains(op))
+        expandFunction(intoFusion(op));
   }
 };
 
