@@ -222,7 +222,8 @@ def ExpandMath : Pass<"tpuc-expand-math", "mlir::ModuleOp"> {
 
     Each expansion is one loop kernel: an op outside a fusion is first put
     into an `hlo.fusion` (kind loop) of its own; an op inside a fusion is
-    expanded in place. Ops in reduce, sort or scatter computations and other
+    expanded in place (a sine and a cosine of one value there share their
+    range reduction). Ops in reduce, sort or scatter computations and other
     element types are left as they are. Compile-only: `tpuc interpret` runs
     the original ops.
 
