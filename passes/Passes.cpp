@@ -120,6 +120,9 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
   pm.addPass(createExpandMath());
   pm.addPass(createDecomposeDots());
   pm.addPass(createDecomposeReductions());
+  pm.addPass(createCanonicalizeConvolutions());
+  pm.addPass(createExpandSelectAndScatter());
+  pm.addPass(createExpandReduceWindow());
   SplitConvolutionPrecisionOptions split;
   split.dotPrecision = config.dotPrecision;
   pm.addPass(createSplitConvolutionPrecision(split));

@@ -96,6 +96,26 @@ cl::opt<int64_t> printEvery(
     cl::value_desc("K"), cl::init(0), cl::sub(interpretSub),
     cl::cat(toolCategory()));
 
+cl::opt<int64_t> replicaCount(
+    "replica-count",
+    cl::desc("Run on R replicas (default: the module's replica_count, else "
+             "1); with --num-partitions, R x P devices run at once and "
+             "collectives exchange values between them (docs/spmd.md)"),
+    cl::value_desc("R"), cl::init(0), cl::sub(interpretSub),
+    cl::cat(toolCategory()));
+cl::opt<int64_t> numPartitions(
+    "num-partitions",
+    cl::desc("Run on P partitions (default: the module's num_partitions, "
+             "else 1). With several devices, --input takes one file per "
+             "parameter (a global array, split by the parameter's sharding; "
+             "unsharded parameters go whole to every device) or one per "
+             "parameter per device (device-major); --output gathers each "
+             "result by its sharding (unsharded: device 0's); --output-dir "
+             "writes DIR/device<d>/result<i>.npy; without them each device's "
+             "results are printed"),
+    cl::value_desc("P"), cl::init(0), cl::sub(interpretSub),
+    cl::cat(toolCategory()));
+
 int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tpuc interpret") << message << "\n";
   return 1;
@@ -247,6 +267,151 @@ void printSummary(llvm::raw_ostream &os, unsigned index, const Tensor &t) {
   os << "\n";
 }
 
+/// The sharding text of argument or result `index` ("{replicated}" when
+/// none is given).
+std::string shardingOf(mlir::func::FuncOp entry, unsigned index, bool result) {
+  auto attr = result ? entry.getResultAttrOfType<mlir::StringAttr>(
+                           index, "hlo.sharding")
+                     : entry.getArgAttrOfType<mlir::StringAttr>(
+                           index, "hlo.sharding");
+  return attr ? attr.getValue().str() : "{replicated}";
+}
+
+/// Every device's arguments: from per-parameter global files split by the
+/// parameters' shardings, from per-device files, or from the generator
+/// (every device draws the same values for a parameter).
+bool makeDeviceInputs(mlir::func::FuncOp entry,
+                      const interpreter::DeviceGrid &grid,
+                      std::vector<std::vector<Tensor>> &args) {
+  mlir::FunctionType type = entry.getFunctionType();
+  size_t count = type.getNumInputs();
+  int64_t devices = grid.numDevices();
+  bool random = randomSeed.getNumOccurrences() > 0;
+  if (random && !inputFiles.empty())
+    return fail("--input and --random-inputs exclude each other"), false;
+  bool perDevice = inputFiles.size() == count * devices && count > 0;
+  if (!random && !perDevice && inputFiles.size() != count)
+    return fail("@" + entry.getSymName() + " has " + llvm::Twine(count) +
+                " parameters and the run has " + llvm::Twine(devices) +
+                " devices: give " + llvm::Twine(count) +
+                " --input files (global arrays) or " +
+                llvm::Twine(count * devices) + " (one per parameter per "
+                "device, device-major), not " + llvm::Twine(inputFiles.size())),
+           false;
+  args.assign(devices, {});
+  for (int64_t d = 0; d < devices; ++d) {
+    for (size_t i = 0; i < count; ++i) {
+      std::optional<TensorSpec> spec =
+          interpreter::tensorSpecOf(type.getInput(i));
+      if (!spec)
+        return fail("parameter " + llvm::Twine(i) +
+                    " is not an array the interpreter can take as input"),
+               false;
+      std::vector<int64_t> shape(spec->shape.begin(), spec->shape.end());
+      std::string path =
+          random ? "" : filePath(inputFiles[perDevice ? d * count + i : i]);
+      absl::StatusOr<hostio::HostArray> array =
+          random ? hostio::randomInput(randomSeed, i, spec->dtype, shape)
+                 : hostio::readNpyFile(path);
+      if (!array.ok())
+        return fail(std::string(array.status().message())), false;
+      Tensor value = Tensor::fromHostArray(*array);
+      if (!random && !perDevice) {
+        std::string error;
+        std::optional<Tensor> shard = interpreter::shardOf(
+            value, shardingOf(entry, i, false), d % grid.numPartitions, error);
+        if (!shard)
+          return fail("parameter " + llvm::Twine(i) + " (" + path +
+                      "): " + error),
+                 false;
+        value = *shard;
+      }
+      if (value.dtype() != spec->dtype ||
+          value.shape() != llvm::ArrayRef<int64_t>(spec->shape))
+        return fail("parameter " + llvm::Twine(i) + " of device " +
+                    llvm::Twine(d) + " expects " + spec->str() + " but " +
+                    (path.empty() ? std::string("the input") : path) +
+                    " gives " + value.typeString()),
+               false;
+      args[d].push_back(value);
+    }
+  }
+  return true;
+}
+
+int runDevices(mlir::func::FuncOp entry, const interpreter::DeviceGrid &grid,
+               const std::vector<std::pair<unsigned, unsigned>> &feedback,
+               const interpreter::InterpreterOptions &options) {
+  std::vector<std::vector<Tensor>> args;
+  if (!makeDeviceInputs(entry, grid, args))
+    return 1;
+  std::vector<llvm::SmallVector<Tensor>> results;
+  for (int64_t step = 1; step <= steps; ++step) {
+    auto stepResults = interpreter::interpretDevices(entry, grid, args, options);
+    if (mlir::failed(stepResults))
+      return 1;
+    results = std::move(*stepResults);
+    for (size_t d = 0; d < results.size(); ++d)
+      for (auto [result, param] : feedback)
+        args[d][param] = results[d][result];
+  }
+  unsigned numResults = entry.getFunctionType().getNumResults();
+  if (!outputDir.empty()) {
+    std::vector<std::string> written;
+    for (size_t d = 0; d < results.size(); ++d) {
+      llvm::SmallString<128> dir(outputDir);
+      llvm::sys::path::append(dir, "device" + llvm::Twine(d));
+      if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+        return fail("cannot create '" + dir + "': " + ec.message());
+      for (unsigned i = 0; i < numResults; ++i) {
+        llvm::SmallString<128> path(dir);
+        llvm::sys::path::append(path, "result" + llvm::Twine(i) + ".npy");
+        absl::Status status =
+            hostio::writeNpyFile(path.str().str(), results[d][i].toHostArray());
+        if (!status.ok()) {
+          for (const std::string &done : written)
+            llvm::sys::fs::remove(done);
+          return fail(std::string(status.message()));
+        }
+        written.push_back(path.str().str());
+      }
+    }
+    return 0;
+  }
+  if (!outputFiles.empty()) {
+    std::vector<hostio::HostArray> globals;
+    for (unsigned i = 0; i < numResults; ++i) {
+      // A result's parts: one per partition, from replica 0.
+      std::vector<Tensor> parts;
+      for (int64_t p = 0; p < grid.numPartitions; ++p)
+        parts.push_back(results[p][i]);
+      std::string error;
+      std::optional<Tensor> global =
+          interpreter::gatherShards(parts, shardingOf(entry, i, true), error);
+      if (!global)
+        return fail("result " + llvm::Twine(i) + ": " + error);
+      globals.push_back(global->toHostArray());
+    }
+    for (unsigned i = 0; i < numResults; ++i) {
+      absl::Status status =
+          hostio::writeNpyFile(filePath(outputFiles[i]), globals[i]);
+      if (!status.ok()) {
+        for (unsigned j = 0; j < i; ++j)
+          llvm::sys::fs::remove(filePath(outputFiles[j]));
+        return fail(std::string(status.message()));
+      }
+    }
+    return 0;
+  }
+  for (size_t d = 0; d < results.size(); ++d) {
+    llvm::outs() << "device " << d << " (replica " << d / grid.numPartitions
+                 << ", partition " << d % grid.numPartitions << ")\n";
+    for (auto [i, result] : llvm::enumerate(results[d]))
+      printSummary(llvm::outs(), i, result);
+  }
+  return 0;
+}
+
 int runInterpret() {
   if (!outputFiles.empty() && !outputDir.empty())
     return fail("--output and --output-dir exclude each other");
@@ -272,13 +437,35 @@ int runInterpret() {
   std::vector<std::pair<unsigned, unsigned>> feedback;
   if (!stepFeedback(*module, entry, feedback))
     return 1;
-  std::vector<Tensor> args;
-  if (!makeInputs(entry, args))
-    return 1;
-
   interpreter::InterpreterOptions options;
   options.numThreads = threads;
   options.maxOps = maxOps;
+
+  // The device grid: the flags, else the module's counts.
+  interpreter::DeviceGrid grid;
+  auto moduleCount = [&](llvm::StringRef name) -> int64_t {
+    auto attr = (*module)->getAttrOfType<mlir::IntegerAttr>(name);
+    return attr ? attr.getInt() : 1;
+  };
+  if (replicaCount.getNumOccurrences() && replicaCount < 1)
+    return fail("--replica-count needs a positive integer");
+  if (numPartitions.getNumOccurrences() && numPartitions < 1)
+    return fail("--num-partitions needs a positive integer");
+  grid.replicaCount = replicaCount.getNumOccurrences()
+                          ? replicaCount
+                          : moduleCount("hlo.replica_count");
+  grid.numPartitions = numPartitions.getNumOccurrences()
+                           ? numPartitions
+                           : moduleCount("hlo.num_partitions");
+  if (grid.numDevices() > 1) {
+    if (!outputFiles.empty() && outputFiles.size() != numResults)
+      return 1;
+    return runDevices(entry, grid, feedback, options);
+  }
+
+  std::vector<Tensor> args;
+  if (!makeInputs(entry, args))
+    return 1;
   bool stepLog = steps.getNumOccurrences() > 0;
   if (steps > 1 && feedback.empty())
     llvm::WithColor::note(llvm::errs(), "tpuc interpret")

@@ -11,6 +11,7 @@
 #include "compiler/importer/HloImporter.h"
 
 #include "dialects/hlo/HloOps.h"
+#include "dialects/hlo/Sharding.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -21,6 +22,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace tpuc::hlo_text;
@@ -109,13 +112,9 @@ const char *unsupportedReason(StringRef opcode) {
       .Cases({"infeed", "outfeed", "send", "send-done", "recv", "recv-done"},
              "it exchanges data with the host or another program, which a "
              "single compiled program cannot do")
-      .Cases({"all-gather", "all-gather-start", "all-gather-done",
-              "all-reduce", "all-reduce-start", "all-reduce-done",
-              "all-to-all", "collective-broadcast", "collective-permute",
-              "collective-permute-start", "collective-permute-done",
-              "collective-reduce", "reduce-scatter", "ragged-all-to-all"},
-             "collectives need a multi-device target (tpuc compiles for one "
-             "core)")
+      .Cases({"ragged-all-to-all", "collective-reduce"},
+             "this collective is not supported yet (docs/spmd.md lists the "
+             "supported ones)")
       .Cases({"async-start", "async-update", "async-done"},
              "async wrappers are not supported; dump the module before XLA's "
              "scheduling passes")
@@ -171,6 +170,17 @@ private:
                                  Location location);
   /// Leaves of `value` (a tuple is split recursively) for function results.
   void flattenTuple(Value value, SmallVectorImpl<Value> &leaves);
+  /// XLA's `sharding=` as the canonical `hlo.sharding` string; errors at
+  /// the offending character.
+  FailureOr<StringAttr> convertSharding(const hlo_text::Attribute &attr);
+  /// `replica_groups=` (list or iota form; absent is `{}`) as the 2-D
+  /// tensor of the hlo collectives, rows padded with -1.
+  FailureOr<DenseIntElementsAttr> convertReplicaGroups(const Instruction &inst);
+  /// Builds the collective op of `inst` (also its -start form).
+  LogicalResult addCollective(const Instruction &inst, StringRef opcode,
+                              ValueRange operands, Type resultType,
+                              StringRef &opName,
+                              SmallVectorImpl<NamedAttribute> &attrs);
 
   const Module &module;
   MLIRContext &context;
@@ -706,12 +716,71 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
       return needOperands(2);
     return identity(operands[0]);
   } else if (opcode == "replica-id" || opcode == "partition-id") {
-    auto tensorType = dyn_cast<RankedTensorType>(*resultType);
-    if (!tensorType)
-      return error(inst.opcodeLoc) << "'" << opcode << "' returns an array";
-    opName = "hlo.constant"; // one device: replica and partition 0
-    addAttr("value", DenseElementsAttr::get(
-                         tensorType, ArrayRef<APInt>(APInt(32, 0))));
+    opName = opcode == "replica-id" ? "hlo.replica_id" : "hlo.partition_id";
+  } else if (opcode == "all-reduce-done" || opcode == "all-gather-done" ||
+             opcode == "collective-permute-done") {
+    // The -start op computed the result; -done reads it from the start's
+    // tuple (all-gather, collective-permute) or is its value (all-reduce).
+    if (failed(needOperands(1)))
+      return failure();
+    Value started = operands[0];
+    if (isa<TupleType>(started.getType()) && !isa<TupleType>(*resultType))
+      started = hlo::GetTupleElementOp::create(builder, location, started, 1);
+    return identity(started);
+  } else if (llvm::is_contained(
+                 {"all-reduce", "all-reduce-start", "all-gather",
+                  "all-gather-start", "reduce-scatter", "all-to-all",
+                  "collective-permute", "collective-permute-start",
+                  "collective-broadcast"},
+                 opcode)) {
+    // An async -start is imported as the synchronous op (docs/spmd.md).
+    StringRef base = StringRef(opcode);
+    bool isStart = base.consume_back("-start");
+    if (base == "all-reduce") {
+      if (failed(splitTupleResult()) || failed(addRegion("to_apply", 1)))
+        return failure();
+    } else if (base == "reduce-scatter") {
+      if (failed(addRegion("to_apply", 1)))
+        return failure();
+    }
+    // all-gather-start and collective-permute-start return (operand,
+    // result, context...).
+    auto startTuple = isStart && base != "all-reduce"
+                          ? dyn_cast<TupleType>(*resultType)
+                          : nullptr;
+    if (isStart && base != "all-reduce" &&
+        (!startTuple || startTuple.size() < 2 || operands.size() != 1 ||
+         startTuple.getType(0) != operands[0].getType()))
+      return error(inst.opcodeLoc)
+             << "'" << opcode << "' must take one operand and return "
+             << "(operand, result, ...)";
+    if (startTuple)
+      resultTypes.assign({startTuple.getType(1)});
+    if (base != "all-reduce" && failed(needOperands(1)))
+      return failure();
+    if (failed(addCollective(inst, base, operands, resultTypes.front(), opName,
+                             attrs)))
+      return failure();
+    if (startTuple) {
+      OperationState state(location, opName);
+      state.addOperands(operands);
+      state.addTypes(resultTypes);
+      state.addAttributes(attrs);
+      Value result = builder.create(state)->getResult(0);
+      SmallVector<Value> elements{operands[0], result};
+      for (Type type : startTuple.getTypes().drop_front(2)) {
+        auto context = dyn_cast<RankedTensorType>(type);
+        if (!context || !isa<IntegerType>(context.getElementType()))
+          return error(inst.opcodeLoc) << "'" << opcode << "' context "
+                                       << type << " must be an integer array";
+        elements.push_back(hlo::ConstantOp::create(
+            builder, location,
+            DenseElementsAttr::get(
+                context, APInt(context.getElementTypeBitWidth(), 0))));
+      }
+      values[inst.name] = hlo::TupleOp::create(builder, location, elements);
+      return success();
+    }
   } else if (opcode == "copy-start") {
     // (destination, source, context); copy-done returns the destination.
     auto tuple = dyn_cast<TupleType>(*resultType);
@@ -1005,6 +1074,12 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
                                  << "'";
   }
 
+  if (const hlo_text::Attribute *sharding = inst.attr("sharding")) {
+    FailureOr<StringAttr> text = convertSharding(*sharding);
+    if (failed(text))
+      return failure();
+    addAttr("hlo.sharding", *text);
+  }
   OperationState state(location, opName);
   state.addOperands(operands);
   state.addTypes(resultTypes);
@@ -1021,6 +1096,130 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     result = hlo::TupleOp::create(builder, location, op->getResults());
   values[inst.name] = result;
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shardings and collectives
+//===----------------------------------------------------------------------===//
+
+/// `at` moved right by `offset` characters (values sit on one line).
+static Loc shifted(Loc at, size_t offset) {
+  return Loc{at.line, at.column + static_cast<uint32_t>(offset)};
+}
+
+FailureOr<StringAttr>
+Importer::convertSharding(const hlo_text::Attribute &attr) {
+  hlo::ShardingError problem;
+  std::optional<hlo::Sharding> sharding = hlo::parseSharding(attr.raw, problem);
+  if (!sharding)
+    return error(shifted(attr.valueLoc, problem.offset))
+           << "invalid sharding: " << problem.message;
+  return builder.getStringAttr(sharding->str());
+}
+
+FailureOr<DenseIntElementsAttr>
+Importer::convertReplicaGroups(const Instruction &inst) {
+  std::vector<std::vector<int64_t>> groups;
+  if (const hlo_text::Attribute *attr = inst.attr("replica_groups")) {
+    if (attr->kind == AttrKind::IntListList) {
+      groups = attr->intLists;
+    } else if (StringRef(attr->raw).starts_with("[")) {
+      hlo::ShardingError problem;
+      auto iota = hlo::parseIotaReplicaGroups(attr->raw, problem);
+      if (!iota)
+        return error(shifted(attr->valueLoc, problem.offset))
+               << "invalid replica_groups: " << problem.message;
+      groups = std::move(*iota);
+    } else {
+      return error(attr->valueLoc)
+             << "replica_groups must be a list {{0,1},{2,3}} or an iota "
+                "form [2,2]<=[4]";
+    }
+  }
+  int64_t columns = 0;
+  for (const std::vector<int64_t> &group : groups)
+    columns = std::max<int64_t>(columns, group.size());
+  SmallVector<int64_t> ids;
+  for (const std::vector<int64_t> &group : groups) {
+    ids.append(group.begin(), group.end());
+    ids.append(columns - group.size(), -1);
+  }
+  auto type = RankedTensorType::get(
+      {static_cast<int64_t>(groups.size()), columns}, builder.getI64Type());
+  return DenseIntElementsAttr::get(type, ids);
+}
+
+LogicalResult Importer::addCollective(const Instruction &inst, StringRef opcode,
+                                      ValueRange operands, Type resultType,
+                                      StringRef &opName,
+                                      SmallVectorImpl<NamedAttribute> &attrs) {
+  auto add = [&](StringRef name, mlir::Attribute value) {
+    attrs.push_back(builder.getNamedAttr(name, value));
+  };
+  if (const hlo_text::Attribute *channel = inst.attr("channel_id")) {
+    if (channel->kind != AttrKind::Int || channel->intValue < 0)
+      return error(channel->valueLoc)
+             << "channel_id must be a non-negative integer";
+    add("channel_id", builder.getI64IntegerAttr(channel->intValue));
+  }
+  const hlo_text::Attribute *global = inst.attr("use_global_device_ids");
+  if (global && global->boolValue &&
+      llvm::is_contained({"all-reduce", "all-gather", "reduce-scatter"},
+                         opcode))
+    add("use_global_device_ids", builder.getUnitAttr());
+  // The one dimension of `dimensions={d}`.
+  auto dimension = [&](StringRef name) -> LogicalResult {
+    const hlo_text::Attribute *dims = inst.attr("dimensions");
+    if (!dims || dims->kind != AttrKind::IntList || dims->ints.size() != 1)
+      return error(dims ? dims->valueLoc : inst.opcodeLoc)
+             << "'" << inst.opcode << "' needs dimensions={d} (one dimension)";
+    add(name, builder.getI64IntegerAttr(dims->ints[0]));
+    return success();
+  };
+  if (opcode == "collective-permute") {
+    const hlo_text::Attribute *pairs = inst.attr("source_target_pairs");
+    if (!pairs || pairs->kind != AttrKind::IntListList)
+      return error(pairs ? pairs->valueLoc : inst.opcodeLoc)
+             << "collective-permute needs source_target_pairs={{0,1},...}";
+    SmallVector<int64_t> ids;
+    for (const std::vector<int64_t> &pair : pairs->intLists) {
+      if (pair.size() != 2)
+        return error(pairs->valueLoc)
+               << "source_target_pairs entries are {source,target} pairs, "
+                  "found one of "
+               << pair.size() << " ids";
+      ids.append(pair.begin(), pair.end());
+    }
+    auto type = RankedTensorType::get(
+        {static_cast<int64_t>(pairs->intLists.size()), 2},
+        builder.getI64Type());
+    add("source_target_pairs", DenseIntElementsAttr::get(type, ids));
+    opName = "hlo.collective_permute";
+    return success();
+  }
+  FailureOr<DenseIntElementsAttr> groups = convertReplicaGroups(inst);
+  if (failed(groups))
+    return failure();
+  add("replica_groups", *groups);
+  if (opcode == "all-reduce") {
+    opName = "hlo.all_reduce";
+    return success();
+  }
+  if (opcode == "collective-broadcast") {
+    opName = "hlo.collective_broadcast";
+    return success();
+  }
+  if (opcode == "all-to-all" && !inst.attr("dimensions"))
+    return error(inst.opcodeLoc)
+           << "the tuple form of all-to-all (no dimensions=) is not "
+              "supported; tpuc takes the array form all-to-all(x), "
+              "dimensions={d}";
+  opName = opcode == "all-gather"       ? "hlo.all_gather"
+           : opcode == "reduce-scatter" ? "hlo.reduce_scatter"
+                                        : "hlo.all_to_all";
+  return dimension(opcode == "all-gather"       ? "all_gather_dim"
+                   : opcode == "reduce-scatter" ? "scatter_dimension"
+                                                : "dimension");
 }
 
 FailureOr<Value> Importer::emitBatchNorm(const Instruction &inst,
@@ -1252,6 +1451,12 @@ FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
     if (!layout.empty())
       func.setArgAttr(arg.getArgNumber(), "hlo.layout",
                       builder.getStringAttr(layout));
+    if (const hlo_text::Attribute *sharding = param->attr("sharding")) {
+      FailureOr<StringAttr> text = convertSharding(*sharding);
+      if (failed(text))
+        return failure();
+      func.setArgAttr(arg.getArgNumber(), "hlo.sharding", *text);
+    }
   }
   builder.setInsertionPointToEnd(block);
   active[comp.name] = true;
@@ -1267,6 +1472,35 @@ FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
   func::ReturnOp::create(builder, loc(comp.root().loc), results);
   func.setFunctionType(
       builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  // The ROOT's sharding, split over the flattened results.
+  if (const hlo_text::Attribute *sharding = comp.root().attr("sharding")) {
+    FailureOr<StringAttr> text = convertSharding(*sharding);
+    if (failed(text))
+      return failure();
+    hlo::ShardingError ignored;
+    hlo::Sharding parsed = *hlo::parseSharding(text->getValue(), ignored);
+    SmallVector<hlo::Sharding> leaves;
+    std::function<void(const hlo::Sharding &)> flatten =
+        [&](const hlo::Sharding &s) {
+          if (s.kind != hlo::Sharding::Kind::Tuple)
+            leaves.push_back(s);
+          for (const hlo::Sharding &element : s.elements)
+            flatten(element);
+        };
+    flatten(parsed);
+    if (parsed.kind != hlo::Sharding::Kind::Tuple && results.size() == 1)
+      func.setResultAttr(0, "hlo.sharding", *text);
+    else if (parsed.kind == hlo::Sharding::Kind::Tuple &&
+             leaves.size() == results.size())
+      for (auto [i, leaf] : llvm::enumerate(leaves))
+        func.setResultAttr(i, "hlo.sharding",
+                           builder.getStringAttr(leaf.str()));
+    else
+      return error(sharding->valueLoc)
+             << "the ROOT's sharding has " << leaves.size()
+             << " leaves but the computation returns " << results.size()
+             << " arrays";
+  }
   return func;
 }
 
@@ -1313,6 +1547,18 @@ OwningOpRef<ModuleOp> Importer::run() {
           builder.getNamedAttr(key, builder.getStringAttr(value)));
     attrs.push_back(builder.getNamedAttr("hlo.frontend_attributes",
                                          builder.getDictionaryAttr(entries)));
+  }
+  // The device counts (XLA's HloModuleConfig; 1 when absent).
+  for (StringRef key : {"replica_count", "num_partitions"}) {
+    const hlo_text::Attribute *count = module.attr(key);
+    if (!count)
+      continue;
+    if (count->kind != AttrKind::Int || count->intValue < 1) {
+      error(count->valueLoc) << key << " must be a positive integer";
+      return nullptr;
+    }
+    attrs.push_back(builder.getNamedAttr(
+        ("hlo." + key).str(), builder.getI64IntegerAttr(count->intValue)));
   }
   for (const NamedAttribute &attr : attrs)
     moduleOp->setAttr(attr.getName(), attr.getValue());

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/interpreter/Interpreter.h"
+#include "compiler/interpreter/Collectives.h"
 #include "compiler/interpreter/ScalarProgram.h"
 #include "compiler/interpreter/Kernels.h"
 
@@ -20,6 +21,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cstring>
+#include <functional>
+#include <optional>
 #include <thread>
 
 using namespace mlir;
@@ -192,7 +195,8 @@ public:
       : numThreads(options.numThreads > 0
                        ? options.numThreads
                        : std::max(1u, std::thread::hardware_concurrency())),
-        maxOps(options.maxOps) {}
+        maxOps(options.maxOps), grid(options.grid), device(options.device),
+        rendezvous(options.rendezvous) {}
 
   /// Evaluates `block` with `args` bound to its arguments and returns the
   /// operands of its terminator.
@@ -202,6 +206,11 @@ public:
 
 private:
   LogicalResult evalOp(Operation &op, Scope &scope);
+  /// A collective: exchanges operands with the other devices, then
+  /// computes this device's results (docs/spmd.md).
+  FailureOr<llvm::SmallVector<Tensor, 2>>
+  evalCollective(Operation &op, llvm::ArrayRef<Tensor> operands,
+                 const std::function<Combiner(Region &)> &combinerOf);
   FailureOr<llvm::SmallVector<RtValue, 2>> evalOpResults(Operation &op,
                                                          Scope &scope);
 
@@ -225,6 +234,9 @@ private:
   int numThreads;
   uint64_t maxOps;
   uint64_t opsRun = 0;
+  DeviceGrid grid;
+  int64_t device;
+  Rendezvous *rendezvous;
 };
 
 FailureOr<std::vector<RtValue>>
@@ -343,6 +355,21 @@ Evaluator::evalOpResults(Operation &op, Scope &scope) {
     return op.emitOpError("is not supported by the interpreter");
   };
 
+  if (isa<hlo::AllReduceOp, hlo::AllGatherOp, hlo::ReduceScatterOp,
+          hlo::AllToAllOp, hlo::CollectivePermuteOp,
+          hlo::CollectiveBroadcastOp>(op)) {
+    auto results = evalCollective(op, tensors(op.getOperands()), combinerOf);
+    if (failed(results))
+      return failure();
+    return many(*results);
+  }
+  if (isa<hlo::ReplicaIdOp, hlo::PartitionIdOp>(op)) {
+    Tensor id(DType::U32, {});
+    *id.data<uint32_t>() = static_cast<uint32_t>(
+        isa<hlo::ReplicaIdOp>(op) ? device / grid.numPartitions
+                                  : device % grid.numPartitions);
+    return one(id);
+  }
   if (std::optional<UnaryOp> kind = unaryOpKind(&op))
     return one(unary(*kind, tensor(op.getOperand(0))));
   if (std::optional<BinaryOp> kind = binaryOpKind(&op))
@@ -552,6 +579,114 @@ Evaluator::evalOpResults(Operation &op, Scope &scope) {
       .Default([&](Operation *) { return unsupported(); });
 }
 
+FailureOr<llvm::SmallVector<Tensor, 2>> Evaluator::evalCollective(
+    Operation &op, llvm::ArrayRef<Tensor> operands,
+    const std::function<Combiner(Region &)> &combinerOf) {
+  std::vector<int64_t> group;
+  if (!isa<hlo::CollectivePermuteOp>(op)) {
+    auto participants = collectiveParticipants(&op, grid, device);
+    if (failed(participants))
+      return failure();
+    group = std::move(*participants);
+  }
+  auto round = rendezvous->exchange(
+      &op, device, std::vector<Tensor>(operands.begin(), operands.end()));
+  if (failed(round))
+    return failure();
+  const Rendezvous::Round &all = **round;
+  int64_t position = llvm::find(group, device) - group.begin();
+  llvm::SmallVector<Tensor, 2> results;
+  // Left fold over the group in group order, per operand.
+  auto reduceOver = [&](Region &region, size_t index) -> FailureOr<Tensor> {
+    Combiner combiner = combinerOf(region);
+    Tensor acc = all[group[0]][index];
+    for (size_t k = 1; k < group.size(); ++k) {
+      const Tensor &next = all[group[k]][index];
+      if (combiner.binary) {
+        acc = binary(*combiner.binary, acc, next);
+        continue;
+      }
+      FailureOr<Tensor> combined = map({acc, next}, acc.dtype(), combiner);
+      if (failed(combined))
+        return failure();
+      acc = std::move(*combined);
+    }
+    return acc;
+  };
+  // Block `block` of `n` equal blocks of `t` along `dim`.
+  auto block = [](const Tensor &t, int64_t dim, int64_t n, int64_t index) {
+    llvm::SmallVector<int64_t, 4> start(t.rank(), 0), limit(t.shape()),
+        strides(t.rank(), 1);
+    int64_t size = t.dim(dim) / n;
+    start[dim] = index * size;
+    limit[dim] = (index + 1) * size;
+    return slice(t, start, limit, strides);
+  };
+  return llvm::TypeSwitch<Operation *, FailureOr<llvm::SmallVector<Tensor, 2>>>(&op)
+      .Case([&](hlo::AllReduceOp o) -> FailureOr<llvm::SmallVector<Tensor, 2>> {
+        for (size_t i = 0; i < operands.size(); ++i) {
+          FailureOr<Tensor> reduced = reduceOver(o.getComputation(), i);
+          if (failed(reduced))
+            return failure();
+          results.push_back(*reduced);
+        }
+        return results;
+      })
+      .Case([&](hlo::ReduceScatterOp o) -> FailureOr<llvm::SmallVector<Tensor, 2>> {
+        FailureOr<Tensor> reduced = reduceOver(o.getComputation(), 0);
+        if (failed(reduced))
+          return failure();
+        if (reduced->dim(o.getScatterDimension()) % group.size() != 0)
+          return o.emitOpError() << "dimension " << o.getScatterDimension()
+                                 << " is not divisible by the group size "
+                                 << group.size();
+        results.push_back(block(*reduced, o.getScatterDimension(),
+                                group.size(), position));
+        return results;
+      })
+      .Case([&](hlo::AllGatherOp o) -> FailureOr<llvm::SmallVector<Tensor, 2>> {
+        std::vector<Tensor> parts;
+        for (int64_t member : group)
+          parts.push_back(all[member][0]);
+        Tensor gathered = concatenate(parts, o.getAllGatherDim());
+        if (gathered.shape() != shapeOf(o.getResult()))
+          return o.emitOpError() << "gathers " << gathered.typeString()
+                                 << " over a group of " << group.size()
+                                 << " devices, but returns "
+                                 << o.getResult().getType();
+        results.push_back(gathered);
+        return results;
+      })
+      .Case([&](hlo::AllToAllOp o) -> FailureOr<llvm::SmallVector<Tensor, 2>> {
+        int64_t dim = o.getDimension();
+        if (operands[0].dim(dim) % group.size() != 0)
+          return o.emitOpError() << "dimension " << dim
+                                 << " is not divisible by the group size "
+                                 << group.size();
+        std::vector<Tensor> parts;
+        for (int64_t member : group)
+          parts.push_back(block(all[member][0], dim, group.size(), position));
+        results.push_back(concatenate(parts, dim));
+        return results;
+      })
+      .Case([&](hlo::CollectivePermuteOp o) -> FailureOr<llvm::SmallVector<Tensor, 2>> {
+        FailureOr<int64_t> source = permuteSource(o, grid, device);
+        if (failed(source))
+          return failure();
+        results.push_back(*source < 0
+                              ? Tensor(operands[0].dtype(), operands[0].shape())
+                              : all[*source][0]);
+        return results;
+      })
+      .Case([&](hlo::CollectiveBroadcastOp) -> FailureOr<llvm::SmallVector<Tensor, 2>> {
+        results.push_back(all[group[0]][0]);
+        return results;
+      })
+      .Default([&](Operation *) -> FailureOr<llvm::SmallVector<Tensor, 2>> {
+        return op.emitOpError("is not a collective");
+      });
+}
+
 } // namespace
 
 FailureOr<llvm::SmallVector<Tensor>>
@@ -582,7 +717,16 @@ interpret(func::FuncOp func, llvm::ArrayRef<Tensor> args,
     if (!tensorSpecOf(resultType))
       return func.emitError() << "result " << i << " has type " << resultType
                               << ", which the interpreter cannot return";
-  Evaluator evaluator(options);
+  // A plain run is device 0 of a 1 x 1 grid.
+  std::optional<Rendezvous> single;
+  InterpreterOptions effective = options;
+  if (!effective.rendezvous) {
+    single.emplace(1);
+    effective.grid = DeviceGrid();
+    effective.device = 0;
+    effective.rendezvous = &*single;
+  }
+  Evaluator evaluator(effective);
   auto results = evaluator.runBlock(func.getBody().front(), values, nullptr);
   if (failed(results))
     return failure();

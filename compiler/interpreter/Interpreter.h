@@ -22,6 +22,16 @@
 
 namespace tpuc::interpreter {
 
+class Rendezvous;
+
+/// A replica_count x num_partitions system (XLA's device assignment):
+/// device d is replica d / numPartitions, partition d % numPartitions.
+struct DeviceGrid {
+  int64_t replicaCount = 1;
+  int64_t numPartitions = 1;
+  int64_t numDevices() const { return replicaCount * numPartitions; }
+};
+
 struct InterpreterOptions {
   /// Threads for dot_general and convolution; 0 uses every hardware thread.
   /// Results do not depend on it.
@@ -30,6 +40,12 @@ struct InterpreterOptions {
   /// of every region run, per loop trip and per element); 0 is no limit.
   /// An endless while then fails instead of hanging.
   uint64_t maxOps = 0;
+  /// The system and the device this run is (set by interpretDevices; a
+  /// plain interpret() is device 0 of a 1 x 1 grid, where a collective over
+  /// a group of one is its identity).
+  DeviceGrid grid;
+  int64_t device = 0;
+  Rendezvous *rendezvous = nullptr;
 };
 
 /// The element type and shape of a parameter or result type, when it is a
@@ -47,6 +63,29 @@ std::optional<TensorSpec> tensorSpecOf(mlir::Type type);
 mlir::FailureOr<llvm::SmallVector<Tensor>>
 interpret(mlir::func::FuncOp func, llvm::ArrayRef<Tensor> args,
           const InterpreterOptions &options = {});
+
+/// Runs `func` on every device of `grid` at once (one thread each), device
+/// d on `args[d]`; collectives exchange values between the devices with
+/// XLA's semantics (docs/spmd.md). Returns each device's results. Results
+/// do not depend on thread timing.
+mlir::FailureOr<std::vector<llvm::SmallVector<Tensor>>>
+interpretDevices(mlir::func::FuncOp func, const DeviceGrid &grid,
+                 llvm::ArrayRef<std::vector<Tensor>> args,
+                 const InterpreterOptions &options = {});
+
+/// The part of the global array `global` that partition `partition` holds
+/// under `sharding` (XLA's sharding text, as in `hlo.sharding`): the whole
+/// array when replicated, manual or maximal, its tile when tiled (every
+/// dimension must divide evenly). Nullopt with `error` set otherwise.
+std::optional<Tensor> shardOf(const Tensor &global, llvm::StringRef sharding,
+                              int64_t partition, std::string &error);
+
+/// The global array assembled from each partition's part under `sharding`
+/// (the inverse of shardOf; a replicated array is partition 0's, a maximal
+/// one its device's).
+std::optional<Tensor> gatherShards(llvm::ArrayRef<Tensor> parts,
+                                   llvm::StringRef sharding,
+                                   std::string &error);
 
 } // namespace tpuc::interpreter
 

@@ -2,6 +2,7 @@
 
 #include "dialects/hlo/HloDialect.h"
 #include "dialects/hlo/HloOps.h"
+#include "dialects/hlo/Sharding.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -57,6 +58,49 @@ Operation *HloDialect::materializeConstant(OpBuilder &builder, Attribute value,
   if (!elements || elements.getType() != type)
     return nullptr;
   return ConstantOp::create(builder, loc, type, elements);
+}
+
+//===----------------------------------------------------------------------===//
+// Discardable attributes: shardings and the module's device counts
+//===----------------------------------------------------------------------===//
+
+/// `hlo.sharding` must be a string in XLA's sharding syntax.
+static LogicalResult verifyShardingAttr(Operation *op, NamedAttribute attr) {
+  if (attr.getName() != "hlo.sharding")
+    return success();
+  auto text = dyn_cast<StringAttr>(attr.getValue());
+  if (!text)
+    return op->emitError("hlo.sharding must be a string");
+  ShardingError error;
+  if (!parseSharding(text.getValue(), error))
+    return op->emitError() << "invalid hlo.sharding \"" << text.getValue()
+                           << "\": " << error.message << " at offset "
+                           << error.offset;
+  return success();
+}
+
+LogicalResult HloDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attr) {
+  StringRef name = attr.getName();
+  if (name == "hlo.num_partitions" || name == "hlo.replica_count") {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || value.getInt() < 1)
+      return op->emitError() << name << " must be a positive integer";
+    return success();
+  }
+  return verifyShardingAttr(op, attr);
+}
+
+LogicalResult HloDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                   unsigned,
+                                                   NamedAttribute attr) {
+  return verifyShardingAttr(op, attr);
+}
+
+LogicalResult HloDialect::verifyRegionResultAttribute(Operation *op, unsigned,
+                                                      unsigned,
+                                                      NamedAttribute attr) {
+  return verifyShardingAttr(op, attr);
 }
 
 //===----------------------------------------------------------------------===//

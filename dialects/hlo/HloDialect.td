@@ -31,6 +31,11 @@ def Hlo_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  // `hlo.sharding` (ops, arguments, results) and the module's
+  // `hlo.num_partitions` / `hlo.replica_count` are checked (docs/spmd.md).
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let dependentDialects = ["::mlir::func::FuncDialect"];
   let extraClassDeclaration = [{
     void registerAttributes();

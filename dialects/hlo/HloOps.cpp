@@ -1433,3 +1433,190 @@ LogicalResult FusionOp::verifyRegions() {
 
 #define GET_OP_CLASSES
 #include "dialects/hlo/HloOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+/// Replica groups: a 2-D tensor of ids >= 0, rows padded at the end with
+/// -1, no id twice. Returns the group size when every row has the same one
+/// (nullopt for the empty `{}`, whose size is the device count).
+static FailureOr<std::optional<int64_t>>
+verifyReplicaGroups(Operation *op, DenseIntElementsAttr groups,
+                    StringRef name = "replica_groups") {
+  auto type = cast<ShapedType>(groups.getType());
+  if (type.getRank() != 2)
+    return op->emitOpError() << name << " must be a 2-D tensor, got rank "
+                             << type.getRank();
+  if (type.getNumElements() == 0)
+    return std::optional<int64_t>();
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  SmallVector<int64_t> ids(groups.getValues<int64_t>());
+  llvm::SmallSet<int64_t, 16> seen;
+  std::optional<int64_t> size;
+  bool uniform = true;
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t count = 0;
+    for (int64_t c = 0; c < cols; ++c) {
+      int64_t id = ids[r * cols + c];
+      if (id == -1)
+        continue;
+      if (id < -1 || (c > 0 && ids[r * cols + c - 1] == -1))
+        return op->emitOpError()
+               << name << " row " << r << " has " << id << " at column " << c
+               << "; ids are >= 0 and -1 only pads the end of a row";
+      if (!seen.insert(id).second)
+        return op->emitOpError() << name << " lists id " << id << " twice";
+      ++count;
+    }
+    if (count == 0)
+      return op->emitOpError() << name << " row " << r << " is empty";
+    if (size && *size != count)
+      uniform = false;
+    size = count;
+  }
+  return uniform ? size : std::optional<int64_t>();
+}
+
+/// The checks shared by the ops with replica_groups and channel_id.
+static FailureOr<std::optional<int64_t>>
+verifyCollective(Operation *op, DenseIntElementsAttr groups,
+                 std::optional<int64_t> channelId, bool useGlobalDeviceIds) {
+  if (useGlobalDeviceIds && !channelId)
+    return op->emitOpError("use_global_device_ids needs a channel_id");
+  if (useGlobalDeviceIds && cast<ShapedType>(groups.getType()).getNumElements() == 0)
+    return op->emitOpError("use_global_device_ids needs explicit replica_groups");
+  return verifyReplicaGroups(op, groups);
+}
+
+/// `dim` in range of `type`, and (when the group size is known) divisible.
+static LogicalResult verifySplitDim(Operation *op, RankedTensorType type,
+                                    int64_t dim, StringRef name,
+                                    std::optional<int64_t> groupSize) {
+  if (dim >= type.getRank())
+    return op->emitOpError() << name << " " << dim << " is out of range for "
+                             << type;
+  if (groupSize && type.getDimSize(dim) % *groupSize != 0)
+    return op->emitOpError() << "dimension " << dim << " of " << type
+                             << " is not divisible by the group size "
+                             << *groupSize;
+  return success();
+}
+
+/// Result `result` is `operand` with dimension `dim` scaled by `factor`
+/// (or divided, `divide`), every other dimension and the element type kept.
+static LogicalResult verifyScaledDim(Operation *op, RankedTensorType operand,
+                                     RankedTensorType result, int64_t dim,
+                                     std::optional<int64_t> groupSize,
+                                     bool divide) {
+  bool ok = operand.getElementType() == result.getElementType() &&
+            operand.getRank() == result.getRank();
+  for (int64_t d = 0; ok && d < operand.getRank(); ++d) {
+    int64_t in = operand.getDimSize(d), out = result.getDimSize(d);
+    if (d != dim)
+      ok = in == out;
+    else if (groupSize)
+      ok = divide ? in == out * *groupSize : out == in * *groupSize;
+    else
+      ok = divide ? out > 0 && in % out == 0 : in > 0 && out % in == 0;
+  }
+  if (ok)
+    return success();
+  InFlightDiagnostic diag = op->emitOpError()
+                            << "result " << result << " must be " << operand
+                            << " with dimension " << dim
+                            << (divide ? " divided" : " multiplied");
+  if (groupSize)
+    diag << " by the group size " << *groupSize;
+  else
+    diag << " by the group size";
+  return diag;
+}
+
+LogicalResult AllReduceOp::verify() {
+  if (failed(verifyCollective(*this, getReplicaGroups(), getChannelId(),
+                              getUseGlobalDeviceIds())))
+    return failure();
+  if (getOperands().getTypes() != getResults().getTypes())
+    return emitOpError("results must have the operands' types");
+  if (getOperands().empty())
+    return emitOpError("needs at least one operand");
+  Type element = cast<ShapedType>(getOperands()[0].getType()).getElementType();
+  for (Value operand : getOperands())
+    if (cast<ShapedType>(operand.getType()).getElementType() != element)
+      return emitOpError("operands must share one element type, as the "
+                         "computation is applied to each");
+  return success();
+}
+
+LogicalResult AllReduceOp::verifyRegions() {
+  SmallVector<Type> scalar = scalarsOf(getOperands().take_front(1).getTypes());
+  return verifyRegionSignature(*this, getComputation(), "computation",
+                               {scalar[0], scalar[0]}, scalar);
+}
+
+LogicalResult AllGatherOp::verify() {
+  FailureOr<std::optional<int64_t>> size = verifyCollective(
+      *this, getReplicaGroups(), getChannelId(), getUseGlobalDeviceIds());
+  if (failed(size))
+    return failure();
+  auto operand = cast<RankedTensorType>(getOperand().getType());
+  if (getAllGatherDim() >= operand.getRank())
+    return emitOpError() << "all_gather_dim " << getAllGatherDim()
+                         << " is out of range for " << operand;
+  return verifyScaledDim(*this, operand,
+                         cast<RankedTensorType>(getResult().getType()),
+                         getAllGatherDim(), *size, /*divide=*/false);
+}
+
+LogicalResult ReduceScatterOp::verify() {
+  FailureOr<std::optional<int64_t>> size = verifyCollective(
+      *this, getReplicaGroups(), getChannelId(), getUseGlobalDeviceIds());
+  if (failed(size))
+    return failure();
+  auto operand = cast<RankedTensorType>(getOperand().getType());
+  if (failed(verifySplitDim(*this, operand, getScatterDimension(),
+                            "scatter_dimension", *size)))
+    return failure();
+  return verifyScaledDim(*this, operand,
+                         cast<RankedTensorType>(getResult().getType()),
+                         getScatterDimension(), *size, /*divide=*/true);
+}
+
+LogicalResult ReduceScatterOp::verifyRegions() {
+  SmallVector<Type> scalar = scalarsOf(getOperand().getType());
+  return verifyRegionSignature(*this, getComputation(), "computation",
+                               {scalar[0], scalar[0]}, scalar);
+}
+
+LogicalResult AllToAllOp::verify() {
+  FailureOr<std::optional<int64_t>> size =
+      verifyCollective(*this, getReplicaGroups(), getChannelId(), false);
+  if (failed(size))
+    return failure();
+  return verifySplitDim(*this, cast<RankedTensorType>(getOperand().getType()),
+                        getDimension(), "dimension", *size);
+}
+
+LogicalResult CollectivePermuteOp::verify() {
+  auto type = cast<ShapedType>(getSourceTargetPairs().getType());
+  if (type.getRank() != 2 || (type.getNumElements() && type.getDimSize(1) != 2))
+    return emitOpError("source_target_pairs must be an N x 2 tensor");
+  llvm::SmallSet<int64_t, 16> sources, targets;
+  SmallVector<int64_t> ids(getSourceTargetPairs().getValues<int64_t>());
+  for (size_t i = 0; i + 1 < ids.size(); i += 2) {
+    if (ids[i] < 0 || ids[i + 1] < 0)
+      return emitOpError("source_target_pairs ids must be >= 0");
+    if (!sources.insert(ids[i]).second)
+      return emitOpError() << "source " << ids[i] << " appears twice in "
+                           << "source_target_pairs";
+    if (!targets.insert(ids[i + 1]).second)
+      return emitOpError() << "target " << ids[i + 1] << " appears twice in "
+                           << "source_target_pairs";
+  }
+  return success();
+}
+
+LogicalResult CollectiveBroadcastOp::verify() {
+  return verifyCollective(*this, getReplicaGroups(), getChannelId(), false);
+}

@@ -11,6 +11,7 @@
 
 include "dialects/hlo/HloDialect.td"
 include "mlir/IR/OpBase.td"
+include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/CallInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
@@ -799,10 +800,178 @@ def Hlo_FusionOp : Hlo_Op<"fusion", [IsolatedFromAbove,
   let hasRegionVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Multi-device: ids and collectives (docs/spmd.md)
+//===----------------------------------------------------------------------===//
+
+// `replica_groups` is a 2-D i64 tensor, one row per group, rows padded with
+// -1 when groups differ in size; an empty (0x0) tensor is XLA's `{}`: one
+// group of every replica (or partition). `channel_id` and
+// `use_global_device_ids` choose how ids are read as XLA's
+// CollectiveOpGroupMode does (docs/spmd.md): no channel_id: replica ids;
+// channel_id alone: partition ids for all_to_all, collective_permute and
+// collective_broadcast, replica ids spanning every partition for
+// all_reduce, all_gather and reduce_scatter; use_global_device_ids: global
+// device ids (replica * num_partitions + partition).
+
+def Hlo_ReplicaIdOp : Hlo_Op<"replica_id", [Pure]> {
+  let summary = "the replica this program runs as";
+  let description = [{
+    XLA's replica-id: a u32 scalar in [0, replica_count).
+
+    ```mlir
+    %0 = hlo.replica_id : tensor<ui32>
+    ```
+  }];
+  let results = (outs 0DTensorOf<[UI32]>:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Hlo_PartitionIdOp : Hlo_Op<"partition_id", [Pure]> {
+  let summary = "the partition this program runs as";
+  let description = [{
+    XLA's partition-id: a u32 scalar in [0, num_partitions).
+
+    ```mlir
+    %0 = hlo.partition_id : tensor<ui32>
+    ```
+  }];
+  let results = (outs 0DTensorOf<[UI32]>:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Hlo_AllReduceOp : Hlo_Op<"all_reduce", [RecursiveMemoryEffects]> {
+  let summary = "reduce each operand across the devices of a group";
+  let description = [{
+    XLA's all-reduce: every device of a group receives, for each operand,
+    the elementwise reduction of that operand over the group with
+    `computation` (rank-0 (acc, x) -> acc). Results have the operands'
+    types.
+
+    ```mlir
+    %0 = hlo.all_reduce(%x) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}
+         : (tensor<4xf32>) -> tensor<4xf32> {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = hlo.add %a, %b : tensor<f32>
+      hlo.return %s : tensor<f32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Hlo_Tensor>:$operands,
+                       I64ElementsAttr:$replica_groups,
+                       OptionalAttr<I64Attr>:$channel_id,
+                       UnitAttr:$use_global_device_ids);
+  let results = (outs Variadic<Hlo_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$computation);
+  let assemblyFormat = [{
+    `(` $operands `)` attr-dict `:` functional-type(operands, results)
+    $computation
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def Hlo_AllGatherOp : Hlo_Op<"all_gather", []> {
+  let summary = "concatenate the operands of a group's devices";
+  let description = [{
+    XLA's all-gather: every device of a group receives the concatenation,
+    along `all_gather_dim`, of the group members' operands in group order.
+
+    ```mlir
+    %0 = hlo.all_gather %x, dim = 0 {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}
+         : (tensor<2x4xf32>) -> tensor<4x4xf32>
+    ```
+  }];
+  let arguments = (ins Hlo_Tensor:$operand,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$all_gather_dim,
+                       I64ElementsAttr:$replica_groups,
+                       OptionalAttr<I64Attr>:$channel_id,
+                       UnitAttr:$use_global_device_ids);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `dim` `=` $all_gather_dim attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Hlo_ReduceScatterOp : Hlo_Op<"reduce_scatter", [RecursiveMemoryEffects]> {
+  let summary = "reduce across a group, each device keeping one slice";
+  let description = [{
+    XLA's reduce-scatter: the all-reduce of the operand over the group, cut
+    into group-size equal blocks along `scatter_dimension`; the device at
+    position i of its group receives block i.
+  }];
+  let arguments = (ins Hlo_Tensor:$operand,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$scatter_dimension,
+                       I64ElementsAttr:$replica_groups,
+                       OptionalAttr<I64Attr>:$channel_id,
+                       UnitAttr:$use_global_device_ids);
+  let results = (outs Hlo_Tensor:$result);
+  let regions = (region SizedRegion<1>:$computation);
+  let assemblyFormat = [{
+    $operand `,` `dim` `=` $scatter_dimension attr-dict
+    `:` functional-type(operands, results) $computation
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def Hlo_AllToAllOp : Hlo_Op<"all_to_all", [SameOperandsAndResultType]> {
+  let summary = "exchange blocks between the devices of a group";
+  let description = [{
+    XLA's (array) all-to-all with `dimensions={d}`: each device cuts its
+    operand into group-size blocks along `dimension`; the device at
+    position i of its group receives block i of every member, concatenated
+    along `dimension` in group order.
+  }];
+  let arguments = (ins Hlo_Tensor:$operand,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$dimension,
+                       I64ElementsAttr:$replica_groups,
+                       OptionalAttr<I64Attr>:$channel_id);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `dim` `=` $dimension attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Hlo_CollectivePermuteOp : Hlo_Op<"collective_permute",
+    [SameOperandsAndResultType]> {
+  let summary = "send the operand from source to target devices";
+  let description = [{
+    XLA's collective-permute: `source_target_pairs` is an N x 2 tensor of
+    (source, target) ids (replica ids, or partition ids with a channel_id);
+    a device receives its source's operand, and zeros when no pair targets
+    it. Sources are distinct and targets are distinct.
+  }];
+  let arguments = (ins Hlo_Tensor:$operand,
+                       I64ElementsAttr:$source_target_pairs,
+                       OptionalAttr<I64Attr>:$channel_id);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Hlo_CollectiveBroadcastOp : Hlo_Op<"collective_broadcast",
+    [SameOperandsAndResultType]> {
+  let summary = "send the first group member's operand to the group";
+  let description = [{
+    XLA's collective-broadcast: every device of a group receives the
+    operand of the group's first member.
+  }];
+  let arguments = (ins Hlo_Tensor:$operand,
+                       I64ElementsAttr:$replica_groups,
+                       OptionalAttr<I64Attr>:$channel_id);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 def Hlo_ReturnOp : Hlo_Op<"return", [Pure, Terminator,
     ParentOneOf<["ReduceOp", "MapOp", "ReduceWindowOp", "SelectAndScatterOp",
                  "ScatterOp", "SortOp", "WhileOp", "ConditionalOp",
-                 "FusionOp"]>]> {
+                 "FusionOp", "AllReduceOp", "ReduceScatterOp"]>]> {
   let summary = "the result of a region";
   let arguments = (ins Variadic<Hlo_TensorOrTuple>:$results);
   let assemblyFormat = "($results^ `:` type($results))? attr-dict";

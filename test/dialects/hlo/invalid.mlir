@@ -1183,3 +1183,71 @@ func.func @shift_float(%a: tensor<4xf32>) {
   %0 = hlo.shift_left %a, %a : tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @replica_groups_rank(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{replica_groups must be a 2-D tensor, got rank 1}}
+  %0 = hlo.collective_broadcast %x {replica_groups = dense<[0, 1]> : tensor<2xi64>} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @replica_groups_padding(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{replica_groups row 0 has 1 at column 1; ids are >= 0 and -1 only pads the end of a row}}
+  %0 = hlo.collective_broadcast %x {replica_groups = dense<[[-1, 1]]> : tensor<1x2xi64>} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @global_ids_need_channel(%x: tensor<4xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{use_global_device_ids needs a channel_id}}
+  %0 = hlo.all_gather %x, dim = 0 {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids} : (tensor<4xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @scatter_not_divisible(%x: tensor<3xf32>) -> tensor<1xf32> {
+  // expected-error @+1 {{dimension 0 of 'tensor<3xf32>' is not divisible by the group size 2}}
+  %0 = hlo.reduce_scatter %x, dim = 0 {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<3xf32>) -> tensor<1xf32> {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = hlo.add %a, %b : tensor<f32>
+    hlo.return %s : tensor<f32>
+  }
+  return %0 : tensor<1xf32>
+}
+
+// -----
+
+func.func @all_reduce_region(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{computation takes 2 argument(s) of type(s) ('tensor<i32>', 'tensor<i32>'), expected ('tensor<f32>', 'tensor<f32>')}}
+  %0 = hlo.all_reduce(%x) {replica_groups = dense<> : tensor<0x0xi64>} : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    hlo.return %a : tensor<i32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @permute_pairs(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{source 0 appears twice in source_target_pairs}}
+  %0 = hlo.collective_permute %x {source_target_pairs = dense<[[0, 1], [0, 2]]> : tensor<2x2xi64>} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{invalid hlo.sharding "{devices=[2]0}": the tile assignment [2] needs 2 devices, found 1 at offset 12}}
+func.func @bad_sharding(%x: tensor<4xf32> {hlo.sharding = "{devices=[2]0}"}) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{hlo.num_partitions must be a positive integer}}
+module attributes {hlo.num_partitions = 0 : i64} {
+}

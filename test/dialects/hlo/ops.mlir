@@ -298,3 +298,34 @@ func.func @xla_opcodes(%f: tensor<4xf32>, %i: tensor<4xi32>, %u: tensor<4xui8>) 
   %b1 = hlo.count_leading_zeros %b0 : tensor<4xui8>
   return %13, %s3, %b1 : tensor<4xf32>, tensor<4xi32>, tensor<4xui8>
 }
+
+// CHECK-LABEL: func.func @collectives
+// CHECK-SAME: {hlo.sharding = "{devices=[2,1]0,1}"}
+// CHECK-SAME: -> (tensor<2x4xf32> {hlo.sharding = "{replicated}"}
+func.func @collectives(%x: tensor<2x4xf32> {hlo.sharding = "{devices=[2,1]0,1}"}) -> (tensor<2x4xf32> {hlo.sharding = "{replicated}"}, tensor<4x4xf32>, tensor<1x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<ui32>, tensor<ui32>) {
+  // CHECK: hlo.all_reduce(%{{.+}}) {channel_id = 1 : i64, replica_groups = dense<{{\[\[}}0, 1]]> : tensor<1x2xi64>, use_global_device_ids}
+  %0 = hlo.all_reduce(%x) {channel_id = 1 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids} : (tensor<2x4xf32>) -> tensor<2x4xf32> {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = hlo.add %a, %b : tensor<f32>
+    hlo.return %s : tensor<f32>
+  }
+  // CHECK: hlo.all_gather %{{.+}}, dim = 0 {hlo.sharding = "{replicated}", replica_groups = dense<{{\[\[}}0, 1]]> : tensor<1x2xi64>}
+  %1 = hlo.all_gather %x, dim = 0 {hlo.sharding = "{replicated}", replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2x4xf32>) -> tensor<4x4xf32>
+  // CHECK: hlo.reduce_scatter %{{.+}}, dim = 0 {replica_groups = dense<> : tensor<0x0xi64>}
+  %2 = hlo.reduce_scatter %x, dim = 0 {replica_groups = dense<> : tensor<0x0xi64>} : (tensor<2x4xf32>) -> tensor<1x4xf32> {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = hlo.maximum %a, %b : tensor<f32>
+    hlo.return %m : tensor<f32>
+  }
+  // CHECK: hlo.all_to_all %{{.+}}, dim = 0 {channel_id = 2 : i64, replica_groups = dense<{{\[\[}}0, 1]]> : tensor<1x2xi64>} : tensor<2x4xf32>
+  %3 = hlo.all_to_all %x, dim = 0 {channel_id = 2 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : tensor<2x4xf32>
+  // CHECK: hlo.collective_permute %{{.+}} {source_target_pairs = dense<{{\[\[}}0, 1], [1, 0]]> : tensor<2x2xi64>} : tensor<2x4xf32>
+  %4 = hlo.collective_permute %x {source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>} : tensor<2x4xf32>
+  // CHECK: hlo.collective_broadcast %{{.+}} {replica_groups = dense<{{\[\[}}1, 0]]> : tensor<1x2xi64>} : tensor<2x4xf32>
+  %5 = hlo.collective_broadcast %x {replica_groups = dense<[[1, 0]]> : tensor<1x2xi64>} : tensor<2x4xf32>
+  // CHECK: hlo.replica_id : tensor<ui32>
+  %6 = hlo.replica_id : tensor<ui32>
+  // CHECK: hlo.partition_id : tensor<ui32>
+  %7 = hlo.partition_id : tensor<ui32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<2x4xf32>, tensor<4x4xf32>, tensor<1x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<ui32>, tensor<ui32>
+}
