@@ -26,12 +26,14 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
 #include <limits>
-#include <tuple>
+#include <optional>
 
 namespace tpuc {
 #define GEN_PASS_DEF_EXPANDMATH
@@ -182,24 +184,26 @@ public:
 /// and k mod 4). pi/2 is four floats (96 bits) and the products k * part
 /// are exact (Dekker), so r keeps its bits near multiples of pi/2 for
 /// every k an s32 holds. Above 2^24, the float k the products use is
-/// rounded; a second step removes the few multiples of pi/2 left.
+/// rounded; a second step removes the few multiples of pi/2 left (|k2| <=
+/// 64, so 17-bit parts of pi/2 make its products exact without Dekker).
 std::pair<Value, Value> reducePiOver2(MathBuilder &m, Value x) {
-  // One step on v + vLo: (rHi, rLo, k) with rHi + rLo = v + vLo - k pi/2.
-  auto step = [&](Value v, Value vLo) -> std::tuple<Value, Value, Value> {
-    Value kf = m.toF32(m.roundToS32(m.mul(v, m.f(2.0 / M_PI))));
-    auto [h1, l1] = m.twoProduct(kf, m.f(1.5707963705062866));
-    auto [h2, l2] = m.twoProduct(kf, m.f(-4.371138828673793e-08));
-    Value small = m.add(m.mul(kf, m.f(-1.7151245100058819e-15)),
-                        m.mul(kf, m.f(1.056299898220315e-23)));
-    // v - h1 is exact (Sterbenz); the rest is summed exactly.
-    auto [r, e1] = m.twoSum(m.sub(v, h1), m.neg(l1));
-    auto [r2, e2] = m.twoSum(r, m.neg(h2));
-    Value e = m.add(m.sub(m.sub(m.add(e1, e2), l2), small), vLo);
-    return {r2, e, m.toS32(kf)};
-  };
-  auto [r1, e1, k1] = step(x, m.f(0));
-  auto [r2, e2, k2] = step(r1, e1);
-  return {m.add(r2, e2), m.rem(m.add(m.rem(k1, m.i(4)), k2), m.i(4))};
+  Value kf = m.toF32(m.roundToS32(m.mul(x, m.f(2.0 / M_PI))));
+  auto [h1, l1] = m.twoProduct(kf, m.f(1.5707963705062866));
+  auto [h2, l2] = m.twoProduct(kf, m.f(-4.371138828673793e-08));
+  Value small = m.add(m.mul(kf, m.f(-1.7151245100058819e-15)),
+                      m.mul(kf, m.f(1.056299898220315e-23)));
+  // x - h1 is exact (Sterbenz); the rest is summed exactly: r1 + e1.
+  auto [r0, e0] = m.twoSum(m.sub(x, h1), m.neg(l1));
+  auto [r1, e1] = m.twoSum(r0, m.neg(h2));
+  e1 = m.sub(m.sub(m.add(e0, e1), l2), small);
+
+  Value k2f = m.toF32(m.roundToS32(m.mul(r1, m.f(2.0 / M_PI))));
+  Value a = m.sub(r1, m.mul(k2f, m.f(1.5707855224609375)));
+  auto [r2, e2] = m.twoSum(a, m.neg(m.mul(k2f, m.f(1.0804273188114166e-05))));
+  e2 = m.sub(m.sub(m.add(e2, e1), m.mul(k2f, m.f(6.07710062827671e-11))),
+             m.mul(k2f, m.f(-1.2177051777973966e-18)));
+  Value k = m.add(m.rem(m.toS32(kf), m.i(4)), m.toS32(k2f));
+  return {m.add(r2, e2), m.rem(k, m.i(4))};
 }
 
 /// sin(r) and cos(r) for |r| <= pi/4: Cephes' sinf/cosf minimax
@@ -218,9 +222,8 @@ std::pair<Value, Value> sinCosKernel(MathBuilder &m, Value r) {
 
 /// sin (quadrantShift 0) or cos (1): the kernel of the quadrant
 /// (k + shift) mod 4; inf gives NaN.
-Value sinOrCos(MathBuilder &m, Value x, int quadrantShift) {
-  auto [r, k] = reducePiOver2(m, x);
-  auto [s, c] = sinCosKernel(m, r);
+Value sinOrCosOf(MathBuilder &m, Value x, Value k, Value s, Value c,
+                 int quadrantShift) {
   // q = (k + shift) mod 4 in [0, 4) (s32 remainder keeps the sign).
   Value q = m.rem(m.add(m.add(k, m.i(quadrantShift)), m.i(4)), m.i(4));
   Value odd = m.eq(m.rem(q, m.i(2)), m.i(1));
@@ -230,6 +233,12 @@ Value sinOrCos(MathBuilder &m, Value x, int quadrantShift) {
   // result in [-1, 1] (selects keep NaN).
   v = m.select(m.gt(v, m.f(1)), m.f(1), m.select(m.lt(v, m.f(-1)), m.f(-1), v));
   return m.select(m.eq(m.abs(x), m.inf()), m.nan(), v);
+}
+
+Value sinOrCos(MathBuilder &m, Value x, int quadrantShift) {
+  auto [r, k] = reducePiOver2(m, x);
+  auto [s, c] = sinCosKernel(m, r);
+  return sinOrCosOf(m, x, k, s, c, quadrantShift);
 }
 
 Value tan(MathBuilder &m, Value x) {
@@ -277,33 +286,36 @@ Value atan2(MathBuilder &m, Value y, Value x) {
   return m.select(anyNan, m.nan(), a);
 }
 
-/// asin(a) for a in [0, 1] (Cephes' asinf): a polynomial on [0, 0.5] and
-/// asin(a) = pi/2 - 2 asin(sqrt((1-a)/2)) above; NaN beyond 1.
-Value asinNonNegative(MathBuilder &m, Value a) {
-  Value upper = m.gt(a, m.f(0.5));
-  Value zUpper = m.mul(m.f(0.5), m.sub(m.f(1), a));
-  Value z = m.select(upper, zUpper, m.mul(a, a));
-  Value s = m.select(upper, m.sqrt(zUpper), a);
+/// asin(w) for |w| <= 0.5: Cephes' asinf polynomial.
+Value asinKernel(MathBuilder &m, Value w) {
+  Value z = m.mul(w, w);
   Value p = m.poly(z, {1.6666752422e-1, 7.4953002686e-2, 4.5470025998e-2,
                        2.4181311049e-2, 4.2163199048e-2});
-  Value r = m.add(s, m.mul(m.mul(s, z), p));
-  return m.select(upper, m.sub(m.f(M_PI_2), m.add(r, r)), r);
+  return m.add(w, m.mul(m.mul(w, z), p));
 }
 
+/// asin (Cephes' asinf): the polynomial on [0, 0.5] and asin(a) = pi/2 -
+/// 2 asin(sqrt((1-a)/2)) above; NaN beyond 1 (sqrt of a negative).
 Value asin(MathBuilder &m, Value x) {
-  return m.oddResult(x, asinNonNegative(m, m.abs(x)));
+  Value a = m.abs(x);
+  Value upper = m.gt(a, m.f(0.5));
+  Value r = asinKernel(
+      m, m.select(upper, m.sqrt(m.mul(m.f(0.5), m.sub(m.f(1), a))), a));
+  r = m.select(upper, m.sub(m.f(M_PI_2), m.add(r, r)), r);
+  return m.oddResult(x, r);
 }
 
 /// acos (Cephes' acosf): pi/2 - asin(x) on [-0.5, 0.5], 2 asin(sqrt((1-x)/2))
-/// above and pi - 2 asin(sqrt((1+x)/2)) below.
+/// above and pi - 2 asin(sqrt((1+x)/2)) below: one polynomial.
 Value acos(MathBuilder &m, Value x) {
   Value upper = m.gt(x, m.f(0.5)), lower = m.lt(x, m.f(-0.5));
   Value w = m.sqrt(m.mul(m.f(0.5),
                          m.select(lower, m.add(m.f(1), x), m.sub(m.f(1), x))));
-  Value twice = m.mul(m.f(2), asinNonNegative(m, w));
-  Value middle = m.sub(m.f(M_PI_2), asin(m, x));
+  Value s = asinKernel(m, m.select(m.either(upper, lower), w, x));
+  Value twice = m.add(s, s);
   return m.select(upper, twice,
-                  m.select(lower, m.sub(m.f(M_PI), twice), middle));
+                  m.select(lower, m.sub(m.f(M_PI), twice),
+                           m.sub(m.f(M_PI_2), s)));
 }
 
 /// expm1: x + x^2/2! + ... + x^10/10! on |x| < 0.5 (relative error below
@@ -471,21 +483,48 @@ Value power(MathBuilder &m, Value x, Value y) {
   return m.select(one, m.f(1), r);
 }
 
-/// s32 power by squaring over the 31 bits of y; y < 0 gives 0 (1 for
-/// x = 1), as XLA's integer pow. Products wrap.
-Value integerPower(MathBuilder &m, Value x, Value y) {
+/// pow with a constant exponent that needs no log: XLA's algebraic
+/// simplifier's x^0 = 1, x^1 = x, x^2 = x * x, x^-1 = 1 / x, and x^0.5 as
+/// sqrt with libm's +0 for -0 and +inf for -inf. Empty for other
+/// exponents.
+Value powerByConstant(MathBuilder &m, Value x, double y) {
+  if (y == 0)
+    return m.f(1);
+  if (y == 1)
+    return m.mul(x, m.f(1)); // exact, -0 and NaN included
+  if (y == 2)
+    return m.mul(x, x);
+  if (y == -1)
+    return m.div(m.f(1), x);
+  if (y == 0.5)
+    return m.select(m.eq(x, m.neg(m.inf())), m.inf(),
+                    m.add(m.sqrt(x), m.f(0)));
+  return Value();
+}
+
+/// s32 power by squaring over the 31 bits of y (or the bits of a constant
+/// y); y < 0 gives 0 (1 for x = 1), as XLA's integer pow. Products wrap.
+Value integerPower(MathBuilder &m, Value x, Value y,
+                   std::optional<int64_t> constant) {
+  if (constant && *constant < 0)
+    return m.select(m.eq(x, m.i(1)), m.i(1), m.i(0));
+  int bits = constant ? llvm::bit_width(static_cast<uint64_t>(*constant)) : 31;
+  if (bits == 0)
+    return m.i(1);
   Value result = m.i(1), base = x, e = y;
-  for (int bit = 0; bit < 31; ++bit) {
+  for (int bit = 0; bit < bits; ++bit) {
     // result * (bit ? base : 1): the kernel emits operands depth-first, so
     // this consumes each bit as it is made (a select chain on result would
     // keep all 31 bits of e live: more than the 32 vregs).
     Value set = m.eq(m.rem(e, m.i(2)), m.i(1));
     result = m.mul(result, m.select(set, base, m.i(1)));
-    if (bit < 30) {
+    if (bit < bits - 1) {
       base = m.mul(base, base);
       e = m.div(e, m.i(2));
     }
   }
+  if (constant)
+    return result;
   Value negative = m.lt(y, m.i(0));
   return m.select(negative, m.select(m.eq(x, m.i(1)), m.i(1), m.i(0)), result);
 }
@@ -542,24 +581,66 @@ Value expandFloat(MathBuilder &m, Operation *op, ArrayRef<Value> args) {
       .Default([](Operation *) { return Value(); });
 }
 
+/// sine and cosine of one value in one fusion (rotary embeddings compute
+/// both) share one reduction and one pair of polynomials.
+void expandSineAndCosine(Operation *sine, Operation *cosine) {
+  Operation *first = sine->isBeforeInBlock(cosine) ? sine : cosine;
+  OpBuilder b(first);
+  auto type = cast<RankedTensorType>(sine->getResult(0).getType());
+  MathBuilder m(b, first->getLoc(), type.getShape());
+  Value x = sine->getOperand(0);
+  if (!type.getElementType().isF32())
+    x = m.toF32(x);
+  auto [r, k] = reducePiOver2(m, x);
+  auto [s, c] = sinCosKernel(m, r);
+  SmallVector<std::pair<Operation *, Value>, 2> results;
+  for (auto [op, shift] : {std::pair(sine, 0), std::pair(cosine, 1)}) {
+    Value result = sinOrCosOf(m, x, k, s, c, shift);
+    if (!type.getElementType().isF32())
+      result = hlo::ConvertOp::create(b, op->getLoc(), type, result);
+    result.getDefiningOp()->setDiscardableAttrs(
+        op->getDiscardableAttrDictionary());
+    results.push_back({op, result});
+  }
+  for (auto [op, result] : results) {
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
+  }
+}
+
 /// Replaces the function `op` (not a map) by its expansion before it.
 void expandFunction(Operation *op) {
   OpBuilder b(op);
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
   MathBuilder m(b, op->getLoc(), type.getShape());
   Value result;
+  std::optional<double> exponent;
+  if (auto cst = isa<hlo::PowerOp>(op)
+                     ? op->getOperand(1).getDefiningOp<hlo::ConstantOp>()
+                     : nullptr)
+    if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+        dense && dense.isSplat())
+      exponent = isa<FloatType>(dense.getElementType())
+                     ? dense.getSplatValue<APFloat>().convertToDouble()
+                     : dense.getSplatValue<APInt>().getSExtValue();
   if (isa<hlo::PowerOp>(op) && type.getElementType().isInteger(32)) {
-    result = integerPower(m, op->getOperand(0), op->getOperand(1));
+    std::optional<int64_t> constant;
+    if (exponent)
+      constant = static_cast<int64_t>(*exponent);
+    result = integerPower(m, op->getOperand(0), op->getOperand(1), constant);
   } else {
     SmallVector<Value> args;
     for (Value operand : op->getOperands())
       args.push_back(type.getElementType().isF32() ? operand : m.toF32(operand));
-    result = expandFloat(m, op, args);
+    if (exponent)
+      result = powerByConstant(m, args[0], *exponent);
+    if (!result)
+      result = expandFloat(m, op, args);
     if (!type.getElementType().isF32())
       result = hlo::ConvertOp::create(b, op->getLoc(), type, result);
   }
-  result.getDefiningOp()->setDiscardableAttrs(
-      op->getDiscardableAttrDictionary());
+  if (Operation *def = result.getDefiningOp())
+    def->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   op->getResult(0).replaceAllUsesWith(result);
   op->erase();
 }
@@ -692,8 +773,25 @@ public:
         for (Operation *op : *inner)
           expandFunction(op);
     }
+    // A sine and a cosine of one value in one fusion: one reduction.
+    llvm::DenseMap<std::pair<Value, Block *>, Operation *> sines;
     for (Operation *op : functions)
-      expandFunction(intoFusion(op));
+      if (isa<hlo::SineOp>(op) && isa<hlo::FusionOp>(op->getParentOp()))
+        sines.try_emplace({op->getOperand(0), op->getBlock()}, op);
+    llvm::DenseSet<Operation *> paired;
+    for (Operation *op : functions) {
+      if (!isa<hlo::CosineOp>(op))
+        continue;
+      auto it = sines.find({op->getOperand(0), op->getBlock()});
+      if (it != sines.end() && !paired.contains(it->second)) {
+        paired.insert(it->second);
+        paired.insert(op);
+        expandSineAndCosine(it->second, op);
+      }
+    }
+    for (Operation *op : functions)
+      if (!paired.contains(op))
+        expandFunction(intoFusion(op));
   }
 };
 

@@ -211,7 +211,8 @@ def ExpandMath : Pass<"tpuc-expand-math", "mlir::ModuleOp"> {
     This pass rewrites sine, cosine, tan, atan, atan2, asin, acos, sinh,
     cosh, asinh, acosh, atanh, erf, cbrt, exponential_minus_one,
     log_plus_one and power (f32 and bf16; bf16 computes in f32 and rounds
-    once, as XLA does; power also on s32, by squaring) into add, multiply,
+    once, as XLA does; power also on s32, by squaring; constant exponents
+    0, 1, 2, -1 and 0.5 without a log) into add, multiply,
     divide, exp, log, sqrt, compare, select and f32 <-> s32 converts, with
     the range reductions and minimax polynomials of Cephes, fdlibm and ARM
     optimized-routines (docs/math-functions.md: the algorithms and their
@@ -221,7 +222,8 @@ def ExpandMath : Pass<"tpuc-expand-math", "mlir::ModuleOp"> {
 
     Each expansion is one loop kernel: an op outside a fusion is first put
     into an `hlo.fusion` (kind loop) of its own; an op inside a fusion is
-    expanded in place. Ops in reduce, sort or scatter computations and other
+    expanded in place (a sine and a cosine of one value there share their
+    range reduction). Ops in reduce, sort or scatter computations and other
     element types are left as they are. Compile-only: `tpuc interpret` runs
     the original ops.
 
