@@ -477,6 +477,14 @@ int runInterpret() {
   grid.numPartitions = numPartitions.getNumOccurrences()
                            ? numPartitions
                            : moduleCount("hlo.num_partitions");
+  // One thread per device: a bound keeps a typo from starting millions.
+  constexpr int64_t kMaxDevices = 4096;
+  if (grid.replicaCount > kMaxDevices || grid.numPartitions > kMaxDevices ||
+      grid.numDevices() > kMaxDevices)
+    return fail("the run would have " + llvm::Twine(grid.replicaCount) +
+                " x " + llvm::Twine(grid.numPartitions) +
+                " devices; the interpreter runs at most " +
+                llvm::Twine(kMaxDevices));
   if (grid.numDevices() > 1)
     return runDevices(entry, grid, feedback, options);
 
