@@ -618,4 +618,45 @@ def ConvertHloToTpu : Pass<"tpuc-convert-hlo-to-tpu", "mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def DataParallel : Pass<"tpuc-data-parallel", "mlir::ModuleOp"> {
+  let summary = "Partition a training step for N devices along the batch "
+                "(TPUStrategy's data parallelism)";
+  let description = [{
+    Turns the public function into the per-device program of an
+    `num-devices`-way data-parallel run (num_partitions = N, docs/spmd.md):
+    every parameter that input_output_alias does not donate is split along
+    dimension 0 (the batch; its size must divide by N), donated parameters
+    (the weights and optimizer state) are replicated. The split is carried
+    forward through elementwise ops, broadcasts, reshapes that keep the
+    leading dimension major, transposes, reductions and dot_general; where a
+    reduction or a dot contracts the split dimension, each device reduces
+    its part and an `hlo.all_reduce` (with the reduction's computation, over
+    all devices) completes it, so the gradients of the weights are summed
+    over the global batch. A replicated full-size operand met by a split one
+    is sliced to the device's part (`partition_id`). The graph's own scaling
+    stays as written (a loss divided by the global batch size stays a mean
+    over the global batch), so the N-device step computes the global step,
+    up to the order of floating-point sums. Parameters and results get
+    `hlo.sharding`; the module gets `hlo.num_partitions`.
+
+    ```mlir
+    // Before (x is not donated, w is):
+    %g = hlo.dot_general %x, %dy, dims = <lhs_contracting = [0], rhs_contracting = [0]>
+         : (tensor<256x64xf32>, tensor<256x10xf32>) -> tensor<64x10xf32>
+    // After (num-devices=8):
+    %p = hlo.dot_general %x, %dy, dims = <lhs_contracting = [0], rhs_contracting = [0]>
+         : (tensor<32x64xf32>, tensor<32x10xf32>) -> tensor<64x10xf32>
+    %g = hlo.all_reduce(%p) {channel_id = 1 : i64, replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, use_global_device_ids} ...
+    ```
+
+    An op the rules do not cover with a split operand is an error naming it.
+  }];
+  let options = [
+    Option<"numDevices", "num-devices", "int64_t", "8",
+           "Devices (partitions) to split the batch over">,
+  ];
+  let dependentDialects = ["::tpuc::hlo::HloDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // TPUC_PASSES_PASSES_TD

@@ -267,6 +267,20 @@ void printSummary(llvm::raw_ostream &os, unsigned index, const Tensor &t) {
   os << "\n";
 }
 
+/// `step K/N: result<i>=<value>` for the single-element results.
+void printStepLine(int64_t step, llvm::ArrayRef<Tensor> results) {
+  std::vector<hostio::HostArray> scalars;
+  scalars.reserve(results.size());
+  std::vector<std::pair<int, const hostio::HostArray *>> printed;
+  for (auto [i, result] : llvm::enumerate(results))
+    if (result.numElements() == 1) {
+      scalars.push_back(result.toHostArray());
+      printed.emplace_back(i, &scalars.back());
+    }
+  llvm::outs() << runtime::formatStepLine(step, steps, printed) << "\n";
+  llvm::outs().flush();
+}
+
 /// The sharding text of argument or result `index` ("{replicated}" when
 /// none is given).
 std::string shardingOf(mlir::func::FuncOp entry, unsigned index, bool result) {
@@ -351,6 +365,12 @@ int runDevices(mlir::func::FuncOp entry, const interpreter::DeviceGrid &grid,
     if (mlir::failed(stepResults))
       return 1;
     results = std::move(*stepResults);
+    // Device 0's single-element results (a replicated loss is every
+    // device's).
+    if (steps.getNumOccurrences() &&
+        runtime::isPrintedStep(step, steps,
+                               runtime::stepPrintInterval(steps, printEvery)))
+      printStepLine(step, results[0]);
     for (size_t d = 0; d < results.size(); ++d)
       for (auto [result, param] : feedback)
         args[d][param] = results[d][result];
@@ -457,11 +477,16 @@ int runInterpret() {
   grid.numPartitions = numPartitions.getNumOccurrences()
                            ? numPartitions
                            : moduleCount("hlo.num_partitions");
-  if (grid.numDevices() > 1) {
-    if (!outputFiles.empty() && outputFiles.size() != numResults)
-      return 1;
+  // One thread per device: a bound keeps a typo from starting millions.
+  constexpr int64_t kMaxDevices = 4096;
+  if (grid.replicaCount > kMaxDevices || grid.numPartitions > kMaxDevices ||
+      grid.numDevices() > kMaxDevices)
+    return fail("the run would have " + llvm::Twine(grid.replicaCount) +
+                " x " + llvm::Twine(grid.numPartitions) +
+                " devices; the interpreter runs at most " +
+                llvm::Twine(kMaxDevices));
+  if (grid.numDevices() > 1)
     return runDevices(entry, grid, feedback, options);
-  }
 
   std::vector<Tensor> args;
   if (!makeInputs(entry, args))
@@ -479,18 +504,8 @@ int runInterpret() {
     if (mlir::failed(stepResults))
       return 1;
     results = std::move(*stepResults);
-    if (stepLog && runtime::isPrintedStep(step, steps, interval)) {
-      std::vector<hostio::HostArray> scalars;
-      scalars.reserve(results->size());
-      std::vector<std::pair<int, const hostio::HostArray *>> printed;
-      for (auto [i, result] : llvm::enumerate(*results))
-        if (result.numElements() == 1) {
-          scalars.push_back(result.toHostArray());
-          printed.emplace_back(i, &scalars.back());
-        }
-      llvm::outs() << runtime::formatStepLine(step, steps, printed) << "\n";
-      llvm::outs().flush();
-    }
+    if (stepLog && runtime::isPrintedStep(step, steps, interval))
+      printStepLine(step, *results);
     for (auto [result, param] : feedback)
       args[param] = (*results)[result];
   }

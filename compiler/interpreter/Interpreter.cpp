@@ -361,6 +361,14 @@ Evaluator::evalOpResults(Operation &op, Scope &scope) {
     auto results = evalCollective(op, tensors(op.getOperands()), combinerOf);
     if (failed(results))
       return failure();
+    // Groups of different sizes can give a shape the verifier could not
+    // check statically.
+    for (auto [result, value] : llvm::zip(op.getResults(), *results))
+      if (value.shape() != shapeOf(result))
+        return op.emitOpError()
+               << "computes " << value.typeString() << " on device " << device
+               << " but returns " << result.getType()
+               << " (its replica groups differ in size?)";
     return many(*results);
   }
   if (isa<hlo::ReplicaIdOp, hlo::PartitionIdOp>(op)) {

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <initializer_list>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
@@ -86,6 +87,37 @@ const Preset kPresets[] = {
      96 * kGiB - 1280 * kMiB, 1280 * kMiB, 7380e9 / 2, kTiles7x, kF32OnlyV5e},
 };
 
+// Slices as Cloud TPU names them. Per-link ICI bandwidth is one direction
+// of one link; the per-hop latency is an assumption (docs/targets.md).
+struct SlicePreset {
+  const char *name;
+  const char *device;
+  int64_t chips;
+  int64_t devices;
+  std::initializer_list<int64_t> topology;
+  bool wraparound;
+  double linkBytesPerSecond;
+  double hopLatency;
+  const char *description;
+};
+
+const SlicePreset kSlices[] = {
+    {"tpu-v2-8", "tpu-v2", 4, 8, {2, 2}, false, 62e9, 1e-6,
+     "Cloud TPU v2-8: 4 chips (2x2), 8 cores, each a device"},
+    {"tpu-v3-8", "tpu-v3", 4, 8, {2, 2}, false, 82e9, 1e-6,
+     "Cloud TPU v3-8: 4 chips (2x2), 8 cores, each a device"},
+    {"tpu-v3-32", "tpu-v3", 16, 32, {4, 4}, false, 82e9, 1e-6,
+     "Cloud TPU v3-32: 16 chips (4x4), 32 cores, each a device"},
+    {"tpu-v4-8", "tpu-v4", 4, 4, {2, 2, 1}, false, 50e9, 1e-6,
+     "Cloud TPU v4-8: 4 megacore chips (2x2x1 mesh)"},
+    {"tpu-v4-32", "tpu-v4", 16, 16, {2, 2, 4}, false, 50e9, 1e-6,
+     "Cloud TPU v4-32: 16 megacore chips (2x2x4 mesh)"},
+    {"tpu-v5e-8", "tpu-v5e", 8, 8, {2, 4}, false, 50e9, 1e-6,
+     "Cloud TPU v5litepod-8: 8 chips (2x4)"},
+    {"tpu-v5p-8", "tpu-v5p", 4, 4, {2, 2, 1}, false, 100e9, 1e-6,
+     "Cloud TPU v5p-8: 4 megacore chips (2x2x1)"},
+};
+
 TargetSpec makeSpec(const Preset &p) {
   TargetSpec spec;
   exe::Target &t = spec.machine;
@@ -127,16 +159,48 @@ const std::vector<TargetSpec> &targetPresets() {
   return presets;
 }
 
+const std::vector<SliceSpec> &slicePresets() {
+  static const std::vector<SliceSpec> slices = [] {
+    std::vector<SliceSpec> all;
+    for (const SlicePreset &p : kSlices) {
+      SliceSpec slice;
+      slice.name = p.name;
+      slice.device = p.device;
+      slice.chips = p.chips;
+      slice.devices = p.devices;
+      slice.topology.assign(p.topology.begin(), p.topology.end());
+      slice.wraparound = p.wraparound;
+      slice.iciBytesPerSecondPerLink = p.linkBytesPerSecond;
+      slice.iciHopLatencySeconds = p.hopLatency;
+      slice.description = p.description;
+      all.push_back(std::move(slice));
+    }
+    return all;
+  }();
+  return slices;
+}
+
+const SliceSpec *findSlice(absl::string_view name) {
+  for (const SliceSpec &slice : slicePresets())
+    if (slice.name == name)
+      return &slice;
+  return nullptr;
+}
+
 absl::StatusOr<TargetSpec> lookupTarget(absl::string_view name) {
-  std::vector<std::string> names;
+  if (const SliceSpec *slice = findSlice(name))
+    return lookupTarget(slice->device);
+  std::vector<std::string> names, slices;
   for (const TargetSpec &spec : targetPresets()) {
     if (spec.machine.name() == name)
       return spec;
     names.push_back(spec.machine.name());
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown target '", name,
-                   "'; valid targets: ", absl::StrJoin(names, ", ")));
+  for (const SliceSpec &slice : slicePresets())
+    slices.push_back(slice.name);
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown target '", name, "'; valid targets: ", absl::StrJoin(names, ", "),
+      "; slices: ", absl::StrJoin(slices, ", ")));
 }
 
 absl::StatusOr<uint64_t> parseByteSize(absl::string_view text) {

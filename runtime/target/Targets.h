@@ -46,11 +46,38 @@ struct TargetSpec {
 // The presets, in generation order.
 const std::vector<TargetSpec> &targetPresets();
 
+// A slice: ICI-connected chips as Cloud TPU names them ("tpu-v3-8" is
+// Cloud's v3-8). Devices are counted as XLA counts them (v2/v3: each core;
+// v4/v5p: each megacore chip; v5e/v6e: each chip). Figures and sources:
+// docs/targets.md.
+struct SliceSpec {
+  std::string name;
+  // The preset of one device of the slice.
+  std::string device;
+  int64_t chips = 1;
+  int64_t devices = 1;
+  // Chips along each ICI dimension ("2x2", "2x2x4").
+  std::vector<int64_t> topology;
+  // Whether each dimension's ends are linked (a torus) or not (a mesh).
+  bool wraparound = false;
+  // One direction of one ICI link, and the latency of one hop.
+  double iciBytesPerSecondPerLink = 0;
+  double iciHopLatencySeconds = 0;
+  std::string description;
+};
+
+// The slice presets, in generation order.
+const std::vector<SliceSpec> &slicePresets();
+
+// The slice called `name`, or nullptr.
+const SliceSpec *findSlice(absl::string_view name);
+
 // The preset `tpu-v3` used when --target is not given.
 inline constexpr char kDefaultTarget[] = "tpu-v3";
 
-// The preset called `name`; an unknown name is an error listing the valid
-// names.
+// The preset called `name` (for a slice name, the preset of one of its
+// devices, so a single-device compile for a slice compiles for its chip);
+// an unknown name is an error listing the valid names.
 absl::StatusOr<TargetSpec> lookupTarget(absl::string_view name);
 
 // Parses "16GiB", "530MiB", "1.5G" (binary: K, M, G, T with or without

@@ -43,7 +43,8 @@ def main():
     across = [int(i) for i in sys.argv[5].split(",")]
     listing = subprocess.run([f"{BIN}/tpuc", "targets"], check=True,
                              capture_output=True, text=True).stdout
-    lines = listing.splitlines()
+    # The chips' table; the slices' table follows a blank line.
+    lines = listing.split("\n\n")[0].splitlines()
     column = lines[0].split().index("MXUs")
     targets = [(line.split()[0], line.split()[column]) for line in lines
                if line.startswith("tpu")]

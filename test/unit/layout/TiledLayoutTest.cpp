@@ -205,7 +205,12 @@ TEST(TargetsTest, PresetsAndLookup) {
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(),
             "unknown target 'tpu-v9'; valid targets: tpu-v2, tpu-v3, tpu-v4, "
-            "tpu-v5e, tpu-v5p, tpu-v6e, tpu7x");
+            "tpu-v5e, tpu-v5p, tpu-v6e, tpu7x; slices: tpu-v2-8, tpu-v3-8, "
+            "tpu-v3-32, tpu-v4-8, tpu-v4-32, tpu-v5e-8, tpu-v5p-8");
+  // A slice name selects the preset of one of its devices.
+  EXPECT_EQ(target::lookupTarget("tpu-v3-32")->machine.name(), "tpu-v3");
+  ASSERT_NE(target::findSlice("tpu-v4-32"), nullptr);
+  EXPECT_EQ(target::findSlice("tpu-v4-32")->devices, 16);
 }
 
 // The usable limit XLA prints, per generation (docs/targets.md), and the
