@@ -96,11 +96,15 @@ Role roleOf(Operation *op) {
   return Role::None;
 }
 
+/// Ops of many VPU instructions per element (tpuc-expand-math turns the
+/// math functions into 30 to 300 per vreg: docs/math-functions.md).
 bool isTranscendental(Operation *op) {
   return isa<hlo::ExpOp, hlo::Expm1Op, hlo::LogOp, hlo::Log1pOp,
              hlo::LogisticOp, hlo::TanhOp, hlo::SineOp, hlo::CosineOp,
-             hlo::Atan2Op, hlo::PowerOp, hlo::SqrtOp, hlo::RsqrtOp,
-             hlo::DivideOp, hlo::RemainderOp>(op);
+             hlo::TanOp, hlo::AtanOp, hlo::Atan2Op, hlo::AsinOp, hlo::AcosOp,
+             hlo::SinhOp, hlo::CoshOp, hlo::AsinhOp, hlo::AcoshOp,
+             hlo::AtanhOp, hlo::ErfOp, hlo::CbrtOp, hlo::PowerOp, hlo::SqrtOp,
+             hlo::RsqrtOp, hlo::DivideOp, hlo::RemainderOp>(op);
 }
 
 /// Ops that fit a contraction's epilogue: elementwise on its output tiles.
