@@ -21,6 +21,7 @@ struct BatchDimension {
   unsigned parameter = 0;
   int64_t dimension = 0;
   int64_t size = 0; // as written
+  std::string name;  // the parameter's HLO instruction name, if it has one
 };
 /// The entry function's parameter `param` (an index, the parameter's HLO
 /// instruction name or its op_name) and its dimension `dim`; errors are

@@ -230,7 +230,8 @@ void BatchResizer::applyRule(Operation *op) {
       join(op, {lhs, l}, {rhs, rr});
       join(op, {lhs, l}, {out, r++});
     }
-    for (auto [l, rr] : llvm::zip(dn.getLhsContracting(), dn.getRhsContracting()))
+    for (auto [l, rr] :
+         llvm::zip(dn.getLhsContracting(), dn.getRhsContracting()))
       join(op, {lhs, l}, {rhs, rr});
     auto free = [&](Value v, ArrayRef<int64_t> batch,
                     ArrayRef<int64_t> contracting) {
@@ -289,9 +290,10 @@ void BatchResizer::applyRule(Operation *op) {
         return attr ? attr[k] : fallback;
       };
       return at("window_dimensions", 1, i) != 1 ||
-             at("window_strides", 1, i) != 1 || at("base_dilations", 1, i) != 1 ||
-             at("window_dilations", 1, i) != 1 || at("padding", 0, 2 * i) != 0 ||
-             at("padding", 0, 2 * i + 1) != 0;
+             at("window_strides", 1, i) != 1 ||
+             at("base_dilations", 1, i) != 1 ||
+             at("window_dilations", 1, i) != 1 ||
+             at("padding", 0, 2 * i) != 0 || at("padding", 0, 2 * i + 1) != 0;
     };
     if (auto window = dyn_cast<hlo::ReduceWindowOp>(op)) {
       for (Value input : window.getInputs())
@@ -345,12 +347,11 @@ LogicalResult BatchResizer::checkAccounted(Operation *op) {
                << " dimension " << i << " of " << v.getType()
                << ") with another dimension";
         else if (isa<hlo::ConstantOp>(op))
-          diag << "is a constant whose dimension " << i << " ("
-               << v.getType() << ") is the batch (only a splat resizes)";
+          diag << "is a constant whose dimension " << i << " (" << v.getType()
+               << ") is the batch (only a splat resizes)";
         else
-          diag << "uses the batch as its " << role << " dimension " << i
-               << " (" << v.getType()
-               << ") in a way whose size is hard-coded";
+          diag << "uses the batch as its " << role << " dimension " << i << " ("
+               << v.getType() << ") in a way whose size is hard-coded";
         return failure();
       }
     return success();
@@ -392,8 +393,8 @@ LogicalResult BatchResizer::rewrite(int64_t size) {
         continue;
       if (auto constant = dyn_cast<hlo::ConstantOp>(op))
         constant.setValueAttr(DenseElementsAttr::get(
-            cast<ShapedType>(type),
-            cast<DenseElementsAttr>(constant.getValue()).getSplatValue<Attribute>()));
+            cast<ShapedType>(type), cast<DenseElementsAttr>(constant.getValue())
+                                        .getSplatValue<Attribute>()));
       result.setType(type);
     }
   });
@@ -421,8 +422,8 @@ LogicalResult BatchResizer::run(int64_t param, int64_t dim, int64_t size) {
 
 } // namespace
 
-FailureOr<BatchDimension> findBatchDimension(ModuleOp module,
-                                             StringRef param, int64_t dim) {
+FailureOr<BatchDimension> findBatchDimension(ModuleOp module, StringRef param,
+                                             int64_t dim) {
   func::FuncOp entry;
   for (auto func : module.getOps<func::FuncOp>())
     if (func.isPublic() && !func.isExternal()) {
@@ -460,15 +461,18 @@ FailureOr<BatchDimension> findBatchDimension(ModuleOp module,
   RankedTensorType type = tensorType(arg);
   if (!type || dim < 0 || dim >= type.getRank())
     return entry.emitError()
-           << "dimension " << dim << " is out of range for parameter "
-           << *index << " ('" << param << "', " << arg.getType() << ")";
+           << "dimension " << dim << " is out of range for parameter " << *index
+           << " ('" << param << "', " << arg.getType() << ")";
   if (type.getDimSize(dim) == 1)
     return entry.emitError()
            << "dimension " << dim << " of parameter " << *index << " ('"
            << param << "', " << arg.getType()
            << ") has size 1, which cannot be told apart from the unit "
               "dimensions reshapes and broadcasts add";
-  return BatchDimension{entry, *index, dim, type.getDimSize(dim)};
+  SmallVector<std::string> names;
+  locationNames(arg.getLoc(), names);
+  return BatchDimension{entry, *index, dim, type.getDimSize(dim),
+                        names.empty() ? param.str() : names.front()};
 }
 
 LogicalResult resizeBatch(const BatchDimension &batch, int64_t size) {

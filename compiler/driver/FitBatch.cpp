@@ -24,8 +24,7 @@ std::optional<Measurement> measureAt(mlir::ModuleOp module,
                                      llvm::StringRef param, int64_t dim,
                                      int64_t size, bool timing) {
   mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
-  mlir::FailureOr<BatchDimension> batch =
-      findBatchDimension(*copy, param, dim);
+  mlir::FailureOr<BatchDimension> batch = findBatchDimension(*copy, param, dim);
   if (mlir::failed(batch) || mlir::failed(resizeBatch(*batch, size)))
     return std::nullopt;
   return measureFit(*copy, spec, config, config, timing);
@@ -91,8 +90,8 @@ std::optional<BatchFit> searchBatch(mlir::ModuleOp module,
     if (!timing || timed || !out.fits)
       return true;
     if (!half) {
-      half = measureAt(module, spec, config, param, dim, kMaxTimedBatch / 2,
-                       true);
+      half =
+          measureAt(module, spec, config, param, dim, kMaxTimedBatch / 2, true);
       full = measureAt(module, spec, config, param, dim, kMaxTimedBatch, true);
       if (!half || !full)
         return false;
@@ -105,8 +104,8 @@ std::optional<BatchFit> searchBatch(mlir::ModuleOp module,
       out.mxuUtilization = full->mxuUtilization;
       result.extrapolated = true;
     } else {
-      out.timingError = !full->timingError.empty() ? full->timingError
-                                                   : half->timingError;
+      out.timingError =
+          !full->timingError.empty() ? full->timingError : half->timingError;
     }
     return true;
   };

@@ -351,11 +351,11 @@ void printText(const std::vector<TargetVerdict> &verdicts,
 /// The batch table: per target, the largest batch and the largest multiple
 /// of 8 that fit, with the HBM used and the step time at each.
 void printBatchText(const std::vector<std::pair<std::string, BatchFit>> &fits,
-                    const BatchDimension &batch, const std::string &param,
+                    const BatchDimension &batch,
                     const CompilePipelineConfig &given) {
   llvm::raw_ostream &os = llvm::outs();
   os << "tpuc fit: " << fitInput << ", batch = parameter " << batch.parameter
-     << " ('" << param << "') dimension " << batch.dimension << ", "
+     << " (" << batch.name << ") dimension " << batch.dimension << ", "
      << batch.size << " as written (" << llvm::join(flagsFor(given), " ")
      << ")\n";
   os << llvm::format("%-9s %-10s %-9s %-9s %-5s %-10s | %-10s %-9s %s\n",
@@ -428,6 +428,7 @@ void printBatchJson(const std::vector<std::pair<std::string, BatchFit>> &fits,
       "{0:2}\n", llvm::json::Value(llvm::json::Object{
                      {"module", fitInput.getValue()},
                      {"parameter", static_cast<int64_t>(batch.parameter)},
+                     {"parameter_name", batch.name},
                      {"dimension", batch.dimension},
                      {"batch_as_written", batch.size},
                      {"targets", std::move(targets)}}));
@@ -473,7 +474,7 @@ int runBatchSearch(mlir::ModuleOp module,
   if (fitFormat == FitFormat::Json)
     printBatchJson(fits, *batch);
   else
-    printBatchText(fits, *batch, param.str(), given);
+    printBatchText(fits, *batch, given);
   return 0;
 }
 
