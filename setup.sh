@@ -96,6 +96,9 @@ case "$mode" in
       --output-dir="$data/mlp-emulator"
     echo "== tpuc interpret $step --steps=100 (the reference interpreter, same steps)"
     "$tpuc" interpret "$step" --steps=100 "${inputs[@]}" --output-dir="$data/mlp-interpreter"
+    echo "== results (named after the HLO: neg.48 is the loss): $data/mlp-emulator, $data/mlp-interpreter"
+    echo "== tpuc fit $step --batch=x:0 (the largest batch that fits each target)"
+    "$tpuc" fit "$step" --batch=x:0
     ;;
   test)
     configure_and_build "$build_dir"

@@ -4,6 +4,7 @@
 
 #include "dialects/hlo/HloDialect.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
@@ -12,6 +13,23 @@ namespace tpuc {
 
 #define GEN_PASS_DECL
 #include "passes/Passes.h.inc"
+
+/// The batch dimension of an entry parameter, as tpuc-resize-batch and
+/// `tpuc fit --batch` name it.
+struct BatchDimension {
+  mlir::func::FuncOp entry;
+  unsigned parameter = 0;
+  int64_t dimension = 0;
+  int64_t size = 0; // as written
+  std::string name;  // the parameter's HLO instruction name, if it has one
+};
+/// The entry function's parameter `param` (an index, the parameter's HLO
+/// instruction name or its op_name) and its dimension `dim`; errors are
+/// diagnostics.
+mlir::FailureOr<BatchDimension>
+findBatchDimension(mlir::ModuleOp module, llvm::StringRef param, int64_t dim);
+/// Re-specializes the entry function to batch `size` (tpuc-resize-batch).
+mlir::LogicalResult resizeBatch(const BatchDimension &batch, int64_t size);
 
 /// The graph simplifications every compile starts with, registered as the
 /// `tpuc-simplify` pipeline: inline calls, move loop-invariant work out of

@@ -522,6 +522,48 @@ def SimplifyWhileLoops : Pass<"tpuc-simplify-while-loops"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def ResizeBatch : Pass<"tpuc-resize-batch", "mlir::ModuleOp"> {
+  let summary = "Re-specialize the entry computation to another batch size";
+  let description = [{
+    Shape inference along one dimension (the batch) of one entry parameter:
+    every dimension of every value that is, by its op's semantics, the same
+    dimension as the parameter's takes the new size, through elementwise
+    ops, broadcasts, reshapes that neither merge nor split it, transposes,
+    reductions (a reduced batch disappears), dot_general (batch, free and
+    contracting dimensions: a weight gradient contracts the batch away),
+    convolutions (batch and feature dimensions, so the kernel gradient's
+    batch-as-feature form works), whole-dimension slices, unpadded pads,
+    concatenates, windows of one element, sorts and top-k. Splat constants,
+    iotas and broadcasts take the new size where they meet the batch.
+
+    Where the graph hard-codes the size, the pass fails with an error at
+    the op: a reshape that merges or splits the batch with another
+    dimension, a non-splat constant with a batch dimension, or an op
+    without a rule (gather, scatter, dynamic slices, calls, loops,
+    conditionals) reached by the batch. Scalar constants keep their values
+    (a mean's 1/batch stays as written), so the resized step is for sizing
+    memory and time (`tpuc fit --batch`), not for its loss scale.
+
+    `param` is the parameter's index, its HLO instruction name (`x.5`) or
+    its op_name metadata (`x`); run after inlining.
+
+    ```mlir
+    // tpuc-opt --tpuc-resize-batch='param=0 dim=0 size=1024'
+    // Before:
+    func.func @main(%x: tensor<256x64xf32>, %w: tensor<64x10xf32>) -> tensor<10xf32>
+    // After: the dot's 256 rows and the reduction's input take 1024.
+    func.func @main(%x: tensor<1024x64xf32>, %w: tensor<64x10xf32>) -> tensor<10xf32>
+    ```
+  }];
+  let options = [
+    Option<"param", "param", "std::string", "\"0\"",
+           "The entry parameter: index, HLO instruction name or op_name">,
+    Option<"dim", "dim", "int64_t", "0", "Its batch dimension">,
+    Option<"size", "size", "int64_t", "1", "The new batch size">,
+  ];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def Rematerialize : Pass<"tpuc-rematerialize", "mlir::ModuleOp"> {
   let summary = "Recompute values instead of keeping them live until the "
                 "HBM plan fits (XLA's HloRematerialization)";

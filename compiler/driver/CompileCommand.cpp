@@ -17,6 +17,7 @@
 #include "compiler/driver/Output.h"
 #include "compiler/importer/ModuleLoader.h"
 #include "compiler/report/Reports.h"
+#include "compiler/serializer/Serializer.h"
 #include "passes/ModuleTarget.h"
 #include "passes/Passes.h"
 #include "runtime/target/Targets.h"
@@ -49,7 +50,7 @@ cl::opt<std::string> output(
     "o", cl::desc("Write the stage --emit names (default: the executable)"),
     cl::value_desc("file"), cl::sub(compileSub), cl::cat(toolCategory()));
 cl::opt<Stage> emit(
-    "emit", cl::desc("What -o writes"),
+    "emit", cl::desc("What -o writes"), cl::value_desc("hlo|fused|tpu|exe"),
     cl::values(
         clEnumValN(Stage::Hlo, "hlo",
                    "the hlo dialect after simplification and precision"),
@@ -67,6 +68,7 @@ cl::opt<std::string> dumpDir(
     cl::value_desc("dir"), cl::sub(compileSub), cl::cat(toolCategory()));
 cl::opt<std::string> targetName(
     "target", cl::desc("Target preset (see 'tpuc targets')"),
+    cl::value_desc("preset"),
     cl::init(target::kDefaultTarget), cl::sub(compileSub),
     cl::cat(toolCategory()));
 cl::opt<std::string> hbmCapacity(
@@ -87,7 +89,7 @@ cl::opt<std::string> vmemSize(
     "vmem", cl::desc("Override the VMEM of one core (16MiB on v2-v4)"),
     cl::value_desc("bytes"), cl::sub(compileSub), cl::cat(toolCategory()));
 cl::opt<LayoutMode> layoutMode(
-    "layout", cl::desc("Layout assignment"),
+    "layout", cl::desc("Layout assignment"), cl::value_desc("auto|preserve"),
     cl::values(clEnumValN(LayoutMode::Preserve, "preserve",
                           "keep the layouts XLA recorded (TPU default tiles)"),
                clEnumValN(LayoutMode::Auto, "auto",
@@ -95,6 +97,7 @@ cl::opt<LayoutMode> layoutMode(
     cl::init(LayoutMode::Auto), cl::sub(compileSub), cl::cat(toolCategory()));
 cl::list<ReportKind> reports(
     "report", cl::desc("Reports to print (comma separated)"),
+    cl::value_desc("padding,memory,fusion"),
     cl::values(clEnumValN(ReportKind::Padding, "padding",
                           "padding per buffer, with advice"),
                clEnumValN(ReportKind::Memory, "memory",
@@ -104,7 +107,7 @@ cl::list<ReportKind> reports(
                           "without fusion")),
     cl::CommaSeparated, cl::sub(compileSub), cl::cat(toolCategory()));
 cl::opt<ReportFormat> reportFormat(
-    "report-format", cl::desc("Report format"),
+    "report-format", cl::desc("Report format"), cl::value_desc("text|json"),
     cl::values(clEnumValN(ReportFormat::Text, "text", "XLA-style text"),
                clEnumValN(ReportFormat::Json, "json",
                           "one JSON object (docs/reports.md)")),
@@ -112,6 +115,7 @@ cl::opt<ReportFormat> reportFormat(
     cl::cat(toolCategory()));
 cl::opt<Precision> precision(
     "precision", cl::desc("Precision policy"),
+    cl::value_desc("f32|mixed_bfloat16"),
     cl::values(clEnumValN(Precision::F32, "f32", "compute as written"),
                clEnumValN(Precision::MixedBfloat16, "mixed_bfloat16",
                           "Keras' mixed_bfloat16: bf16 compute and "
@@ -119,6 +123,7 @@ cl::opt<Precision> precision(
     cl::init(Precision::F32), cl::sub(compileSub), cl::cat(toolCategory()));
 cl::opt<FusionMode> fusionMode(
     "fusion", cl::desc("Fusion into hlo.fusion kernels"),
+    cl::value_desc("on|off"),
     cl::values(clEnumValN(FusionMode::Off, "off", "one kernel per op"),
                clEnumValN(FusionMode::On, "on",
                           "loop, input, output and multi-output fusion")),
@@ -257,7 +262,8 @@ void instrument(mlir::PassManager &pm) {
 
 /// Code generation from the fused module, writing what -o and --dump-dir
 /// ask for.
-int generateCode(mlir::ModuleOp module, const target::TargetSpec &spec) {
+int generateCode(mlir::ModuleOp module, const target::TargetSpec &spec,
+                 llvm::ArrayRef<serializer::ResultSource> resultSources) {
   codegen::CodegenOptions options;
   options.simplify = false; // the front of the pipeline already did
   options.dotPrecision = dotPrecision;
@@ -280,6 +286,12 @@ int generateCode(mlir::ModuleOp module, const target::TargetSpec &spec) {
     return 1;
   if (output.empty())
     return 0;
+  for (auto [i, source] : llvm::enumerate(resultSources))
+    if (!source.hloOp.empty() &&
+        static_cast<int>(i) < executable->results_size()) {
+      executable->mutable_results(i)->set_hlo_op(source.hloOp);
+      executable->mutable_results(i)->set_op_name(source.opName);
+    }
   std::string bytes;
   if (!executable->SerializeToString(&bytes))
     return fail("could not encode the executable");
@@ -350,6 +362,19 @@ int runCompile() {
     return 1;
   // One target for the whole pipeline: every pass reads it from the module.
   setModuleTarget(*module, *spec);
+  // The results' HLO instructions as imported, before the passes replace
+  // the values returned, written into the executable; in the hlo and fused
+  // modules written (--dump-dir, --emit=hlo|fused) also kept as result
+  // attributes, so that `tpuc interpret` on them names the results alike.
+  std::vector<serializer::ResultSource> resultSources;
+  for (auto func : module->getOps<mlir::func::FuncOp>())
+    if (func.isPublic() && !func.isExternal()) {
+      resultSources = serializer::entryResultSources(func);
+      if (!dumpDir.empty() ||
+          (!output.empty() && (emit == Stage::Hlo || emit == Stage::Fused)))
+        serializer::recordResultSources(func, resultSources);
+      break;
+    }
 
   bool wantFusion = llvm::is_contained(reports, ReportKind::Fusion);
   CompilePipelineConfig pipeline = pipelineConfig(*spec);
@@ -457,7 +482,7 @@ int runCompile() {
   case Stage::Exe:
     break;
   }
-  return generateCode(*module, *spec);
+  return generateCode(*module, *spec, resultSources);
 }
 
 } // namespace

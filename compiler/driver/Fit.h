@@ -51,6 +51,30 @@ std::optional<std::vector<Measurement>>
 searchFixes(mlir::ModuleOp module, const target::TargetSpec &spec,
             const CompilePipelineConfig &given, bool timing);
 
+/// `tpuc fit --batch`: the largest batch that fits one target.
+struct BatchFit {
+  int64_t maxBatch = 0;     // 0: not even batch 1 fits
+  int64_t maxMultipleOf8 = 0;
+  Measurement atMax, atMultipleOf8;
+  /// Step times beyond kMaxTimedBatch are extrapolated linearly from the
+  /// times at kMaxTimedBatch / 2 and kMaxTimedBatch (the emulator's
+  /// timing-only run takes time proportional to the batch).
+  bool extrapolated = false;
+};
+inline constexpr int64_t kMaxTimedBatch = 8192;
+
+/// Re-specializes `module` (inlined, as imported) along dimension `dim` of
+/// entry parameter `param` (tpuc-resize-batch) and searches the largest
+/// batch whose HBM plan fits `spec` with `config`: doubling from 1, then
+/// bisection, and the largest multiple of 8 at or below it. With `timing`,
+/// models the step time at both. Errors (a bad parameter, a graph that
+/// hard-codes the batch) are diagnostics.
+std::optional<BatchFit> searchBatch(mlir::ModuleOp module,
+                                    const target::TargetSpec &spec,
+                                    const CompilePipelineConfig &config,
+                                    llvm::StringRef param, int64_t dim,
+                                    bool timing);
+
 } // namespace tpuc::driver
 
 #endif // TPUC_COMPILER_DRIVER_FIT_H

@@ -28,6 +28,7 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -56,12 +57,15 @@ cl::list<std::string> fitTargets(
 cl::opt<std::string> fitPrecision(
     "precision", cl::desc("The step's precision as given: f32 (as written) "
                           "or mixed_bfloat16"),
+    cl::value_desc("f32|mixed_bfloat16"),
     cl::init("f32"), cl::sub(fitSub), cl::cat(toolCategory()));
 cl::opt<std::string> fitLayout(
     "layout", cl::desc("The step's layouts as given: auto or preserve"),
+    cl::value_desc("auto|preserve"),
     cl::init("auto"), cl::sub(fitSub), cl::cat(toolCategory()));
 cl::opt<std::string> fitFusion(
-    "fusion", cl::desc("Fusion as given: on or off"), cl::init("on"),
+    "fusion", cl::desc("Fusion as given: on or off"), cl::value_desc("on|off"),
+    cl::init("on"),
     cl::sub(fitSub), cl::cat(toolCategory()));
 cl::opt<bool> fitRemat(
     "remat", cl::desc("The step as given is compiled with --remat"),
@@ -72,8 +76,15 @@ cl::opt<bool> fitTiming(
              "generation and a timing-only emulator run per target; "
              "--timing=false plans memory only)"),
     cl::init(true), cl::sub(fitSub), cl::cat(toolCategory()));
+cl::opt<std::string> fitBatch(
+    "batch",
+    cl::desc("Search the largest batch that fits each target: PARAM is the "
+             "entry parameter (index, HLO name or op_name) and DIM its batch "
+             "dimension; the graph is re-specialized along it "
+             "(tpuc-resize-batch)"),
+    cl::value_desc("PARAM:DIM"), cl::sub(fitSub), cl::cat(toolCategory()));
 cl::opt<FitFormat> fitFormat(
-    "report-format", cl::desc("Output format"),
+    "report-format", cl::desc("Output format"), cl::value_desc("text|json"),
     cl::values(clEnumValN(FitFormat::Text, "text", "a table"),
                clEnumValN(FitFormat::Json, "json",
                           "one object per target (docs/fit.md)")),
@@ -337,6 +348,136 @@ void printText(const std::vector<TargetVerdict> &verdicts,
          << "\n";
 }
 
+/// The batch table: per target, the largest batch and the largest multiple
+/// of 8 that fit, with the HBM used and the step time at each.
+void printBatchText(const std::vector<std::pair<std::string, BatchFit>> &fits,
+                    const BatchDimension &batch,
+                    const CompilePipelineConfig &given) {
+  llvm::raw_ostream &os = llvm::outs();
+  os << "tpuc fit: " << fitInput << ", batch = parameter " << batch.parameter
+     << " (" << batch.name << ") dimension " << batch.dimension << ", "
+     << batch.size << " as written (" << llvm::join(flagsFor(given), " ")
+     << ")\n";
+  os << llvm::format("%-9s %-10s %-9s %-9s %-5s %-10s | %-10s %-9s %s\n",
+                     "target", "max batch", "used", "limit", "use", "step",
+                     "max 8k", "used", "step");
+  bool extrapolated = false;
+  for (const auto &[target, f] : fits) {
+    if (f.maxBatch == 0) {
+      os << llvm::format("%-9s %s\n", target.c_str(),
+                         "does not fit at batch 1");
+      continue;
+    }
+    auto use = [](const Measurement &m) {
+      return llvm::formatv("{0:f0}%", 100.0 * m.usedBytes /
+                                          std::max<int64_t>(m.limitBytes, 1))
+          .str();
+    };
+    std::string step8 = "-", used8 = "-", max8 = "-";
+    if (f.maxMultipleOf8 > 0) {
+      max8 = std::to_string(f.maxMultipleOf8);
+      used8 = report::formatBytes(f.atMultipleOf8.usedBytes);
+      step8 = formatSeconds(f.atMultipleOf8);
+    }
+    extrapolated |= f.extrapolated;
+    os << llvm::format(
+        "%-9s %-10lld %-9s %-9s %-5s %-10s | %-10s %-9s %s\n", target.c_str(),
+        static_cast<long long>(f.maxBatch),
+        report::formatBytes(f.atMax.usedBytes).c_str(),
+        report::formatBytes(f.atMax.limitBytes).c_str(), use(f.atMax).c_str(),
+        formatSeconds(f.atMax).c_str(), max8.c_str(), used8.c_str(),
+        step8.c_str());
+  }
+  os << "(max 8k: the largest multiple of 8 that fits";
+  if (extrapolated)
+    os << "; step times beyond batch " << kMaxTimedBatch
+       << " are extrapolated linearly from the modeled times at "
+       << kMaxTimedBatch / 2 << " and " << kMaxTimedBatch;
+  os << ")\n";
+}
+
+void printBatchJson(const std::vector<std::pair<std::string, BatchFit>> &fits,
+                    const BatchDimension &batch) {
+  llvm::json::Array targets;
+  for (const auto &[target, f] : fits) {
+    auto at = [](const Measurement &m, int64_t size) {
+      return llvm::json::Object{
+          {"batch", size},
+          {"used_bytes", m.usedBytes},
+          {"step_seconds", m.stepSeconds ? llvm::json::Value(*m.stepSeconds)
+                                         : llvm::json::Value(nullptr)}};
+    };
+    llvm::json::Object o{
+        {"target", target},
+        {"max_batch", f.maxBatch},
+        {"used_bytes", f.maxBatch ? f.atMax.usedBytes : 0},
+        {"capacity_bytes", f.atMax.limitBytes},
+        {"step_seconds", f.atMax.stepSeconds
+                             ? llvm::json::Value(*f.atMax.stepSeconds)
+                             : llvm::json::Value(nullptr)},
+        {"step_extrapolated", f.extrapolated},
+        {"max_batch_multiple_of_8", f.maxMultipleOf8},
+    };
+    if (f.maxMultipleOf8 > 0)
+      o["multiple_of_8"] = at(f.atMultipleOf8, f.maxMultipleOf8);
+    if (!f.atMax.timingError.empty())
+      o["timing_error"] = f.atMax.timingError;
+    targets.push_back(std::move(o));
+  }
+  llvm::outs() << llvm::formatv(
+      "{0:2}\n", llvm::json::Value(llvm::json::Object{
+                     {"module", fitInput.getValue()},
+                     {"parameter", static_cast<int64_t>(batch.parameter)},
+                     {"parameter_name", batch.name},
+                     {"dimension", batch.dimension},
+                     {"batch_as_written", batch.size},
+                     {"targets", std::move(targets)}}));
+}
+
+/// `tpuc fit --batch=PARAM:DIM`.
+int runBatchSearch(mlir::ModuleOp module,
+                   const std::vector<target::TargetSpec> &specs,
+                   const CompilePipelineConfig &given) {
+  llvm::StringRef spec = fitBatch;
+  auto [param, dimText] = spec.rsplit(':');
+  int64_t dim = 0;
+  if (param.empty() || dimText.empty() || dimText.getAsInteger(10, dim))
+    return fitError("--batch takes PARAM:DIM (a parameter and its batch "
+                    "dimension, e.g. x:0 or 4:0), got '" + fitBatch + "'");
+  // The resizing works on one function: inline the calls first.
+  mlir::PassManager pm(module.getContext());
+  pm.addPass(mlir::createInlinerPass());
+  if (mlir::failed(pm.run(module)))
+    return 1;
+  mlir::FailureOr<BatchDimension> batch =
+      findBatchDimension(module, param, dim);
+  if (mlir::failed(batch))
+    return 1;
+  // A graph that hard-codes the batch fails here, before any target.
+  {
+    mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
+    mlir::FailureOr<BatchDimension> check =
+        findBatchDimension(*copy, param, dim);
+    if (mlir::failed(check) || mlir::failed(resizeBatch(*check, batch->size)))
+      return 1;
+  }
+  std::vector<std::pair<std::string, BatchFit>> fits;
+  for (const target::TargetSpec &target : specs) {
+    CompilePipelineConfig config = given;
+    config.target = target.machine.name();
+    std::optional<BatchFit> f =
+        searchBatch(module, target, config, param, dim, fitTiming);
+    if (!f)
+      return 1;
+    fits.emplace_back(config.target, std::move(*f));
+  }
+  if (fitFormat == FitFormat::Json)
+    printBatchJson(fits, *batch);
+  else
+    printBatchText(fits, *batch, given);
+  return 0;
+}
+
 int runFit() {
   CompilePipelineConfig given;
   if (fitPrecision != "f32" && fitPrecision != "mixed_bfloat16")
@@ -369,6 +510,8 @@ int runFit() {
   mlir::OwningOpRef<mlir::ModuleOp> module = loadModule(fitInput, context);
   if (!module)
     return 1;
+  if (fitBatch.getNumOccurrences())
+    return runBatchSearch(*module, specs, given);
 
   std::vector<TargetVerdict> verdicts;
   for (const target::TargetSpec &spec : specs) {

@@ -13,6 +13,7 @@
 #include "compiler/driver/Commands.h"
 #include "compiler/importer/ModuleLoader.h"
 #include "compiler/interpreter/Interpreter.h"
+#include "compiler/serializer/Serializer.h"
 #include "runtime/hostio/Npy.h"
 #include "runtime/hostio/RandomInputs.h"
 #include "runtime/loader/Run.h"
@@ -60,8 +61,24 @@ cl::list<std::string>
                 cl::value_desc("@file.npy"), cl::sub(interpretSub),
                 cl::cat(toolCategory()));
 cl::opt<std::string> outputDir(
-    "output-dir", cl::desc("Write the results to DIR/result<i>.npy"),
+    "output-dir",
+    cl::desc("Write the results to DIR/<name>.npy, named as --result-names "
+             "says"),
     cl::value_desc("dir"), cl::sub(interpretSub), cl::cat(toolCategory()));
+enum class ResultNames { Index, Hlo };
+cl::opt<ResultNames> resultNaming(
+    "result-names",
+    cl::desc("How results are named in --output-dir and the --steps lines: "
+             "hlo (the default): after the HLO instruction that computed "
+             "each (the ROOT tuple's operand, e.g. reduce_sum.10), "
+             "result<i> for one without a name or whose name another result "
+             "shares, as tpuc-run names them; index: result0, result1, ..."),
+    cl::value_desc("hlo|index"),
+    cl::values(clEnumValN(ResultNames::Hlo, "hlo",
+                          "the HLO instruction's name (result<i> fallback)"),
+               clEnumValN(ResultNames::Index, "index", "result<i>")),
+    cl::init(ResultNames::Hlo), cl::sub(interpretSub),
+    cl::cat(toolCategory()));
 cl::opt<std::string>
     functionName("function",
                  cl::desc("The function to run (default: the public one)"),
@@ -267,8 +284,21 @@ void printSummary(llvm::raw_ostream &os, unsigned index, const Tensor &t) {
   os << "\n";
 }
 
-/// `step K/N: result<i>=<value>` for the single-element results.
-void printStepLine(int64_t step, llvm::ArrayRef<Tensor> results) {
+/// The names of the entry's results: result<i>, or with --result-names=hlo
+/// the HLO instruction that computed each, as tpuc-run names the results of
+/// the compiled program (runtime::resultNames).
+std::vector<std::string> resultNamesOf(mlir::func::FuncOp entry) {
+  std::vector<std::string> hloOps(entry.getNumResults());
+  if (resultNaming == ResultNames::Hlo)
+    for (auto [i, source] :
+         llvm::enumerate(serializer::entryResultSources(entry)))
+      hloOps[i] = source.hloOp;
+  return runtime::resultNames(hloOps);
+}
+
+/// `step K/N: <name>=<value>` for the single-element results.
+void printStepLine(int64_t step, llvm::ArrayRef<Tensor> results,
+                   const std::vector<std::string> &names) {
   std::vector<hostio::HostArray> scalars;
   scalars.reserve(results.size());
   std::vector<std::pair<int, const hostio::HostArray *>> printed;
@@ -277,7 +307,8 @@ void printStepLine(int64_t step, llvm::ArrayRef<Tensor> results) {
       scalars.push_back(result.toHostArray());
       printed.emplace_back(i, &scalars.back());
     }
-  llvm::outs() << runtime::formatStepLine(step, steps, printed) << "\n";
+  llvm::outs() << runtime::formatStepLine(step, steps, printed, names)
+               << "\n";
   llvm::outs().flush();
 }
 
@@ -360,6 +391,7 @@ int runDevices(mlir::func::FuncOp entry, const interpreter::DeviceGrid &grid,
   if (!makeDeviceInputs(entry, grid, args))
     return 1;
   std::vector<llvm::SmallVector<Tensor>> results;
+  std::vector<std::string> names = resultNamesOf(entry);
   for (int64_t step = 1; step <= steps; ++step) {
     auto stepResults = interpreter::interpretDevices(entry, grid, args, options);
     if (mlir::failed(stepResults))
@@ -370,7 +402,7 @@ int runDevices(mlir::func::FuncOp entry, const interpreter::DeviceGrid &grid,
     if (steps.getNumOccurrences() &&
         runtime::isPrintedStep(step, steps,
                                runtime::stepPrintInterval(steps, printEvery)))
-      printStepLine(step, results[0]);
+      printStepLine(step, results[0], names);
     for (size_t d = 0; d < results.size(); ++d)
       for (auto [result, param] : feedback)
         args[d][param] = results[d][result];
@@ -385,7 +417,7 @@ int runDevices(mlir::func::FuncOp entry, const interpreter::DeviceGrid &grid,
         return fail("cannot create '" + dir + "': " + ec.message());
       for (unsigned i = 0; i < numResults; ++i) {
         llvm::SmallString<128> path(dir);
-        llvm::sys::path::append(path, "result" + llvm::Twine(i) + ".npy");
+        llvm::sys::path::append(path, names[i] + ".npy");
         absl::Status status =
             hostio::writeNpyFile(path.str().str(), results[d][i].toHostArray());
         if (!status.ok()) {
@@ -497,6 +529,7 @@ int runInterpret() {
         << "the module has no input_output_alias, so every step computes "
            "the same results\n";
   int64_t interval = runtime::stepPrintInterval(steps, printEvery);
+  std::vector<std::string> names = resultNamesOf(entry);
   auto start = std::chrono::steady_clock::now();
   std::optional<llvm::SmallVector<Tensor>> results;
   for (int64_t step = 1; step <= steps; ++step) {
@@ -505,7 +538,7 @@ int runInterpret() {
       return 1;
     results = std::move(*stepResults);
     if (stepLog && runtime::isPrintedStep(step, steps, interval))
-      printStepLine(step, *results);
+      printStepLine(step, *results, names);
     for (auto [result, param] : feedback)
       args[param] = (*results)[result];
   }
@@ -524,7 +557,7 @@ int runInterpret() {
       return fail("cannot create '" + outputDir + "': " + ec.message());
     for (unsigned i = 0; i < results->size(); ++i) {
       llvm::SmallString<128> path(outputDir);
-      llvm::sys::path::append(path, "result" + llvm::Twine(i) + ".npy");
+      llvm::sys::path::append(path, names[i] + ".npy");
       paths.push_back(path.str().str());
     }
   } else {

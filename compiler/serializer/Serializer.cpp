@@ -126,6 +126,15 @@ static std::optional<SourceOp> sourceOp(Location loc) {
   return s;
 }
 
+// The call site an inlined op's location names, outermost first: the entry
+// computation's instruction (a result computed inside an inlined call is
+// named after the entry's call instruction, the ROOT tuple's operand).
+static Location outermostCaller(Location loc) {
+  while (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    loc = callSite.getCaller();
+  return loc;
+}
+
 class Serializer {
 public:
   explicit Serializer(func::FuncOp func) : func(func) {}
@@ -344,7 +353,8 @@ LogicalResult Serializer::placeBuffers() {
     auto source = dyn_cast<NameLoc>(sources.getLocations()[i]);
     if (!source)
       return;
-    if (std::optional<SourceOp> op = sourceOp(source.getChildLoc())) {
+    if (std::optional<SourceOp> op =
+            sourceOp(outermostCaller(source.getChildLoc()))) {
       result->set_hlo_op(op->hloOp);
       result->set_op_name(op->opName);
     }
@@ -905,6 +915,38 @@ FailureOr<exe::Executable> Serializer::run() {
 }
 
 } // namespace
+
+std::vector<ResultSource> entryResultSources(func::FuncOp entry) {
+  std::vector<ResultSource> sources(entry.getNumResults());
+  Operation *terminator = entry.getBody().front().getTerminator();
+  for (unsigned i = 0; i < sources.size(); ++i) {
+    if (auto name = entry.getResultAttrOfType<StringAttr>(i, "hlo.result_name")) {
+      sources[i].hloOp = name.str();
+      if (auto opName =
+              entry.getResultAttrOfType<StringAttr>(i, "hlo.result_op_name"))
+        sources[i].opName = opName.str();
+    } else if (i < terminator->getNumOperands()) {
+      if (std::optional<SourceOp> op = sourceOp(
+              outermostCaller(terminator->getOperand(i).getLoc()))) {
+        sources[i].hloOp = op->hloOp;
+        sources[i].opName = op->opName;
+      }
+    }
+  }
+  return sources;
+}
+
+void recordResultSources(func::FuncOp entry, ArrayRef<ResultSource> sources) {
+  Builder b(entry.getContext());
+  for (auto [i, source] : llvm::enumerate(sources)) {
+    if (source.hloOp.empty() || i >= entry.getNumResults())
+      continue;
+    entry.setResultAttr(i, "hlo.result_name", b.getStringAttr(source.hloOp));
+    if (!source.opName.empty())
+      entry.setResultAttr(i, "hlo.result_op_name",
+                          b.getStringAttr(source.opName));
+  }
+}
 
 FailureOr<exe::Executable> serializeModule(ModuleOp module) {
   SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());

@@ -212,12 +212,10 @@ std::string formatStepLine(
   return line;
 }
 
-std::vector<std::string> resultNames(const Executable &executable) {
-  const auto &results = executable.proto().results();
+std::vector<std::string> resultNames(const std::vector<std::string> &hloOps) {
   std::vector<std::string> names;
   std::map<std::string, int> uses;
-  for (const exe::Result &r : results) {
-    std::string name = r.hlo_op();
+  for (std::string name : hloOps) {
     for (char &c : name)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' &&
           c != '-' && c != '_')
@@ -225,7 +223,7 @@ std::vector<std::string> resultNames(const Executable &executable) {
     names.push_back(name);
     ++uses[name];
   }
-  for (int i = 0; i < results.size(); ++i) {
+  for (size_t i = 0; i < names.size(); ++i) {
     const std::string &n = names[i];
     // A hlo_op name never looks like "result7", but keep the fallbacks
     // unique even if one does.
@@ -234,6 +232,15 @@ std::vector<std::string> resultNames(const Executable &executable) {
       names[i] = absl::StrCat("result", i);
   }
   return names;
+}
+
+std::vector<std::string> resultNames(const Executable &executable) {
+  std::vector<std::string> hloOps;
+  // Without an HLO instruction (a program written in the tpu dialect), the
+  // executable's own result name.
+  for (const exe::Result &r : executable.proto().results())
+    hloOps.push_back(r.hlo_op().empty() ? r.name() : r.hlo_op());
+  return resultNames(hloOps);
 }
 
 } // namespace tpuc::runtime

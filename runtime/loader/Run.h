@@ -71,10 +71,14 @@ std::string formatStepLine(
     const std::vector<std::string> &names);
 
 // The names tools give the executable's results: the HLO instruction that
-// computed each (`Result.hlo_op`), made file-safe (characters other than
-// letters, digits, '.', '-' and '_' become '_'), or "result<i>" when it has
-// none, the name is taken by another result, or it is "." or "..".
+// computed each (`Result.hlo_op`, else the result's own name), made
+// file-safe (characters other than letters, digits, '.', '-' and '_' become
+// '_'), or "result<i>" when it has none, the name is taken by another
+// result, or it is "." or "..".
+// `tpuc interpret` names its results the same way from the hlo module.
 std::vector<std::string> resultNames(const Executable &executable);
+// The same from each result's HLO instruction name ("" when unknown).
+std::vector<std::string> resultNames(const std::vector<std::string> &hloOps);
 
 } // namespace tpuc::runtime
 

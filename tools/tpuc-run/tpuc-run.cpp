@@ -39,15 +39,14 @@ Outputs:
   --output=@FILE.npy      where to write the next result (repeatable).
   --output-dir=DIR        write every result not given by --output to
                           DIR/<name>.npy (DIR is created if missing).
-  --result-names=index|hlo
+  --result-names=hlo|index
                           how results are named in --output-dir and the
-                          --steps lines: index (the default, as `tpuc
-                          interpret` names them): result0, result1, ...
-                          (files: the executable's result names);
-                          hlo: after the HLO instruction that computed each
-                          (the ROOT tuple's operand, e.g. reduce_sum.10,
-                          made file-safe), resultN for a result without one
-                          or when two results share it.
+                          --steps lines: hlo (the default): after the HLO
+                          instruction that computed each (the ROOT tuple's
+                          operand, e.g. reduce_sum.10, made file-safe),
+                          resultN for a result without one or when two
+                          results share it; `tpuc interpret` names them the
+                          same. index: result0, result1, ...
   --profile[=text|json]   print the modeled cost: cycles, seconds, flops,
                           hbm_bytes, mxu_utilization,
                           hbm_bandwidth_utilization and a per-hlo-op table.
@@ -105,7 +104,7 @@ struct Options {
   uint64_t seed = 0;
   std::string outputDir, profile, trace;
   bool timingOnly = false;
-  bool hloNames = false; // --result-names=hlo
+  bool hloNames = true; // --result-names=hlo (the default)
   runtime::TraceLevel traceLevel = runtime::TraceLevel::Kernels;
   int64_t maxInstructions = int64_t(1) << 33;
   int64_t steps = 1, printEvery = 0;
@@ -221,7 +220,7 @@ absl::StatusOr<Options> parseArgs(int argc, char **argv) {
     } else if (flag(arg, "result-names", &value, &has)) {
       if (!has || (value != "index" && value != "hlo"))
         return usageError(absl::StrCat(
-            "--result-names takes index or hlo, got '", value, "'"));
+            "--result-names takes hlo or index, got '", value, "'"));
       o.hloNames = value == "hlo";
     } else if (flag(arg, "kernels", &value, &has)) {
       if (absl::Status s = parseKernels(value, &o.kernels); !s.ok())
@@ -321,18 +320,15 @@ absl::Status run(const Options &o) {
     for (int i = 0; i < e->proto().parameters_size(); ++i)
       options.assumedParameters.push_back(i >=
                                           static_cast<int>(o.inputs.size()));
-  // Result names in the step log and --output-dir: resultN, or with
-  // --result-names=hlo the HLO instruction that computed each.
-  // By default the files take the executable's result names (the
-  // compiler's are resultN) and the step lines resultN.
-  std::vector<std::string> names, fileNames;
-  for (int i = 0; i < results.size(); ++i) {
-    names.push_back(absl::StrCat("result", i));
-    fileNames.push_back(results[i].name().empty() ? names.back()
-                                                  : results[i].name());
-  }
+  // Result names in the step log and --output-dir: the HLO instruction
+  // that computed each (resultN where it has none), or with
+  // --result-names=index resultN.
+  std::vector<std::string> names;
   if (o.hloNames)
-    names = fileNames = runtime::resultNames(*e);
+    names = runtime::resultNames(*e);
+  else
+    for (int i = 0; i < results.size(); ++i)
+      names.push_back(absl::StrCat("result", i));
   // The step log: the single-element results of the printed steps, read
   // back while the loop runs (the rest stay on the device).
   std::vector<int> scalarResults;
@@ -383,7 +379,7 @@ absl::Status run(const Options &o) {
     if (i < static_cast<int>(o.outputs.size()))
       path = o.outputs[i];
     else if (!o.outputDir.empty())
-      path = absl::StrCat(o.outputDir, "/", fileNames[i], ".npy");
+      path = absl::StrCat(o.outputDir, "/", names[i], ".npy");
     if (!path.empty())
       files.emplace_back(path, hostio::serializeNpy(r->results[i]));
   }

@@ -2,13 +2,17 @@
 
 usage: compare.py GOT_DIR WANT_DIR N_RESULTS MAX_REL [MIN_COS]
 
-For each result<i>.npy prints max abs error, max error relative to the
+The results are paired by file name (tpuc-run and tpuc interpret name them
+alike: after the HLO instruction, e.g. neg.48.npy, or result<i>.npy); both
+directories must hold the same names, and the first N_RESULTS of them in
+result order (result2 before result10) are compared. For each prints max abs error, max error relative to the
 largest |want| of that output, and the cosine similarity, then "ok" or
 "MISMATCH". The relative error is scaled by the output's largest
 magnitude (not per element), so values near zero do not dominate.
 Exit status 1 on any mismatch. bf16 results (saved as 2-byte '<V2'
 elements, which numpy cannot convert) are widened to f32 exactly.
 """
+import os
 import sys
 
 import numpy as np
@@ -33,21 +37,39 @@ def errors(got, want):
     return abs_err, rel, cos
 
 
+def result_files(got_dir, want_dir, count):
+    """[(name, got path, want path)] of the first `count` .npy files of both
+    directories in result order (result2 before result10), or None after
+    printing a MISMATCH line when the names differ or are fewer."""
+    want = sorted((n for n in os.listdir(want_dir) if n.endswith(".npy")),
+                  key=lambda n: (len(n), n))
+    got = sorted((n for n in os.listdir(got_dir) if n.endswith(".npy")),
+                 key=lambda n: (len(n), n))
+    if got != want or len(want) < int(count):
+        print(f"MISMATCH results {got} vs {want} (expected {count})")
+        return None
+    return [(n[:-4], os.path.join(got_dir, n), os.path.join(want_dir, n))
+            for n in want[:int(count)]]
+
+
 def main():
     got_dir, want_dir, count, max_rel = sys.argv[1:5]
     min_cos = float(sys.argv[5]) if len(sys.argv) > 5 else 0.9999
+    files = result_files(got_dir, want_dir, count)
+    if files is None:
+        sys.exit(1)
     ok = True
-    for i in range(int(count)):
-        got = load(f"{got_dir}/result{i}.npy")
-        want = load(f"{want_dir}/result{i}.npy")
+    for name, got_path, want_path in files:
+        got = load(got_path)
+        want = load(want_path)
         if got.shape != want.shape:
-            print(f"result{i}: MISMATCH shape {got.shape} vs {want.shape}")
+            print(f"{name}: MISMATCH shape {got.shape} vs {want.shape}")
             ok = False
             continue
         abs_err, rel, cos = errors(got, want)
         good = rel <= float(max_rel) and cos >= min_cos and np.isfinite(got).all()
         ok &= good
-        print(f"result{i}: {'ok' if good else 'MISMATCH'} shape={list(got.shape)} "
+        print(f"{name}: {'ok' if good else 'MISMATCH'} shape={list(got.shape)} "
               f"max_abs={abs_err:.3g} max_rel={rel:.3g} (tolerance {max_rel}) "
               f"cosine={cos:.7f}")
     sys.exit(0 if ok else 1)

@@ -4,7 +4,8 @@ usage: train_log.py falls LOG
        train_log.py compare GOT_LOG WANT_LOG MAX_REL
        train_log.py reference LOG mlp|cnn DATA_DIR LR
 
-A log line is "step K/N: resultI=V ..."; the loss is the first value.
+A log line is "step K/N: NAME=V ..." (NAME the result's HLO instruction,
+e.g. neg.48, or resultI); the loss is the first value.
 falls: at least two steps printed, each later loss below the first and the
   last the lowest; prints "loss falls: FIRST -> LAST" or "FAIL ...".
 compare: the same steps, and every loss within MAX_REL of WANT's, relative
@@ -29,7 +30,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..",
 def losses(path):
     out = {}
     for line in open(path):
-        m = re.match(r"step (\d+)/(\d+): result\d+=(\S+)", line)
+        m = re.match(r"step (\d+)/(\d+): [\w.\-]+=(\S+)", line)
         if m:
             out[int(m.group(1))] = float(m.group(3))
     return out

@@ -171,10 +171,19 @@ TEST(ResultNames, FileSafeUniqueWithFallback) {
   p.emit(exe::HALT);
   absl::StatusOr<Executable> e = p.build();
   ASSERT_TRUE(e.ok()) << e.status();
+  // Without an HLO instruction, the result's own name ("r").
   EXPECT_EQ(resultNames(*e),
-            (std::vector<std::string>{"loss", "neg.48", "a_b_c", "result3",
+            (std::vector<std::string>{"loss", "neg.48", "a_b_c", "r",
                                       "result4", "result5", "result6",
                                       "result7"}));
+}
+
+TEST(ResultNames, FromInstructionNames) {
+  // What tpuc interpret passes: one HLO instruction name per result.
+  EXPECT_EQ(resultNames(std::vector<std::string>{"sub.85", "", "x:y",
+                                                 "while.8", "while.8"}),
+            (std::vector<std::string>{"sub.85", "result1", "x_y", "result3",
+                                      "result4"}));
 }
 
 } // namespace
