@@ -43,10 +43,13 @@ bool sharesLayout(Operation *op, unsigned i) {
              hlo::ReverseOp>(op);
 }
 
-/// Ops that read an operand in any layout at no extra cost.
+/// Ops that read an operand in any layout at no extra cost. A fusion's
+/// kernel streams its operands in the layout they have (its parameters
+/// take the layout of the value passed in), so a value read only by
+/// fusions is as free as one read by a transpose.
 bool readsAnyLayout(Operation *op) {
   return isa<hlo::BroadcastInDimOp, hlo::ReduceOp, hlo::TransposeOp,
-             hlo::ReshapeOp, hlo::DynamicSliceOp>(op);
+             hlo::ReshapeOp, hlo::DynamicSliceOp, hlo::FusionOp>(op);
 }
 
 struct Group {

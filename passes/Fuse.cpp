@@ -11,6 +11,7 @@
 #include "passes/ModuleTarget.h"
 
 #include "compiler/fusion/FusionPlanner.h"
+#include "compiler/layout/TiledLayout.h"
 #include "dialects/hlo/HloOps.h"
 #include "runtime/target/Targets.h"
 
@@ -90,6 +91,12 @@ hlo::FusionOp outline(const fusion::FusionGroup &group,
   hlo::ReturnOp::create(builder, root->getLoc(), returned);
   for (auto [output, result] : llvm::zip(outputs, fusion.getResults()))
     replacements[output] = result;
+  // Each output keeps the layout its op had (an entry result's layout is the
+  // caller's contract; under --layout=preserve every layout is).
+  SmallVector<Attribute> layouts;
+  for (Value output : outputs)
+    layouts.push_back(layout::recordedLayoutAttr(output));
+  layout::setResultLayouts(fusion, layouts);
   return fusion;
 }
 
@@ -100,11 +107,13 @@ void dropUnusedResults(hlo::FusionOp fusion) {
     return;
   Operation *ret = fusion.getBody().front().getTerminator();
   SmallVector<Value> kept, returned;
+  SmallVector<Attribute> layouts;
   for (auto [result, value] :
        llvm::zip(fusion.getResults(), ret->getOperands()))
     if (!result.use_empty()) {
       kept.push_back(result);
       returned.push_back(value);
+      layouts.push_back(layout::recordedLayoutAttr(result));
     }
   OpBuilder builder(fusion);
   auto slim = hlo::FusionOp::create(builder, fusion.getLoc(),
@@ -112,6 +121,7 @@ void dropUnusedResults(hlo::FusionOp fusion) {
                                     fusion.getOperands(), fusion.getKindAttr());
   slim.getBody().takeBody(fusion.getBody());
   slim.getBody().front().getTerminator()->setOperands(returned);
+  layout::setResultLayouts(slim, layouts);
   for (auto [old, result] : llvm::zip(kept, slim.getResults()))
     old.replaceAllUsesWith(result);
   fusion.erase();

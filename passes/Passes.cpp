@@ -116,8 +116,13 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
   // take (XLA's DotDecomposer and reduction layout normalization).
   // No canonicalizer after them: it would fold the inserted transposes
   // back into the dots (FoldTransposeIntoDot).
+  // Math functions into the arithmetic the VPU has (one loop kernel each).
+  pm.addPass(createExpandMath());
   pm.addPass(createDecomposeDots());
   pm.addPass(createDecomposeReductions());
+  pm.addPass(createCanonicalizeConvolutions());
+  pm.addPass(createExpandSelectAndScatter());
+  pm.addPass(createExpandReduceWindow());
   SplitConvolutionPrecisionOptions split;
   split.dotPrecision = config.dotPrecision;
   pm.addPass(createSplitConvolutionPrecision(split));

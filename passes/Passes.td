@@ -204,6 +204,46 @@ def DecomposeDots : Pass<"tpuc-decompose-dots"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def ExpandMath : Pass<"tpuc-expand-math", "mlir::ModuleOp"> {
+  let summary = "Expand transcendental functions and map into VPU arithmetic";
+  let description = [{
+    The VPU has exp, log, tanh, sqrt and rsqrt but no other math function.
+    This pass rewrites sine, cosine, tan, atan, atan2, asin, acos, sinh,
+    cosh, asinh, acosh, atanh, erf, cbrt, exponential_minus_one,
+    log_plus_one and power (f32 and bf16; bf16 computes in f32 and rounds
+    once, as XLA does; power also on s32, by squaring) into add, multiply,
+    divide, exp, log, sqrt, compare, select and f32 <-> s32 converts, with
+    the range reductions and minimax polynomials of Cephes, fdlibm and ARM
+    optimized-routines (docs/math-functions.md: the algorithms and their
+    measured error in ulp against libm). Special values (+-0, +-inf, NaN,
+    domain edges) follow libm, which the interpreter runs. A `map` has its
+    scalar computation inlined on whole arrays.
+
+    Each expansion is one loop kernel: an op outside a fusion is first put
+    into an `hlo.fusion` (kind loop) of its own; an op inside a fusion is
+    expanded in place. Ops in reduce, sort or scatter computations and other
+    element types are left as they are. Compile-only: `tpuc interpret` runs
+    the original ops.
+
+    ```mlir
+    // Before:
+    %0 = hlo.sine %x : tensor<8x128xf32>
+    // After (abridged): k = round(x * 2/pi), r = x - k * pi/2 in four
+    // parts, the quadrant's polynomial, NaN for +-inf.
+    %0 = hlo.fusion loop(%x) : (tensor<8x128xf32>) -> tensor<8x128xf32> {
+    ^bb0(%a: tensor<8x128xf32>):
+      %t = hlo.multiply %a, %two_over_pi : tensor<8x128xf32>
+      ...
+      %k = hlo.convert %h : (tensor<8x128xf32>) -> tensor<8x128xi32>
+      ...
+      %r = hlo.select %inf, %nan, %v : ...
+      hlo.return %r : tensor<8x128xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def DecomposeReductions : Pass<"tpuc-decompose-reductions"> {
   let summary = "Rewrite reduce into the VPU kernels' canonical forms";
   let description = [{
@@ -256,6 +296,139 @@ def SplitConvolutionPrecision : Pass<"tpuc-split-convolution-precision"> {
            "default, high or highest, overriding precision_config; empty "
            "follows each op">,
   ];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
+def CanonicalizeConvolutions : Pass<"tpuc-canonicalize-convolutions"> {
+  let summary = "Rewrite every convolution into the forms the kernels take";
+  let description = [{
+    The convolution kernels (passes/HloToTpu/Convolution.cpp) take 2-D
+    convolutions without lhs_dilation, negative padding or batch groups,
+    in the MXU kernel's labels (features minor, spatial dim 1
+    second-minor: `b01f_01io->b01f`), the weight gradient's
+    `f01b_i01o->01bf`, or depthwise `bf01_oi01->bf01`. Every other
+    float convolution (also inside fusion bodies) is rewritten, one step
+    at a time, until it is one of those:
+
+    - lhs_dilation (the input gradient of a strided convolution) and
+      negative padding: an `hlo.pad` of the input with interior padding
+      `lhs_dilation - 1` and the negative edge padding; the positive
+      padding stays on the convolution (the kernel pads in VMEM);
+    - batch_group_count G (the weight gradient of a grouped
+      convolution): G convolutions of input batch slices and kernel
+      output-feature slices, concatenated along the output features;
+    - feature_group_count G (grouped and depthwise convolutions other
+      than depthwise NCHW): one convolution with a block-diagonal kernel
+      (broadcast, masked by `iota / group size` equality) when that needs
+      no more 128x128 MXU weight tiles than the groups' kernels together,
+      or G > 16; else G convolutions of feature slices, concatenated
+      (XLA's ConvolutionGroupConverter);
+    - 1-D (and 0-D) convolutions: a unit spatial dim appended;
+    - other dim_labels: transposes of the operands into `b01f_01io` and
+      of the result back (only those not already in the kernel's form);
+      a convolution whose window is larger than its output (a weight
+      gradient) into `f01b_i01o->01bf` instead;
+    - 3-D and higher: after the transposes, the sum over the kernel's
+      first spatial dim of convolutions with that dim folded into the
+      batch (strided slices of the input; bf16 results accumulate in f32
+      and round once); more than 256 such convolutions is an error.
+
+    rhs_dilation, strides, positive padding and window_reversal are
+    taken by the kernels and stay. Convolutions that lower as they are
+    are left alone.
+
+    ```mlir
+    // Before: the input gradient of a 3x3 stride-2 convolution.
+    %0 = hlo.convolution %dy, %w, dim_labels = <"b01f_01oi->b01f">
+         {lhs_dilation = array<i64: 2, 2>, padding = array<i64: 1, 2, 1, 2>}
+         : (tensor<1x4x4x8xf32>, tensor<3x3x3x8xf32>) -> tensor<1x8x8x3xf32>
+    // After:
+    %p = hlo.pad %dy, %zero, low = [0, 0, 0, 0], high = [0, 0, 0, 0],
+         interior = [0, 1, 1, 0] : (tensor<1x4x4x8xf32>, tensor<f32>) -> tensor<1x7x7x8xf32>
+    %t = hlo.transpose %w, dims = [0, 1, 3, 2] : (tensor<3x3x3x8xf32>) -> tensor<3x3x8x3xf32>
+    %0 = hlo.convolution %p, %t, dim_labels = <"b01f_01io->b01f">
+         {padding = array<i64: 1, 2, 1, 2>} : ... -> tensor<1x8x8x3xf32>
+    ```
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
+def ExpandSelectAndScatter : Pass<"tpuc-expand-select-and-scatter"> {
+  let summary = "Expand select_and_scatter (max-pool gradients) into slices, "
+                "selects and pads";
+  let description = [{
+    A select_and_scatter whose select is one GE, GT, LE or LT comparison of
+    its arguments (max and min pooling's gradients) and whose scatter adds,
+    with any window, stride, padding and rank, becomes elementwise work
+    over the source's shape, one step per window offset `w` in row-major
+    order:
+
+    - `v_w`, the strided slice of the (padded) operand at offset `w`;
+    - a running selection: the selected value, its offset `idx` (-1 for
+      none) and, with padding, whether any offset was in the operand yet.
+      The candidate is taken where it lies in the operand (an iota mask
+      of the box of valid positions; padding is never selected) and
+      either nothing is selected yet or `select(selected, v_w)` is false:
+      the first element in window order that the comparison prefers wins,
+      as XLA defines it (GE: the first maximum, GT: the last);
+    - the result is `broadcast(init)` plus, per offset, the source values
+      with `idx == w` (zeros elsewhere) padded back to their places
+      (`o * stride + w - pad_low`: interior padding `stride - 1`, edge
+      padding cropping what falls outside).
+
+    Other select or scatter computations, and windows above 1024
+    elements, are errors naming the op.
+
+    ```mlir
+    // Before: the gradient of a 2x2 stride-2 max pool on [4, 4].
+    %0 = hlo.select_and_scatter %x, %dy, %zero {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}
+         : (tensor<4x4xf32>, tensor<2x2xf32>, tensor<f32>) -> tensor<4x4xf32>
+         select { GE } scatter { add }
+    // After (offset (0, 1) of 4 shown):
+    %v1 = hlo.slice %x [0:3:2, 1:4:2] : (tensor<4x4xf32>) -> tensor<2x2xf32>
+    %keep = hlo.compare GE, %v0, %v1 ...
+    %cur = hlo.select %keep, %v0, %v1 ...
+    %idx = hlo.select %keep, %c0, %c1 ...
+    ...
+    %m1 = hlo.compare EQ, %idx, %c1 ...
+    %s1 = hlo.select %m1, %dy, %zeros ...
+    %p1 = hlo.pad %s1, %zero, low = [0, 1], high = [1, 0], interior = [1, 1] ...
+    %r1 = hlo.add %r0, %p1 ...
+    ```
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
+def ExpandReduceWindow : Pass<"tpuc-expand-reduce-window"> {
+  let summary = "Expand the reduce_windows the VPU kernel does not take into "
+                "strided slices";
+  let description = [{
+    The reduce_window kernel takes windows on H and W of a 4-D (NHWC)
+    array without dilations. Every other single-input reduce_window whose
+    body is one add, multiply, maximum, minimum, and or or of its
+    arguments (any rank, window, stride, padding, base and window
+    dilation: 1-D pools, pools over other dims, cumulative sums) becomes
+    the init value broadcast to the result, combined with one strided
+    slice of the operand per window offset, in XLA's order (row-major over
+    the window): the operand is first padded with the init value (edge
+    padding, and interior padding `base_dilation - 1`), which is what XLA's
+    skipping of padding and holes computes when the init is the body's
+    identity (0 for add, -inf for max, ...). A padded or base-dilated
+    window with another init, other bodies, several inputs and windows
+    above 1024 elements are errors naming the op.
+
+    ```mlir
+    // Before: cumsum over the 4 elements of a row (JAX's cumsum).
+    %0 = hlo.reduce_window(%x) init(%zero) {window_dimensions = array<i64: 1, 4>, padding = array<i64: 0, 0, 3, 0>} ...
+         : (tensor<2x4xf32>, tensor<f32>) -> tensor<2x4xf32> { hlo.add }
+    // After:
+    %p = hlo.pad %x, %zero, low = [0, 3], high = [0, 0], interior = [0, 0] : ... -> tensor<2x7xf32>
+    %a0 = hlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> tensor<2x4xf32>
+    %s0 = hlo.slice %p [0:2:1, 0:4:1] ...
+    %a1 = hlo.add %a0, %s0 ...
+    ... (offsets 1, 2, 3: slices [0:2:1, k:k+4:1])
+    ```
+  }];
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 

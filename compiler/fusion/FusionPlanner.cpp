@@ -126,19 +126,6 @@ bool reusesElements(Operation *user, Value value) {
   return false;
 }
 
-/// A producer recomputed rather than stored: cheap, and reading no more
-/// bytes than it writes (or than one block).
-bool isCloneable(Operation *op) {
-  if (roleOf(op) != Role::Loop || isExpensive(op) || op->getNumResults() != 1)
-    return false;
-  int64_t in = 0;
-  for (Value operand : op->getOperands())
-    in += logicalBytes(operand.getType());
-  Value result = op->getResult(0);
-  return in <= std::max(logicalBytes(result.getType()),
-                        kBlockElements * int64_t(sizeof(float)));
-}
-
 struct Group {
   llvm::SetVector<Operation *> owned, clones;
   SmallVector<Operation *> heroes; // reductions or one contraction
@@ -185,6 +172,9 @@ private:
   int64_t iterationElements(const Group &group) const;
   int64_t vmemEstimate(ArrayRef<Operation *> members) const;
   int64_t vmemWith(const Group &group, ArrayRef<Operation *> extra) const;
+  const llvm::SmallSetVector<Value, 4> &recomputeReads(Operation *op);
+  bool isCloneable(Operation *op);
+  bool isWorthRecomputing(Operation *op);
 
   Block &block;
   const FusionOptions &options;
@@ -194,7 +184,83 @@ private:
   llvm::DenseMap<Operation *, int> owner;
   llvm::DenseMap<Operation *, SmallVector<int>> cloneGroups;
   llvm::DenseMap<Operation *, std::string> reasons;
+  llvm::DenseMap<Operation *, llvm::SmallSetVector<Value, 4>> reads;
 };
+
+int64_t totalBytes(ArrayRef<Value> values) {
+  int64_t bytes = 0;
+  for (Value value : values)
+    bytes += logicalBytes(value.getType());
+  return bytes;
+}
+
+/// A cheap elementwise-like producer: a candidate for recomputation.
+bool isCheap(Operation *op) {
+  return roleOf(op) == Role::Loop && !isExpensive(op) &&
+         op->getNumResults() == 1;
+}
+
+/// The HBM values a recompute of `op` reads: its operands, looking through
+/// the cloneable producers it recomputes with it (memoized; the block is a
+/// DAG, so operands come first).
+const llvm::SmallSetVector<Value, 4> &Planner::recomputeReads(Operation *op) {
+  if (auto it = reads.find(op); it != reads.end())
+    return it->second;
+  llvm::SmallSetVector<Value, 4> set;
+  for (Value operand : op->getOperands()) {
+    Operation *def = operand.getDefiningOp();
+    if (def && def->getBlock() == &block && isCloneable(def))
+      set.insert(recomputeReads(def).begin(), recomputeReads(def).end());
+    else
+      set.insert(operand);
+  }
+  return reads[op] = std::move(set);
+}
+
+/// A producer recomputed rather than stored: cheap, and its recompute reads
+/// no more bytes than it writes (or than one block). Recomputing it pulls
+/// these producers (broadcasts, iotas, a one-hot's compare) in with it.
+bool Planner::isCloneable(Operation *op) {
+  if (!isCheap(op))
+    return false;
+  int64_t in = 0;
+  for (Value operand : op->getOperands())
+    in += logicalBytes(operand.getType());
+  return in <= std::max(logicalBytes(op->getResult(0).getType()),
+                        kBlockElements * int64_t(sizeof(float)));
+}
+
+/// Whether recomputing a cheap elementwise producer in a second fusion beats
+/// storing it (XLA duplicates such producers): a stored value is written once
+/// and read back, so a recompute that reads at most twice its bytes moves no
+/// more HBM traffic, and the value (often a padded intermediate such as
+/// `logits - max` of a softmax) need not exist at all.
+bool Planner::isWorthRecomputing(Operation *op) {
+  if (isCloneable(op))
+    return true;
+  if (!isCheap(op) || !op->hasTrait<OpTrait::Elementwise>())
+    return false;
+  // Only when no reader needs it stored anyway: every reader is an
+  // elementwise-like op or a reduction that can recompute it.
+  for (Operation *user : op->getUsers()) {
+    Operation *reader = block.findAncestorOpInBlock(*user);
+    if (!reader || reader != user ||
+        (roleOf(reader) != Role::Loop && roleOf(reader) != Role::Reduce))
+      return false;
+  }
+  // What the recompute reads must exist anyway: arguments, values of ops
+  // that are stored whatever the plan (reductions, contractions, ops no
+  // kernel fuses), or values small next to the result (a broadcast
+  // source). Otherwise storing an operand replaces storing the result.
+  int64_t resultBytes = logicalBytes(op->getResult(0).getType());
+  for (Value v : recomputeReads(op)) {
+    Operation *def = v.getDefiningOp();
+    if (def && def->getBlock() == &block && roleOf(def) == Role::Loop &&
+        4 * logicalBytes(v.getType()) > resultBytes)
+      return false;
+  }
+  return totalBytes(recomputeReads(op).getArrayRef()) <= 2 * resultBytes;
+}
 
 SmallVector<Node> Planner::readersOf(Value value) {
   Operation *producer = value.getDefiningOp();
@@ -356,7 +422,8 @@ bool Planner::tryFuse(Operation *producer, int g, Operation *user) {
     for (const Node &n : readersOf(result))
       if (n.group != g && !llvm::is_contained(outside, n))
         outside.push_back(n);
-  if ((!outside.empty() || owner.count(producer)) && isCloneable(producer)) {
+  if ((!outside.empty() || owner.count(producer)) &&
+      isWorthRecomputing(producer)) {
     // Recompute it here, and the cheap producers it reads with it.
     if (vmemWith(group, producer) > budget) {
       note(producer, "the fusion would exceed the VMEM budget");
@@ -368,7 +435,7 @@ bool Planner::tryFuse(Operation *producer, int g, Operation *user) {
                                     producer->operand_end());
     for (Value operand : operands) {
       Operation *next = operand.getDefiningOp();
-      if (next && next->getBlock() == &block && isCloneable(next))
+      if (next && next->getBlock() == &block && isWorthRecomputing(next))
         tryFuse(next, g, producer);
     }
     return true;

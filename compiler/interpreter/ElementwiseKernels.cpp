@@ -9,6 +9,7 @@
 #include "compiler/interpreter/Kernels.h"
 #include "compiler/interpreter/ScalarOps.h"
 #include "compiler/interpreter/ScalarProgram.h"
+#include "runtime/hostio/FloatConversion.h"
 
 #include <cstring>
 
@@ -122,41 +123,6 @@ Tensor convert(const Tensor &x, DType to) {
   return result;
 }
 
-namespace {
-/// XLA's reduce-precision on the bits of an IEEE float with `kMantissa`
-/// mantissa and `kExponent` exponent bits (ElementalIrEmitter's
-/// EmitReducePrecisionIR): round the mantissa to nearest-even, then
-/// overflow to infinity and flush values below the smallest normal to
-/// zero. NaN stays NaN.
-template <typename F, typename Bits, int kExponent, int kMantissa>
-F reducePrecisionValue(F value, int exponentBits, int mantissaBits) {
-  Bits bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  if (mantissaBits < kMantissa) {
-    int dropped = kMantissa - mantissaBits;
-    Bits lastBit = Bits(1) << dropped;
-    Bits bias = (lastBit >> 1) - 1 + ((bits & lastBit) >> dropped);
-    bits = (bits + bias) & ~(lastBit - 1);
-  }
-  if (exponentBits < kExponent) {
-    Bits signMask = Bits(1) << (kExponent + kMantissa);
-    Bits exponentMask = ((Bits(1) << kExponent) - 1) << kMantissa;
-    Bits exponentBias = (Bits(1) << (kExponent - 1)) - 1;
-    Bits reducedBias = (Bits(1) << (exponentBits - 1)) - 1;
-    Bits exponent = bits & exponentMask;
-    if (exponent > (exponentBias + reducedBias) << kMantissa)
-      bits = (bits & signMask) | exponentMask;
-    else if (exponent <= (exponentBias - reducedBias) << kMantissa)
-      bits &= signMask;
-  }
-  if (std::isnan(value))
-    return value;
-  F result;
-  std::memcpy(&result, &bits, sizeof(result));
-  return result;
-}
-} // namespace
-
 Tensor reducePrecision(const Tensor &x, int exponentBits, int mantissaBits) {
   Tensor result(x.dtype(), x.shape());
   dispatch(x.dtype(), [&](auto traits) {
@@ -168,11 +134,11 @@ Tensor reducePrecision(const Tensor &x, int exponentBits, int mantissaBits) {
       for (int64_t i = 0, e = x.numElements(); i < e; ++i) {
         C v = T::load(in[i]);
         if constexpr (std::is_same_v<C, double>)
-          v = reducePrecisionValue<double, uint64_t, 11, 52>(v, exponentBits,
-                                                             mantissaBits);
+          v = hostio::reducePrecision<double, uint64_t, 11, 52>(v, exponentBits,
+                                                              mantissaBits);
         else
-          v = reducePrecisionValue<float, uint32_t, 8, 23>(v, exponentBits,
-                                                           mantissaBits);
+          v = hostio::reducePrecision<float, uint32_t, 8, 23>(v, exponentBits,
+                                                            mantissaBits);
         out[i] = T::store(v);
       }
     }

@@ -209,14 +209,16 @@ TiledLayout withDefaultTiles(RankedTensorType type, TiledLayout layout,
   return layout;
 }
 
-FailureOr<TiledLayout> recordedLayout(Value value) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type)
-    return emitError(value.getLoc()) << "expected a ranked tensor";
+StringAttr recordedLayoutAttr(Value value) {
   StringAttr attr;
   if (auto result = dyn_cast<OpResult>(value)) {
-    if (result.getOwner()->getNumResults() == 1)
-      attr = result.getOwner()->getAttrOfType<StringAttr>("hlo.layout");
+    Operation *op = result.getOwner();
+    if (op->getNumResults() == 1) {
+      attr = op->getAttrOfType<StringAttr>("hlo.layout");
+    } else if (auto all = op->getAttrOfType<ArrayAttr>("hlo.result_layouts")) {
+      if (result.getResultNumber() < all.size())
+        attr = dyn_cast<StringAttr>(all[result.getResultNumber()]);
+    }
   } else {
     auto arg = cast<BlockArgument>(value);
     if (auto func =
@@ -224,6 +226,32 @@ FailureOr<TiledLayout> recordedLayout(Value value) {
       attr = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
                                                "hlo.layout");
   }
+  return attr ? attr : StringAttr::get(value.getContext(), "");
+}
+
+void setResultLayouts(Operation *op, ArrayRef<Attribute> layouts) {
+  op->removeAttr("hlo.layout");
+  op->removeAttr("hlo.result_layouts");
+  bool any = llvm::any_of(layouts, [](Attribute a) {
+    auto s = dyn_cast<StringAttr>(a);
+    return s && !s.getValue().empty();
+  });
+  if (!any)
+    return;
+  if (layouts.size() == 1)
+    op->setAttr("hlo.layout", layouts.front());
+  else
+    op->setAttr("hlo.result_layouts",
+                ArrayAttr::get(op->getContext(), layouts));
+}
+
+FailureOr<TiledLayout> recordedLayout(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    return emitError(value.getLoc()) << "expected a ranked tensor";
+  StringAttr attr = recordedLayoutAttr(value);
+  if (attr.getValue().empty())
+    attr = {};
   if (!attr)
     return TiledLayout{descendingOrder(type.getRank()), {}};
   std::string error;

@@ -55,9 +55,20 @@ TiledLayout withDefaultTiles(mlir::RankedTensorType type, TiledLayout layout,
                              const target::TilingRules &rules);
 
 /// The layout recorded for `value` (the `hlo.layout` attribute of its
-/// defining op or function argument; descending order when absent), without
+/// defining op or function argument, or for a result of a multi-result op
+/// its entry in `hlo.result_layouts`; descending order when absent), without
 /// default tiles. Fails (with a diagnostic) on an unparsable attribute.
 mlir::FailureOr<TiledLayout> recordedLayout(mlir::Value value);
+
+/// The attribute that records `value`'s layout as written (a StringAttr, or
+/// an empty one when none is recorded).
+mlir::StringAttr recordedLayoutAttr(mlir::Value value);
+
+/// Records the layouts of `op`'s results (one StringAttr each, empty for
+/// none): `hlo.layout` for one result, `hlo.result_layouts` for several;
+/// nothing when every entry is empty.
+void setResultLayouts(mlir::Operation *op,
+                      llvm::ArrayRef<mlir::Attribute> layouts);
 
 /// The layout `value` has on the device: recorded plus default tiles.
 mlir::FailureOr<TiledLayout> deviceLayout(mlir::Value value,

@@ -10,6 +10,7 @@
 
 #include "dialects/tpu/TpuOps.h"
 #include "runtime/loader/Executable.h"
+#include "runtime/loader/Isa.h"
 #include "runtime/loader/Layout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -468,11 +469,33 @@ exe::MemorySpace getSpace(Value memref) {
 }
 
 exe::CmpKind getCmp(CmpKind kind) {
-  return static_cast<exe::CmpKind>(static_cast<int>(kind));
+  switch (kind) {
+  case CmpKind::eq:
+    return exe::EQ;
+  case CmpKind::ne:
+    return exe::NE;
+  case CmpKind::lt:
+    return exe::LT;
+  case CmpKind::le:
+    return exe::LE;
+  case CmpKind::gt:
+    return exe::GT;
+  case CmpKind::ge:
+    return exe::GE;
+  }
+  llvm_unreachable("unknown tpu.cmp kind");
 }
 
 exe::ReduceKind getReduce(ReduceKind kind) {
-  return static_cast<exe::ReduceKind>(static_cast<int>(kind));
+  switch (kind) {
+  case ReduceKind::sum:
+    return exe::REDUCE_SUM;
+  case ReduceKind::max:
+    return exe::REDUCE_MAX;
+  case ReduceKind::min:
+    return exe::REDUCE_MIN;
+  }
+  llvm_unreachable("unknown tpu.reduce kind");
 }
 
 std::optional<exe::Opcode> getScalarOpcode(Operation *op) {
@@ -520,6 +543,22 @@ std::optional<exe::Opcode> getVectorOpcode(Operation *op) {
       .Case([](VBroadcastSublaneOp) { return exe::VBCAST_SUBLANE; })
       .Case([](VLaneIdOp) { return exe::VLANE_ID; })
       .Case([](VSublaneIdOp) { return exe::VSUBLANE_ID; })
+      .Case([](VRemOp) { return exe::VREM; })
+      .Case([](VMulhiOp) { return exe::VMULHI; })
+      .Case([](VAndOp) { return exe::VAND; })
+      .Case([](VOrOp) { return exe::VOR; })
+      .Case([](VXorOp) { return exe::VXOR; })
+      .Case([](VShlOp) { return exe::VSHL; })
+      .Case([](VShrlOp) { return exe::VSHRL; })
+      .Case([](VShraOp) { return exe::VSHRA; })
+      .Case([](VPopcntOp) { return exe::VPOPCNT; })
+      .Case([](VClzOp) { return exe::VCLZ; })
+      .Case([](VFloorOp) { return exe::VFLOOR; })
+      .Case([](VCeilOp) { return exe::VCEIL; })
+      .Case([](VRoundAfzOp) { return exe::VROUND_AFZ; })
+      .Case([](VRoundEvenOp) { return exe::VROUND_EVEN; })
+      .Case([](VReducePrecisionOp) { return exe::VREDUCE_PRECISION; })
+      .Case([](VBitcastOp) { return exe::VMOV; }) // the same 32 bits
       .Default([](Operation *) { return std::nullopt; });
 }
 
@@ -600,28 +639,19 @@ LogicalResult Serializer::emitOp(Operation *op) {
       else
         *in.add_args() = scalar(operand);
     }
-    llvm::TypeSwitch<Operation *>(op)
-        .Case<VAddOp, VSubOp, VMulOp, VDivOp, VMaxOp, VMinOp, VNegOp, VAbsOp,
-              VExpOp, VLogOp, VTanhOp, VRsqrtOp, VSqrtOp, VRcpOp>(
-            [&](Operation *) {
-              in.set_dtype(getDType(op->getResult(0).getType()));
-            })
-        .Case([&](VCmpOp cmp) {
-          in.set_dtype(getDType(cmp.getLhs().getType()));
-          in.set_cmp(getCmp(cmp.getKind()));
-        })
-        .Case([&](VConvertOp cvt) {
-          in.set_dtype(getDType(cvt.getType()));
-          in.set_src_dtype(getDType(cvt.getSource().getType()));
-        })
-        .Case([&](VReduceLanesOp red) {
-          in.set_dtype(getDType(red.getType()));
-          in.set_reduce(getReduce(red.getKind()));
-        })
-        .Case([&](VReduceSublanesOp red) {
-          in.set_dtype(getDType(red.getType()));
-          in.set_reduce(getReduce(red.getKind()));
-        });
+    // The fields Isa.def says the opcode uses: dtype is the result's
+    // element type (the operands' for VCMP), src_dtype the operand's.
+    const runtime::OpcodeInfo &info = *runtime::getOpcodeInfo(*opcode);
+    if (info.dtypes)
+      in.set_dtype(getDType(info.usesCmp ? op->getOperand(0).getType()
+                                         : op->getResult(0).getType()));
+    if (info.srcDtypes)
+      in.set_src_dtype(getDType(op->getOperand(0).getType()));
+    if (info.usesCmp)
+      in.set_cmp(getCmp(cast<VCmpOp>(op).getKind()));
+    if (info.usesReduce)
+      in.set_reduce(
+          getReduce(op->getAttrOfType<ReduceKindAttr>("kind").getValue()));
     return success();
   }
 

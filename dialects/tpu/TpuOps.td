@@ -56,15 +56,16 @@ class Tpu_VUnaryOp<string mnemonic, string opcode, Type type, string doc>
 }
 
 class Tpu_VBinaryOp<string mnemonic, string opcode, string doc,
-                    list<Trait> traits = []>
+                    list<Trait> traits = [], Type type = Tpu_VRegF32OrI32,
+                    string example = "f32">
     : Tpu_Op<mnemonic, traits # [Pure, SameOperandsAndResultType]> {
   let summary = doc # " (" # opcode # ")";
-  let description = "Elementwise " # doc # " of two f32 or s32 vector " #
-    "registers: `" # opcode # "`. f32 rounds to nearest even; s32 wraps " #
-    "(docs/isa.md).\n\n" #
-    "```mlir\n%2 = tpu." # mnemonic # " %0, %1 : vector<8x128xf32>\n```";
-  let arguments = (ins Tpu_VRegF32OrI32:$lhs, Tpu_VRegF32OrI32:$rhs);
-  let results = (outs Tpu_VRegF32OrI32:$result);
+  let description = "Elementwise " # doc # " of two vector registers: `" #
+    opcode # "`. docs/isa.md gives the exact numerics.\n\n" #
+    "```mlir\n%2 = tpu." # mnemonic # " %0, %1 : vector<8x128x" # example #
+    ">\n```";
+  let arguments = (ins type:$lhs, type:$rhs);
+  let results = (outs type:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
 }
 
@@ -312,6 +313,75 @@ def Tpu_VRsqrtOp : Tpu_VUnaryOp<"vrsqrt", "VRSQRT", Tpu_VRegF32,
     "reciprocal square root">;
 def Tpu_VSqrtOp : Tpu_VUnaryOp<"vsqrt", "VSQRT", Tpu_VRegF32, "square root">;
 def Tpu_VRcpOp : Tpu_VUnaryOp<"vrcp", "VRCP", Tpu_VRegF32, "reciprocal">;
+def Tpu_VFloorOp : Tpu_VUnaryOp<"vfloor", "VFLOOR", Tpu_VRegF32,
+    "rounding toward -infinity">;
+def Tpu_VCeilOp : Tpu_VUnaryOp<"vceil", "VCEIL", Tpu_VRegF32,
+    "rounding toward +infinity">;
+def Tpu_VRoundAfzOp : Tpu_VUnaryOp<"vround_afz", "VROUND_AFZ", Tpu_VRegF32,
+    "rounding to nearest, ties away from zero">;
+def Tpu_VRoundEvenOp : Tpu_VUnaryOp<"vround_even", "VROUND_EVEN", Tpu_VRegF32,
+    "rounding to nearest, ties to even">;
+
+//===----------------------------------------------------------------------===//
+// VPU: integer and bit operations
+//===----------------------------------------------------------------------===//
+
+def Tpu_VRemOp : Tpu_VBinaryOp<"vrem", "VREM", "remainder">;
+def Tpu_VMulhiOp : Tpu_VBinaryOp<"vmulhi", "VMULHI",
+    "high 32 bits of the 64-bit signed product", [Commutative], Tpu_VRegI32,
+    "i32">;
+def Tpu_VAndOp : Tpu_VBinaryOp<"vand", "VAND", "bitwise and", [Commutative],
+    Tpu_VRegI32, "i32">;
+def Tpu_VOrOp : Tpu_VBinaryOp<"vor", "VOR", "bitwise or", [Commutative],
+    Tpu_VRegI32, "i32">;
+def Tpu_VXorOp : Tpu_VBinaryOp<"vxor", "VXOR", "bitwise exclusive or",
+    [Commutative], Tpu_VRegI32, "i32">;
+def Tpu_VShlOp : Tpu_VBinaryOp<"vshl", "VSHL", "shift left", [], Tpu_VRegI32,
+    "i32">;
+def Tpu_VShrlOp : Tpu_VBinaryOp<"vshrl", "VSHRL", "logical shift right", [],
+    Tpu_VRegI32, "i32">;
+def Tpu_VShraOp : Tpu_VBinaryOp<"vshra", "VSHRA", "arithmetic shift right",
+    [], Tpu_VRegI32, "i32">;
+def Tpu_VPopcntOp : Tpu_VUnaryOp<"vpopcnt", "VPOPCNT", Tpu_VRegI32,
+    "number of set bits">;
+def Tpu_VClzOp : Tpu_VUnaryOp<"vclz", "VCLZ", Tpu_VRegI32,
+    "number of leading zero bits">;
+
+def Tpu_VReducePrecisionOp : Tpu_Op<"vreduce_precision",
+    [Pure, AllTypesMatch<["operand", "result"]>]> {
+  let summary = "round to a narrower float format (VREDUCE_PRECISION)";
+  let description = [{
+    `VREDUCE_PRECISION`: XLA's reduce-precision of each f32 lane to the
+    float format with `exponent_bits` exponent and `mantissa_bits` mantissa
+    bits, the result kept in f32 (docs/isa.md).
+
+    ```mlir
+    %r = tpu.vreduce_precision %x, %c5, %c10 : vector<8x128xf32>, index, index
+    ```
+  }];
+  let arguments = (ins Tpu_VRegF32:$operand, Tpu_Scalar:$exponent_bits,
+                       Tpu_Scalar:$mantissa_bits);
+  let results = (outs Tpu_VRegF32:$result);
+  let assemblyFormat = [{
+    $operand `,` $exponent_bits `,` $mantissa_bits attr-dict `:` type($result)
+    `,` type($exponent_bits) `,` type($mantissa_bits)
+  }];
+}
+
+def Tpu_VBitcastOp : Tpu_Op<"vbitcast", [Pure]> {
+  let summary = "reinterpret the 32-bit lanes of a register (VMOV)";
+  let description = [{
+    The same 32 bits per lane read as another element type (f32 <-> s32);
+    the serializer emits a `VMOV`.
+
+    ```mlir
+    %i = tpu.vbitcast %x : vector<8x128xf32> to vector<8x128xi32>
+    ```
+  }];
+  let arguments = (ins Tpu_VRegF32OrI32:$source);
+  let results = (outs Tpu_VRegF32OrI32:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `to` type($result)";
+}
 
 def Tpu_VCmpOp : Tpu_Op<"vcmp", [Pure, SameTypeOperands]> {
   let summary = "elementwise comparison (VCMP)";

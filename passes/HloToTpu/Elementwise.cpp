@@ -3,9 +3,10 @@
 // Part of tpuc-convert-hlo-to-tpu; see Lowering.h and docs/codegen.md.
 //
 // f32 and bf16 compute in f32 registers (bf16 loads widened, stores
-// rounded); s32 and pred in s32 registers, pred as 0/1. The VPU has no
-// bitwise ops, so pred logic is arithmetic on 0/1: and = min, or = max,
-// xor = (a != b), not = 1 - a.
+// rounded); s32 and pred in s32 registers, pred as 0/1, so the bitwise
+// instructions are also pred's logic (not = xor 1). Ops that are one VPU
+// instruction are a row of directOps(); the others are expanded in
+// emitTile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,8 @@
 #include "compiler/fusion/FusedKernelSupport.h"
 
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <limits>
 
 using namespace mlir;
 
@@ -69,22 +72,87 @@ std::optional<tpu::CmpKind> cmpKind(hlo::ComparisonDirection d) {
 
 } // namespace
 
+namespace {
+
+/// hlo ops that are one VPU instruction on their operands' registers.
+using DirectBuilder = Value (*)(OpBuilder &, Location, ValueRange);
+template <typename TpuOp>
+Value unary(OpBuilder &b, Location loc, ValueRange x) {
+  return TpuOp::create(b, loc, x[0]);
+}
+template <typename TpuOp>
+Value binary(OpBuilder &b, Location loc, ValueRange x) {
+  return TpuOp::create(b, loc, x[0], x[1]);
+}
+
+const llvm::DenseMap<TypeID, DirectBuilder> &directOps() {
+  static const llvm::DenseMap<TypeID, DirectBuilder> table = {
+      {TypeID::get<hlo::AddOp>(), binary<tpu::VAddOp>},
+      {TypeID::get<hlo::SubtractOp>(), binary<tpu::VSubOp>},
+      {TypeID::get<hlo::MultiplyOp>(), binary<tpu::VMulOp>},
+      {TypeID::get<hlo::DivideOp>(), binary<tpu::VDivOp>},
+      // s32: VREM's x % 0 = x and x % -1 = 0 are XLA's; f32: fmod.
+      {TypeID::get<hlo::RemainderOp>(), binary<tpu::VRemOp>},
+      {TypeID::get<hlo::MaximumOp>(), binary<tpu::VMaxOp>},
+      {TypeID::get<hlo::MinimumOp>(), binary<tpu::VMinOp>},
+      {TypeID::get<hlo::MulhiOp>(), binary<tpu::VMulhiOp>},
+      {TypeID::get<hlo::AndOp>(), binary<tpu::VAndOp>},
+      {TypeID::get<hlo::OrOp>(), binary<tpu::VOrOp>},
+      {TypeID::get<hlo::XorOp>(), binary<tpu::VXorOp>},
+      {TypeID::get<hlo::ShiftLeftOp>(), binary<tpu::VShlOp>},
+      {TypeID::get<hlo::ShiftRightLogicalOp>(), binary<tpu::VShrlOp>},
+      {TypeID::get<hlo::ShiftRightArithmeticOp>(), binary<tpu::VShraOp>},
+      {TypeID::get<hlo::NegOp>(), unary<tpu::VNegOp>},
+      {TypeID::get<hlo::AbsOp>(), unary<tpu::VAbsOp>},
+      {TypeID::get<hlo::ExpOp>(), unary<tpu::VExpOp>},
+      {TypeID::get<hlo::LogOp>(), unary<tpu::VLogOp>},
+      {TypeID::get<hlo::TanhOp>(), unary<tpu::VTanhOp>},
+      {TypeID::get<hlo::RsqrtOp>(), unary<tpu::VRsqrtOp>},
+      {TypeID::get<hlo::SqrtOp>(), unary<tpu::VSqrtOp>},
+      {TypeID::get<hlo::PopcntOp>(), unary<tpu::VPopcntOp>},
+      {TypeID::get<hlo::ClzOp>(), unary<tpu::VClzOp>},
+      {TypeID::get<hlo::FloorOp>(), unary<tpu::VFloorOp>},
+      {TypeID::get<hlo::CeilOp>(), unary<tpu::VCeilOp>},
+      {TypeID::get<hlo::RoundNearestAfzOp>(), unary<tpu::VRoundAfzOp>},
+      {TypeID::get<hlo::RoundNearestEvenOp>(), unary<tpu::VRoundEvenOp>},
+  };
+  return table;
+}
+
+DirectBuilder directBuilder(Operation *op) {
+  std::optional<RegisteredOperationName> name = op->getRegisteredInfo();
+  return name ? directOps().lookup(name->getTypeID()) : nullptr;
+}
+
+/// 32-bit element types: the ones bitcast-convert reinterprets in place.
+bool is32Bit(Type elem) { return elem.isF32() || elem.isInteger(32); }
+
+} // namespace
+
+bool isLoopKernelOp(Operation *op) {
+  return directBuilder(op) ||
+         isa<hlo::NotOp, hlo::SignOp, hlo::LogisticOp, hlo::ClampOp,
+             hlo::CopyOp, hlo::ConvertOp, hlo::SelectOp, hlo::CompareOp,
+             hlo::IsFiniteOp, hlo::BitcastConvertOp, hlo::ReducePrecisionOp>(
+             op);
+}
+
 /// Why the elementwise kernel cannot compute `op` (empty if it can).
 std::string unsupportedForm(Operation *op) {
   Type elem = elementOf(op->getOperand(0));
   bool isFloat = elem.isF32() || elem.isBF16();
-  if (auto cmp = dyn_cast<hlo::CompareOp>(op)) {
-    std::optional<hlo::ComparisonType> type = cmp.getCompareType();
-    if (type == hlo::ComparisonType::TOTALORDER ||
-        type == hlo::ComparisonType::UNSIGNED)
-      return "with compare type " + stringifyComparisonType(*type).str();
+  if (isa<hlo::CompareOp>(op))
     return "";
+  if (isa<hlo::BitcastConvertOp>(op)) {
+    Type out = cast<RankedTensorType>(op->getResult(0).getType())
+                   .getElementType();
+    if (is32Bit(elem) && is32Bit(out))
+      return "";
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << "from " << elem << " to " << out << " (only f32 <-> s32)";
+    return s;
   }
-  if (isa<hlo::AndOp, hlo::OrOp, hlo::XorOp, hlo::NotOp>(op) &&
-      !elem.isInteger(1))
-    return "on s32 (the VPU has no bitwise ops)";
-  if (isa<hlo::RemainderOp>(op) && isFloat)
-    return "on floats";
   if (isa<hlo::ExpOp, hlo::LogOp, hlo::TanhOp, hlo::RsqrtOp, hlo::SqrtOp,
           hlo::LogisticOp>(op) &&
       !isFloat)
@@ -144,30 +212,41 @@ Lowering::emitTile(Value v, Value tileIndex,
     };
     auto zero = [&]() { return isFloat ? splatF32(0.0) : splatInt(0); };
     auto one = [&]() { return isFloat ? splatF32(1.0) : splatInt(1); };
-    r = llvm::TypeSwitch<Operation *, Value>(def)
-            .Case([&](hlo::AddOp) { return tpu::VAddOp::create(b, loc, x[0], x[1]); })
-            .Case([&](hlo::SubtractOp) { return tpu::VSubOp::create(b, loc, x[0], x[1]); })
-            .Case([&](hlo::MultiplyOp) { return tpu::VMulOp::create(b, loc, x[0], x[1]); })
-            .Case([&](hlo::DivideOp) { return tpu::VDivOp::create(b, loc, x[0], x[1]); })
-            .Case([&](hlo::RemainderOp) -> Value {
-              // a - (a / b) * b: VDIV's x / 0 = -1 and INT_MIN / -1 =
-              // INT_MIN give XLA's a % 0 = a and INT_MIN % -1 = 0.
-              Value q = tpu::VDivOp::create(b, loc, x[0], x[1]);
-              Value p = tpu::VMulOp::create(b, loc, q, x[1]);
-              return tpu::VSubOp::create(b, loc, x[0], p);
-            })
-            .Case<hlo::MaximumOp, hlo::OrOp>([&](Operation *) {
-              return tpu::VMaxOp::create(b, loc, x[0], x[1]);
-            })
-            .Case<hlo::MinimumOp, hlo::AndOp>([&](Operation *) {
-              return tpu::VMinOp::create(b, loc, x[0], x[1]);
-            })
-            .Case([&](hlo::XorOp) { return cmp(tpu::CmpKind::ne, x[0], x[1]); })
+    auto bitcast = [&](VectorType type, Value v) -> Value {
+      return tpu::VBitcastOp::create(b, loc, type, v);
+    };
+    // The s32 key of an f32 whose signed order is XLA's total order
+    // (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN): negative values
+    // get their magnitude bits flipped.
+    auto totalOrderKey = [&](Value v) -> Value {
+      Value bits = bitcast(i32Reg(), v);
+      Value sign = tpu::VShraOp::create(b, loc, bits, splatInt(31));
+      Value flip = tpu::VAndOp::create(b, loc, sign, splatInt(0x7fffffff));
+      return tpu::VXorOp::create(b, loc, bits, flip);
+    };
+    if (DirectBuilder direct = directBuilder(def))
+      r = direct(b, loc, x);
+    else
+      r = llvm::TypeSwitch<Operation *, Value>(def)
             .Case([&](hlo::NotOp) -> Value {
-              return tpu::VSubOp::create(b, loc, splatInt(1), x[0]);
+              // pred is 0/1: not = xor 1; s32: xor -1.
+              return tpu::VXorOp::create(
+                  b, loc, x[0], splatInt(in.isInteger(1) ? 1 : -1));
             })
-            .Case([&](hlo::NegOp) { return tpu::VNegOp::create(b, loc, x[0]); })
-            .Case([&](hlo::AbsOp) { return tpu::VAbsOp::create(b, loc, x[0]); })
+            .Case([&](hlo::IsFiniteOp) -> Value {
+              // |x| < inf: false for +-inf and NaN.
+              return cmp(tpu::CmpKind::lt, tpu::VAbsOp::create(b, loc, x[0]),
+                         splatF32(std::numeric_limits<double>::infinity()));
+            })
+            .Case([&](hlo::BitcastConvertOp) -> Value {
+              VectorType out = isIntLike(elem) ? i32Reg() : f32Reg();
+              return x[0].getType() == out ? x[0] : bitcast(out, x[0]);
+            })
+            .Case([&](hlo::ReducePrecisionOp rp) -> Value {
+              return tpu::VReducePrecisionOp::create(
+                  b, loc, x[0], c(rp.getExponentBits()),
+                  c(rp.getMantissaBits()));
+            })
             .Case([&](hlo::SignOp) -> Value {
               // sign(x) = x > 0 ? 1 : (x < 0 ? -1 : x), which keeps -0, +0
               // and NaN as XLA does.
@@ -175,11 +254,6 @@ Lowering::emitTile(Value v, Value tileIndex,
                               isFloat ? splatF32(-1.0) : splatInt(-1), x[0]);
               return sel(cmp(tpu::CmpKind::gt, x[0], zero()), one(), neg);
             })
-            .Case([&](hlo::ExpOp) { return tpu::VExpOp::create(b, loc, x[0]); })
-            .Case([&](hlo::LogOp) { return tpu::VLogOp::create(b, loc, x[0]); })
-            .Case([&](hlo::TanhOp) { return tpu::VTanhOp::create(b, loc, x[0]); })
-            .Case([&](hlo::RsqrtOp) { return tpu::VRsqrtOp::create(b, loc, x[0]); })
-            .Case([&](hlo::SqrtOp) { return tpu::VSqrtOp::create(b, loc, x[0]); })
             .Case([&](hlo::LogisticOp) -> Value {
               // 1 / (1 + e^-x), as XLA expands it.
               Value e = tpu::VExpOp::create(
@@ -206,7 +280,19 @@ Lowering::emitTile(Value v, Value tileIndex,
             })
             .Case([&](hlo::SelectOp) { return sel(x[0], x[1], x[2]); })
             .Case([&](hlo::CompareOp c) -> Value {
-              return cmp(*cmpKind(c.getComparisonDirection()), x[0], x[1]);
+              Value l = x[0], rhs = x[1];
+              std::optional<hlo::ComparisonType> type = c.getCompareType();
+              if (isFloat && type == hlo::ComparisonType::TOTALORDER) {
+                l = totalOrderKey(l);
+                rhs = totalOrderKey(rhs);
+              } else if (in.isInteger(32) &&
+                         type == hlo::ComparisonType::UNSIGNED) {
+                // Unsigned order is signed order with the sign bit flipped.
+                Value bias = splatInt(std::numeric_limits<int32_t>::min());
+                l = tpu::VXorOp::create(b, loc, l, bias);
+                rhs = tpu::VXorOp::create(b, loc, rhs, bias);
+              }
+              return cmp(*cmpKind(c.getComparisonDirection()), l, rhs);
             })
             .Default([&](Operation *) { return Value(); });
     if (!r)
@@ -225,12 +311,7 @@ Lowering::emitTile(Value v, Value tileIndex,
 }
 
 bool fitsLoopKernel(Operation *op) {
-  if (!isa<hlo::AddOp, hlo::SubtractOp, hlo::MultiplyOp, hlo::DivideOp,
-           hlo::MaximumOp, hlo::MinimumOp, hlo::NegOp, hlo::AbsOp, hlo::ExpOp,
-           hlo::LogOp, hlo::TanhOp, hlo::RsqrtOp, hlo::SqrtOp, hlo::SelectOp,
-           hlo::ConvertOp, hlo::CopyOp, hlo::CompareOp, hlo::AndOp, hlo::OrOp,
-           hlo::XorOp, hlo::NotOp, hlo::LogisticOp, hlo::ClampOp,
-           hlo::RemainderOp, hlo::SignOp>(op))
+  if (!isLoopKernelOp(op))
     return false;
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!type || !isLowerableElementType(type.getElementType()))

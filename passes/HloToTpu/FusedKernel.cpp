@@ -64,6 +64,9 @@ enum class Spread {
   PerCol,  // source [..., 1, C]: tile ct, sublane 0 to every sublane
   PerColFlat, // source [C] (T(1024)): tile ct / 8, sublane ct % 8
   Whole,   // source [..., R, C] over broadcast outer dims: tile T (or T % RC)
+  RowStream, // source [R] of a rank-2 [R, C] result (per-row statistics, a
+             // one-hot's labels): streamed with the blocks; tile row t
+             // reads elements 8t.. one per sublane, lane 0 to every lane
 };
 
 struct BroadcastForm {
@@ -132,6 +135,10 @@ std::optional<BroadcastForm> broadcastForm(hlo::BroadcastInDimOp op) {
   if (aligned[n - 2] == rows && aligned[n - 1] == 1 && cols > 1 &&
       xr >= 2 && xs[xr - 2] == rows && xs[xr - 1] == 1 && outerOk)
     return BroadcastForm{Spread::PerRow, source, outerGone && outer > 1};
+  if (aligned[n - 2] == rows && aligned[n - 1] == 1 && cols > 1 && xr == 1 &&
+      outer == 1 && elementBytes(storageType(x.getElementType())) == 4 &&
+      ceilDiv(cols, kLanes) <= fusion::kLoopKernelBlockTiles)
+    return BroadcastForm{Spread::RowStream, source};
   if (aligned[n - 2] == 1 && aligned[n - 1] == cols && outerGone) {
     if (xr == 1)
       return BroadcastForm{Spread::PerColFlat, source, true};
@@ -151,7 +158,7 @@ bool fitsLoopBroadcast(Operation *op) {
   if (!form)
     return false;
   auto x = cast<RankedTensorType>(form->source.getType());
-  return form->spread == Spread::Splat ||
+  return form->spread == Spread::Splat || form->spread == Spread::RowStream ||
          geometryOf(x).bytes() <= fusion::kResidentInputBytes;
 }
 
@@ -250,7 +257,8 @@ LogicalResult Lowering::lowerFusion(hlo::FusionOp fusion) {
       if (auto bcast = dyn_cast<hlo::BroadcastInDimOp>(member)) {
         std::optional<BroadcastForm> form = broadcastForm(bcast);
         if (!form || (form->spread != Spread::Splat &&
-                      form->spread != Spread::Scalar))
+                      form->spread != Spread::Scalar &&
+                      form->spread != Spread::RowStream))
           return std::nullopt;
         continue;
       }
@@ -393,6 +401,8 @@ loadResidents(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
   SmallVector<Resident> residents;
   int64_t dmas = 0;
   for (auto &[value, form] : spreads) {
+    if (form.spread == Spread::RowStream)
+      continue; // streamed with the blocks (rowStreams)
     auto x = cast<RankedTensorType>(form.source.getType());
     bool isInt = !x.getElementType().isF32() && !x.getElementType().isBF16();
     if (form.spread == Spread::Splat) {
@@ -437,7 +447,51 @@ loadResidents(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
   return perTile;
 }
 
+/// The RowStream sources of `spreads`, each with a VMEM buffer of `slots`
+/// slots of `tileRows` tile rows (8 elements each), zeroed once: a tile
+/// row's load reads 128 lanes from each of its 8 elements on.
+FailureOr<SmallVector<Lowering::RowStream>>
+rowStreams(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
+           int64_t tileRows, int64_t slots) {
+  SmallVector<Lowering::RowStream> streams;
+  constexpr int64_t tile = kSublanes * kLanes * 4;
+  for (auto &[value, form] : spreads) {
+    if (form.spread != Spread::RowStream)
+      continue;
+    FailureOr<Value> mem = l.memOf(form.source);
+    if (failed(mem))
+      return failure();
+    Type elem = storageType(
+        cast<RankedTensorType>(form.source.getType()).getElementType());
+    // Each slot ends with a lane row of padding, so no load of one slot
+    // reaches into the other (which a DMA may be filling).
+    int64_t slotBytes = tileRows * Lowering::kRowStreamRowBytes + kLanes * 4;
+    VBuf buf = l.vmem(elem, llvm::divideCeil(slots * slotBytes, tile) * tile);
+    Value zero = elem.isF32() ? l.splatF32(0.0) : l.splatIndex(l.c(0));
+    l.loop(buf.bytes / tile,
+           [&](Value i) { l.vstore(zero, buf, l.mul(i, tile)); });
+    streams.push_back({value, *mem, buf, slotBytes, !elem.isF32()});
+  }
+  return streams;
+}
+
 } // namespace
+
+void Lowering::fetchRows(const RowStream &r, Value firstTileRow,
+                         Value slotOffset, int64_t tileRows) {
+  dma(r.mem, mul(firstTileRow, kRowStreamRowBytes), r.buf.arena,
+      add(slotOffset, r.buf.offset), 1, tileRows * kRowStreamRowBytes, 0, 0,
+      0);
+}
+
+Value Lowering::loadRow(const RowStream &r, Value rowOffset) {
+  // Sublane s reads from the row's element s on: lane 0 is its value.
+  Value tile = tpu::VLoadOp::create(
+      b, loc, r.isInt ? i32Reg() : f32Reg(), r.buf.arena,
+      add(rowOffset, r.buf.offset),
+      kRowStreamRowBytes / kSublanes);
+  return tpu::VBroadcastLaneOp::create(b, loc, tile, c(0));
+}
 
 FailureOr<Lowering::OperandStream> Lowering::streamOperand(Value operand,
                                                            int64_t slotBytes) {
@@ -469,6 +523,15 @@ FailureOr<Lowering::OperandStream> Lowering::streamOperand(Value operand,
   if (!perTile->empty())
     return FailureOr<OperandStream>(
         unsupported(def, "feeding a reduce through a broadcast"));
+  Geometry g = geometryOf(type);
+  s.tileBytes = kSublanes * kLanes * s.elemBytes;
+  s.rowBytes = g.colTiles * s.tileBytes;
+  FailureOr<SmallVector<RowStream>> rows =
+      rowStreams(*this, spreads, slotBytes / s.rowBytes, 2);
+  if (failed(rows))
+    return failure();
+  s.rows = std::move(*rows);
+  s.slotRows = slotBytes / s.rowBytes;
   for (Value in : inputs) {
     auto t = cast<RankedTensorType>(in.getType());
     int64_t eb = elementBytes(storageType(t.getElementType()));
@@ -482,6 +545,28 @@ FailureOr<Lowering::OperandStream> Lowering::streamOperand(Value operand,
     s.ins[in] = {slots, eb};
   }
   return s;
+}
+
+int64_t Lowering::streamSlotFactor(Value operand) {
+  Operation *def = operand.getDefiningOp();
+  if (!fusedProducer || !def || !fusedProducer(def))
+    return 1;
+  auto type = cast<RankedTensorType>(operand.getType());
+  SmallVector<Value> inputs;
+  SmallVector<std::pair<Value, BroadcastForm>> spreads;
+  {
+    // Quiet: streamOperand reports what it cannot stream.
+    ScopedDiagnosticHandler quiet(def->getContext(),
+                                  [](Diagnostic &) { return success(); });
+    if (failed(collectLeaves(operand, type, fusedProducer, inputs, spreads)))
+      return 1;
+  }
+  int64_t elemBytes = elementBytes(storageType(type.getElementType()));
+  int64_t bytes = 0;
+  for (Value in : inputs)
+    bytes += elementBytes(storageType(
+        cast<RankedTensorType>(in.getType()).getElementType()));
+  return std::max<int64_t>(1, llvm::divideCeil(bytes, elemBytes));
 }
 
 Value Lowering::loadStreamed(OperandStream &s, Value off) {
@@ -499,6 +584,15 @@ Value Lowering::loadStreamed(OperandStream &s, Value off) {
   else
     elements = arith::DivSIOp::create(b, loc, off, c(s.elemBytes));
   llvm::DenseMap<Value, Value> memo = s.hoisted;
+  if (!s.rows.empty()) {
+    // Tile rows count across both slots: slot p's rows follow slot p-1's.
+    Value tileRow = arith::DivSIOp::create(b, loc, off, c(s.rowBytes));
+    Value slot = arith::DivSIOp::create(b, loc, tileRow, c(s.slotRows));
+    Value row = rem(tileRow, s.slotRows);
+    for (const RowStream &r : s.rows)
+      memo[r.value] = loadRow(
+          r, add(mul(slot, r.slotBytes), mul(row, kRowStreamRowBytes)));
+  }
   Value r = *emitTile(s.operand, elements, s.ins, memo);
   // A bf16 operand computed here reads as the rounded value it would
   // have been stored as.
@@ -516,15 +610,29 @@ Lowering::emitLoopKernel(ValueRange roots,
     return failure();
 
   // Blocks of whole tiles: a divisor of the tile count, at most
-  // kLoopKernelBlockTiles per array and kLoopKernelVmemBytes for all.
+  // kLoopKernelBlockTiles per array and kLoopKernelVmemBytes for all;
+  // whole tile rows when a broadcast source streams with them.
   int64_t bytesPerTile = 0;
   for (Value v : llvm::concat<const Value>(inputs, roots))
     bytesPerTile +=
         geometryOf(cast<RankedTensorType>(v.getType())).tileBytes();
-  int64_t blockTiles = largestDivisorAtMost(
-      g.tiles(), std::min<int64_t>(fusion::kLoopKernelBlockTiles,
-                                   fusion::kLoopKernelVmemBytes / bytesPerTile));
+  bool streamsRows = llvm::any_of(
+      spreads, [](auto &p) { return p.second.spread == Spread::RowStream; });
+  int64_t limit = std::min<int64_t>(
+      fusion::kLoopKernelBlockTiles,
+      std::max<int64_t>(1, fusion::kLoopKernelVmemBytes / bytesPerTile));
+  int64_t blockTiles =
+      streamsRows ? g.colTiles * largestDivisorAtMost(
+                                     g.rowTiles,
+                                     std::max<int64_t>(1, limit / g.colTiles))
+                  : largestDivisorAtMost(g.tiles(), limit);
   int64_t blocks = g.tiles() / blockTiles;
+  int64_t blockRows = blockTiles / g.colTiles;
+  FailureOr<SmallVector<RowStream>> rows =
+      streamsRows ? rowStreams(*this, spreads, blockRows, 1)
+                  : FailureOr<SmallVector<RowStream>>(SmallVector<RowStream>());
+  if (failed(rows))
+    return failure();
   llvm::DenseMap<Value, std::pair<VBuf, int64_t>> ins;
   SmallVector<std::pair<Value, VBuf>> inMems;
   for (Value in : inputs) {
@@ -577,9 +685,16 @@ Lowering::emitLoopKernel(ValueRange roots,
       int64_t bytes = buf.bytes;
       dma(mem, mul(blk, bytes), buf.arena, c(buf.offset), 1, bytes, 0, 0, 0);
     }
-    wait(0, inMems.size());
+    for (const RowStream &r : *rows)
+      fetchRows(r, mul(blk, blockRows), c(0), blockRows);
+    wait(0, inMems.size() + rows->size());
     loop(blockTiles, [&](Value t) {
       llvm::DenseMap<Value, Value> memo = hoisted;
+      if (!rows->empty()) {
+        Value rowOffset = mul(div(t, g.colTiles), kRowStreamRowBytes);
+        for (const RowStream &r : *rows)
+          memo[r.value] = loadRow(r, rowOffset);
+      }
       // The tile's place in the result, for the broadcast sources.
       Value global = add(mul(blk, blockTiles), t);
       for (const Resident &r : *perTile) {
@@ -589,6 +704,7 @@ Lowering::emitLoopKernel(ValueRange roots,
         switch (r.form.spread) {
         case Spread::Splat:
         case Spread::Scalar:
+        case Spread::RowStream:
           break;
         case Spread::PerRow:
           memo[r.value] = tpu::VBroadcastLaneOp::create(

@@ -127,11 +127,22 @@ void Lowering::computeLastUses() {
       return end;
     return position.lookup(top);
   };
+  // A compare that only feeds selects' predicates is computed inside them
+  // (lowerOp): its operands are read there.
+  auto useAt = [&](Operation *user) -> int64_t {
+    int64_t at = topLevel(user);
+    if (auto cmp = dyn_cast<hlo::CompareOp>(user))
+      if (llvm::all_of(cmp->getUsers(),
+                       [](Operation *u) { return isa<hlo::SelectOp>(u); }))
+        for (Operation *select : cmp->getUsers())
+          at = std::max(at, topLevel(select));
+    return at;
+  };
   oldFunc.walk([&](Operation *op) {
     for (Value result : op->getResults()) {
       int64_t last = topLevel(op);
       for (Operation *user : result.getUsers())
-        last = std::max(last, topLevel(user));
+        last = std::max(last, useAt(user));
       lastUse[result] = last;
     }
     for (Region &region : op->getRegions())
@@ -303,15 +314,8 @@ LogicalResult Lowering::lowerOp(Operation *op) {
   }
   beginKernel(op);
   LogicalResult result =
+      isLoopKernelOp(op) ? lowerElementwise(op) :
       llvm::TypeSwitch<Operation *, LogicalResult>(op)
-          .Case<hlo::AddOp, hlo::SubtractOp, hlo::MultiplyOp, hlo::DivideOp,
-                hlo::MaximumOp, hlo::MinimumOp, hlo::NegOp, hlo::AbsOp,
-                hlo::ExpOp, hlo::LogOp, hlo::TanhOp, hlo::RsqrtOp,
-                hlo::SqrtOp, hlo::SelectOp, hlo::ConvertOp, hlo::CopyOp,
-                hlo::CompareOp, hlo::AndOp, hlo::OrOp, hlo::XorOp, hlo::NotOp,
-                hlo::LogisticOp, hlo::ClampOp, hlo::RemainderOp,
-                hlo::SignOp>(
-              [&](Operation *op) { return lowerElementwise(op); })
           .Case([&](hlo::IotaOp op) { return lowerIota(op); })
           .Case([&](hlo::BroadcastInDimOp op) { return lowerBroadcast(op); })
           .Case([&](hlo::ReshapeOp op) { return lowerReshape(op); })

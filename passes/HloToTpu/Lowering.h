@@ -113,6 +113,9 @@ inline std::optional<double> splatValue(Value v) {
 /// op of a lowerable form whose operands have its shape or are rank 0
 /// (Elementwise.cpp).
 bool fitsLoopKernel(Operation *op);
+/// Whether `op` is an elementwise op the loop kernel computes in some form
+/// (Elementwise.cpp: one VPU instruction, or an expansion).
+bool isLoopKernelOp(Operation *op);
 /// A splat constant of a lowerable element type (a register immediate).
 bool isSplatConstant(Value v);
 /// Why the VPU loop kernel cannot compute `op` (empty if it can).
@@ -381,16 +384,41 @@ public:
   /// `slotBytes` each: its HBM buffer, or (input fusion: `fusedProducer`
   /// accepts its defining op) the inputs of the fused elementwise ops that
   /// compute it, each tile computed on vregs where it is loaded.
+  /// A rank-1 array (4-byte elements) broadcast along the rows of a rank-2
+  /// operand or result, streamed with its blocks: 8 elements (32 bytes)
+  /// per tile row, read one per sublane by a strided load.
+  struct RowStream {
+    Value value; // the broadcast
+    Value mem;   // the source's HBM buffer
+    VBuf buf;
+    int64_t slotBytes; // one slot of the buffer, padding included
+    bool isInt;
+  };
+  static constexpr int64_t kRowStreamRowBytes = kSublanes * 4;
+  /// DMAs `tileRows` tile rows of `r`'s source from tile row
+  /// `firstTileRow` to `slotOffset` of its buffer (semaphore 0).
+  void fetchRows(const RowStream &r, Value firstTileRow, Value slotOffset,
+                 int64_t tileRows);
+  /// The broadcast's tile for the tile row at byte `rowOffset` of its
+  /// buffer.
+  Value loadRow(const RowStream &r, Value rowOffset);
   struct OperandStream {
     Value operand;
     int64_t elemBytes = 4; // the operand's
+    int64_t tileBytes = 0, rowBytes = 0; // the operand's tile and tile row
+    int64_t slotRows = 0; // tile rows per slot
     /// HBM source, its slots, its element bytes.
     SmallVector<std::tuple<Value, VBuf, int64_t>> sources;
     llvm::DenseMap<Value, std::pair<VBuf, int64_t>> ins;
     llvm::DenseMap<Value, Value> hoisted;
+    SmallVector<RowStream> rows; // two slots of a block's tile rows each
     bool produced = false;
   };
   FailureOr<OperandStream> streamOperand(Value operand, int64_t slotBytes);
+  /// The VMEM `streamOperand(operand, slotBytes)` takes, in units of
+  /// 2 * slotBytes: 1 for an HBM operand, the streamed inputs' element
+  /// bytes over the operand's for an input fusion (at least 1).
+  int64_t streamSlotFactor(Value operand);
   /// The operand's tile at byte offset `off` of its slots.
   Value loadStreamed(OperandStream &s, Value off);
   std::function<bool(Operation *)> fusedProducer;

@@ -225,8 +225,14 @@ void streamBlocks(Lowering &l, Lowering::OperandStream &s, int64_t blocks,
       l.dma(src, scaled(srcOff(blk), eb), slots.arena,
             l.add(scaled(slot(blk), eb), slots.offset), 1,
             bytes * eb / s.elemBytes, 0, 0, 0);
+    if (s.rows.empty())
+      return;
+    int64_t tileRows = bytes / s.rowBytes;
+    Value firstRow = divide(l, srcOff(blk), s.rowBytes);
+    for (const Lowering::RowStream &r : s.rows)
+      l.fetchRows(r, firstRow, l.mul(l.rem(blk, 2), r.slotBytes), tileRows);
   };
-  int64_t n = s.sources.size();
+  int64_t n = s.sources.size() + s.rows.size();
   fetch(l.c(0));
   l.loop(blocks - 1, [&](Value blk) {
     fetch(l.add(blk, 1));
@@ -324,11 +330,13 @@ LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
   };
   if (rowTileCols > 16)
     rowAcc = vmem(red->accElem(), accTile);
-  // Blocks of whole tile rows, at most 2 MiB (two slots in VMEM): few
-  // blocks, since each ends waiting for its result DMAs (one latency).
+  // Blocks of whole tile rows, at most 2 MiB (two slots in VMEM) for all
+  // the arrays streamed: few blocks, since each ends waiting for its
+  // result DMAs (one latency).
+  int64_t streamed = streamSlotFactor(input);
   auto blockOf = [&](int64_t rowsTotal) {
-    return largestDivisorAtMost(rowsTotal,
-                                std::max<int64_t>(1, (2 << 20) / rowBytes));
+    return largestDivisorAtMost(
+        rowsTotal, std::max<int64_t>(1, (2 << 20) / (rowBytes * streamed)));
   };
 
   if (minor) {

@@ -97,6 +97,39 @@ inline float roundToF16(float value) {
   return f16BitsToF32(f32ToF16Bits(value));
 }
 
+/// XLA's reduce-precision on the bits of an IEEE float with `kMantissa`
+/// mantissa and `kExponent` exponent bits (ElementalIrEmitter's
+/// EmitReducePrecisionIR): round the mantissa to nearest-even, then
+/// overflow to infinity and flush values below the smallest normal to
+/// zero. NaN stays NaN. Shared by the interpreter and the emulator.
+template <typename F, typename Bits, int kExponent, int kMantissa>
+F reducePrecision(F value, int exponentBits, int mantissaBits) {
+  Bits bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  if (mantissaBits < kMantissa) {
+    int dropped = kMantissa - mantissaBits;
+    Bits lastBit = Bits(1) << dropped;
+    Bits bias = (lastBit >> 1) - 1 + ((bits & lastBit) >> dropped);
+    bits = (bits + bias) & ~(lastBit - 1);
+  }
+  if (exponentBits < kExponent) {
+    Bits signMask = Bits(1) << (kExponent + kMantissa);
+    Bits exponentMask = ((Bits(1) << kExponent) - 1) << kMantissa;
+    Bits exponentBias = (Bits(1) << (kExponent - 1)) - 1;
+    Bits reducedBias = (Bits(1) << (exponentBits - 1)) - 1;
+    Bits exponent = bits & exponentMask;
+    if (exponent > (exponentBias + reducedBias) << kMantissa)
+      bits = (bits & signMask) | exponentMask;
+    else if (exponent <= (exponentBias - reducedBias) << kMantissa)
+      bits &= signMask;
+  }
+  if (std::isnan(value))
+    return value;
+  F result;
+  std::memcpy(&result, &bits, sizeof(result));
+  return result;
+}
+
 } // namespace tpuc::hostio
 
 #endif // TPUC_RUNTIME_HOSTIO_FLOATCONVERSION_H

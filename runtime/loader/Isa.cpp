@@ -1,86 +1,67 @@
 #include "runtime/loader/Isa.h"
 
-#include "absl/container/flat_hash_map.h"
+#include <algorithm>
 
 namespace tpuc::runtime {
 namespace {
 
+// The names Isa.def uses.
+constexpr unsigned kNone = 0;
 constexpr unsigned kF32 = dtypeBit(exe::F32);
 constexpr unsigned kBf16 = dtypeBit(exe::BF16);
 constexpr unsigned kS32 = dtypeBit(exe::S32);
+enum Fields : unsigned {
+  kNoFields = 0,
+  kCmp = 1,
+  kReduce = 2,
+  kTarget = 4,
+  kMxu = 8,
+  kAccumulate = 16,
+  kSpaces = 32,
+};
 
-OpcodeInfo scalar(const char *name, RegFile dst, int numArgs) {
-  return {name, Unit::Scalar, dst, 0, numArgs, 0, 0};
+// Each table number is the proto enum's value: a renumbered or missing
+// enumerator does not compile.
+#define TPUC_ISA(NAME, NUMBER, UNIT, DST, VSRC, ARGS, DTYPES, SRC_DTYPES,     \
+                 FIELDS, CYCLES)                                               \
+  static_assert(exe::NAME == NUMBER, #NAME " differs from executable.proto");
+#include "runtime/loader/Isa.def"
+#undef TPUC_ISA
+
+OpcodeInfo makeInfo(exe::Opcode opcode, const char *name, Unit unit,
+                    RegFile dst, int numVsrc, int numArgs, unsigned dtypes,
+                    unsigned srcDtypes, unsigned fields, uint64_t cycles) {
+  OpcodeInfo info{opcode, name, unit, dst, numVsrc, numArgs, dtypes, srcDtypes};
+  info.usesCmp = fields & kCmp;
+  info.usesReduce = fields & kReduce;
+  info.usesTarget = fields & kTarget;
+  info.usesMxu = fields & kMxu;
+  info.usesAccumulate = fields & kAccumulate;
+  info.usesSpaces = fields & kSpaces;
+  info.cycles = cycles;
+  return info;
 }
-OpcodeInfo vector(const char *name, int numVsrc, unsigned dtypes,
-                  int numArgs = 0) {
-  return {name, Unit::Vpu, RegFile::Vector, numVsrc, numArgs, dtypes, 0};
+
+std::vector<OpcodeInfo> buildTable() {
+  return {
+#define TPUC_ISA(NAME, NUMBER, UNIT, DST, VSRC, ARGS, DTYPES, SRC_DTYPES,     \
+                 FIELDS, CYCLES)                                               \
+  makeInfo(exe::NAME, #NAME, Unit::UNIT, RegFile::DST, VSRC, ARGS, DTYPES,     \
+           SRC_DTYPES, FIELDS, CYCLES),
+#include "runtime/loader/Isa.def"
+#undef TPUC_ISA
+  };
 }
 
-absl::flat_hash_map<int, OpcodeInfo> buildTable() {
-  absl::flat_hash_map<int, OpcodeInfo> t;
-  const RegFile none = RegFile::None, sreg = RegFile::Scalar;
-  t[exe::NOP] = scalar("NOP", none, 0);
-  t[exe::HALT] = scalar("HALT", none, 0);
-  t[exe::SMOV] = scalar("SMOV", sreg, 1);
-  for (auto [op, name] : {std::pair{exe::SADD, "SADD"}, {exe::SSUB, "SSUB"},
-                          {exe::SMUL, "SMUL"}, {exe::SDIV, "SDIV"},
-                          {exe::SREM, "SREM"}, {exe::SAND, "SAND"},
-                          {exe::SOR, "SOR"}, {exe::SXOR, "SXOR"},
-                          {exe::SSHL, "SSHL"}, {exe::SSHR, "SSHR"},
-                          {exe::SMIN, "SMIN"}, {exe::SMAX, "SMAX"}})
-    t[op] = scalar(name, sreg, 2);
-  t[exe::SCMP] = scalar("SCMP", sreg, 2);
-  t[exe::SCMP].usesCmp = true;
-  t[exe::SLD] = scalar("SLD", sreg, 1);
-  t[exe::SST] = scalar("SST", none, 2);
-  t[exe::BR] = scalar("BR", none, 0);
-  t[exe::BR].usesTarget = true;
-  t[exe::BRNZ] = scalar("BRNZ", none, 1);
-  t[exe::BRNZ].usesTarget = true;
-  t[exe::LOOP_BEGIN] = scalar("LOOP_BEGIN", sreg, 1);
-  t[exe::LOOP_END] = scalar("LOOP_END", none, 0);
-  t[exe::SEM_WAIT] = scalar("SEM_WAIT", none, 2);
-  t[exe::SEM_SIGNAL] = scalar("SEM_SIGNAL", none, 2);
-
-  t[exe::DMA] = {"DMA", Unit::Dma, none, 0, 7, 0, 0};
-  t[exe::DMA].usesSpaces = true;
-
-  t[exe::MXU_LOAD_WEIGHTS] = {"MXU_LOAD_WEIGHTS", Unit::Mxu, none, 0, 1, 0, 0};
-  t[exe::MXU_LOAD_WEIGHTS].usesMxu = true;
-  t[exe::MXU_MATMUL] = {"MXU_MATMUL", Unit::Mxu, none, 0, 3, 0, 0};
-  t[exe::MXU_MATMUL].usesMxu = true;
-  t[exe::MXU_MATMUL].usesAccumulate = true;
-
-  t[exe::VLD] = vector("VLD", 0, kF32 | kBf16 | kS32, 2);
-  t[exe::VST] = {"VST", Unit::Vpu, none, 1, 2, kF32 | kBf16 | kS32, 0};
-  t[exe::VSPLAT] = vector("VSPLAT", 0, 0, 1);
-  t[exe::VMOV] = vector("VMOV", 1, 0);
-  for (auto [op, name] : {std::pair{exe::VADD, "VADD"}, {exe::VSUB, "VSUB"},
-                          {exe::VMUL, "VMUL"}, {exe::VDIV, "VDIV"},
-                          {exe::VMAX, "VMAX"}, {exe::VMIN, "VMIN"}})
-    t[op] = vector(name, 2, kF32 | kS32);
-  t[exe::VCMP] = vector("VCMP", 2, kF32 | kS32);
-  t[exe::VCMP].usesCmp = true;
-  t[exe::VSEL] = vector("VSEL", 3, 0);
-  t[exe::VNEG] = vector("VNEG", 1, kF32 | kS32);
-  t[exe::VABS] = vector("VABS", 1, kF32 | kS32);
-  for (auto [op, name] : {std::pair{exe::VEXP, "VEXP"}, {exe::VLOG, "VLOG"},
-                          {exe::VTANH, "VTANH"}, {exe::VRSQRT, "VRSQRT"},
-                          {exe::VSQRT, "VSQRT"}, {exe::VRCP, "VRCP"}})
-    t[op] = vector(name, 1, kF32);
-  t[exe::VCVT] = vector("VCVT", 1, kF32 | kBf16 | kS32);
-  t[exe::VCVT].srcDtypes = kF32 | kBf16 | kS32;
-  t[exe::VREDUCE_LANES] = vector("VREDUCE_LANES", 1, kF32 | kS32);
-  t[exe::VREDUCE_LANES].usesReduce = true;
-  t[exe::VREDUCE_SUBLANES] = vector("VREDUCE_SUBLANES", 1, kF32 | kS32);
-  t[exe::VREDUCE_SUBLANES].usesReduce = true;
-  t[exe::VBCAST_LANE] = vector("VBCAST_LANE", 1, 0, 1);
-  t[exe::VBCAST_SUBLANE] = vector("VBCAST_SUBLANE", 1, 0, 1);
-  t[exe::VLANE_ID] = vector("VLANE_ID", 0, 0);
-  t[exe::VSUBLANE_ID] = vector("VSUBLANE_ID", 0, 0);
-  t[exe::VTRANSPOSE] = vector("VTRANSPOSE", 1, 0);
-  return t;
+// Opcode -> index into allOpcodes(); -1 where the ISA has none.
+std::vector<int> buildIndex(const std::vector<OpcodeInfo> &table) {
+  int max = 0;
+  for (const OpcodeInfo &info : table)
+    max = std::max(max, static_cast<int>(info.opcode));
+  std::vector<int> index(max + 1, -1);
+  for (size_t i = 0; i < table.size(); ++i)
+    index[table[i].opcode] = static_cast<int>(i);
+  return index;
 }
 
 } // namespace
@@ -99,11 +80,17 @@ const char *unitName(Unit unit) {
   return "?";
 }
 
+const std::vector<OpcodeInfo> &allOpcodes() {
+  static const auto *table = new std::vector<OpcodeInfo>(buildTable());
+  return *table;
+}
+
 const OpcodeInfo *getOpcodeInfo(int opcode) {
-  static const auto *table =
-      new absl::flat_hash_map<int, OpcodeInfo>(buildTable());
-  auto it = table->find(opcode);
-  return it == table->end() ? nullptr : &it->second;
+  static const auto *index = new std::vector<int>(buildIndex(allOpcodes()));
+  if (opcode < 0 || opcode >= static_cast<int>(index->size()) ||
+      (*index)[opcode] < 0)
+    return nullptr;
+  return &allOpcodes()[(*index)[opcode]];
 }
 
 } // namespace tpuc::runtime

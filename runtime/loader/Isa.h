@@ -1,9 +1,11 @@
 // Static facts about each opcode of docs/isa.md, shared by the loader's
-// validation, the emulator and the program builder.
+// validation, the emulator and the program builder. The facts come from one
+// table, Isa.def.
 #ifndef TPUC_RUNTIME_LOADER_ISA_H
 #define TPUC_RUNTIME_LOADER_ISA_H
 
 #include <cstdint>
+#include <vector>
 
 #include "runtime/schema/executable.pb.h"
 
@@ -36,6 +38,7 @@ enum class RegFile { None, Scalar, Vector };
 inline constexpr unsigned dtypeBit(exe::DType t) { return 1u << t; }
 
 struct OpcodeInfo {
+  exe::Opcode opcode;
   const char *name;
   Unit unit;
   RegFile dst;
@@ -49,11 +52,15 @@ struct OpcodeInfo {
   bool usesMxu = false;
   bool usesAccumulate = false;
   bool usesSpaces = false;
+  uint64_t cycles = 1; // VPU busy cycles
 };
 
 // Returns nullptr for opcodes the ISA does not define (including values an
 // open proto3 enum lets through).
 const OpcodeInfo *getOpcodeInfo(int opcode);
+
+// Every opcode of the ISA, in Isa.def order.
+const std::vector<OpcodeInfo> &allOpcodes();
 
 } // namespace tpuc::runtime
 

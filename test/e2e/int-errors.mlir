@@ -2,36 +2,10 @@
 // diagnostic at the op.
 // RUN: tpuc-opt %s --split-input-file --verify-diagnostics --tpuc-convert-hlo-to-tpu
 
-func.func @totalorder(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{tpuc cannot lower 'hlo.compare' with compare type TOTALORDER yet}}
-  %p = hlo.compare LT, %a, %b, TOTALORDER : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
-  %r = hlo.select %p, %a, %b : (tensor<8xi1>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-  return %r : tensor<8xf32>
-}
-
-// -----
-
-func.func @unsigned(%a: tensor<8xi32>, %b: tensor<8xi32>) -> tensor<8xi32> {
-  // expected-error @+1 {{tpuc cannot lower 'hlo.compare' with compare type UNSIGNED yet}}
-  %p = hlo.compare LT, %a, %b, UNSIGNED : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi1>
-  %r = hlo.convert %p : (tensor<8xi1>) -> tensor<8xi32>
-  return %r : tensor<8xi32>
-}
-
-// -----
-
-func.func @bitwise(%a: tensor<8xi32>, %b: tensor<8xi32>) -> tensor<8xi32> {
-  // expected-error @+1 {{tpuc cannot lower 'hlo.and' on s32 (the VPU has no bitwise ops) yet}}
-  %r = hlo.and %a, %b : tensor<8xi32>
-  return %r : tensor<8xi32>
-}
-
-// -----
-
-func.func @fmod(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{tpuc cannot lower 'hlo.remainder' on floats yet}}
-  %r = hlo.remainder %a, %b : tensor<8xf32>
-  return %r : tensor<8xf32>
+func.func @bitcast_narrow(%a: tensor<8xf32>) -> tensor<8x2xbf16> {
+  // expected-error @+1 {{tpuc cannot lower 'hlo.bitcast_convert' from f32 to bf16 (only f32 <-> s32) yet}}
+  %r = hlo.bitcast_convert %a : (tensor<8xf32>) -> tensor<8x2xbf16>
+  return %r : tensor<8x2xbf16>
 }
 
 // -----

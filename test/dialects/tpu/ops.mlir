@@ -57,6 +57,8 @@ func.func @vpu() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %one = arith.constant 1.0 : f32
+  %c5 = arith.constant 5 : index
+  %c10 = arith.constant 10 : index
   %buf = tpu.alloc : memref<16x256xf32, #vmem>
   %half = tpu.alloc : memref<8x128xbf16, #vmem>
   %ints = tpu.alloc : memref<8x128xi32, #vmem>
@@ -100,6 +102,40 @@ func.func @vpu() {
   %13 = tpu.vrcp %12 : vector<8x128xf32>
   // CHECK: tpu.vadd {{.+}} : vector<8x128xi32>
   %14 = tpu.vadd %i, %i : vector<8x128xi32>
+  // CHECK: tpu.vfloor {{.+}} : vector<8x128xf32>
+  %b0 = tpu.vfloor %13 : vector<8x128xf32>
+  // CHECK: tpu.vceil
+  %b1 = tpu.vceil %b0 : vector<8x128xf32>
+  // CHECK: tpu.vround_afz
+  %b2 = tpu.vround_afz %b1 : vector<8x128xf32>
+  // CHECK: tpu.vround_even
+  %b3 = tpu.vround_even %b2 : vector<8x128xf32>
+  // CHECK: tpu.vrem {{.+}} : vector<8x128xf32>
+  %b4 = tpu.vrem %b3, %13 : vector<8x128xf32>
+  // CHECK: tpu.vreduce_precision %{{.+}}, %{{.+}}, %{{.+}} : vector<8x128xf32>, index, index
+  %b5 = tpu.vreduce_precision %b4, %c5, %c10 : vector<8x128xf32>, index, index
+  // CHECK: tpu.vbitcast %{{.+}} : vector<8x128xf32> to vector<8x128xi32>
+  %b6 = tpu.vbitcast %b5 : vector<8x128xf32> to vector<8x128xi32>
+  // CHECK: tpu.vand {{.+}} : vector<8x128xi32>
+  %b7 = tpu.vand %b6, %14 : vector<8x128xi32>
+  // CHECK: tpu.vor
+  %b8 = tpu.vor %b7, %14 : vector<8x128xi32>
+  // CHECK: tpu.vxor
+  %b9 = tpu.vxor %b8, %14 : vector<8x128xi32>
+  // CHECK: tpu.vshl
+  %b10 = tpu.vshl %b9, %14 : vector<8x128xi32>
+  // CHECK: tpu.vshrl
+  %b11 = tpu.vshrl %b10, %14 : vector<8x128xi32>
+  // CHECK: tpu.vshra
+  %b12 = tpu.vshra %b11, %14 : vector<8x128xi32>
+  // CHECK: tpu.vmulhi
+  %b13 = tpu.vmulhi %b12, %14 : vector<8x128xi32>
+  // CHECK: tpu.vpopcnt
+  %b14 = tpu.vpopcnt %b13 : vector<8x128xi32>
+  // CHECK: tpu.vclz
+  %b15 = tpu.vclz %b14 : vector<8x128xi32>
+  // CHECK: tpu.vrem {{.+}} : vector<8x128xi32>
+  %b16 = tpu.vrem %b15, %14 : vector<8x128xi32>
   // CHECK: %[[MASK:.+]] = tpu.vcmp lt, %{{.+}}, %{{.+}} : vector<8x128xf32> -> vector<8x128xi32>
   %mask = tpu.vcmp lt, %13, %10 : vector<8x128xf32> -> vector<8x128xi32>
   // CHECK: tpu.vsel %[[MASK]], %{{.+}}, %{{.+}} : vector<8x128xf32>

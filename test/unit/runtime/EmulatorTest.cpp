@@ -194,6 +194,62 @@ TEST(Vector, SelectUnaryConvert) {
   }
 }
 
+// XLA's shifts: the amount is unsigned, and one of at least 32 shifts every
+// bit out (0, or the sign for an arithmetic right shift); popcnt and clz
+// of 0 and -1.
+TEST(Vector, ShiftsAndBitCounts) {
+  std::vector<int32_t> x(kVregElements, 0), amount(kVregElements, 0);
+  const int32_t xs[] = {-8, -8, -8, -8, 0x40000001, 5, 0, -1};
+  const int32_t amounts[] = {0, 31, 32, -1, 1, 33, 0, 0};
+  for (int i = 0; i < 8; ++i) {
+    x[i] = xs[i];
+    amount[i] = amounts[i];
+  }
+  ProgramBuilder p;
+  loadVregParameter(p, 0, exe::S32, 0, 30);
+  loadVregParameter(p, 1, exe::S32, 4096, 29);
+  p.vector(exe::VSHL, 2, {0, 1}, exe::S32);
+  p.vector(exe::VSHRL, 3, {0, 1}, exe::S32);
+  p.vector(exe::VSHRA, 4, {0, 1}, exe::S32);
+  p.vector(exe::VPOPCNT, 5, {0}, exe::S32);
+  p.vector(exe::VCLZ, 6, {0}, exe::S32);
+  for (uint32_t v = 2; v <= 6; ++v)
+    storeVregResult(p, v, exe::S32, 8192 + 4096 * v, v);
+  absl::StatusOr<RunResult> r =
+      runProgram(p, {makeS32({8, 128}, x), makeS32({8, 128}, amount)});
+  ASSERT_TRUE(r.ok()) << r.status();
+  auto shl = values<int32_t>(r->results[0]),
+       shrl = values<int32_t>(r->results[1]),
+       shra = values<int32_t>(r->results[2]),
+       popcnt = values<int32_t>(r->results[3]),
+       clz = values<int32_t>(r->results[4]);
+  const int32_t wantShl[] = {-8, 0, 0, 0, int32_t(0x80000002u), 0};
+  const int32_t wantShrl[] = {-8, 1, 0, 0, 0x20000000, 0};
+  const int32_t wantShra[] = {-8, -1, -1, -1, 0x20000000, 0};
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(shl[i], wantShl[i]) << i;
+    EXPECT_EQ(shrl[i], wantShrl[i]) << i;
+    EXPECT_EQ(shra[i], wantShra[i]) << i;
+  }
+  EXPECT_EQ(popcnt[6], 0);
+  EXPECT_EQ(popcnt[7], 32);
+  EXPECT_EQ(popcnt[4], 2);
+  EXPECT_EQ(clz[6], 32);
+  EXPECT_EQ(clz[7], 0);
+  EXPECT_EQ(clz[4], 1);
+}
+
+TEST(Vector, ReducePrecisionNeedsAnExponentBit) {
+  ProgramBuilder p;
+  p.vsplatF32(0, 1.5f);
+  p.vector(exe::VREDUCE_PRECISION, 1, {0}, exe::F32, {imm(0), imm(10)});
+  absl::StatusOr<RunResult> r = runProgram(p);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "trap at instruction 1 (VREDUCE_PRECISION): reduce-precision to 0 "
+            "exponent and 10 mantissa bits (needs >= 1 and >= 0)");
+}
+
 TEST(Vector, ReduceBroadcastTranspose) {
   std::vector<float> a = ramp(1, 0);
   ProgramBuilder p;
