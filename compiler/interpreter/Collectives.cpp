@@ -97,7 +97,7 @@ collectiveParticipants(Operation *op, const DeviceGrid &grid, int64_t device) {
   CollectiveInfo info = infoOf(op);
   int64_t P = grid.numPartitions, R = grid.replicaCount;
   int64_t replica = device / P, partition = device % P;
-  int64_t myId, idCount;
+  int64_t myId = 0, idCount = 0;
   switch (info.mode) {
   case GroupMode::CrossReplica:
   case GroupMode::CrossReplicaAndPartition:

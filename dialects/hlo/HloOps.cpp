@@ -1561,7 +1561,7 @@ LogicalResult AllGatherOp::verify() {
   if (failed(size))
     return failure();
   auto operand = cast<RankedTensorType>(getOperand().getType());
-  if (getAllGatherDim() >= operand.getRank())
+  if (static_cast<int64_t>(getAllGatherDim()) >= operand.getRank())
     return emitOpError() << "all_gather_dim " << getAllGatherDim()
                          << " is out of range for " << operand;
   return verifyScaledDim(*this, operand,
