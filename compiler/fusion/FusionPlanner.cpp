@@ -177,7 +177,6 @@ private:
   int64_t vmemEstimate(ArrayRef<Operation *> members) const;
   int64_t vmemWith(const Group &group, ArrayRef<Operation *> extra) const;
   const llvm::SmallSetVector<Value, 4> &recomputeReads(Operation *op);
-  bool isCloneable(Operation *op);
   bool isWorthRecomputing(Operation *op);
 
   Block &block;
@@ -191,7 +190,7 @@ private:
   llvm::DenseMap<Operation *, llvm::SmallSetVector<Value, 4>> reads;
 };
 
-int64_t totalBytes(ArrayRef<Value> values) {
+int64_t totalBytes(ValueRange values) {
   int64_t bytes = 0;
   for (Value value : values)
     bytes += logicalBytes(value.getType());
@@ -204,6 +203,16 @@ bool isCheap(Operation *op) {
          op->getNumResults() == 1;
 }
 
+/// A producer recomputed rather than stored: cheap, and its recompute reads
+/// no more bytes than it writes (or than one block). Recomputing it pulls
+/// these producers (broadcasts, iotas, a one-hot's compare) in with it.
+bool isCloneable(Operation *op) {
+  return isCheap(op) &&
+         totalBytes(op->getOperands()) <=
+             std::max(logicalBytes(op->getResult(0).getType()),
+                      kBlockElements * int64_t(sizeof(float)));
+}
+
 /// The HBM values a recompute of `op` reads: its operands, looking through
 /// the cloneable producers it recomputes with it (memoized; the block is a
 /// DAG, so operands come first).
@@ -213,25 +222,14 @@ const llvm::SmallSetVector<Value, 4> &Planner::recomputeReads(Operation *op) {
   llvm::SmallSetVector<Value, 4> set;
   for (Value operand : op->getOperands()) {
     Operation *def = operand.getDefiningOp();
-    if (def && def->getBlock() == &block && isCloneable(def))
-      set.insert(recomputeReads(def).begin(), recomputeReads(def).end());
-    else
+    if (def && def->getBlock() == &block && isCloneable(def)) {
+      const llvm::SmallSetVector<Value, 4> &inner = recomputeReads(def);
+      set.insert(inner.begin(), inner.end());
+    } else {
       set.insert(operand);
+    }
   }
   return reads[op] = std::move(set);
-}
-
-/// A producer recomputed rather than stored: cheap, and its recompute reads
-/// no more bytes than it writes (or than one block). Recomputing it pulls
-/// these producers (broadcasts, iotas, a one-hot's compare) in with it.
-bool Planner::isCloneable(Operation *op) {
-  if (!isCheap(op))
-    return false;
-  int64_t in = 0;
-  for (Value operand : op->getOperands())
-    in += logicalBytes(operand.getType());
-  return in <= std::max(logicalBytes(op->getResult(0).getType()),
-                        kBlockElements * int64_t(sizeof(float)));
 }
 
 /// Whether recomputing a cheap elementwise producer in a second fusion beats

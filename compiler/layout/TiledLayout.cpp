@@ -251,8 +251,6 @@ FailureOr<TiledLayout> recordedLayout(Value value) {
     return emitError(value.getLoc()) << "expected a ranked tensor";
   StringAttr attr = recordedLayoutAttr(value);
   if (attr.getValue().empty())
-    attr = {};
-  if (!attr)
     return TiledLayout{descendingOrder(type.getRank()), {}};
   std::string error;
   FailureOr<TiledLayout> layout = parseLayout(attr.getValue(), error);
