@@ -326,6 +326,7 @@ FailureOr<MemoryPlan> Planner::run() {
     auto [it, inserted] = allocationOf.try_emplace(root, plan.allocations.size());
     if (inserted)
       plan.allocations.emplace_back();
+    plan.allocationOf[v.value] = it->second;
     Allocation &a = plan.allocations[it->second];
     if (!inserted && v.sizes.padded <= a.paddedBytes)
       continue;

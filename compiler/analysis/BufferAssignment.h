@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <string>
 #include <vector>
@@ -56,6 +57,9 @@ struct MemoryPlan {
   std::string targetName;
   RematSummary remat;
   std::vector<Allocation> allocations; // in order of definition
+  /// Every value the plan sized -> its allocation (values that share memory
+  /// map to the same one). The code generator places buffers by it.
+  llvm::DenseMap<mlir::Value, size_t> allocationOf;
   int64_t numSteps = 0;      // steps 1..numSteps are ops; 0 and
                              // numSteps + 1 the entry and the exit
   int64_t heapBytes = 0;     // HLO temp: the simulated heap

@@ -23,8 +23,20 @@ HeapAssignment placeInOrder(llvm::ArrayRef<HeapInterval> intervals,
   result.offsets.assign(intervals.size(), -1);
   std::vector<size_t> placed;
   std::vector<std::pair<int64_t, int64_t>> busy; // [offset, end) in use
+  for (auto [i, buffer] : llvm::enumerate(intervals)) {
+    if (buffer.fixedOffset < 0)
+      continue;
+    result.offsets[i] = buffer.fixedOffset;
+    result.heapSize =
+        std::max(result.heapSize, buffer.fixedOffset +
+                                      int64_t(llvm::alignTo(buffer.size,
+                                                            alignment)));
+    placed.push_back(i);
+  }
   for (size_t i : order) {
     const HeapInterval &buffer = intervals[i];
+    if (buffer.fixedOffset >= 0)
+      continue;
     int64_t size = llvm::alignTo(buffer.size, alignment);
     busy.clear();
     for (size_t j : placed)

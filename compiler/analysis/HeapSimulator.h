@@ -25,6 +25,9 @@ struct HeapInterval {
   int64_t size = 0;
   int64_t start = 0;
   int64_t end = 0;
+  /// >= 0: the buffer is already placed there (an obstacle the others are
+  /// placed around). Fixed buffers must not collide with each other.
+  int64_t fixedOffset = -1;
 };
 
 struct HeapAssignment {
@@ -33,7 +36,8 @@ struct HeapAssignment {
   const char *ordering = ""; // "size" or "live-range"
 };
 
-/// Assigns offsets (multiples of `alignment`, sizes rounded up to it).
+/// Assigns offsets (multiples of `alignment`, sizes rounded up to it); fixed
+/// intervals keep theirs.
 HeapAssignment simulateHeap(llvm::ArrayRef<HeapInterval> intervals,
                             int64_t alignment);
 

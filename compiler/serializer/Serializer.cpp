@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/serializer/Serializer.h"
+#include "compiler/serializer/HbmPlacement.h"
 
 #include "dialects/tpu/TpuOps.h"
 #include "runtime/loader/Executable.h"
@@ -269,22 +270,28 @@ std::string getHostBytes(ElementsAttr init) {
 
 LogicalResult Serializer::placeBuffers() {
   uint64_t hbmEnd = 0;
-  auto addBuffer = [&](Operation *op, Value value, const std::string &name,
-                       const exe::Shape &shape) -> FailureOr<uint32_t> {
+  auto sizeOf = [&](Operation *op, Type type) -> FailureOr<exe::Shape> {
+    return getShape(op, cast<MemRefType>(type));
+  };
+  auto paddedSize = [&](Operation *op, Value value,
+                        const exe::Shape &shape) -> FailureOr<uint64_t> {
     absl::StatusOr<int64_t> size = runtime::paddedByteSize(shape);
     if (!size.ok())
       return op->emitError() << "cannot size " << value.getType() << ": "
                              << std::string(size.status().message());
+    return uint64_t(std::max<int64_t>(*size, 1));
+  };
+  auto addBuffer = [&](Value value, const std::string &name, uint64_t offset,
+                       uint64_t size) -> uint32_t {
     exe::Buffer *buffer = proto.add_buffers();
     buffer->set_name(name);
-    buffer->set_offset(hbmEnd);
-    buffer->set_size(std::max<int64_t>(*size, 1));
-    baseAddress[value] = hbmEnd;
-    hbmEnd = llvm::alignTo(hbmEnd + buffer->size(), kHbmAlignment);
+    buffer->set_offset(offset);
+    buffer->set_size(size);
+    baseAddress[value] = offset;
     return proto.buffers_size() - 1;
   };
 
-  // Parameters: the function's arguments, HBM memrefs.
+  // Parameters: the function's arguments, HBM memrefs, from offset 0.
   for (BlockArgument arg : func.getArguments()) {
     auto type = dyn_cast<MemRefType>(arg.getType());
     if (!type || getMemorySpace(type) != MemorySpace::hbm)
@@ -295,52 +302,117 @@ LogicalResult Serializer::placeBuffers() {
     std::string name = "arg" + std::to_string(arg.getArgNumber());
     if (failed(shape))
       return failure();
-    FailureOr<uint32_t> buffer = addBuffer(func, arg, name, *shape);
-    if (failed(buffer))
+    FailureOr<uint64_t> size = paddedSize(func, arg, *shape);
+    if (failed(size))
       return failure();
+    uint32_t buffer = addBuffer(arg, name, hbmEnd, *size);
+    hbmEnd = llvm::alignTo(hbmEnd + *size, kHbmAlignment);
     exe::Parameter *param = proto.add_parameters();
     param->set_name(name);
     *param->mutable_shape() = *shape;
-    param->set_buffer(*buffer);
+    param->set_buffer(buffer);
   }
+  exe::HbmSegments &segments = *proto.mutable_hbm();
+  segments.set_argument_bytes(hbmEnd);
 
-  // Static buffers: HBM ones join the buffer table (those with an init
-  // value also the constant table), VMEM and SMEM ones are packed in
-  // program order.
-  auto returnOp = cast<func::ReturnOp>(func.getBody().back().getTerminator());
-  llvm::DenseMap<Value, uint32_t> allocBuffer;
+  // HBM allocs: constants after the parameters, then the heap. VMEM and
+  // SMEM ones are packed in program order.
+  struct HbmAlloc {
+    AllocOp alloc;
+    exe::Shape shape;
+    uint64_t size = 0, offset = 0;
+    int64_t first = 0, last = -1; // tpu.live; last < 0: the whole program
+    int64_t planOffset = -1;
+  };
+  std::vector<HbmAlloc> hbmAllocs;
   OnChipPlacement onChip = placeOnChipBuffers(func);
-  int scratch = 0, constants = 0;
+  int64_t lastStep = 0;
   WalkResult walk = func.walk([&](AllocOp alloc) {
     MemorySpace space = *getMemorySpace(alloc.getType());
     if (space != MemorySpace::hbm) {
       baseAddress[alloc] = onChip.offsets.lookup(alloc.getResult());
       return WalkResult::advance();
     }
-    FailureOr<exe::Shape> shape = getShape(alloc, alloc.getType());
+    FailureOr<exe::Shape> shape = sizeOf(alloc, alloc.getType());
     if (failed(shape))
       return WalkResult::interrupt();
+    FailureOr<uint64_t> size = paddedSize(alloc, alloc, *shape);
+    if (failed(size))
+      return WalkResult::interrupt();
+    HbmAlloc entry{alloc, *shape, *size};
+    if (auto live = alloc->getAttrOfType<DenseI64ArrayAttr>(kLiveAttrName)) {
+      entry.first = live[0];
+      entry.last = live[1];
+      lastStep = std::max(lastStep, entry.last);
+    }
+    if (auto offset = alloc->getAttrOfType<IntegerAttr>(kPlanOffsetAttrName))
+      entry.planOffset = offset.getInt();
+    if (alloc.getInit()) {
+      entry.offset = hbmEnd;
+      hbmEnd = llvm::alignTo(hbmEnd + *size, kHbmAlignment);
+    }
+    hbmAllocs.push_back(std::move(entry));
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  segments.set_constant_bytes(hbmEnd - segments.argument_bytes());
+  // The heap: every other HBM buffer, over the steps it is used in.
+  std::vector<HeapBuffer> heapBuffers;
+  std::vector<size_t> inHeap;
+  for (auto [i, entry] : llvm::enumerate(hbmAllocs)) {
+    if (entry.alloc.getInit())
+      continue;
+    if (entry.last < 0) { // no tpu.live: the whole program
+      entry.first = 0;
+      entry.last = lastStep;
+    }
+    heapBuffers.push_back(
+        {entry.size, entry.first, entry.last, entry.planOffset});
+    inHeap.push_back(i);
+  }
+  HeapPlacement heap = placeHbmHeap(heapBuffers, kHbmAlignment);
+  for (auto [k, i] : llvm::enumerate(inHeap))
+    hbmAllocs[i].offset = hbmEnd + heap.offsets[k];
+  segments.set_heap_bytes(heap.heapBytes);
+  segments.set_used_bytes(hbmEnd + heap.heapBytes);
+  segments.set_planned_buffers(heap.planned);
+  segments.set_unplanned_buffers(heap.unplanned);
+
+  auto returnOp = cast<func::ReturnOp>(func.getBody().back().getTerminator());
+  llvm::DenseMap<Value, uint32_t> allocBuffer;
+  int scratch = 0, constants = 0;
+  for (HbmAlloc &entry : hbmAllocs) {
+    AllocOp alloc = entry.alloc;
     bool returned =
         llvm::is_contained(returnOp.getOperands(), alloc.getResult());
     std::optional<ElementsAttr> init = alloc.getInit();
     std::string name = returned ? "result"
                        : init   ? "constant" + std::to_string(constants++)
                                 : "scratch" + std::to_string(scratch++);
-    FailureOr<uint32_t> buffer = addBuffer(alloc, alloc, name, *shape);
-    if (failed(buffer))
-      return WalkResult::interrupt();
-    allocBuffer[alloc] = *buffer;
+    // Heap buffers say which HLO op's kernel made them ("scratch3:add.7").
+    if (!returned && !init)
+      if (std::optional<SourceOp> op = sourceOp(alloc.getLoc()))
+        name += ":" + op->hloOp;
+    uint32_t buffer = addBuffer(alloc, name, entry.offset, entry.size);
+    allocBuffer[alloc] = buffer;
+    if (!init) {
+      exe::Buffer &b = *proto.mutable_buffers(buffer);
+      b.set_heap(true);
+      b.set_live_first(entry.first);
+      b.set_live_last(entry.last);
+    }
     if (init) {
       exe::Constant *constant = proto.add_constants();
       constant->set_name(name);
-      constant->set_buffer(*buffer);
-      *constant->mutable_shape() = *shape;
+      constant->set_buffer(buffer);
+      *constant->mutable_shape() = entry.shape;
       constant->set_data(getHostBytes(*init));
     }
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
-    return failure();
+  }
+  if (auto planned = func->getParentOfType<ModuleOp>()->getAttrOfType<IntegerAttr>(
+          kPlannedHbmAttrName))
+    segments.set_planned_bytes(planned.getInt());
 
   // The HLO instruction of each result, as the lowering recorded it.
   auto sources = dyn_cast<FusedLoc>(returnOp.getLoc());
@@ -1016,9 +1088,22 @@ std::string printExecutable(const exe::Executable &e) {
      << ", SMEM " << t.smem_bytes() << ", HBM " << t.hbm_bytes() << " ("
      << t.hbm_reserved_bytes() << " reserved), " << t.num_semaphores()
      << " semaphores\n";
-  for (int i = 0; i < e.buffers_size(); ++i)
-    os << "buffer " << i << " \"" << e.buffers(i).name() << "\" offset "
-       << e.buffers(i).offset() << " size " << e.buffers(i).size() << "\n";
+  for (int i = 0; i < e.buffers_size(); ++i) {
+    const exe::Buffer &b = e.buffers(i);
+    os << "buffer " << i << " \"" << b.name() << "\" offset " << b.offset()
+       << " size " << b.size();
+    if (b.heap())
+      os << " heap steps " << b.live_first() << ".." << b.live_last();
+    os << "\n";
+  }
+  if (e.has_hbm()) {
+    const exe::HbmSegments &h = e.hbm();
+    os << "hbm: arguments " << h.argument_bytes() << ", constants "
+       << h.constant_bytes() << ", heap " << h.heap_bytes() << ", used "
+       << h.used_bytes() << " (plan " << h.planned_bytes() << "), "
+       << h.planned_buffers() << " buffers at planned offsets, "
+       << h.unplanned_buffers() << " placed around them\n";
+  }
   for (int i = 0; i < e.parameters_size(); ++i)
     os << "parameter " << i << " \"" << e.parameters(i).name() << "\" "
        << formatShape(e.parameters(i).shape()) << " buffer "

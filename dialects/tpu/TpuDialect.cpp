@@ -247,6 +247,34 @@ LogicalResult TpuDialect::verifyOperationAttribute(Operation *op,
                              << "' is a unit attribute of a VMEM tpu.alloc";
     return success();
   }
+  if (attribute.getName() == kLiveAttrName ||
+      attribute.getName() == kPlanOffsetAttrName) {
+    auto alloc = dyn_cast<AllocOp>(op);
+    if (!alloc || getMemorySpace(alloc.getType()) != MemorySpace::hbm ||
+        alloc.getInit())
+      return op->emitError() << "'" << attribute.getName().getValue()
+                             << "' belongs on an HBM tpu.alloc without init";
+    if (attribute.getName() == kLiveAttrName) {
+      auto steps = dyn_cast<DenseI64ArrayAttr>(attribute.getValue());
+      if (!steps || steps.size() != 2 || steps[0] < 0 || steps[0] > steps[1])
+        return op->emitError() << "'" << kLiveAttrName
+                               << "' must be array<i64: first, last> with "
+                                  "0 <= first <= last";
+    } else {
+      auto offset = dyn_cast<IntegerAttr>(attribute.getValue());
+      if (!offset || offset.getInt() < 0)
+        return op->emitError() << "'" << kPlanOffsetAttrName
+                               << "' must be a non-negative integer";
+    }
+    return success();
+  }
+  if (attribute.getName() == kPlannedHbmAttrName) {
+    auto bytes = dyn_cast<IntegerAttr>(attribute.getValue());
+    if (!isa<ModuleOp>(op) || !bytes || bytes.getInt() < 0)
+      return op->emitError() << "'" << kPlannedHbmAttrName
+                             << "' is a non-negative integer on the module";
+    return success();
+  }
   if (attribute.getName() != kTargetAttrName)
     return op->emitError() << "unknown tpu dialect attribute '"
                            << attribute.getName().getValue() << "'";

@@ -42,6 +42,14 @@ int64_t getAllocAlignment(MemorySpace space);
 /// scratch region, e.g. the code generator's per-element-type arenas,
 /// whose kernels use disjoint byte offsets in it).
 inline constexpr llvm::StringLiteral kOverlayAttrName = "tpu.overlay";
+/// On an HBM tpu.alloc: `array<i64: first, last>`, the steps (top-level
+/// HLO ops) whose kernels use it. Buffers live in disjoint steps may share
+/// memory (the serializer's heap).
+inline constexpr llvm::StringLiteral kLiveAttrName = "tpu.live";
+/// On an HBM tpu.alloc: the memory plan's heap offset of the value it holds.
+inline constexpr llvm::StringLiteral kPlanOffsetAttrName = "tpu.plan_offset";
+/// On the module: the HBM bytes the memory plan said the program uses.
+inline constexpr llvm::StringLiteral kPlannedHbmAttrName = "tpu.planned_hbm_bytes";
 
 /// Where the serializer places a function's static VMEM/SMEM buffers, in
 /// program order, each aligned by getAllocAlignment; the overlay buffers

@@ -30,6 +30,14 @@ namespace tpuc::hlotpu {
 //===----------------------------------------------------------------------===//
 
 LogicalResult Lowering::run() {
+  // The memory plan of this module, as the memory report computes it
+  // (before the lowered function joins the module).
+  {
+    ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+    FailureOr<analysis::MemoryPlan> planned = analysis::planMemory(module, spec);
+    if (succeeded(planned))
+      plan = std::move(*planned);
+  }
   FunctionType oldType = oldFunc.getFunctionType();
   SmallVector<Type> argTypes, resultTypes;
   auto checkType = [&](Type type, Location where) -> FailureOr<Type> {
@@ -67,13 +75,16 @@ LogicalResult Lowering::run() {
   // Allocs go before this marker, so they stay at the top of the function.
   allocPoint = arith::ConstantIndexOp::create(b, oldFunc.getLoc(), 0);
 
-  computeLastUses();
-  int64_t index = 0;
   for (Operation &op : oldFunc.getBody().front().without_terminator()) {
+    stepMarks.push_back(&entry->back());
     if (failed(lowerOp(&op)))
       return failure();
-    releaseDeadBuffers(index++);
+    for (Value result : op.getResults())
+      if (Value mem = hbm.lookup(result))
+        heldValues.push_back({result, mem});
   }
+  int64_t numSteps = stepMarks.size();
+  stepMarks.push_back(&entry->back()); // the result copies and the return
 
   Operation *terminator = oldFunc.getBody().front().getTerminator();
   SmallVector<Value> results;
@@ -99,6 +110,8 @@ LogicalResult Lowering::run() {
                     b.getStringAttr("tpu.results")),
       results);
 
+  annotateHbmBuffers(numSteps);
+
   // Size the arenas (one overlaid region) for the largest kernel.
   int64_t bytes = std::max<int64_t>(peakKernelBytes, 4096);
   for (auto &[elem, arena] : arenas)
@@ -109,106 +122,72 @@ LogicalResult Lowering::run() {
   return success();
 }
 
-/// Liveness in program order: every hlo value (also those inside fusion,
-/// while and other regions) is live until the top-level op holding its
-/// last user. Kernels run one after the other and wait for all their DMAs,
-/// so after top-level op i the buffers of values whose last use is <= i
-/// are free. Returned values and parameters are never freed.
-void Lowering::computeLastUses() {
-  Block &body = oldFunc.getBody().front();
-  llvm::DenseMap<Operation *, int64_t> position;
-  int64_t i = 0;
-  for (Operation &op : body)
-    position[&op] = i++;
-  int64_t end = i; // the terminator and beyond: never freed
-  auto topLevel = [&](Operation *user) -> int64_t {
-    Operation *top = body.findAncestorOpInBlock(*user);
-    if (!top || top == body.getTerminator())
-      return end;
-    return position.lookup(top);
-  };
-  // A compare that only feeds selects' predicates is computed inside them
-  // (lowerOp): its operands are read there.
-  auto useAt = [&](Operation *user) -> int64_t {
-    int64_t at = topLevel(user);
-    if (auto cmp = dyn_cast<hlo::CompareOp>(user))
-      if (llvm::all_of(cmp->getUsers(),
-                       [](Operation *u) { return isa<hlo::SelectOp>(u); }))
-        for (Operation *select : cmp->getUsers())
-          at = std::max(at, topLevel(select));
-    return at;
-  };
-  oldFunc.walk([&](Operation *op) {
-    for (Value result : op->getResults()) {
-      int64_t last = topLevel(op);
-      for (Operation *user : result.getUsers())
-        last = std::max(last, useAt(user));
-      lastUse[result] = last;
-    }
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument arg : block.getArguments()) {
-          int64_t last = topLevel(op);
-          for (Operation *user : arg.getUsers())
-            last = std::max(last, topLevel(user));
-          lastUse[arg] = last;
-        }
-  });
-  for (BlockArgument arg : body.getArguments())
-    lastUse[arg] = end;
-}
-
-void Lowering::releaseDeadBuffers(int64_t index) {
-  // A buffer can hold several values (reshapes and tuples alias); it is
-  // free when every value mapped to it is dead.
-  llvm::MapVector<Value, bool> buffers; // memref -> still live
-  auto note = [&](Value value, Value mem) {
-    auto alloc = mem.getDefiningOp<tpu::AllocOp>();
-    if (!alloc || alloc.getInit()) // constants are read-only: never reused
-      return;
-    auto it = lastUse.find(value);
-    bool live = it == lastUse.end() || it->second > index;
-    buffers[mem] |= live;
-  };
-  for (auto &[value, mem] : hbm)
-    note(value, mem);
-  for (auto &[value, leaves] : tuples) // a live tuple keeps its leaves
-    for (Value mem : leaves)
-      note(value, mem);
-  SmallVector<Value> dead;
-  for (auto &[mem, live] : buffers)
-    if (!live)
-      dead.push_back(mem);
-  // Program order (the allocs are at the top of the function), so the
-  // executable does not depend on pointer hashing.
-  llvm::sort(dead, [](Value a, Value b) {
-    return a.getDefiningOp()->isBeforeInBlock(b.getDefiningOp());
-  });
-  llvm::DenseSet<Value> freed(dead.begin(), dead.end());
-  SmallVector<Value> forget;
-  for (auto &[value, mem] : hbm)
-    if (freed.contains(mem))
-      forget.push_back(value);
-  for (Value value : forget)
-    hbm.erase(value);
-  // A dead tuple must not free its leaves again at the next op.
-  for (auto &[value, leaves] : tuples) {
-    auto it = lastUse.find(value);
-    if (it != lastUse.end() && it->second <= index)
-      forget.push_back(value);
+/// The memory truth the serializer honours. Every HBM buffer (not the
+/// constants) gets `tpu.live = [first, last]`: the steps (top-level hlo
+/// ops, whose kernels leave no DMA in flight) whose ops use it; two buffers
+/// live in disjoint steps may share memory. A buffer holding a value of the
+/// memory plan (compiler/analysis, the memory report's heap) that fits the
+/// plan's allocation gets `tpu.plan_offset`, the plan's heap offset; the
+/// serializer keeps it there when no other planned buffer collides in
+/// memory and steps, and places everything else around the planned ones.
+void Lowering::annotateHbmBuffers(int64_t numSteps) {
+  Block &entry = newFunc.getBody().front();
+  // The step of each top-level op: ops after stepMarks[k] are step k's.
+  llvm::DenseMap<Operation *, int64_t> stepOf;
+  size_t next = 0;
+  int64_t step = -1;
+  for (Operation &op : entry) {
+    stepOf[&op] = step;
+    while (next < stepMarks.size() && &op == stepMarks[next])
+      step = next++;
   }
-  for (Value value : forget)
-    tuples.erase(value);
-  for (Value mem : dead)
-    freeHbm[mem.getType()].push_back(mem);
-}
+  Builder builder(ctx);
+  SmallVector<tpu::AllocOp> allocs;
+  for (auto alloc : entry.getOps<tpu::AllocOp>()) {
+    if (alloc.getInit() || tpu::getMemorySpace(alloc.getType()) !=
+                               tpu::MemorySpace::hbm)
+      continue;
+    int64_t first = numSteps, last = 0;
+    for (Operation *user : alloc->getUsers()) {
+      int64_t at = stepOf.lookup(entry.findAncestorOpInBlock(*user));
+      first = std::min(first, at);
+      last = std::max(last, at);
+    }
+    if (first > last)
+      first = last = 0;
+    alloc->setAttr(tpu::kLiveAttrName,
+                   builder.getDenseI64ArrayAttr({first, last}));
+    allocs.push_back(alloc);
+  }
 
-Value Lowering::takeFreeHbm(MemRefType type) {
-  auto it = freeHbm.find(type);
-  if (it == freeHbm.end() || it->second.empty())
-    return Value();
-  ++reusedHbm;
-  return it->second.pop_back_val();
+  if (!plan)
+    return;
+  llvm::DenseMap<Value, int64_t> planOffset; // memref -> offset, -1: none
+  for (auto [value, mem] : heldValues) {
+    auto alloc = mem.getDefiningOp<tpu::AllocOp>();
+    auto it = plan->allocationOf.find(value);
+    if (!alloc || !alloc->hasAttr(tpu::kLiveAttrName) ||
+        it == plan->allocationOf.end())
+      continue;
+    const analysis::Allocation &a = plan->allocations[it->second];
+    bool fits = (a.kind == analysis::AllocationKind::Temp ||
+                 a.kind == analysis::AllocationKind::Output) &&
+                a.offset >= 0 &&
+                tpu::getBufferBytes(alloc.getType()) <= a.paddedBytes;
+    // One buffer holding values of two allocations (or a value that does
+    // not fit its allocation) has no plan offset.
+    auto [slot, inserted] = planOffset.try_emplace(mem, fits ? a.offset : -1);
+    if (!inserted && slot->second != (fits ? a.offset : -1))
+      slot->second = -1;
+  }
+  for (tpu::AllocOp alloc : allocs) {
+    auto it = planOffset.find(alloc.getResult());
+    if (it != planOffset.end() && it->second >= 0)
+      alloc->setAttr(tpu::kPlanOffsetAttrName,
+                     builder.getI64IntegerAttr(it->second));
+  }
+  module->setAttr(tpu::kPlannedHbmAttrName,
+                  builder.getI64IntegerAttr(plan->usedBytes()));
 }
 
 /// The module's input_output_alias (XLA's donation): output i is written

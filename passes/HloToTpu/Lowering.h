@@ -12,6 +12,7 @@
 #ifndef TPUC_PASSES_HLOTOTPU_LOWERING_H
 #define TPUC_PASSES_HLOTOTPU_LOWERING_H
 
+#include "compiler/analysis/BufferAssignment.h"
 #include "dialects/hlo/HloOps.h"
 #include "dialects/tpu/TpuDialect.h"
 #include "dialects/tpu/TpuOps.h"
@@ -204,13 +205,11 @@ public:
                            storageType(type.getElementType()), layout,
                            hbmSpace);
   }
-  /// An HBM buffer for `type`: a dead buffer of the same type when there
-  /// is one (HloToTpu.cpp frees a buffer after the last op that reads it),
-  /// else a new tpu.alloc at the top of the function.
+  /// A new HBM buffer for `type`: a tpu.alloc at the top of the function.
+  /// Buffers share memory through their placement (annotateHbmBuffers, the
+  /// serializer's heap), not by reuse here.
   Value allocHbm(RankedTensorType type, Location loc) {
     MemRefType memType = hbmType(type);
-    if (Value reused = takeFreeHbm(memType))
-      return reused;
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(allocPoint);
     return tpu::AllocOp::create(b, loc, memType);
@@ -357,10 +356,9 @@ public:
   FailureOr<Value> memOf(Value v);
   LogicalResult lowerOp(Operation *op);
   LogicalResult applyInputOutputAliases(SmallVectorImpl<Value> &results);
-  // HBM reuse: buffers whose values are dead after top-level op `index`.
-  void computeLastUses();
-  void releaseDeadBuffers(int64_t index);
-  Value takeFreeHbm(MemRefType type);
+  // HBM placement: the steps each buffer is used in and the memory plan's
+  // offset of the value it holds (the serializer places the buffers).
+  void annotateHbmBuffers(int64_t numSteps);
 
   // --- kernels, one file per family ---------------------------------------------
   // Each returns failure after emitting a diagnostic at the op; an op or a
@@ -465,9 +463,13 @@ public:
   /// hlo tuple -> the HBM memrefs of its leaves, flattened in order
   /// (ControlFlow.cpp; tuples are never copied).
   llvm::DenseMap<Value, SmallVector<Value>> tuples;
-  llvm::DenseMap<Value, int64_t> lastUse; // hlo value -> top-level op index
-  llvm::MapVector<Type, SmallVector<Value>> freeHbm; // dead tpu.allocs
-  int64_t reusedHbm = 0;                             // allocations saved
+  /// The last op of the new function before each top-level hlo op's kernel
+  /// (step k's ops follow stepMarks[k]).
+  SmallVector<Operation *> stepMarks;
+  /// (hlo value, the HBM memref holding it), for the memory plan's offsets.
+  SmallVector<std::pair<Value, Value>> heldValues;
+  /// The module's memory plan (none when it cannot be planned).
+  std::optional<analysis::MemoryPlan> plan;
   /// --dot-precision: "default", "high", "highest", or empty (per op).
   std::string dotPrecision;
   llvm::MapVector<Type, Value> arenas;

@@ -356,6 +356,8 @@ absl::StatusOr<ExecutionProfile> Machine::run() {
   profile_.instructionsExecuted = executed;
   profile_.cycles = std::max(finish_, issue_);
   profile_.seconds = profile_.cycles / t_.clock_hz();
+  profile_.hbmUsedBytes = exe_.hbmFootprint();
+  profile_.hbmPlannedBytes = exe_.proto().hbm().planned_bytes();
   double peakFlopsPerCycle =
       2.0 * mxuDim_ * mxuDim_ * static_cast<double>(t_.mxu_count());
   if (profile_.cycles > 0) {

@@ -93,13 +93,33 @@ absl::Status validateBuffers(const exe::Executable &e, uint64_t *footprint) {
   std::sort(order.begin(), order.end(), [&](int a, int b) {
     return e.buffers(a).offset() < e.buffers(b).offset();
   });
-  for (size_t i = 1; i < order.size(); ++i) {
-    const exe::Buffer &prev = e.buffers(order[i - 1]);
-    const exe::Buffer &next = e.buffers(order[i]);
-    if (next.offset() < prev.offset() + prev.size())
-      return invalid("buffers[", order[i - 1], "] ('", prev.name(),
-                     "') and buffers[", order[i], "] ('", next.name(),
-                     "') overlap");
+  // Buffers may share addresses only when both are heap buffers live in
+  // disjoint steps. Sweep in offset order against the buffers still open.
+  for (int i = 0; i < e.buffers_size(); ++i) {
+    const exe::Buffer &b = e.buffers(i);
+    if (b.heap() && b.live_first() > b.live_last())
+      return invalid("buffers[", i, "] ('", b.name(), "'): live_first ",
+                     b.live_first(), " > live_last ", b.live_last());
+  }
+  std::vector<int> open;
+  for (int next : order) {
+    const exe::Buffer &n = e.buffers(next);
+    open.erase(std::remove_if(open.begin(), open.end(),
+                              [&](int prev) {
+                                const exe::Buffer &p = e.buffers(prev);
+                                return p.offset() + p.size() <= n.offset();
+                              }),
+               open.end());
+    for (int prev : open) {
+      const exe::Buffer &p = e.buffers(prev);
+      bool disjointSteps = p.heap() && n.heap() &&
+                           (p.live_last() < n.live_first() ||
+                            n.live_last() < p.live_first());
+      if (!disjointSteps)
+        return invalid("buffers[", prev, "] ('", p.name(), "') and buffers[",
+                       next, "] ('", n.name(), "') overlap");
+    }
+    open.push_back(next);
   }
   return absl::OkStatus();
 }

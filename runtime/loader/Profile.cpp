@@ -57,10 +57,12 @@ std::string dataDependentWarning(const ExecutionProfile &p) {
 std::string profileToJson(const ExecutionProfile &p) {
   std::string out = absl::StrFormat(
       "{\n  \"cycles\": %d,\n  \"seconds\": %.9g,\n  \"flops\": %.17g,\n"
-      "  \"hbm_bytes\": %d,\n  \"mxu_utilization\": %.6f,\n"
+      "  \"hbm_bytes\": %d,\n  \"hbm_used_bytes\": %d,\n"
+      "  \"hbm_planned_bytes\": %d,\n  \"mxu_utilization\": %.6f,\n"
       "  \"hbm_bandwidth_utilization\": %.6f,\n  \"instructions\": %d,\n"
       "  \"ops\": [",
-      p.cycles, p.seconds, p.flops, p.hbmBytes, p.mxuUtilization,
+      p.cycles, p.seconds, p.flops, p.hbmBytes, p.hbmUsedBytes,
+      p.hbmPlannedBytes, p.mxuUtilization,
       p.hbmBandwidthUtilization, p.instructionsExecuted);
   for (size_t i = 0; i < p.ops.size(); ++i) {
     const OpProfile &op = p.ops[i];
@@ -100,9 +102,11 @@ std::string profileToJson(const ExecutionProfile &p) {
 std::string profileToText(const ExecutionProfile &p) {
   std::string out = absl::StrFormat(
       "cycles: %d\nseconds: %.6g\nflops: %.6g\nhbm_bytes: %d\n"
+      "hbm_used_bytes: %d (plan: %d)\n"
       "mxu_utilization: %.2f%%\nhbm_bandwidth_utilization: %.2f%%\n"
       "instructions: %d\n%-24s %12s %14s %14s %14s\n",
-      p.cycles, p.seconds, p.flops, p.hbmBytes, 100 * p.mxuUtilization,
+      p.cycles, p.seconds, p.flops, p.hbmBytes, p.hbmUsedBytes,
+      p.hbmPlannedBytes, 100 * p.mxuUtilization,
       100 * p.hbmBandwidthUtilization, p.instructionsExecuted, "hlo_op",
       "instructions", "busy_cycles", "flops", "hbm_bytes");
   for (const OpProfile &op : p.ops)

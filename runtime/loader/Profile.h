@@ -48,6 +48,9 @@ struct ExecutionProfile {
   double seconds = 0;
   double flops = 0;
   uint64_t hbmBytes = 0;
+  // HBM the program occupies: arguments, constants and its heap (the end of
+  // its last buffer), and what the compiler's memory plan said it would.
+  uint64_t hbmUsedBytes = 0, hbmPlannedBytes = 0;
   double mxuUtilization = 0;          // flops / (peak MXU flops * cycles)
   double hbmBandwidthUtilization = 0; // hbmBytes / (bandwidth * seconds)
   int64_t instructionsExecuted = 0;

@@ -1,5 +1,6 @@
 #include "runtime/loader/Run.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cctype>
 #include <cstring>
@@ -20,9 +21,19 @@ absl::Status loadInputs(Device &device, const Executable &executable,
     return absl::InvalidArgumentError(
         absl::StrCat("executable takes ", e.parameters_size(),
                      " parameters, got ", inputs.size(), " inputs"));
+  // Heap buffers share addresses (in disjoint steps): the device backs the
+  // union of the buffers, one region per run of overlapping ones.
+  std::vector<std::pair<uint64_t, uint64_t>> regions; // [begin, end)
   for (const exe::Buffer &b : e.buffers())
-    if (absl::Status s = device.allocate(b.offset(), b.size()); !s.ok())
+    regions.push_back({b.offset(), b.offset() + b.size()});
+  std::sort(regions.begin(), regions.end());
+  for (size_t i = 0; i < regions.size();) {
+    uint64_t begin = regions[i].first, end = regions[i].second;
+    for (++i; i < regions.size() && regions[i].first < end; ++i)
+      end = std::max(end, regions[i].second);
+    if (absl::Status s = device.allocate(begin, end - begin); !s.ok())
       return s;
+  }
   std::vector<uint8_t> staging;
   auto upload = [&](const exe::Shape &shape, exe::DType hostType,
                     absl::Span<const uint8_t> bytes,

@@ -8,7 +8,7 @@
 
 // 8 N tiles of 128 on tpu-v4's 8 MXUs: each step loads tile (k, n) into
 // MXU n and streams the 256-row panel through it.
-// V4: module attributes {tpu.target = #tpu.target<name = "tpu-v4"{{.*}}mxu_count = 8{{.*}}mxu_size = 128>}
+// V4: module attributes {{{.*}}tpu.target = #tpu.target<name = "tpu-v4"{{.*}}mxu_count = 8{{.*}}mxu_size = 128>}
 // V4-LABEL: func.func @wide
 // V4: tpu.mxu_load_weights {{.*}} mxu = 0 :
 // V4: tpu.mxu_matmul {{.*}} mxu = 0 rows = 256 :
@@ -27,7 +27,7 @@
 // V4: tpu.mxu_load_weights {{.*}} mxu = 7 :
 // V4: tpu.mxu_matmul {{.*}} mxu = 7 rows = 256 :
 // Four 256-wide N tiles on four 256x256 MXUs.
-// W256: module attributes {tpu.target = #tpu.target<name = "tpu7x"{{.*}}mxu_count = 4{{.*}}mxu_size = 256>}
+// W256: module attributes {{{.*}}tpu.target = #tpu.target<name = "tpu7x"{{.*}}mxu_count = 4{{.*}}mxu_size = 256>}
 // W256-LABEL: func.func @wide
 // W256: tpu.mxu_load_weights {{.*}} mxu = 0 :
 // W256: tpu.mxu_matmul {{.*}} mxu = 0 rows = 256 :

@@ -2,11 +2,11 @@
 
 // Elementwise bf16: one DMA in, a loop over the 2 tiles (widening load,
 // VPU op, rounding store), one DMA out; the hlo op's location stays.
-// CHECK: module attributes {tpu.target = #tpu.target<name = "tpu-v3"
+// CHECK: module attributes {{{.*}}tpu.target = #tpu.target<name = "tpu-v3"
 // CHECK-LABEL: func.func @exp
 // CHECK-SAME: (%[[X:.+]]: memref<8x256xbf16, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>>
 // CHECK: %[[BUF:.+]] = tpu.alloc {tpu.overlay} : memref<4096xbf16, #tpu.memory_space<vmem>>
-// CHECK: %[[OUT:.+]] = tpu.alloc : memref<8x256xbf16, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>>
+// CHECK: %[[OUT:.+]] = tpu.alloc {tpu.live = array<i64: 0, 1>, tpu.plan_offset = 0 : i64} : memref<8x256xbf16, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>>
 // CHECK: tpu.dma %[[X]][%{{.+}}] -> %[[BUF]][%{{.+}}] chunks = 1 chunk_bytes = 4096 {{.*}} sem = 0
 // CHECK-NEXT: tpu.sem_wait 0, 1
 // CHECK: tpu.loop %{{.+}} = 0 to %{{.+}} {
@@ -78,7 +78,7 @@ func.func @dot(%a: tensor<16x384xbf16>, %b: tensor<384x256xbf16>) -> tensor<16x2
 // f32 operands and a ragged K (100): rounded to bf16 by the VPU, K masked
 // to zero on both sides, B copied into a K-padded buffer first.
 // CHECK-LABEL: func.func @dot_f32_ragged
-// CHECK: %[[BP:.+]] = tpu.alloc : memref<128x128xf32, #tpu.tiled<{1,0:T(8,128)}>
+// CHECK: %[[BP:.+]] = tpu.alloc {{.*}}: memref<128x128xf32, #tpu.tiled<{1,0:T(8,128)}>
 // CHECK: tpu.dma %arg1[%{{.+}}] -> %[[BP]]
 // CHECK: tpu.sem_wait 3, 1
 // CHECK: tpu.vlane_id

@@ -13,7 +13,8 @@
 
 // CHECK:      buffer 0 "arg0" offset 0 size 131072
 // CHECK-NEXT: buffer 1 "arg1" offset 131072 size 131072
-// CHECK-NEXT: buffer 2 "result0" offset 262144 size 262144
+// CHECK-NEXT: buffer 2 "result0" offset 262144 size 262144 heap steps 0..0
+// CHECK-NEXT: hbm: arguments 262144, constants 0, heap 262144, used 524288 (plan 0), 0 buffers at planned offsets, 1 placed around them
 // CHECK-NEXT: parameter 0 "arg0" BF16[256,256]{1,0:T(8,128)} buffer 0
 // CHECK-NEXT: parameter 1 "arg1" BF16[256,256]{1,0:T(8,128)} buffer 1
 // CHECK-NEXT: result 0 "result0" F32[256,256]{1,0:T(8,128)} buffer 2

@@ -12,7 +12,8 @@
 // CHECK:      executable "softmax" (format 1)
 // CHECK-NEXT: target tpu-v3: 2 MXU 128x128, VMEM 16777216, SMEM 16384
 // CHECK-NEXT: buffer 0 "arg0" offset 0 size 65536
-// CHECK-NEXT: buffer 1 "result0" offset 65536 size 65536
+// CHECK-NEXT: buffer 1 "result0" offset 65536 size 65536 heap steps 0..0
+// CHECK-NEXT: hbm: arguments 65536, constants 0, heap 65536, used 131072 (plan 0), 0 buffers at planned offsets, 1 placed around them
 // CHECK-NEXT: parameter 0 "arg0" F32[64,256]{1,0:T(8,128)} buffer 0
 // CHECK-NEXT: result 0 "result0" F32[64,256]{1,0:T(8,128)} buffer 1
 // CHECK-NEXT: debug_op 1 "fusion.1" "jit(f)/softmax" at model.py:12

@@ -601,3 +601,33 @@ module attributes {tpu.target = #tpu.target<mxu_size = 256>} {
     return
   }
 }
+
+// -----
+
+func.func @live_on_vmem() {
+  // expected-error @+1 {{'tpu.live' belongs on an HBM tpu.alloc without init}}
+  %0 = tpu.alloc {tpu.live = array<i64: 0, 1>} : memref<8x128xf32, #tpu.memory_space<vmem>>
+  return
+}
+
+// -----
+
+func.func @live_backwards() {
+  // expected-error @+1 {{'tpu.live' must be array<i64: first, last> with 0 <= first <= last}}
+  %0 = tpu.alloc {tpu.live = array<i64: 3, 1>} : memref<8x128xf32, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>>
+  return
+}
+
+// -----
+
+func.func @negative_plan_offset() {
+  // expected-error @+1 {{'tpu.plan_offset' must be a non-negative integer}}
+  %0 = tpu.alloc {tpu.plan_offset = -4096 : i64} : memref<8x128xf32, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tpu.planned_hbm_bytes' is a non-negative integer on the module}}
+module attributes {tpu.planned_hbm_bytes = "big"} {
+}

@@ -86,4 +86,21 @@ TEST(HeapSimulatorTest, EmptyAndInvariants) {
   }
 }
 
+// Fixed buffers keep their offsets; the others are placed around them, in
+// the gaps their live ranges leave.
+TEST(HeapSimulatorTest, FixedBuffersAreObstacles) {
+  std::vector<HeapInterval> buffers = {
+      {1024, 0, 10, /*fixedOffset=*/1024}, // [1024, 2048) during 0..10
+      {1024, 0, 10},                       // fits below it
+      {512, 11, 20},                       // after: reuses offset 0
+      {4096, 5, 6},                        // above the fixed one
+  };
+  HeapAssignment heap = simulateHeap(buffers, 512);
+  EXPECT_EQ(heap.offsets[0], 1024);
+  EXPECT_EQ(heap.offsets[1], 0);
+  EXPECT_EQ(heap.offsets[2], 0);
+  EXPECT_EQ(heap.offsets[3], 2048);
+  EXPECT_EQ(heap.heapSize, 2048 + 4096);
+}
+
 } // namespace

@@ -122,6 +122,19 @@ TEST(Loader, RejectsBadBuffers) {
   exe::Executable e = validProgram().proto();
   e.mutable_buffers(1)->set_offset(100);
   EXPECT_EQ(loadError(e), "buffers[0] ('x') and buffers[1] ('y') overlap");
+  // Heap buffers share addresses only in disjoint steps.
+  for (int i = 0; i < 2; ++i) {
+    e.mutable_buffers(i)->set_heap(true);
+    e.mutable_buffers(i)->set_live_first(i == 0 ? 0 : 3);
+    e.mutable_buffers(i)->set_live_last(i == 0 ? 3 : 5);
+  }
+  EXPECT_EQ(loadError(e), "buffers[0] ('x') and buffers[1] ('y') overlap");
+  e.mutable_buffers(1)->set_live_first(4);
+  EXPECT_TRUE(loadExecutable(e.SerializeAsString()).ok());
+  e.mutable_buffers(0)->set_heap(false);
+  EXPECT_EQ(loadError(e), "buffers[0] ('x') and buffers[1] ('y') overlap");
+  e.mutable_buffers(1)->set_live_first(6);
+  EXPECT_EQ(loadError(e), "buffers[1] ('y'): live_first 6 > live_last 5");
   e = validProgram().proto();
   e.mutable_buffers(1)->set_offset(16ull << 30);
   EXPECT_EQ(loadError(e), "buffers[1] ('y'): [17179869184, +4096) exceeds "
