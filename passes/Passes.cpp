@@ -90,6 +90,27 @@ void buildFrontEndPipeline(mlir::OpPassManager &pm,
     pm.addPass(mlir::createCanonicalizerPass());
 }
 
+void buildExpansionPipeline(mlir::OpPassManager &pm,
+                            const CompilePipelineConfig &config) {
+  // Rewrite dots and reductions into the canonical forms the kernels
+  // take (XLA's DotDecomposer and reduction layout normalization).
+  // No canonicalizer after them: it would fold the inserted transposes
+  // back into the dots (FoldTransposeIntoDot).
+  // Math functions into the arithmetic the VPU has (one loop kernel each).
+  // Fusions that read entry arguments of permuted layouts compute in their
+  // physical order (before the reductions take their kernel forms).
+  pm.addPass(createNormalizeLayouts());
+  pm.addPass(createExpandMath());
+  pm.addPass(createDecomposeDots());
+  pm.addPass(createDecomposeReductions());
+  pm.addPass(createCanonicalizeConvolutions());
+  pm.addPass(createExpandSelectAndScatter());
+  pm.addPass(createExpandReduceWindow());
+  SplitConvolutionPrecisionOptions split;
+  split.dotPrecision = config.dotPrecision;
+  pm.addPass(createSplitConvolutionPrecision(split));
+}
+
 void buildFusionPipeline(mlir::OpPassManager &pm,
                          const CompilePipelineConfig &config) {
   if (config.fusion) {
@@ -108,24 +129,16 @@ void buildFusionPipeline(mlir::OpPassManager &pm,
     remat.memoryLimit = config.memoryLimit;
     pm.addPass(createRematerialize(remat));
   }
+  // The program the code generator lowers, so that the memory plan (the
+  // reports, the executable's HBM placement) is of that program.
+  buildExpansionPipeline(pm, config);
 }
 
 void buildLoweringPipeline(mlir::OpPassManager &pm,
                            const CompilePipelineConfig &config) {
-  // Rewrite dots and reductions into the canonical forms the kernels
-  // take (XLA's DotDecomposer and reduction layout normalization).
-  // No canonicalizer after them: it would fold the inserted transposes
-  // back into the dots (FoldTransposeIntoDot).
-  // Math functions into the arithmetic the VPU has (one loop kernel each).
-  pm.addPass(createExpandMath());
-  pm.addPass(createDecomposeDots());
-  pm.addPass(createDecomposeReductions());
-  pm.addPass(createCanonicalizeConvolutions());
-  pm.addPass(createExpandSelectAndScatter());
-  pm.addPass(createExpandReduceWindow());
-  SplitConvolutionPrecisionOptions split;
-  split.dotPrecision = config.dotPrecision;
-  pm.addPass(createSplitConvolutionPrecision(split));
+  // Again for modules that did not come through the fusion pipeline (a
+  // no-op on those that did).
+  buildExpansionPipeline(pm, config);
   ConvertHloToTpuOptions convert;
   convert.targetName = config.target;
   convert.dotPrecision = config.dotPrecision;

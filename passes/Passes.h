@@ -62,13 +62,20 @@ struct CompilePipelineConfig {
 void buildFrontEndPipeline(mlir::OpPassManager &pm,
                            const CompilePipelineConfig &config);
 
-/// Fusion, layout assignment and (with remat) rematerialization: the
-/// `fused` stage of tpuc compile.
+/// The hlo -> hlo rewrites into the forms the kernels take (math
+/// expansions, dot/reduction decompositions, convolution and window-op
+/// rewrites, split convolution precision).
+void buildExpansionPipeline(mlir::OpPassManager &pm,
+                            const CompilePipelineConfig &config);
+
+/// Fusion, layout assignment, (with remat) rematerialization and the
+/// expansions: the `fused` stage of tpuc compile, the program the memory
+/// plan describes and the code generator lowers.
 void buildFusionPipeline(mlir::OpPassManager &pm,
                          const CompilePipelineConfig &config);
 
-/// The decompositions into the kernels' canonical forms and the lowering
-/// to the tpu dialect: the `tpu` stage of tpuc compile.
+/// The expansions (again: a no-op after the fusion pipeline) and the
+/// lowering to the tpu dialect: the `tpu` stage of tpuc compile.
 void buildLoweringPipeline(mlir::OpPassManager &pm,
                            const CompilePipelineConfig &config);
 

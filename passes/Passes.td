@@ -246,6 +246,38 @@ def ExpandMath : Pass<"tpuc-expand-math", "mlir::ModuleOp"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def NormalizeLayouts : Pass<"tpuc-normalize-layouts", "mlir::ModuleOp"> {
+  let summary = "Fusions read entry arguments of permuted layouts in place";
+  let description = [{
+    An entry argument whose layout permutes its dimensions (`hlo.layout =
+    "{0,1}"` on `f32[N,10]`: the long dimension in the lanes) is, byte for
+    byte, its physical array `f32[10,N]` in the row-major layout. When every
+    user of such an argument is a fusion that can compute in the physical
+    order (its operands of that rank are such arguments, its results have
+    rank <= 1, its body holds elementwise ops, broadcasts of rank <= 1
+    arrays, iotas, splat constants and reductions to rank <= 1), the pass
+    inserts one `hlo.transpose` to the physical shape (a layout bitcast: the
+    memory plan shares its buffer with the argument, the code generator
+    reads the argument in place) and rewrites those fusions' bodies into the
+    physical order (iota, broadcast and reduce dimensions remapped, types
+    permuted; the fusion gets the unit attribute `tpuc.physical_order`).
+    Otherwise the argument is left as it is (the executable relays it out).
+
+    ```mlir
+    // Before: log-sum-exp of logits stored {0,1}.
+    %m = hlo.fusion input(%x) : (tensor<1000x10xf32>) -> tensor<1000xf32> {
+      ... hlo.reduce(%a) init(%z) dims = [1] : (tensor<1000x10xf32>, ...) ...
+    }
+    // After:
+    %p = hlo.transpose %x, dims = [1, 0] : (tensor<1000x10xf32>) -> tensor<10x1000xf32>
+    %m = hlo.fusion input(%p) : (tensor<10x1000xf32>) -> tensor<1000xf32> {
+      ... hlo.reduce(%a) init(%z) dims = [0] : (tensor<10x1000xf32>, ...) ...
+    } {tpuc.physical_order}
+    ```
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def DecomposeReductions : Pass<"tpuc-decompose-reductions"> {
   let summary = "Rewrite reduce into the VPU kernels' canonical forms";
   let description = [{

@@ -85,6 +85,26 @@ bool isBitcast(RankedTensorType fromType, const layout::TiledLayout &from,
   return a.back() == b.back() && a[a.size() - 2] == b[b.size() - 2];
 }
 
+/// Whether `transpose` moves no byte: the operand in its layout and the
+/// result in its own are the same physical array (tpuc-normalize-layouts'
+/// view of a permuted argument in row-major order).
+bool isTransposeBitcast(hlo::TransposeOp transpose,
+                        const layout::TiledLayout &from,
+                        const layout::TiledLayout &to) {
+  if (from.tiles != to.tiles)
+    return false;
+  ArrayRef<int64_t> perm = transpose.getPermutation();
+  size_t rank = perm.size();
+  if (from.minorToMajor.size() != rank || to.minorToMajor.size() != rank)
+    return false;
+  // Result dim i is operand dim perm[i]; at every physical position both
+  // must hold the same operand dim.
+  for (size_t k = 0; k < rank; ++k)
+    if (perm[to.minorToMajor[k]] != from.minorToMajor[k])
+      return false;
+  return true;
+}
+
 class Planner {
 public:
   Planner(func::FuncOp entry, const target::TargetSpec &target)
@@ -226,6 +246,12 @@ void Planner::shareViews() {
       const ValueInfo &a = values[index[from]], &b = values[index[to]];
       if (isBitcast(cast<RankedTensorType>(from.getType()), a.layout,
                     cast<RankedTensorType>(to.getType()), b.layout))
+        unite(index[from], index[to]);
+    } else if (auto transpose = dyn_cast<hlo::TransposeOp>(op)) {
+      Value from = transpose.getOperand(), to = transpose.getResult();
+      if (tracked(from) && tracked(to) &&
+          isTransposeBitcast(transpose, values[index[from]].layout,
+                             values[index[to]].layout))
         unite(index[from], index[to]);
     } else if (auto gte = dyn_cast<hlo::GetTupleElementOp>(op)) {
       auto tuple = gte.getOperand().getDefiningOp<hlo::TupleOp>();

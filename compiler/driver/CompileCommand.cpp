@@ -260,40 +260,73 @@ void instrument(mlir::PassManager &pm) {
       std::make_unique<PassDumper>(passDumpCount, passDumpStatus));
 }
 
-/// Code generation from the fused module, writing what -o and --dump-dir
-/// ask for.
-int generateCode(mlir::ModuleOp module, const target::TargetSpec &spec,
-                 llvm::ArrayRef<serializer::ResultSource> resultSources) {
+/// Code generation options from the flags; `dumpStatus` collects the
+/// --dump-dir writes of the tpu stage.
+codegen::CodegenOptions codegenOptions(int &dumpStatus) {
   codegen::CodegenOptions options;
   options.simplify = false; // the front of the pipeline already did
   options.dotPrecision = dotPrecision;
   options.instrument = instrument;
-  int dumpStatus = 0;
-  options.afterStage = [&](llvm::StringRef stage, mlir::ModuleOp m) {
+  options.afterStage = [&dumpStatus](llvm::StringRef stage, mlir::ModuleOp m) {
     if (stage == "tpu")
       dumpStatus |= dumpStage(Stage::Tpu, m);
   };
-  if (emit == Stage::Tpu) {
-    if (mlir::failed(codegen::lowerToTpu(module, spec, options)))
-      return 1;
-    if (dumpStatus || passDumpStatus)
-      return 1;
-    return output.empty() ? 0 : writeModule(module, output, false);
-  }
-  mlir::FailureOr<exe::Executable> executable =
-      codegen::compileToExecutable(module, spec, options);
-  if (mlir::failed(executable) || dumpStatus || passDumpStatus)
+  return options;
+}
+
+/// --emit=tpu: the tpu module, written to -o.
+int writeTpuStage(mlir::ModuleOp module, const target::TargetSpec &spec) {
+  int dumpStatus = 0;
+  if (mlir::failed(codegen::lowerToTpu(module, spec, codegenOptions(dumpStatus))))
     return 1;
-  if (output.empty())
-    return 0;
+  if (dumpStatus || passDumpStatus)
+    return 1;
+  return output.empty() ? 0 : writeModule(module, output, false);
+}
+
+/// The executable of the fused module, its results named after the HLO
+/// instructions the import recorded.
+mlir::FailureOr<exe::Executable>
+buildExecutable(mlir::ModuleOp module, const target::TargetSpec &spec,
+                llvm::ArrayRef<serializer::ResultSource> resultSources) {
+  int dumpStatus = 0;
+  mlir::FailureOr<exe::Executable> executable =
+      codegen::compileToExecutable(module, spec, codegenOptions(dumpStatus));
+  if (mlir::failed(executable) || dumpStatus || passDumpStatus)
+    return mlir::failure();
   for (auto [i, source] : llvm::enumerate(resultSources))
     if (!source.hloOp.empty() &&
         static_cast<int>(i) < executable->results_size()) {
       executable->mutable_results(i)->set_hlo_op(source.hloOp);
       executable->mutable_results(i)->set_op_name(source.opName);
     }
+  return executable;
+}
+
+/// What the memory report says about the executable's HBM.
+report::ExecutableHbm executableHbm(const exe::Executable &e) {
+  report::ExecutableHbm hbm;
+  hbm.usedBytes = e.hbm().used_bytes();
+  hbm.argumentBytes = e.hbm().argument_bytes();
+  hbm.constantBytes = e.hbm().constant_bytes();
+  hbm.heapBytes = e.hbm().heap_bytes();
+  hbm.plannedBuffers = e.hbm().planned_buffers();
+  hbm.unplannedBuffers = e.hbm().unplanned_buffers();
+  for (const exe::Buffer &b : e.buffers())
+    if (b.heap() && !b.planned())
+      hbm.largestUnplanned.push_back(
+          {b.name(), int64_t(b.size()), b.live_first(), b.live_last()});
+  llvm::stable_sort(hbm.largestUnplanned, [](const auto &x, const auto &y) {
+    return x.bytes > y.bytes;
+  });
+  return hbm;
+}
+
+int writeExecutable(const exe::Executable &executable) {
+  if (output.empty())
+    return 0;
   std::string bytes;
-  if (!executable->SerializeToString(&bytes))
+  if (!executable.SerializeToString(&bytes))
     return fail("could not encode the executable");
   return writeFile(output, [&](llvm::raw_ostream &os) { os << bytes; });
 }
@@ -333,6 +366,7 @@ void printFitAdvice(mlir::MLIRContext &context,
   os << "  as given, it fits on: " << (fitsOn.empty() ? "no preset" : fitsOn)
      << " (tpuc fit " << input << " for step times)\n";
 }
+
 
 /// The flags that choose passes, as the pipeline's options.
 CompilePipelineConfig pipelineConfig(const target::TargetSpec &spec) {
@@ -439,6 +473,22 @@ int runCompile() {
 
   bool wantPadding = llvm::is_contained(reports, ReportKind::Padding);
   bool wantMemory = llvm::is_contained(reports, ReportKind::Memory);
+  // An executable is built before the reports, so that the memory report
+  // can say what it uses against the plan.
+  std::optional<exe::Executable> executable;
+  bool wantExecutable = (!output.empty() || !dumpDir.empty()) &&
+                        emit == Stage::Exe && plan->fits();
+  if (wantExecutable) {
+    // Code generation rewrites the module in place; the reports read the
+    // plan's values, so the executable is built from a copy.
+    mlir::OwningOpRef<mlir::ModuleOp> lowered = module->clone();
+    mlir::FailureOr<exe::Executable> built =
+        buildExecutable(*lowered, *spec, resultSources);
+    if (mlir::failed(built))
+      return 1;
+    executable = std::move(*built);
+    reportContext.executable = executableHbm(*executable);
+  }
   if (reportFormat == ReportFormat::Json &&
       (wantPadding || wantMemory || wantFusion)) {
     llvm::json::Value json =
@@ -479,10 +529,11 @@ int runCompile() {
   case Stage::Fused:
     return output.empty() ? 0 : writeModule(*module, output, false);
   case Stage::Tpu:
+    return writeTpuStage(*module, *spec);
   case Stage::Exe:
     break;
   }
-  return generateCode(*module, *spec, resultSources);
+  return writeExecutable(*executable);
 }
 
 } // namespace

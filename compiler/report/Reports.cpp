@@ -286,6 +286,25 @@ void printMemoryReport(const MemoryPlan &plan, const ReportContext &context,
        << "\n"
        << "     ==========================\n";
   }
+  if (const std::optional<ExecutableHbm> &exe = context.executable) {
+    int64_t scratch = exe->usedBytes - plan.usedBytes();
+    os << "Executable hbm usage " << formatBytes(exe->usedBytes) << " ("
+       << (scratch >= 0 ? "+" : "-") << formatBytes(std::abs(scratch))
+       << " against the plan): arguments " << formatBytes(exe->argumentBytes)
+       << ", global " << formatBytes(exe->constantBytes) << ", heap "
+       << formatBytes(exe->heapBytes) << "; " << exe->plannedBuffers
+       << " buffers at the plan's offsets, " << exe->unplannedBuffers
+       << " placed around them\n";
+    for (auto [i, b] : llvm::enumerate(exe->largestUnplanned)) {
+      if (i == context.largest)
+        break;
+      if (i == 0)
+        os << "Largest executable buffers outside the plan (code generator "
+              "scratch):\n";
+      os << "  " << i + 1 << ". " << formatBytes(b.bytes) << " " << b.name
+         << " (steps " << b.firstStep << ".." << b.lastStep << ")\n";
+    }
+  }
 }
 
 llvm::json::Value reportJson(const MemoryPlan &plan,
@@ -343,6 +362,23 @@ llvm::json::Value reportJson(const MemoryPlan &plan,
         {"traffic_bytes", plan.remat.trafficBytes},
         {"names", llvm::json::Array(plan.remat.names)},
     };
+  if (const std::optional<ExecutableHbm> &exe = context.executable) {
+    llvm::json::Array scratch;
+    for (const ExecutableHbm::Buffer &b : exe->largestUnplanned)
+      scratch.push_back(llvm::json::Object{
+          {"name", b.name},
+          {"bytes", b.bytes},
+          {"live_range", llvm::json::Array{b.firstStep, b.lastStep}}});
+    json["executable"] = llvm::json::Object{
+        {"used_bytes", exe->usedBytes},
+        {"argument_bytes", exe->argumentBytes},
+        {"global_bytes", exe->constantBytes},
+        {"heap_bytes", exe->heapBytes},
+        {"planned_buffers", exe->plannedBuffers},
+        {"unplanned_buffers", exe->unplannedBuffers},
+        {"unplanned", std::move(scratch)},
+    };
+  }
   return json;
 }
 

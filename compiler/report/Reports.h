@@ -15,7 +15,9 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace tpuc::report {
 
@@ -23,10 +25,26 @@ namespace tpuc::report {
 /// "19.46G".
 std::string formatBytes(int64_t bytes);
 
+/// The HBM of the executable compiled from the plan (`tpuc compile -o
+/// x.tpx`): its segments as the serializer placed them, and the heap buffers
+/// it could not keep at the plan's offsets (code generator scratch, values
+/// whose buffer does not match their allocation).
+struct ExecutableHbm {
+  int64_t usedBytes = 0, argumentBytes = 0, constantBytes = 0, heapBytes = 0;
+  int64_t plannedBuffers = 0, unplannedBuffers = 0;
+  struct Buffer {
+    std::string name;
+    int64_t bytes = 0;
+    int64_t firstStep = 0, lastStep = 0;
+  };
+  std::vector<Buffer> largestUnplanned; // by size, then name
+};
+
 struct ReportContext {
   std::string moduleName;
   std::string layoutMode; // "preserve" or "auto"
   size_t largest = 10;    // allocations listed by the memory report
+  std::optional<ExecutableHbm> executable; // when an executable was built
 };
 
 void printPaddingReport(const analysis::MemoryPlan &plan,

@@ -26,6 +26,7 @@ struct HeapBuffer {
 
 struct HeapPlacement {
   std::vector<uint64_t> offsets; // heap-relative, one per buffer
+  std::vector<bool> atPlanOffset; // one per buffer
   uint64_t heapBytes = 0;
   unsigned planned = 0, unplanned = 0;
 };

@@ -37,7 +37,9 @@ namespace {
 
 constexpr int kScalarRegisters = 32; // s0 reads 0: s1..s31 are allocatable.
 constexpr int kVectorRegisters = 32;
-constexpr uint64_t kHbmAlignment = 4096;
+// HBM buffers start at multiples of this: TargetSpec::hbmAlignment, the
+// memory plan's alignment, so that the executable's heap is the plan's.
+constexpr uint64_t kHbmAlignment = 512;
 
 std::optional<int64_t> getConstantInt(Value value) {
   APInt constant;
@@ -323,6 +325,7 @@ LogicalResult Serializer::placeBuffers() {
     uint64_t size = 0, offset = 0;
     int64_t first = 0, last = -1; // tpu.live; last < 0: the whole program
     int64_t planOffset = -1;
+    bool planned = false;
   };
   std::vector<HbmAlloc> hbmAllocs;
   OnChipPlacement onChip = placeOnChipBuffers(func);
@@ -372,8 +375,10 @@ LogicalResult Serializer::placeBuffers() {
     inHeap.push_back(i);
   }
   HeapPlacement heap = placeHbmHeap(heapBuffers, kHbmAlignment);
-  for (auto [k, i] : llvm::enumerate(inHeap))
+  for (auto [k, i] : llvm::enumerate(inHeap)) {
     hbmAllocs[i].offset = hbmEnd + heap.offsets[k];
+    hbmAllocs[i].planned = heap.atPlanOffset[k];
+  }
   segments.set_heap_bytes(heap.heapBytes);
   segments.set_used_bytes(hbmEnd + heap.heapBytes);
   segments.set_planned_buffers(heap.planned);
@@ -401,6 +406,7 @@ LogicalResult Serializer::placeBuffers() {
       b.set_heap(true);
       b.set_live_first(entry.first);
       b.set_live_last(entry.last);
+      b.set_planned(entry.planned);
     }
     if (init) {
       exe::Constant *constant = proto.add_constants();
@@ -1093,7 +1099,8 @@ std::string printExecutable(const exe::Executable &e) {
     os << "buffer " << i << " \"" << b.name() << "\" offset " << b.offset()
        << " size " << b.size();
     if (b.heap())
-      os << " heap steps " << b.live_first() << ".." << b.live_last();
+      os << " heap steps " << b.live_first() << ".." << b.live_last()
+         << (b.planned() ? " planned" : "");
     os << "\n";
   }
   if (e.has_hbm()) {

@@ -715,6 +715,24 @@ static void transposeMinorBlocks(Lowering &l, Value in, RankedTensorType inType,
 LogicalResult Lowering::lowerTranspose(hlo::TransposeOp op) {
   auto type = cast<RankedTensorType>(op.getType());
   auto inType = cast<RankedTensorType>(op.getOperand().getType());
+  // An argument stored in its physical order (tpuc-normalize-layouts'
+  // view): the transpose moves no byte.
+  if (Value mem = hbm.lookup(op.getOperand())) {
+    if (isPhysicalView(op, cast<MemRefType>(mem.getType()))) {
+      hbm[op.getResult()] = mem;
+      return success();
+    }
+    // And back: a row-major array read in a permuted layout it already has
+    // byte for byte (a fusion that computed in physical order). The buffer
+    // takes the result's type, so that a returned result has its layout.
+    if (MemRefType stored = storedViewType(op)) {
+      if (auto alloc = mem.getDefiningOp<tpu::AllocOp>(); alloc && !alloc.getInit()) {
+        mem.setType(stored);
+        hbm[op.getResult()] = mem;
+        return success();
+      }
+    }
+  }
   FailureOr<std::pair<View, View>> views = resultViews(*this, op, op.getOperand());
   if (failed(views))
     return failure();

@@ -53,6 +53,11 @@ LogicalResult Lowering::run() {
     FailureOr<Type> t = checkType(arg.getType(), arg.getLoc());
     if (failed(t))
       return failure();
+    // An argument read only through views of its physical order
+    // (tpuc-normalize-layouts) stays in its layout: the executable's
+    // parameter has it, and the loader lays the host array out so.
+    if (MemRefType stored = storedArgumentType(arg))
+      t = Type(stored);
     argTypes.push_back(*t);
   }
   for (Type type : oldType.getResults()) {
@@ -97,6 +102,12 @@ LogicalResult Lowering::run() {
   }
   if (failed(applyInputOutputAliases(results)))
     return failure();
+  // A result read in a permuted layout took that layout's type
+  // (lowerTranspose): the function returns what it returns.
+  SmallVector<Type> returned;
+  for (Value v : results)
+    returned.push_back(v.getType());
+  newFunc.setType(b.getFunctionType(argTypes, returned));
   // The return's location keeps each result's HLO instruction (the ROOT
   // tuple's operand): fused<"tpu.results">[NameLoc("result<i>", its loc)].
   // The serializer names the executable's results after them.
@@ -124,7 +135,8 @@ LogicalResult Lowering::run() {
 
 /// The memory truth the serializer honours. Every HBM buffer (not the
 /// constants) gets `tpu.live = [first, last]`: the steps (top-level hlo
-/// ops, whose kernels leave no DMA in flight) whose ops use it; two buffers
+/// ops, whose kernels leave no DMA in flight, numbered from 1 as the memory
+/// plan numbers them) whose ops use it; two buffers
 /// live in disjoint steps may share memory. A buffer holding a value of the
 /// memory plan (compiler/analysis, the memory report's heap) that fits the
 /// plan's allocation gets `tpu.plan_offset`, the plan's heap offset; the
@@ -132,14 +144,16 @@ LogicalResult Lowering::run() {
 /// memory and steps, and places everything else around the planned ones.
 void Lowering::annotateHbmBuffers(int64_t numSteps) {
   Block &entry = newFunc.getBody().front();
-  // The step of each top-level op: ops after stepMarks[k] are step k's.
+  // The step of each top-level op, numbered as the memory plan numbers
+  // them: ops after stepMarks[k] are step k + 1's (top-level op k), the
+  // result copies and the return step numSteps + 1.
   llvm::DenseMap<Operation *, int64_t> stepOf;
   size_t next = 0;
-  int64_t step = -1;
+  int64_t step = 0;
   for (Operation &op : entry) {
     stepOf[&op] = step;
     while (next < stepMarks.size() && &op == stepMarks[next])
-      step = next++;
+      step = ++next;
   }
   Builder builder(ctx);
   SmallVector<tpu::AllocOp> allocs;
@@ -147,7 +161,7 @@ void Lowering::annotateHbmBuffers(int64_t numSteps) {
     if (alloc.getInit() || tpu::getMemorySpace(alloc.getType()) !=
                                tpu::MemorySpace::hbm)
       continue;
-    int64_t first = numSteps, last = 0;
+    int64_t first = numSteps + 1, last = 0;
     for (Operation *user : alloc->getUsers()) {
       int64_t at = stepOf.lookup(entry.findAncestorOpInBlock(*user));
       first = std::min(first, at);
@@ -170,10 +184,13 @@ void Lowering::annotateHbmBuffers(int64_t numSteps) {
         it == plan->allocationOf.end())
       continue;
     const analysis::Allocation &a = plan->allocations[it->second];
+    MemRefType type = alloc.getType();
+    int64_t padded =
+        geometryOf(RankedTensorType::get(type.getShape(), type.getElementType()))
+            .bytes();
     bool fits = (a.kind == analysis::AllocationKind::Temp ||
                  a.kind == analysis::AllocationKind::Output) &&
-                a.offset >= 0 &&
-                tpu::getBufferBytes(alloc.getType()) <= a.paddedBytes;
+                a.offset >= 0 && padded <= a.paddedBytes;
     // One buffer holding values of two allocations (or a value that does
     // not fit its allocation) has no plan offset.
     auto [slot, inserted] = planOffset.try_emplace(mem, fits ? a.offset : -1);
@@ -235,6 +252,77 @@ LogicalResult Lowering::applyInputOutputAliases(SmallVectorImpl<Value> &results)
     results[out] = arg;
   }
   return success();
+}
+
+/// The tiled HBM type of `type` stored with `minorToMajor` (tiles on the
+/// two minor-most physical dims, as hbmType).
+static MemRefType permutedHbmType(MemRefType rowMajor,
+                                  ArrayRef<int64_t> minorToMajor) {
+  auto layout = cast<tpu::TiledLayoutAttr>(rowMajor.getLayout());
+  return MemRefType::get(
+      rowMajor.getShape(), rowMajor.getElementType(),
+      tpu::TiledLayoutAttr::get(rowMajor.getContext(), minorToMajor,
+                                layout.getTileRanks(), layout.getTileDims()),
+      rowMajor.getMemorySpace());
+}
+
+bool Lowering::isPhysicalView(hlo::TransposeOp op, MemRefType stored) {
+  auto layout = dyn_cast<tpu::TiledLayoutAttr>(stored.getLayout());
+  if (!layout)
+    return false;
+  ArrayRef<int64_t> minorToMajor = layout.getMinorToMajor();
+  ArrayRef<int64_t> perm = op.getPermutation();
+  int64_t rank = perm.size();
+  if (static_cast<int64_t>(minorToMajor.size()) != rank)
+    return false;
+  // Result dim i is operand dim perm[i]; stored major to minor, the operand
+  // dims must come in the order perm lists them.
+  for (int64_t i = 0; i < rank; ++i)
+    if (perm[i] != minorToMajor[rank - 1 - i])
+      return false;
+  return !llvm::equal(minorToMajor, llvm::reverse(llvm::seq<int64_t>(0, rank)));
+}
+
+MemRefType Lowering::storedViewType(hlo::TransposeOp op) {
+  auto type = cast<RankedTensorType>(op.getType());
+  StringAttr recorded = layout::recordedLayoutAttr(op.getResult());
+  if (!recorded || type.getRank() < 2)
+    return MemRefType();
+  std::string error;
+  FailureOr<layout::TiledLayout> parsed =
+      layout::parseLayout(recorded.getValue(), error);
+  if (failed(parsed) || !parsed->tiles.empty())
+    return MemRefType();
+  // Stored in the result's layout, the operand's dims come major to minor:
+  // result dim minorToMajor[rank-1-k] is operand dim k.
+  ArrayRef<int64_t> perm = op.getPermutation();
+  int64_t rank = type.getRank();
+  for (int64_t k = 0; k < rank; ++k)
+    if (perm[parsed->minorToMajor[rank - 1 - k]] != k)
+      return MemRefType();
+  if (llvm::equal(parsed->minorToMajor,
+                  llvm::reverse(llvm::seq<int64_t>(0, rank))))
+    return MemRefType();
+  return permutedHbmType(hbmType(type), parsed->minorToMajor);
+}
+
+MemRefType Lowering::storedArgumentType(BlockArgument arg) {
+  auto type = cast<RankedTensorType>(arg.getType());
+  StringAttr recorded = layout::recordedLayoutAttr(arg);
+  if (!recorded || arg.use_empty() || type.getRank() < 2)
+    return MemRefType();
+  std::string error;
+  FailureOr<layout::TiledLayout> parsed =
+      layout::parseLayout(recorded.getValue(), error);
+  if (failed(parsed) || !parsed->tiles.empty())
+    return MemRefType();
+  MemRefType stored = permutedHbmType(hbmType(type), parsed->minorToMajor);
+  for (Operation *user : arg.getUsers()) {
+    auto transpose = dyn_cast<hlo::TransposeOp>(user);
+    if (!transpose || !isPhysicalView(transpose, stored))
+      return MemRefType();
+  }
+  return stored;
 }
 
 FailureOr<Value> Lowering::memOf(Value v) {

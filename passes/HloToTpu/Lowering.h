@@ -13,6 +13,7 @@
 #define TPUC_PASSES_HLOTOTPU_LOWERING_H
 
 #include "compiler/analysis/BufferAssignment.h"
+#include "compiler/layout/TiledLayout.h"
 #include "dialects/hlo/HloOps.h"
 #include "dialects/tpu/TpuDialect.h"
 #include "dialects/tpu/TpuOps.h"
@@ -356,6 +357,15 @@ public:
   FailureOr<Value> memOf(Value v);
   LogicalResult lowerOp(Operation *op);
   LogicalResult applyInputOutputAliases(SmallVectorImpl<Value> &results);
+  // Arguments in permuted layouts read through views of their physical
+  // order (tpuc-normalize-layouts): the memref an argument is stored as
+  // (null: row-major, as hbmType), and whether `op` is such a view of a
+  // buffer stored as `stored`.
+  MemRefType storedArgumentType(BlockArgument arg);
+  // The memref a row-major buffer is, read through `op` in the permuted
+  // layout its result records (null if `op` moves bytes).
+  MemRefType storedViewType(hlo::TransposeOp op);
+  static bool isPhysicalView(hlo::TransposeOp op, MemRefType stored);
   // HBM placement: the steps each buffer is used in and the memory plan's
   // offset of the value it holds (the serializer places the buffers).
   void annotateHbmBuffers(int64_t numSteps);

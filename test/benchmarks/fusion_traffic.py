@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-"""HBM traffic of the executable against the fusion report's promise.
+"""The executable against the compiler's plans: HBM traffic and HBM used.
 
 For every graph given (default: the corpus, test/Inputs/corpus/hlo), compiles
-it with `tpuc compile --report=fusion --report-format=json -o G.tpx`, runs
-`tpuc-run G.tpx --timing-only --profile=json` and prints, side by side:
+it with `tpuc compile --report=memory,fusion --report-format=json -o G.tpx`,
+runs `tpuc-run G.tpx --timing-only --profile=json` and prints, side by side:
 
   hbm_bytes_fused  the fusion report's model (each kernel reads its operands
                    and writes its results once, logical bytes)
@@ -11,14 +11,24 @@ it with `tpuc compile --report=fusion --report-format=json -o G.tpx`, runs
   ratio            exe_hbm_bytes / hbm_bytes_fused (docs/fusion.md, issue 11:
                    aim <= 1.10)
   cycles           the modeled step time
+  plan_used        the memory report's totals.used_bytes
+  exe_used         tpuc-run's hbm_used_bytes: arguments, constants and the
+                   executable's heap (docs/executable-format.md, "HBM")
+  used_ratio       exe_used / plan_used (1.00: the code generator stores
+                   nothing the plan does not)
+
+Every run also checks that the three agree where they must: the executable's
+hbm_planned_bytes is the report's totals.used_bytes (one plan), and its
+hbm_used_bytes is what the report's "executable" section says.
 
 Usage:
   /usr/bin/python3 test/benchmarks/fusion_traffic.py --bin build/bin \
       [--target tpu-v3] [--precision f32] [--json out.json] \
-      [--max-ratio GRAPH=BOUND ...] [GRAPH.hlo ...]
+      [--max-ratio GRAPH=BOUND ...] [--max-used-ratio GRAPH=BOUND ...]
+      [GRAPH.hlo ...]
 
---max-ratio makes it a check: exit 1 when a graph's ratio exceeds its bound
-(test/e2e/fusion-traffic.test). A graph that fails to compile or run is
+--max-ratio and --max-used-ratio make it a check: exit 1 when a graph's
+ratio exceeds its bound (test/e2e/fusion-traffic.test). A graph that fails to compile or run is
 reported with its error and also fails the run.
 """
 
@@ -46,16 +56,28 @@ def measure(tools, graph, workdir, target, precision):
     report = json.loads(run([
         os.path.join(tools, "tpuc"), "compile", graph, "-o", exe,
         "--target=" + target, "--precision=" + precision,
-        "--report=fusion", "--report-format=json"]))
+        "--report=memory,fusion", "--report-format=json"]))
     profile = json.loads(run([
         os.path.join(tools, "tpuc-run"), exe, "--timing-only", "--random-inputs=1",
         "--profile=json"]))
-    fused = report["hbm_bytes_fused"]
+    fused = report["fusion"]["hbm_bytes_fused"]
     exe_bytes = profile["hbm_bytes"]
+    plan_used = report["totals"]["used_bytes"]
+    exe_used = profile["hbm_used_bytes"]
+    if profile["hbm_planned_bytes"] != plan_used:
+        raise RuntimeError("the executable's plan (%d bytes) is not the memory "
+                           "report's (%d)" % (profile["hbm_planned_bytes"], plan_used))
+    if report["executable"]["used_bytes"] != exe_used:
+        raise RuntimeError("the report says the executable uses %d bytes, "
+                           "tpuc-run says %d" % (report["executable"]["used_bytes"],
+                                                 exe_used))
     return {
+        "plan_used_bytes": plan_used,
+        "exe_used_bytes": exe_used,
+        "used_ratio": exe_used / plan_used if plan_used else float("inf"),
         "graph": name,
         "hbm_bytes_fused": fused,
-        "hbm_bytes_unfused": report["hbm_bytes_unfused"],
+        "hbm_bytes_unfused": report["fusion"]["hbm_bytes_unfused"],
         "exe_hbm_bytes": exe_bytes,
         "ratio": exe_bytes / fused if fused else float("inf"),
         "cycles": profile["cycles"],
@@ -72,22 +94,31 @@ def main():
     parser.add_argument("--max-ratio", action="append", default=[],
                         metavar="GRAPH=BOUND",
                         help="fail when GRAPH's ratio exceeds BOUND")
+    parser.add_argument("--max-used-ratio", action="append", default=[],
+                        metavar="GRAPH=BOUND",
+                        help="fail when GRAPH's used_ratio exceeds BOUND")
     parser.add_argument("graphs", nargs="*")
     args = parser.parse_args()
 
-    bounds = {}
-    for item in args.max_ratio:
-        graph, sep, bound = item.partition("=")
-        if not sep:
-            parser.error("--max-ratio takes GRAPH=BOUND, not '%s'" % item)
-        bounds[graph] = float(bound)
+    def parse_bounds(items, flag):
+        bounds = {}
+        for item in items:
+            graph, sep, bound = item.partition("=")
+            if not sep:
+                parser.error("%s takes GRAPH=BOUND, not '%s'" % (flag, item))
+            bounds[graph] = float(bound)
+        return bounds
+    bounds = parse_bounds(args.max_ratio, "--max-ratio")
+    used_bounds = parse_bounds(args.max_used_ratio, "--max-used-ratio")
     graphs = args.graphs or sorted(
         os.path.join(CORPUS, f) for f in os.listdir(CORPUS) if f.endswith(".hlo"))
 
     workdir = args.workdir or tempfile.mkdtemp(prefix="fusion-traffic-")
     os.makedirs(workdir, exist_ok=True)
     rows, failed = [], False
-    print("%-40s %14s %14s %7s %12s" % ("graph", "report_fused", "exe_hbm", "ratio", "cycles"))
+    print("%-40s %14s %14s %7s %12s %12s %12s %6s" % (
+        "graph", "report_fused", "exe_hbm", "ratio", "cycles", "plan_used",
+        "exe_used", "used"))
     for graph in graphs:
         name = os.path.splitext(os.path.basename(graph))[0]
         try:
@@ -98,15 +129,19 @@ def main():
             continue
         rows.append(row)
         verdict = ""
-        for key, bound in bounds.items():
-            if key in name:
-                verdict = " ok (<= %.2f)" % bound
-                if row["ratio"] > bound:
-                    verdict = " ABOVE BOUND %.2f" % bound
-                    failed = True
-        print("%-40s %14d %14d %7.2f %12d%s" % (
+        for what, key_bounds, value in (("traffic", bounds, row["ratio"]),
+                                        ("used", used_bounds, row["used_ratio"])):
+            for key, bound in key_bounds.items():
+                if key in name:
+                    if value > bound:
+                        verdict += " %s ABOVE BOUND %.2f" % (what, bound)
+                        failed = True
+                    else:
+                        verdict += " %s ok (<= %.2f)" % (what, bound)
+        print("%-40s %14d %14d %7.2f %12d %12d %12d %6.2f%s" % (
             name, row["hbm_bytes_fused"], row["exe_hbm_bytes"], row["ratio"],
-            row["cycles"], verdict))
+            row["cycles"], row["plan_used_bytes"], row["exe_used_bytes"],
+            row["used_ratio"], verdict))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=2)

@@ -9,20 +9,20 @@
 // RUN: tpuc compile %s --fusion=off --emit=tpu -o %t/chain.tpu.mlir
 // RUN: FileCheck %s --check-prefix=TPU < %t/chain.tpu.mlir
 // TPU: module attributes {tpu.planned_hbm_bytes = 196608 : i64
-// TPU: tpu.alloc {tpu.live = array<i64: 0, 1>, tpu.plan_offset = 0 : i64} : memref<64x256xf32
-// TPU: tpu.alloc {tpu.live = array<i64: 1, 2>, tpu.plan_offset = 65536 : i64} : memref<64x256xf32
-// TPU: tpu.alloc {tpu.live = array<i64: 2, 3>, tpu.plan_offset = 0 : i64} : memref<64x256xf32
-// TPU: tpu.alloc {tpu.live = array<i64: 3, 4>, tpu.plan_offset = 65536 : i64} : memref<64x256xf32
-// The returned buffer lives to the end (step 5: the result copies).
-// TPU: tpu.alloc {tpu.live = array<i64: 4, 5>, tpu.plan_offset = 0 : i64} : memref<64x256xf32
+// TPU: tpu.alloc {tpu.live = array<i64: 1, 2>, tpu.plan_offset = 0 : i64} : memref<64x256xf32
+// TPU: tpu.alloc {tpu.live = array<i64: 2, 3>, tpu.plan_offset = 65536 : i64} : memref<64x256xf32
+// TPU: tpu.alloc {tpu.live = array<i64: 3, 4>, tpu.plan_offset = 0 : i64} : memref<64x256xf32
+// TPU: tpu.alloc {tpu.live = array<i64: 4, 5>, tpu.plan_offset = 65536 : i64} : memref<64x256xf32
+// The returned buffer lives to the end (step 6: the result copies).
+// TPU: tpu.alloc {tpu.live = array<i64: 5, 6>, tpu.plan_offset = 0 : i64} : memref<64x256xf32
 // RUN: tpuc compile %s --fusion=off -o %t/chain.tpx
 // RUN: tpuc translate --executable-to-text %t/chain.tpx -o - | FileCheck %s --check-prefix=EXE
 // EXE: buffer 0 "arg0" offset 0 size 65536{{$}}
-// EXE-NEXT: buffer 1 "scratch0" offset 65536 size 65536 heap steps 0..1
-// EXE-NEXT: buffer 2 "scratch1" offset 131072 size 65536 heap steps 1..2
-// EXE-NEXT: buffer 3 "scratch2" offset 65536 size 65536 heap steps 2..3
-// EXE-NEXT: buffer 4 "scratch3" offset 131072 size 65536 heap steps 3..4
-// EXE-NEXT: buffer 5 "result0" offset 65536 size 65536 heap steps 4..5
+// EXE-NEXT: buffer 1 "scratch0" offset 65536 size 65536 heap steps 1..2 planned
+// EXE-NEXT: buffer 2 "scratch1" offset 131072 size 65536 heap steps 2..3 planned
+// EXE-NEXT: buffer 3 "scratch2" offset 65536 size 65536 heap steps 3..4 planned
+// EXE-NEXT: buffer 4 "scratch3" offset 131072 size 65536 heap steps 4..5 planned
+// EXE-NEXT: buffer 5 "result0" offset 65536 size 65536 heap steps 5..6 planned
 // EXE: hbm: arguments 65536, constants 0, heap 131072, used 196608 (plan 196608), 5 buffers at planned offsets, 0 placed around them
 // RUN: tpuc-run %t/chain.tpx --random-inputs=2 --output-dir=%t/got --profile=json > %t/profile.json
 // RUN: FileCheck %s --check-prefix=PROFILE < %t/profile.json

@@ -15,8 +15,8 @@
 // CHECK:      buffer 0 "constant0" offset 0 size 4096
 // CHECK-NEXT: buffer 1 "constant1" offset 4096 size 4096
 // CHECK-NEXT: buffer 2 "constant2" offset 8192 size 2048
-// CHECK-NEXT: buffer 3 "result0" offset 12288 size 4096 heap steps 0..0
-// CHECK-NEXT: hbm: arguments 0, constants 12288, heap 4096, used 16384 (plan 0), 0 buffers at planned offsets, 1 placed around them
+// CHECK-NEXT: buffer 3 "result0" offset 10240 size 4096 heap steps 0..0
+// CHECK-NEXT: hbm: arguments 0, constants 10240, heap 4096, used 14336 (plan 0), 0 buffers at planned offsets, 1 placed around them
 // CHECK-NEXT: result 0 "result0" F32[2,3]{1,0:T(8,128)} buffer 3
 // CHECK-NEXT: constant 0 "constant0" F32[2,3]{1,0:T(8,128)} buffer 0 (24 bytes)
 // CHECK-NEXT: constant 1 "constant1" S32[1]{0:T(1024)} buffer 1 (4 bytes)
