@@ -283,40 +283,43 @@ bool Lowering::isPhysicalView(hlo::TransposeOp op, MemRefType stored) {
   return !llvm::equal(minorToMajor, llvm::reverse(llvm::seq<int64_t>(0, rank)));
 }
 
-MemRefType Lowering::storedViewType(hlo::TransposeOp op) {
-  auto type = cast<RankedTensorType>(op.getType());
-  StringAttr recorded = layout::recordedLayoutAttr(op.getResult());
+/// The minor_to_major `value` records (rank >= 2, no tiles), if any.
+static std::optional<SmallVector<int64_t>> recordedOrder(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  StringAttr recorded = layout::recordedLayoutAttr(value);
   if (!recorded || type.getRank() < 2)
-    return MemRefType();
+    return std::nullopt;
   std::string error;
   FailureOr<layout::TiledLayout> parsed =
       layout::parseLayout(recorded.getValue(), error);
   if (failed(parsed) || !parsed->tiles.empty())
+    return std::nullopt;
+  return SmallVector<int64_t>(parsed->minorToMajor.begin(),
+                              parsed->minorToMajor.end());
+}
+
+MemRefType Lowering::storedViewType(hlo::TransposeOp op) {
+  std::optional<SmallVector<int64_t>> order = recordedOrder(op.getResult());
+  if (!order)
     return MemRefType();
   // Stored in the result's layout, the operand's dims come major to minor:
   // result dim minorToMajor[rank-1-k] is operand dim k.
   ArrayRef<int64_t> perm = op.getPermutation();
-  int64_t rank = type.getRank();
+  int64_t rank = perm.size();
   for (int64_t k = 0; k < rank; ++k)
-    if (perm[parsed->minorToMajor[rank - 1 - k]] != k)
+    if (perm[(*order)[rank - 1 - k]] != k)
       return MemRefType();
-  if (llvm::equal(parsed->minorToMajor,
-                  llvm::reverse(llvm::seq<int64_t>(0, rank))))
+  if (llvm::equal(*order, llvm::reverse(llvm::seq<int64_t>(0, rank))))
     return MemRefType();
-  return permutedHbmType(hbmType(type), parsed->minorToMajor);
+  return permutedHbmType(hbmType(cast<RankedTensorType>(op.getType())), *order);
 }
 
 MemRefType Lowering::storedArgumentType(BlockArgument arg) {
-  auto type = cast<RankedTensorType>(arg.getType());
-  StringAttr recorded = layout::recordedLayoutAttr(arg);
-  if (!recorded || arg.use_empty() || type.getRank() < 2)
+  std::optional<SmallVector<int64_t>> order = recordedOrder(arg);
+  if (!order || arg.use_empty())
     return MemRefType();
-  std::string error;
-  FailureOr<layout::TiledLayout> parsed =
-      layout::parseLayout(recorded.getValue(), error);
-  if (failed(parsed) || !parsed->tiles.empty())
-    return MemRefType();
-  MemRefType stored = permutedHbmType(hbmType(type), parsed->minorToMajor);
+  MemRefType stored =
+      permutedHbmType(hbmType(cast<RankedTensorType>(arg.getType())), *order);
   for (Operation *user : arg.getUsers()) {
     auto transpose = dyn_cast<hlo::TransposeOp>(user);
     if (!transpose || !isPhysicalView(transpose, stored))
