@@ -41,7 +41,7 @@ the command that reproduces it.
 --perturb adds 1 to every interpreter result before comparing (flips
 pred results and a mantissa bit of bf16 ones): the self-test that a wrong
 answer fails the run, and that the minimizer reduces a failing program
-to one op. Prints one line per program
+to a few ops. Prints one line per program
 and a summary; exit status 1 when any step failed.
 """
 import argparse
@@ -261,7 +261,7 @@ def main():
     if a.targets == "all":
         out = run([checker.tool("tpuc"), "targets", "--json"], "targets")
         import json
-        a.targets = ",".join(t["name"] for t in json.loads(out)["presets"])
+        a.targets = ",".join(t["name"] for t in json.loads(out)["targets"])
     targets = a.targets.split(",")
     precisions = a.precisions.split(",")
 

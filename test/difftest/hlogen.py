@@ -808,11 +808,15 @@ class Generator:
             op = r.choices(names, weights)[0]
             if getattr(self, "op_" + op)() is not None:
                 made += 1
-        # Results: the last value and a few others (a tuple ROOT), never
-        # parameters or constants alone.
+        # Results (a tuple ROOT): the last value, up to 5 values nothing
+        # uses (so that little of the program is dead), sometimes one
+        # more; never parameters or constants alone.
         cands = [i for i in self.values() if i.opcode not in ("parameter", "constant")]
+        used = {o for i in self.p.instrs for o in i.operands}
+        sinks = [i.name for i in cands if i.name not in used]
         outs = {cands[-1].name}
-        for _ in range(r.randint(0, 3)):
+        outs.update(sinks[-5:])
+        for _ in range(r.randint(0, 1)):
             outs.add(r.choice(cands).name)
         if "pred-entry" in self.exclude:
             for i in list(self.p.instrs):
