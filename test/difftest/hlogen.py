@@ -173,6 +173,10 @@ class Generator:
         return layout
 
     def param(self, dtype, dims):
+        if dtype == "pred" and "pred-entry" in self.exclude:
+            s = self.param("s32", dims)
+            return self.add(Instr(self.fresh("convert"), "pred", dims, "convert", [s.name],
+                                  cls="exact"))
         self.nparams += 1
         return self.add(Instr(self.fresh("p"), dtype, dims, "parameter", [],
                               layout=self.rand_layout(len(dims)), cls="exact"))
@@ -848,7 +852,7 @@ def generate(seed, exclude=()):
     """The module of `seed`. `exclude` names features the generator leaves
     out (difftest.py's EXCLUSIONS, each a documented known gap):
     int-dot (dots are f32/bf16 only), pred-entry (pred results are
-    converted to s32), sort-minor (sorts along the last dimension only)."""
+    converted to s32, pred parameters made from s32 ones), sort-minor (sorts along the last dimension only)."""
     return Generator(seed, exclude).run()
 
 
