@@ -127,9 +127,10 @@ def npy_inputs(prog, seed, directory):
             a = rng.uniform(-2.0, 2.0, shape).astype(np.float32)
             a[rng.random(shape) < 0.05] = 0.0
             if p.dtype == "bf16":  # round to nearest even, saved as '<V2'
-                bits = a.view(np.uint32).astype(np.uint64)
-                bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
-                a = bits.astype(np.uint16).view("V2")
+                bits = np.asarray(a).reshape(-1).view(np.uint32).astype(np.uint64)
+                bits = (bits + np.uint64(0x7FFF) + ((bits >> np.uint64(16)) & np.uint64(1))) \
+                    >> np.uint64(16)
+                a = bits.astype(np.uint16).view("V2").reshape(shape)
         elif p.dtype == "s32":
             a = rng.integers(-10, 40, shape).astype(np.int32)
         else:
@@ -266,7 +267,7 @@ def main():
     precisions = a.precisions.split(",")
 
     if a.hlo:
-        programs = [(0, parse_module(a.hlo, a.tolerance))]
+        programs = [(a.seed, parse_module(a.hlo, a.tolerance))]
     else:
         exclude = () if a.no_exclusions else tuple(EXCLUSIONS)
         for key in exclude:
