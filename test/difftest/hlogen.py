@@ -429,7 +429,8 @@ class Generator:
             cands = self.values(lambda i: i.dtype == v.dtype and len(i.dims) == len(v.dims)
                                 and all(a == b for k, (a, b) in enumerate(zip(i.dims, v.dims))
                                         if k != d))
-            w = self.r.choice(cands) if cands and self.r.random() < 0.5 else self.param(v.dtype, dims)
+            use_existing = cands and self.r.random() < 0.5
+            w = self.r.choice(cands) if use_existing else self.param(v.dtype, dims)
             parts.append(w)
             total += w.dims[d]
         out = list(v.dims)
@@ -599,7 +600,8 @@ class Generator:
                   f"pad={'x'.join(pads)}")
         return self.add(Instr(self.fresh("reduce-window"), v.dtype, out, "reduce-window",
                               [v.name, init.name],
-                              attrs=f", window={{{window}}}, to_apply={self.reducer(v.dtype, kind)}",
+                              attrs=f", window={{{window}}}, "
+                              f"to_apply={self.reducer(v.dtype, kind)}",
                               cls=cls))
 
     def index_vector(self, n, limit):
@@ -620,7 +622,7 @@ class Generator:
         sizes = [1] + v.dims[1:]
         return self.add(Instr(self.fresh("gather"), v.dtype, [n] + v.dims[1:], "gather",
                               [v.name, idx.name],
-                              attrs=f", offset_dims={{{','.join(str(k) for k in range(1, len(v.dims)))}}}"
+                              attrs=dims_attr("offset_dims", range(1, len(v.dims))) +
                               f", collapsed_slice_dims={{0}}, start_index_map={{0}}, "
                               f"index_vector_dim=1, slice_sizes={{{','.join(map(str, sizes))}}}",
                               cls=v.cls))
@@ -852,7 +854,8 @@ def generate(seed, exclude=()):
     """The module of `seed`. `exclude` names features the generator leaves
     out (difftest.py's EXCLUSIONS, each a documented known gap):
     int-dot (dots are f32/bf16 only), pred-entry (pred results are
-    converted to s32, pred parameters made from s32 ones), sort-minor (sorts along the last dimension only)."""
+    converted to s32, pred parameters made from s32 ones), sort-minor
+    (sorts along the last dimension only)."""
     return Generator(seed, exclude).run()
 
 
