@@ -344,7 +344,10 @@ FailureOr<Value> Lowering::memOf(Value v) {
       return failure();
     loc = saved;
     kernelOp = savedOp;
-    hbm[v] = out;
+    // Reused only when filled at the function's top level: filled inside a
+    // branch or a loop body, it is unfilled on the other paths.
+    if (isa<func::FuncOp>(b.getInsertionBlock()->getParentOp()))
+      hbm[v] = out;
     return out;
   }
   if (Operation *def = v.getDefiningOp())

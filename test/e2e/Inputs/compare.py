@@ -52,6 +52,44 @@ def result_files(got_dir, want_dir, count):
             for n in want[:int(count)]]
 
 
+def compare_dirs(got_dir, want_dir, max_rel, min_cos, tolerances=None):
+    """Compares every result of two --output-dir directories (paired by
+    name; both must hold the same names), prints one line per result and
+    returns True when all are within tolerance: error relative to the
+    output's largest magnitude <= max_rel, cosine >= min_cos, and NaN/Inf
+    at the same places (the errors are taken over the finite rest).
+    `tolerances` maps a result name to its own (max_rel, min_cos)."""
+    tolerances = tolerances or {}
+    names = sorted(n for n in os.listdir(want_dir) if n.endswith(".npy"))
+    got_names = sorted(n for n in os.listdir(got_dir) if n.endswith(".npy"))
+    if names != got_names:
+        print(f"MISMATCH results {got_names} vs {names}")
+        return False
+    ok = True
+    for name in sorted(names, key=lambda n: (len(n), n)):
+        got = load(os.path.join(got_dir, name))
+        want = load(os.path.join(want_dir, name))
+        label = name[:-4]
+        tol_rel, tol_cos = tolerances.get(label, (max_rel, min_cos))
+        if got.shape != want.shape:
+            print(f"{label}: MISMATCH shape {got.shape} vs {want.shape}")
+            ok = False
+            continue
+        # NaN/Inf must sit at the same places; errors are over the rest.
+        same_nonfinite = bool((np.isfinite(got) == np.isfinite(want)).all() and
+                              (np.isnan(got) == np.isnan(want)).all())
+        finite = np.isfinite(got) & np.isfinite(want)
+        abs_err, rel, cos = errors(np.where(finite, got, 0.0),
+                                   np.where(finite, want, 0.0))
+        good = rel <= tol_rel and cos >= tol_cos and same_nonfinite
+        ok &= good
+        print(f"{label}: {'ok' if good else 'MISMATCH'} shape={list(got.shape)} "
+              f"max_abs={abs_err:.3g} max_rel={rel:.3g} (tolerance {tol_rel:g}) "
+              f"cosine={cos:.7f}"
+              + ("" if finite.all() else f" nonfinite={int((~finite).sum())}"))
+    return ok
+
+
 def main():
     got_dir, want_dir, count, max_rel = sys.argv[1:5]
     min_cos = float(sys.argv[5]) if len(sys.argv) > 5 else 0.9999

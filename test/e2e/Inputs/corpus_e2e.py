@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from compare import errors, load  # noqa: E402
+from compare import compare_dirs  # noqa: E402
 
 
 def run(cmd):
@@ -35,36 +35,6 @@ def run(cmd):
         print(f"FAILED ({proc.returncode}): {' '.join(cmd)}")
         sys.exit(1)
     return time.monotonic() - start, proc.stdout
-
-
-def compare(got_dir, want_dir, max_rel, min_cos):
-    names = sorted(n for n in os.listdir(want_dir) if n.endswith(".npy"))
-    got_names = sorted(n for n in os.listdir(got_dir) if n.endswith(".npy"))
-    if names != got_names:
-        print(f"MISMATCH results {got_names} vs {names}")
-        return False
-    ok = True
-    for name in sorted(names, key=lambda n: (len(n), n)):
-        got = load(os.path.join(got_dir, name))
-        want = load(os.path.join(want_dir, name))
-        label = name[:-4]
-        if got.shape != want.shape:
-            print(f"{label}: MISMATCH shape {got.shape} vs {want.shape}")
-            ok = False
-            continue
-        # NaN/Inf must sit at the same places; errors are over the rest.
-        same_nonfinite = bool((np.isfinite(got) == np.isfinite(want)).all() and
-                              (np.isnan(got) == np.isnan(want)).all())
-        finite = np.isfinite(got) & np.isfinite(want)
-        abs_err, rel, cos = errors(np.where(finite, got, 0.0),
-                                   np.where(finite, want, 0.0))
-        good = rel <= max_rel and cos >= min_cos and same_nonfinite
-        ok &= good
-        print(f"{label}: {'ok' if good else 'MISMATCH'} shape={list(got.shape)} "
-              f"max_abs={abs_err:.3g} max_rel={rel:.3g} (tolerance {max_rel:g}) "
-              f"cosine={cos:.7f}"
-              + ("" if finite.all() else f" nonfinite={int((~finite).sum())}"))
-    return ok
 
 
 def write_inputs(tool, tpx, directory, seed):
@@ -127,7 +97,7 @@ def main():
     t_run, _ = run([tool("tpuc-run"), tpx, f"--output-dir={got}"] + inputs)
     source = a.graph if a.precision == "f32" else os.path.join(dump, "00-hlo.mlir")
     t_interp, _ = run([tool("tpuc"), "interpret", source, f"--output-dir={want}"] + inputs)
-    ok = compare(got, want, a.max_rel, a.min_cos)
+    ok = compare_dirs(got, want, a.max_rel, a.min_cos)
     print(f"wall: compile {t_compile:.2f} s, emulator {t_run:.2f} s, "
           f"interpreter {t_interp:.2f} s")
     sys.exit(0 if ok else 1)
