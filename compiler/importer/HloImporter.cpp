@@ -120,8 +120,7 @@ const char *unsupportedReason(StringRef opcode) {
              "scheduling passes")
       .Cases({"complex", "real", "imag", "fft"},
              "complex numbers are not supported")
-      .Cases({"rng", "rng-bit-generator", "rng-get-and-update-state",
-              "stochastic-convert"},
+      .Cases({"rng", "rng-get-and-update-state", "stochastic-convert"},
              "random number generation is not supported yet (pass random "
              "bits in as a parameter)")
       .Default(nullptr);
@@ -1004,6 +1003,28 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     opName = "hlo.topk";
     addAttr("k", builder.getI64IntegerAttr(*k));
     addAttr("largest", builder.getBoolAttr(boolAttr("largest", true)));
+  } else if (opcode == "rng-bit-generator") {
+    const hlo_text::Attribute *algorithm = needAttr("algorithm");
+    if (!algorithm || failed(needOperands(1)))
+      return failure();
+    auto kind = llvm::StringSwitch<std::optional<hlo::RngAlgorithm>>(
+                    algorithm->stringValue)
+                    .Case("rng_default", hlo::RngAlgorithm::DEFAULT)
+                    .Case("rng_three_fry", hlo::RngAlgorithm::THREE_FRY)
+                    .Case("rng_philox", hlo::RngAlgorithm::PHILOX)
+                    .Default(std::nullopt);
+    if (!kind)
+      return error(algorithm->valueLoc)
+             << "unknown rng algorithm '" << algorithm->raw
+             << "' (rng_default, rng_three_fry or rng_philox)";
+    auto tuple = dyn_cast<TupleType>(*resultType);
+    if (!tuple || tuple.size() != 2)
+      return error(inst.loc) << "'rng-bit-generator' must return a tuple "
+                                "(state, bits)";
+    if (failed(splitTupleResult()))
+      return failure();
+    opName = "hlo.rng_bit_generator";
+    addAttr("algorithm", hlo::RngAlgorithmAttr::get(&context, *kind));
   } else if (opcode == "get-tuple-element") {
     FailureOr<int64_t> index = intAttr("index");
     if (failed(index))

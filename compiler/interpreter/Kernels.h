@@ -133,6 +133,14 @@ sort(llvm::ArrayRef<Tensor> inputs, int64_t dimension,
 /// dimension; ties keep the lower index first.
 llvm::SmallVector<Tensor, 2> topK(const Tensor &x, int64_t k, bool largest);
 
+// Random bits (RandomKernels.cpp).
+/// XLA's rng-bit-generator: (new state, random bits of `outType[shape]`)
+/// from a verified u64[n] state.
+llvm::SmallVector<Tensor, 2> rngBitGenerator(const Tensor &state,
+                                             hlo::RngAlgorithm algorithm,
+                                             DType outType,
+                                             llvm::ArrayRef<int64_t> shape);
+
 // Reductions (ReductionKernels.cpp).
 mlir::FailureOr<llvm::SmallVector<Tensor, 2>>
 reduce(llvm::ArrayRef<Tensor> inputs, llvm::ArrayRef<Tensor> inits,

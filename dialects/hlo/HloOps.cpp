@@ -305,6 +305,36 @@ OpFoldResult ConvertOp::fold(FoldAdaptor) {
   return {};
 }
 
+LogicalResult RngBitGeneratorOp::verify() {
+  auto state = dyn_cast<RankedTensorType>(getInitialState().getType());
+  if (!state || state.getRank() != 1 ||
+      !state.getElementType().isUnsignedInteger(64))
+    return emitOpError() << "needs a u64[n] state, not "
+                         << getInitialState().getType();
+  if (getOutputState().getType() != state)
+    return emitOpError() << "returns its state as "
+                         << getOutputState().getType()
+                         << " but the state is " << state;
+  int64_t size = state.getDimSize(0);
+  if (getAlgorithm() == RngAlgorithm::THREE_FRY ? size != 2
+                                                : size != 2 && size != 3)
+    return emitOpError() << "the "
+                         << stringifyRngAlgorithm(getAlgorithm())
+                         << " state must be u64["
+                         << (getAlgorithm() == RngAlgorithm::THREE_FRY
+                                 ? "2"
+                                 : "2] or u64[3")
+                         << "], not " << state;
+  auto output = dyn_cast<RankedTensorType>(getOutput().getType());
+  auto element = output ? dyn_cast<IntegerType>(output.getElementType())
+                        : IntegerType();
+  if (!element || element.getWidth() < 8)
+    return emitOpError() << "returns random bits as an integer array (s8 to "
+                            "u64), not "
+                         << getOutput().getType();
+  return success();
+}
+
 LogicalResult BitcastConvertOp::verify() {
   auto in = getOperand().getType();
   auto out = getType();

@@ -699,6 +699,36 @@ def Hlo_TopKOp : Hlo_Op<"topk", [Pure, InferTypeOpAdaptor]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Random numbers
+//===----------------------------------------------------------------------===//
+
+def Hlo_RngBitGeneratorOp : Hlo_Op<"rng_bit_generator", [Pure]> {
+  let summary = "counter-based random bits and the next generator state";
+  let description = [{
+    XLA's rng-bit-generator: from a u64[n] state (key, counter...) returns
+    the updated state and an integer array of random bits, computed exactly
+    as XLA's RngBitGeneratorExpander does: THREE_FRY is Threefry-2x32 with
+    20 rounds (state u64[2]: key, counter), PHILOX is Philox-4x32 with 10
+    rounds (state u64[2] or u64[3]: key, then the 128-bit counter).
+    DEFAULT is PHILOX, the algorithm XLA's CPU and GPU compilers expand it
+    to. Elements narrower than 32 bits take the low bits of 32-bit draws.
+
+    ```mlir
+    %s, %bits = hlo.rng_bit_generator %state, algorithm = THREE_FRY
+        : (tensor<2xui64>) -> (tensor<2xui64>, tensor<8x128xui32>)
+    ```
+  }];
+  let arguments = (ins Hlo_Tensor:$initial_state,
+                       Hlo_RngAlgorithmAttr:$algorithm);
+  let results = (outs Hlo_Tensor:$output_state, Hlo_Tensor:$output);
+  let assemblyFormat = [{
+    $initial_state `,` `algorithm` `=` $algorithm attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Tuples, calls and control flow
 //===----------------------------------------------------------------------===//
 

@@ -209,6 +209,13 @@ func.func @sort_topk(%keys: tensor<4x16xbf16>, %vals: tensor<4x16xi32>) -> tenso
   return %0#0 : tensor<4x16xbf16>
 }
 
+// CHECK-LABEL: func.func @random
+func.func @random(%state: tensor<2xui64>) -> tensor<8x128xui32> {
+  // CHECK: hlo.rng_bit_generator %{{.*}}, algorithm = THREE_FRY : (tensor<2xui64>) -> (tensor<2xui64>, tensor<8x128xui32>)
+  %0:2 = hlo.rng_bit_generator %state, algorithm = THREE_FRY : (tensor<2xui64>) -> (tensor<2xui64>, tensor<8x128xui32>)
+  return %0#1 : tensor<8x128xui32>
+}
+
 func.func private @callee(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %a : tensor<4xf32>
 }
