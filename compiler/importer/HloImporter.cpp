@@ -166,6 +166,15 @@ private:
   /// batch-norm-inference/training/grad expanded into elementwise ops,
   /// broadcasts and reductions (XLA's BatchNormExpander); the result value
   /// (a tuple for training and grad).
+  /// One op of one result, generically (the expansions' building block).
+  Value createOp(Location location, StringRef name, ValueRange operands,
+                 Type type, ArrayRef<NamedAttribute> attrs = {}) {
+    OperationState state(location, name);
+    state.addOperands(operands);
+    state.addTypes(type);
+    state.addAttributes(attrs);
+    return builder.create(state)->getResult(0);
+  }
   /// stochastic-convert as XLA's StochasticConvertDecomposer expands it.
   FailureOr<Value> emitStochasticConvert(const Instruction &inst,
                                          ValueRange operands, Type resultType,
@@ -1288,11 +1297,7 @@ FailureOr<Value> Importer::emitStochasticConvert(const Instruction &inst,
   Type floatType = x.getElementType();
   auto make = [&](StringRef name, ValueRange args, Type type,
                   ArrayRef<NamedAttribute> attrs = {}) {
-    OperationState state(location, name);
-    state.addOperands(args);
-    state.addTypes(type);
-    state.addAttributes(attrs);
-    return builder.create(state)->getResult(0);
+    return createOp(location, name, args, type, attrs);
   };
   auto withElement = [&](Type element) {
     return RankedTensorType::get(x.getShape(), element);
@@ -1384,11 +1389,7 @@ FailureOr<Value> Importer::emitBatchNorm(const Instruction &inst,
              << " must be " << vector << " (per feature) or " << x;
   auto make = [&](StringRef name, ValueRange args, Type type,
                   ArrayRef<NamedAttribute> attrs = {}) {
-    OperationState state(location, name);
-    state.addOperands(args);
-    state.addTypes(type);
-    state.addAttributes(attrs);
-    return builder.create(state)->getResult(0);
+    return createOp(location, name, args, type, attrs);
   };
   auto splat = [&](Type type, double value) {
     return make("hlo.constant", {}, type,
