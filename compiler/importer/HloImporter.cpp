@@ -1024,6 +1024,28 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     opName = "hlo.topk";
     addAttr("k", builder.getI64IntegerAttr(*k));
     addAttr("largest", builder.getBoolAttr(boolAttr("largest", true)));
+  } else if (opcode == "cholesky") {
+    if (failed(needOperands(1)))
+      return failure();
+    opName = "hlo.cholesky";
+    addAttr("lower", builder.getBoolAttr(boolAttr("lower", false)));
+  } else if (opcode == "triangular-solve") {
+    if (failed(needOperands(2)))
+      return failure();
+    bool transpose = false;
+    if (const hlo_text::Attribute *attr = inst.attr("transpose_a")) {
+      StringRef kind = attr->stringValue;
+      if (kind != "NO_TRANSPOSE" && kind != "TRANSPOSE" && kind != "ADJOINT")
+        return error(attr->valueLoc)
+               << "unknown transpose_a '" << attr->raw
+               << "' (NO_TRANSPOSE, TRANSPOSE or ADJOINT)";
+      // ADJOINT is the transpose for real element types.
+      transpose = kind != "NO_TRANSPOSE";
+    }
+    opName = "hlo.triangular_solve";
+    for (StringRef flag : {"left_side", "lower", "unit_diagonal"})
+      addAttr(flag, builder.getBoolAttr(boolAttr(flag, false)));
+    addAttr("transpose_a", builder.getBoolAttr(transpose));
   } else if (opcode == "rng-bit-generator") {
     const hlo_text::Attribute *algorithm = needAttr("algorithm");
     if (!algorithm || failed(needOperands(1)))

@@ -699,6 +699,45 @@ def Hlo_TopKOp : Hlo_Op<"topk", [Pure, InferTypeOpAdaptor]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Linear algebra on batches of square matrices
+//===----------------------------------------------------------------------===//
+
+def Hlo_CholeskyOp : Hlo_Op<"cholesky", [Pure, SameOperandsAndResultType]> {
+  let summary = "Cholesky factors of a batch of symmetric positive definite matrices";
+  let description = [{
+    XLA's cholesky on [..., n, n]: `lower` gives L with a = L L^T, read from
+    and written to the lower triangle, else U with a = U^T U in the upper
+    one; the other triangle of the result is zero. A matrix that is not
+    positive definite gives NaN from its first failing column on.
+  }];
+  let arguments = (ins Hlo_FpTensor:$operand,
+                       DefaultValuedAttr<BoolAttr, "false">:$lower);
+  let results = (outs Hlo_FpTensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Hlo_TriangularSolveOp : Hlo_Op<"triangular_solve", [Pure]> {
+  let summary = "solve triangular systems for a batch of matrices";
+  let description = [{
+    XLA's triangular-solve: x with op(a) x = b (`left_side`) or x op(a) = b,
+    a [..., m, m] read only in its `lower` (else upper) triangle, its
+    diagonal taken as ones with `unit_diagonal`; op(a) is a^T with
+    `transpose_a` (XLA's TRANSPOSE and, for real types, ADJOINT).
+  }];
+  let arguments = (ins Hlo_FpTensor:$a, Hlo_FpTensor:$b,
+                       DefaultValuedAttr<BoolAttr, "false">:$left_side,
+                       DefaultValuedAttr<BoolAttr, "false">:$lower,
+                       DefaultValuedAttr<BoolAttr, "false">:$unit_diagonal,
+                       DefaultValuedAttr<BoolAttr, "false">:$transpose_a);
+  let results = (outs Hlo_FpTensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Random numbers
 //===----------------------------------------------------------------------===//
 
