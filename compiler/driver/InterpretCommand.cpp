@@ -257,6 +257,8 @@ void printSummary(llvm::raw_ostream &os, unsigned index, const Tensor &t) {
   for (int64_t i = 0; i < shown; ++i) {
     if (hostio::isFloatDType(t.dtype()))
       os << " " << llvm::format("%g", t.doubleAt(i));
+    else if (t.dtype() == hostio::DType::U64) // intAt is signed
+      os << " " << static_cast<uint64_t>(t.intAt(i));
     else
       os << " " << t.intAt(i);
   }

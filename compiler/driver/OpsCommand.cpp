@@ -395,7 +395,7 @@ const Probe kProbes[] = {
     {"sqrt", Shape::UnaryF},
     {"stochastic-convert", Shape::Text,
      ENTRY_F "  r = u32[8,128] parameter(1)\n"
-             "  ROOT c = bf16[8,128] stochastic-convert(p, r)\n}\n"},
+             "  ROOT c = s32[8,128] stochastic-convert(p, r)\n}\n"},
     {"subtract", Shape::BinaryF},
     {"tan", Shape::UnaryF},
     {"tanh", Shape::UnaryF},

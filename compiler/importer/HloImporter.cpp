@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <cmath>
 #include <functional>
 
 using namespace mlir;
@@ -120,8 +121,7 @@ const char *unsupportedReason(StringRef opcode) {
              "scheduling passes")
       .Cases({"complex", "real", "imag", "fft"},
              "complex numbers are not supported")
-      .Cases({"rng", "rng-bit-generator", "rng-get-and-update-state",
-              "stochastic-convert"},
+      .Cases({"rng", "rng-get-and-update-state"},
              "random number generation is not supported yet (pass random "
              "bits in as a parameter)")
       .Default(nullptr);
@@ -166,6 +166,19 @@ private:
   /// batch-norm-inference/training/grad expanded into elementwise ops,
   /// broadcasts and reductions (XLA's BatchNormExpander); the result value
   /// (a tuple for training and grad).
+  /// One op of one result, generically (the expansions' building block).
+  Value createOp(Location location, StringRef name, ValueRange operands,
+                 Type type, ArrayRef<NamedAttribute> attrs = {}) {
+    OperationState state(location, name);
+    state.addOperands(operands);
+    state.addTypes(type);
+    state.addAttributes(attrs);
+    return builder.create(state)->getResult(0);
+  }
+  /// stochastic-convert as XLA's StochasticConvertDecomposer expands it.
+  FailureOr<Value> emitStochasticConvert(const Instruction &inst,
+                                         ValueRange operands, Type resultType,
+                                         Location location);
   FailureOr<Value> emitBatchNorm(const Instruction &inst, ValueRange operands,
                                  Location location);
   /// Leaves of `value` (a tuple is split recursively) for function results.
@@ -625,6 +638,13 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
                              << result->getType() << ", not " << *resultType;
     values[inst.name] = *result;
     return success();
+  } else if (opcode == "stochastic-convert") {
+    FailureOr<Value> result =
+        emitStochasticConvert(inst, operands, *resultType, location);
+    if (failed(result))
+      return failure();
+    values[inst.name] = *result;
+    return success();
   } else if (opcode == "after-all") {
     opName = "hlo.tuple"; // a token: the empty tuple
     operands.clear();
@@ -1004,6 +1024,50 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     opName = "hlo.topk";
     addAttr("k", builder.getI64IntegerAttr(*k));
     addAttr("largest", builder.getBoolAttr(boolAttr("largest", true)));
+  } else if (opcode == "cholesky") {
+    if (failed(needOperands(1)))
+      return failure();
+    opName = "hlo.cholesky";
+    addAttr("lower", builder.getBoolAttr(boolAttr("lower", false)));
+  } else if (opcode == "triangular-solve") {
+    if (failed(needOperands(2)))
+      return failure();
+    bool transpose = false;
+    if (const hlo_text::Attribute *attr = inst.attr("transpose_a")) {
+      StringRef kind = attr->stringValue;
+      if (kind != "NO_TRANSPOSE" && kind != "TRANSPOSE" && kind != "ADJOINT")
+        return error(attr->valueLoc)
+               << "unknown transpose_a '" << attr->raw
+               << "' (NO_TRANSPOSE, TRANSPOSE or ADJOINT)";
+      // ADJOINT is the transpose for real element types.
+      transpose = kind != "NO_TRANSPOSE";
+    }
+    opName = "hlo.triangular_solve";
+    for (StringRef flag : {"left_side", "lower", "unit_diagonal"})
+      addAttr(flag, builder.getBoolAttr(boolAttr(flag, false)));
+    addAttr("transpose_a", builder.getBoolAttr(transpose));
+  } else if (opcode == "rng-bit-generator") {
+    const hlo_text::Attribute *algorithm = needAttr("algorithm");
+    if (!algorithm || failed(needOperands(1)))
+      return failure();
+    auto kind = llvm::StringSwitch<std::optional<hlo::RngAlgorithm>>(
+                    algorithm->stringValue)
+                    .Case("rng_default", hlo::RngAlgorithm::DEFAULT)
+                    .Case("rng_three_fry", hlo::RngAlgorithm::THREE_FRY)
+                    .Case("rng_philox", hlo::RngAlgorithm::PHILOX)
+                    .Default(std::nullopt);
+    if (!kind)
+      return error(algorithm->valueLoc)
+             << "unknown rng algorithm '" << algorithm->raw
+             << "' (rng_default, rng_three_fry or rng_philox)";
+    auto tuple = dyn_cast<TupleType>(*resultType);
+    if (!tuple || tuple.size() != 2)
+      return error(inst.loc) << "'rng-bit-generator' must return a tuple "
+                                "(state, bits)";
+    if (failed(splitTupleResult()))
+      return failure();
+    opName = "hlo.rng_bit_generator";
+    addAttr("algorithm", hlo::RngAlgorithmAttr::get(&context, *kind));
   } else if (opcode == "get-tuple-element") {
     FailureOr<int64_t> index = intAttr("index");
     if (failed(index))
@@ -1222,6 +1286,99 @@ LogicalResult Importer::addCollective(const Instruction &inst, StringRef opcode,
                                                 : "dimension");
 }
 
+FailureOr<Value> Importer::emitStochasticConvert(const Instruction &inst,
+                                                 ValueRange operands,
+                                                 Type resultType,
+                                                 Location location) {
+  // XLA's StochasticConvertDecomposer (its ShapeInference checks first):
+  // |x|'s fraction, scaled by 2^bits of the random operand, rounds |x| up
+  // where it exceeds the unsigned random value; the sign is put back and
+  // values beyond the result type's range saturate.
+  auto x = operands.size() == 2
+               ? dyn_cast<RankedTensorType>(operands[0].getType())
+               : nullptr;
+  auto random = x ? dyn_cast<RankedTensorType>(operands[1].getType()) : nullptr;
+  auto result = dyn_cast<RankedTensorType>(resultType);
+  auto randomInt =
+      random ? dyn_cast<IntegerType>(random.getElementType()) : IntegerType();
+  auto resultInt =
+      result ? dyn_cast<IntegerType>(result.getElementType()) : IntegerType();
+  if (!x || !isa<FloatType>(x.getElementType()) || !randomInt ||
+      !randomInt.isUnsigned() ||
+      randomInt.getWidth() != x.getElementTypeBitWidth() ||
+      random.getShape() != x.getShape() || !result ||
+      result.getShape() != x.getShape())
+    return error(inst.opcodeLoc)
+           << "'stochastic-convert' needs a float array and an unsigned "
+              "random array of its shape and bit width";
+  if (!resultInt || resultInt.isUnsigned() || resultInt.getWidth() < 8)
+    return error(inst.opcodeLoc)
+           << "'stochastic-convert' to " << result.getElementType()
+           << " is not supported: XLA converts stochastically to signed "
+              "integers only";
+  Type floatType = x.getElementType();
+  auto make = [&](StringRef name, ValueRange args, Type type,
+                  ArrayRef<NamedAttribute> attrs = {}) {
+    return createOp(location, name, args, type, attrs);
+  };
+  auto withElement = [&](Type element) {
+    return RankedTensorType::get(x.getShape(), element);
+  };
+  auto splat = [&](Type type, mlir::Attribute value) {
+    return make("hlo.constant", {}, type,
+                {builder.getNamedAttr(
+                    "value", DenseElementsAttr::get(cast<ShapedType>(type),
+                                                    ArrayRef(value)))});
+  };
+  auto floatSplat = [&](Value like, double value) {
+    auto type = cast<RankedTensorType>(like.getType());
+    return splat(type, builder.getFloatAttr(type.getElementType(), value));
+  };
+  auto compare = [&](hlo::ComparisonDirection direction, Value a, Value b) {
+    return make("hlo.compare", {a, b}, withElement(builder.getI1Type()),
+                {builder.getNamedAttr(
+                    "comparison_direction",
+                    hlo::ComparisonDirectionAttr::get(&context, direction))});
+  };
+  auto select = [&](Value p, Value a, Value b) {
+    return make("hlo.select", {p, a, b}, a.getType());
+  };
+  Value operand = operands[0];
+  Value sign = make("hlo.sign", {operand}, x);
+  Value negative =
+      compare(hlo::ComparisonDirection::LT, sign, floatSplat(sign, 0));
+  Value magnitude = make("hlo.abs", {operand}, x);
+  Value truncated = make("hlo.floor", {magnitude}, x);
+  Value fraction = make("hlo.subtract", {magnitude, truncated}, x);
+  // f16 cannot hold 2^16.
+  if (floatType.isF16())
+    fraction = make("hlo.convert", {fraction},
+                    withElement(builder.getF32Type()));
+  Value fixed = make(
+      "hlo.multiply",
+      {fraction, floatSplat(fraction, std::ldexp(1.0, randomInt.getWidth()))},
+      fraction.getType());
+  Value roundUp = compare(hlo::ComparisonDirection::LT, operands[1],
+                          make("hlo.convert", {fixed}, random));
+  Value integer = make("hlo.convert", {truncated}, result);
+  auto intSplat = [&](int64_t value) {
+    return splat(result, builder.getIntegerAttr(resultInt, value));
+  };
+  integer = select(roundUp, make("hlo.add", {integer, intSplat(1)}, result),
+                   integer);
+  Value value =
+      select(negative, make("hlo.negate", {integer}, result), integer);
+  unsigned bits = resultInt.getWidth();
+  int64_t min = static_cast<int64_t>(~uint64_t(0) << (bits - 1));
+  int64_t max = static_cast<int64_t>((uint64_t(1) << (bits - 1)) - 1);
+  value = select(compare(hlo::ComparisonDirection::LE, operand,
+                         floatSplat(operand, static_cast<double>(min))),
+                 intSplat(min), value);
+  return select(compare(hlo::ComparisonDirection::GE, operand,
+                        floatSplat(operand, static_cast<double>(max))),
+                intSplat(max), value);
+}
+
 FailureOr<Value> Importer::emitBatchNorm(const Instruction &inst,
                                          ValueRange operands,
                                          Location location) {
@@ -1254,11 +1411,7 @@ FailureOr<Value> Importer::emitBatchNorm(const Instruction &inst,
              << " must be " << vector << " (per feature) or " << x;
   auto make = [&](StringRef name, ValueRange args, Type type,
                   ArrayRef<NamedAttribute> attrs = {}) {
-    OperationState state(location, name);
-    state.addOperands(args);
-    state.addTypes(type);
-    state.addAttributes(attrs);
-    return builder.create(state)->getResult(0);
+    return createOp(location, name, args, type, attrs);
   };
   auto splat = [&](Type type, double value) {
     return make("hlo.constant", {}, type,

@@ -524,6 +524,20 @@ Evaluator::evalOpResults(Operation &op, Scope &scope) {
       .Case([&](hlo::TopKOp o) {
         return many(topK(tensor(o.getOperand()), o.getK(), o.getLargest()));
       })
+      .Case([&](hlo::CholeskyOp o) {
+        return one(cholesky(tensor(o.getOperand()), o.getLower()));
+      })
+      .Case([&](hlo::TriangularSolveOp o) {
+        return one(triangularSolve(tensor(o.getA()), tensor(o.getB()),
+                                   o.getLeftSide(), o.getLower(),
+                                   o.getUnitDiagonal(), o.getTransposeA()));
+      })
+      .Case([&](hlo::RngBitGeneratorOp o) {
+        return many(rngBitGenerator(tensor(o.getInitialState()),
+                                    o.getAlgorithm(),
+                                    elementDType(o.getOutput()),
+                                    shapeOf(o.getOutput())));
+      })
       .Case([&](hlo::TupleOp o) {
         Results results(1);
         results[0] = RtValue::tuple(values(o.getElements()));

@@ -133,6 +133,22 @@ sort(llvm::ArrayRef<Tensor> inputs, int64_t dimension,
 /// dimension; ties keep the lower index first.
 llvm::SmallVector<Tensor, 2> topK(const Tensor &x, int64_t k, bool largest);
 
+// Linear algebra (LinearAlgebraKernels.cpp), per matrix of the batch.
+/// The Cholesky factor in the `lower` (else upper) triangle, zeros in the
+/// other; NaN from a non-positive-definite matrix's first failing column.
+Tensor cholesky(const Tensor &a, bool lower);
+/// x with op(a) x = b (leftSide) or x op(a) = b; op(a) = a or a^T.
+Tensor triangularSolve(const Tensor &a, const Tensor &b, bool leftSide,
+                       bool lower, bool unitDiagonal, bool transposeA);
+
+// Random bits (RandomKernels.cpp).
+/// XLA's rng-bit-generator: (new state, random bits of `outType[shape]`)
+/// from a verified u64[n] state.
+llvm::SmallVector<Tensor, 2> rngBitGenerator(const Tensor &state,
+                                             hlo::RngAlgorithm algorithm,
+                                             DType outType,
+                                             llvm::ArrayRef<int64_t> shape);
+
 // Reductions (ReductionKernels.cpp).
 mlir::FailureOr<llvm::SmallVector<Tensor, 2>>
 reduce(llvm::ArrayRef<Tensor> inputs, llvm::ArrayRef<Tensor> inits,

@@ -84,6 +84,18 @@ def Hlo_PrecisionAttr : EnumAttr<Hlo_Dialect, Hlo_Precision, "precision"> {
 def Hlo_PrecisionConfigAttr : TypedArrayAttrBase<Hlo_PrecisionAttr,
     "per-operand precision config"> {}
 
+def Hlo_RngAlgorithm : I32EnumAttr<"RngAlgorithm",
+    "the bit generator of an rng_bit_generator (XLA's RandomAlgorithm)", [
+      I32EnumAttrCase<"DEFAULT", 0>, I32EnumAttrCase<"THREE_FRY", 1>,
+      I32EnumAttrCase<"PHILOX", 2>]> {
+  let cppNamespace = "::tpuc::hlo";
+  let genSpecializedAttr = 0;
+}
+def Hlo_RngAlgorithmAttr
+    : EnumAttr<Hlo_Dialect, Hlo_RngAlgorithm, "rng_algorithm"> {
+  let assemblyFormat = "$value";
+}
+
 def Hlo_FusionKind : I32EnumAttr<"FusionKind",
     "the kind of a fusion, as XLA's kLoop/kInput/kOutput/kCustom", [
       I32EnumAttrCase<"loop", 0>, I32EnumAttrCase<"input", 1>,

@@ -305,6 +305,69 @@ OpFoldResult ConvertOp::fold(FoldAdaptor) {
   return {};
 }
 
+/// Whether `type` is [..., n, n].
+static bool isSquareBatch(ShapedType type) {
+  return type.hasRank() && type.getRank() >= 2 &&
+         type.getDimSize(type.getRank() - 1) ==
+             type.getDimSize(type.getRank() - 2);
+}
+
+LogicalResult CholeskyOp::verify() {
+  if (!isSquareBatch(getOperand().getType()))
+    return emitOpError() << "needs [..., n, n] matrices, not "
+                         << getOperand().getType();
+  return success();
+}
+
+LogicalResult TriangularSolveOp::verify() {
+  auto a = cast<ShapedType>(getA().getType());
+  auto b = cast<ShapedType>(getB().getType());
+  if (!isSquareBatch(a))
+    return emitOpError() << "needs a of [..., m, m], not " << a;
+  int64_t rank = a.getRank();
+  int64_t m = a.getDimSize(rank - 1);
+  if (b.getRank() != rank || a.getElementType() != b.getElementType() ||
+      a.getShape().drop_back(2) != b.getShape().drop_back(2) ||
+      b.getDimSize(getLeftSide() ? rank - 2 : rank - 1) != m)
+    return emitOpError() << "needs b of the batch and element type of a with "
+                         << (getLeftSide() ? "[..., m, n]" : "[..., n, m]")
+                         << " (m = " << m << "), not " << b;
+  if (getResult().getType() != b)
+    return emitOpError() << "returns " << getResult().getType()
+                         << " but b is " << b;
+  return success();
+}
+
+LogicalResult RngBitGeneratorOp::verify() {
+  auto state = dyn_cast<RankedTensorType>(getInitialState().getType());
+  if (!state || state.getRank() != 1 ||
+      !state.getElementType().isUnsignedInteger(64))
+    return emitOpError() << "needs a u64[n] state, not "
+                         << getInitialState().getType();
+  if (getOutputState().getType() != state)
+    return emitOpError() << "returns its state as "
+                         << getOutputState().getType()
+                         << " but the state is " << state;
+  int64_t size = state.getDimSize(0);
+  if (getAlgorithm() == RngAlgorithm::THREE_FRY ? size != 2
+                                                : size != 2 && size != 3)
+    return emitOpError() << "the "
+                         << stringifyRngAlgorithm(getAlgorithm())
+                         << " state must be u64["
+                         << (getAlgorithm() == RngAlgorithm::THREE_FRY
+                                 ? "2"
+                                 : "2] or u64[3")
+                         << "], not " << state;
+  auto output = dyn_cast<RankedTensorType>(getOutput().getType());
+  auto element = output ? dyn_cast<IntegerType>(output.getElementType())
+                        : IntegerType();
+  if (!element || element.getWidth() < 8)
+    return emitOpError() << "returns random bits as an integer array (s8 to "
+                            "u64), not "
+                         << getOutput().getType();
+  return success();
+}
+
 LogicalResult BitcastConvertOp::verify() {
   auto in = getOperand().getType();
   auto out = getType();

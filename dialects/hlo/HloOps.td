@@ -699,6 +699,75 @@ def Hlo_TopKOp : Hlo_Op<"topk", [Pure, InferTypeOpAdaptor]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Linear algebra on batches of square matrices
+//===----------------------------------------------------------------------===//
+
+def Hlo_CholeskyOp : Hlo_Op<"cholesky", [Pure, SameOperandsAndResultType]> {
+  let summary = "Cholesky factors of a batch of symmetric positive definite matrices";
+  let description = [{
+    XLA's cholesky on [..., n, n]: `lower` gives L with a = L L^T, read from
+    and written to the lower triangle, else U with a = U^T U in the upper
+    one; the other triangle of the result is zero. A matrix that is not
+    positive definite gives NaN from its first failing column on.
+  }];
+  let arguments = (ins Hlo_FpTensor:$operand,
+                       DefaultValuedAttr<BoolAttr, "false">:$lower);
+  let results = (outs Hlo_FpTensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Hlo_TriangularSolveOp : Hlo_Op<"triangular_solve", [Pure]> {
+  let summary = "solve triangular systems for a batch of matrices";
+  let description = [{
+    XLA's triangular-solve: x with op(a) x = b (`left_side`) or x op(a) = b,
+    a [..., m, m] read only in its `lower` (else upper) triangle, its
+    diagonal taken as ones with `unit_diagonal`; op(a) is a^T with
+    `transpose_a` (XLA's TRANSPOSE and, for real types, ADJOINT).
+  }];
+  let arguments = (ins Hlo_FpTensor:$a, Hlo_FpTensor:$b,
+                       DefaultValuedAttr<BoolAttr, "false">:$left_side,
+                       DefaultValuedAttr<BoolAttr, "false">:$lower,
+                       DefaultValuedAttr<BoolAttr, "false">:$unit_diagonal,
+                       DefaultValuedAttr<BoolAttr, "false">:$transpose_a);
+  let results = (outs Hlo_FpTensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Random numbers
+//===----------------------------------------------------------------------===//
+
+def Hlo_RngBitGeneratorOp : Hlo_Op<"rng_bit_generator", [Pure]> {
+  let summary = "counter-based random bits and the next generator state";
+  let description = [{
+    XLA's rng-bit-generator: from a u64[n] state (key, counter...) returns
+    the updated state and an integer array of random bits, computed exactly
+    as XLA's RngBitGeneratorExpander does: THREE_FRY is Threefry-2x32 with
+    20 rounds (state u64[2]: key, counter), PHILOX is Philox-4x32 with 10
+    rounds (state u64[2] or u64[3]: key, then the 128-bit counter).
+    DEFAULT is PHILOX, the algorithm XLA's CPU and GPU compilers expand it
+    to. Elements narrower than 32 bits take the low bits of 32-bit draws.
+
+    ```mlir
+    %s, %bits = hlo.rng_bit_generator %state, algorithm = THREE_FRY
+        : (tensor<2xui64>) -> (tensor<2xui64>, tensor<8x128xui32>)
+    ```
+  }];
+  let arguments = (ins Hlo_Tensor:$initial_state,
+                       Hlo_RngAlgorithmAttr:$algorithm);
+  let results = (outs Hlo_Tensor:$output_state, Hlo_Tensor:$output);
+  let assemblyFormat = [{
+    $initial_state `,` `algorithm` `=` $algorithm attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Tuples, calls and control flow
 //===----------------------------------------------------------------------===//
 

@@ -209,6 +209,22 @@ func.func @sort_topk(%keys: tensor<4x16xbf16>, %vals: tensor<4x16xi32>) -> tenso
   return %0#0 : tensor<4x16xbf16>
 }
 
+// CHECK-LABEL: func.func @cholesky_solve
+func.func @cholesky_solve(%a: tensor<2x4x4xf32>, %b: tensor<2x4x3xf32>) -> tensor<2x4x3xf32> {
+  // CHECK: hlo.cholesky %{{.*}} {lower = true} : tensor<2x4x4xf32>
+  %l = hlo.cholesky %a {lower = true} : tensor<2x4x4xf32>
+  // CHECK: hlo.triangular_solve %{{.*}}, %{{.*}} {left_side = true, lower = true, transpose_a = true} : (tensor<2x4x4xf32>, tensor<2x4x3xf32>) -> tensor<2x4x3xf32>
+  %x = hlo.triangular_solve %l, %b {left_side = true, lower = true, transpose_a = true} : (tensor<2x4x4xf32>, tensor<2x4x3xf32>) -> tensor<2x4x3xf32>
+  return %x : tensor<2x4x3xf32>
+}
+
+// CHECK-LABEL: func.func @random
+func.func @random(%state: tensor<2xui64>) -> tensor<8x128xui32> {
+  // CHECK: hlo.rng_bit_generator %{{.*}}, algorithm = THREE_FRY : (tensor<2xui64>) -> (tensor<2xui64>, tensor<8x128xui32>)
+  %0:2 = hlo.rng_bit_generator %state, algorithm = THREE_FRY : (tensor<2xui64>) -> (tensor<2xui64>, tensor<8x128xui32>)
+  return %0#1 : tensor<8x128xui32>
+}
+
 func.func private @callee(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %a : tensor<4xf32>
 }
