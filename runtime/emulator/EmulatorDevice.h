@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
@@ -53,6 +54,9 @@ private:
   // from zeroes; reusing the committed pages saves faulting in 2 x
   // vmem_bytes anew, most of a small program's host time.
   std::vector<uint8_t> vmemPool_, vmemInitPool_;
+  // The bytes of the pools the last execute may have written; the rest are
+  // zero.
+  std::pair<size_t, size_t> vmemDirty_{0, 0};
   // Timing-only runs: the control slice of the last executable run
   // (Provenance.h), kept so that later steps start with it, and the HBM
   // pages (by page number) whose last writes were not computed.
