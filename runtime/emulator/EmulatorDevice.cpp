@@ -209,6 +209,11 @@ private:
   // `track`: also record the access's provenance (timing-only runs).
   absl::StatusOr<uint8_t *> access(exe::MemorySpace space, int64_t addr,
                                    int64_t len, bool write, bool track = true);
+  // The same checks with no trap: nullptr, and the trap's message in
+  // `*error` if `error` is given, when the access would trap. A failed
+  // check has no side effects.
+  uint8_t *checkedAccess(exe::MemorySpace space, int64_t addr, int64_t len,
+                         bool write, bool track, std::string *error);
   // VMEM scoreboard (docs/isa.md, "Ordering"): when an access to
   // [addr, addr + len) may start. Writes also wait for earlier readers.
   uint64_t pagesReady(int64_t addr, int64_t len, bool write) const;
@@ -283,6 +288,7 @@ private:
   std::vector<OpProfile> ops_; // by debug op index (0: none)
   std::vector<Vreg> v_;
   std::vector<uint16_t> lhsScratch_;
+  std::vector<Vreg> transposeScratch_;
   std::vector<float> outScratch_;
 };
 
@@ -304,36 +310,53 @@ void Machine::record(Unit unit, int index, uint64_t start, uint64_t end,
 absl::StatusOr<uint8_t *> Machine::access(exe::MemorySpace space,
                                           int64_t addr, int64_t len,
                                           bool write, bool track) {
+  std::string error;
+  if (uint8_t *p = checkedAccess(space, addr, len, write, track, &error))
+    return p;
+  return trap(error);
+}
+
+uint8_t *Machine::checkedAccess(exe::MemorySpace space, int64_t addr,
+                                int64_t len, bool write, bool track,
+                                std::string *error) {
   std::vector<uint8_t> &mem = space == exe::VMEM ? vmem_ : smem_;
   std::vector<uint8_t> &init = space == exe::VMEM ? vmemInit_ : smemInit_;
   int64_t size = static_cast<int64_t>(mem.size());
-  if (addr < 0 || len < 0 || addr > size || len > size - addr)
-    return trap(absl::StrCat(spaceName(space), " ", write ? "write" : "read",
-                             " of [", hex(addr), ", +", len,
-                             ") out of bounds (", spaceName(space), " is ",
-                             size, " bytes)"));
+  if (addr < 0 || len < 0 || addr > size || len > size - addr) {
+    if (error)
+      *error = absl::StrCat(spaceName(space), " ", write ? "write" : "read",
+                            " of [", hex(addr), ", +", len,
+                            ") out of bounds (", spaceName(space), " is ",
+                            size, " bytes)");
+    return nullptr;
+  }
   for (const InFlightDma &d : inFlight_)
     for (const Range &r : d.touched)
-      if ((write || r.written) && r.overlaps(space, addr, addr + len))
-        return trap(absl::StrCat(
-            spaceName(space), " [", hex(addr), ", +", len,
-            ") is used by the DMA of instruction ", d.pc,
-            " still in flight (missing SEM_WAIT on semaphore ", d.sem, ")"));
+      if ((write || r.written) && r.overlaps(space, addr, addr + len)) {
+        if (error)
+          *error = absl::StrCat(
+              spaceName(space), " [", hex(addr), ", +", len,
+              ") is used by the DMA of instruction ", d.pc,
+              " still in flight (missing SEM_WAIT on semaphore ", d.sem, ")");
+        return nullptr;
+      }
+  if (opts_.functional && !write) {
+    if (const void *hole = std::memchr(init.data() + addr, 0, len)) {
+      if (error)
+        *error = absl::StrCat(
+            "read of uninitialised ", spaceName(space), " at ",
+            hex(static_cast<const uint8_t *>(hole) - init.data()));
+      return nullptr;
+    }
+  }
   if (tracking_ && track)
     trackOnChip(space, addr, len, write);
   if (write && space == exe::VMEM) {
     vmemDirty_.first = std::min<size_t>(vmemDirty_.first, addr);
     vmemDirty_.second = std::max<size_t>(vmemDirty_.second, addr + len);
   }
-  if (opts_.functional) {
-    if (write) {
-      std::memset(init.data() + addr, 1, len);
-    } else if (const void *hole = std::memchr(init.data() + addr, 0, len)) {
-      return trap(absl::StrCat(
-          "read of uninitialised ", spaceName(space), " at ",
-          hex(static_cast<const uint8_t *>(hole) - init.data())));
-    }
-  }
+  if (opts_.functional && write)
+    std::memset(init.data() + addr, 1, len);
   return mem.data() + addr;
 }
 
@@ -855,10 +878,15 @@ absl::Status Machine::mxuOp(const exe::Instruction &in) {
     start = std::max({start, m.loadFree, m.bufferFree[next],
                       pagesReady(addr, bytes, false)});
     if (computes()) {
-      // VMEM is unaligned bytes; the kernels want typed arrays.
-      weightScratch_.resize(d * d);
-      fromLaneBlocks(*p, weightScratch_.data(), d, d);
-      weights_[mxu] = PackedRhs(dev_.kernels_, weightScratch_.data(), d, d);
+      // The kernels want a typed row-major array: one lane block (D = 128)
+      // at an aligned address is one already.
+      const uint16_t *rhs = reinterpret_cast<const uint16_t *>(*p);
+      if (d != kLanes || addr % alignof(uint16_t) != 0) {
+        weightScratch_.resize(d * d);
+        fromLaneBlocks(*p, weightScratch_.data(), d, d);
+        rhs = weightScratch_.data();
+      }
+      weights_[mxu].pack(dev_.kernels_, rhs, d, d);
     }
     weightsLoaded_[mxu] = true;
     uint64_t end = start + d; // one weight row per cycle
@@ -895,7 +923,13 @@ absl::Status Machine::mxuOp(const exe::Instruction &in) {
   absl::StatusOr<uint8_t *> dstPtr = access(exe::VMEM, dst, dstBytes, true);
   if (!dstPtr.ok())
     return dstPtr.status();
-  if (computes()) {
+  bool disjoint = lhs + lhsBytes <= dst || dst + dstBytes <= lhs;
+  if (computes() && d == kLanes && disjoint && lhs % alignof(float) == 0 &&
+      dst % alignof(float) == 0) {
+    // One lane block each: the kernel works on VMEM in place.
+    matmulBf16(weights_[mxu], reinterpret_cast<const uint16_t *>(*lhsPtr),
+               reinterpret_cast<float *>(*dstPtr), rows, in.accumulate());
+  } else if (computes()) {
     // VMEM is unaligned bytes; the kernels want typed arrays.
     lhsScratch_.resize(rows * d);
     outScratch_.resize(rows * d);
@@ -945,39 +979,50 @@ absl::Status Machine::vectorMemory(const exe::Instruction &in) {
   // Contiguous rows are one access for provenance, so that a store of a
   // whole granule replaces its writers.
   bool contiguous = stride == rowBytes;
+  int64_t blockBytes = kSublanes * rowBytes;
   if (tracking_ && contiguous && addr >= 0 &&
-      addr <= static_cast<int64_t>(vmem_.size()) - kSublanes * rowBytes)
-    trackOnChip(exe::VMEM, addr, kSublanes * rowBytes, store);
-  for (int s = 0; s < kSublanes; ++s) {
-    int64_t rowAddr = addr + s * stride;
-    absl::StatusOr<uint8_t *> p =
-        access(exe::VMEM, rowAddr, rowBytes, store, !contiguous);
-    if (!p.ok())
-      return p.status();
-    start = std::max(start, pagesReady(rowAddr, rowBytes, store));
-    if (!computes())
-      continue;
-    uint32_t *lane = reg.data() + s * kLanes;
-    if (elem == 4 && store) {
-      std::memcpy(*p, lane, rowBytes);
-    } else if (elem == 4) {
-      std::memcpy(lane, *p, rowBytes);
-    } else {
-      for (int l = 0; l < kLanes; ++l) {
-        uint16_t b;
-        if (store) {
-          b = f32ToBf16Bits(floatFromBits(lane[l]));
-          std::memcpy(*p + 2 * l, &b, 2);
-        } else {
-          std::memcpy(&b, *p + 2 * l, 2);
-          lane[l] = floatBits(bf16BitsToF32(b));
-        }
-      }
+      addr <= static_cast<int64_t>(vmem_.size()) - blockBytes)
+    trackOnChip(exe::VMEM, addr, blockBytes, store);
+  // Contiguous rows are also one access for the checks and the scoreboard
+  // (the same outcome as row by row); if that would trap, the rows are
+  // checked one by one for the trap's exact message.
+  uint8_t *rows[kSublanes];
+  if (uint8_t *p = contiguous ? checkedAccess(exe::VMEM, addr, blockBytes,
+                                              store, false, nullptr)
+                              : nullptr) {
+    for (int s = 0; s < kSublanes; ++s)
+      rows[s] = p + s * rowBytes;
+    start = std::max(start, pagesReady(addr, blockBytes, store));
+  } else {
+    for (int s = 0; s < kSublanes; ++s) {
+      int64_t rowAddr = addr + s * stride;
+      absl::StatusOr<uint8_t *> p =
+          access(exe::VMEM, rowAddr, rowBytes, store, !contiguous);
+      if (!p.ok())
+        return p.status();
+      rows[s] = *p;
+      start = std::max(start, pagesReady(rowAddr, rowBytes, store));
+    }
+  }
+  if (computes()) {
+    for (int s = 0; s < kSublanes; ++s) {
+      uint32_t *lane = reg.data() + s * kLanes;
+      if (elem == 4 && store)
+        std::memcpy(rows[s], lane, rowBytes);
+      else if (elem == 4)
+        std::memcpy(lane, rows[s], rowBytes);
+      else if (store)
+        narrowToBf16(dev_.kernels_, lane, rows[s], kLanes);
+      else
+        widenBf16(dev_.kernels_, rows[s], lane, kLanes);
     }
   }
   vpuFree_ = start + kVpuCycles;
-  for (int s = 0; s < kSublanes; ++s)
-    markPages(addr + s * stride, rowBytes, vpuFree_, store);
+  if (contiguous)
+    markPages(addr, blockBytes, vpuFree_, store);
+  else
+    for (int s = 0; s < kSublanes; ++s)
+      markPages(addr + s * stride, rowBytes, vpuFree_, store);
   record(Unit::Vpu, 0, start, vpuFree_);
   return absl::OkStatus();
 }
@@ -1084,6 +1129,60 @@ uint32_t convert(exe::DType from, exe::DType to, uint32_t bits) {
   }
 }
 
+// Lane loops over whole vregs, the operation chosen once per instruction:
+// `dispatch<E, V...>(v, f)` calls f(std::integral_constant<E, v>) for the
+// value v among V..., so each loop body is one operation the compiler can
+// vectorize (the scalar definitions above, so the same bits).
+template <typename E, E... Vs, typename F> bool dispatch(E value, F f) {
+  return ((value == Vs ? (f(std::integral_constant<E, Vs>()), true) : false) ||
+          ...);
+}
+
+template <typename F> void map1(const Vreg &a, Vreg &out, F f) {
+  for (int i = 0; i < kVregElements; ++i)
+    out[i] = f(a[i]);
+}
+
+template <typename F>
+void map2(const Vreg &a, const Vreg &b, Vreg &out, F f) {
+  for (int i = 0; i < kVregElements; ++i)
+    out[i] = f(a[i], b[i]);
+}
+
+// f32 lanes through `f` (float -> float or float, float -> float).
+template <typename F> void mapF32(const Vreg &a, Vreg &out, F f) {
+  map1(a, out, [&](uint32_t x) { return floatBits(f(floatFromBits(x))); });
+}
+template <typename F>
+void mapF32(const Vreg &a, const Vreg &b, Vreg &out, F f) {
+  map2(a, b, out, [&](uint32_t x, uint32_t y) {
+    return floatBits(f(floatFromBits(x), floatFromBits(y)));
+  });
+}
+
+// VREDUCE_LANES / VREDUCE_SUBLANES: each group (a sublane's 128 lanes, or a
+// lane's 8 sublanes) folded in sequential order, so the result is defined
+// bit for bit, and broadcast back to the group.
+template <typename T, typename Combine>
+void reduceGroups(const Vreg &a, Vreg &out, bool lanes, Combine combine) {
+  int groups = lanes ? kSublanes : kLanes, width = lanes ? kLanes : kSublanes;
+  auto load = [](uint32_t bits) {
+    T x;
+    std::memcpy(&x, &bits, 4);
+    return x;
+  };
+  for (int g = 0; g < groups; ++g) {
+    auto at = [&](int j) { return lanes ? g * kLanes + j : j * kLanes + g; };
+    T acc = load(a[at(0)]);
+    for (int j = 1; j < width; ++j)
+      acc = combine(acc, load(a[at(j)]));
+    uint32_t r;
+    std::memcpy(&r, &acc, 4);
+    for (int j = 0; j < width; ++j)
+      out[at(j)] = r;
+  }
+}
+
 } // namespace
 
 absl::Status Machine::vectorOp(const exe::Instruction &in) {
@@ -1118,17 +1217,16 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
   if (!computes())
     return absl::OkStatus();
   bool isF32 = in.dtype() == exe::F32;
-  const Vreg *a = in.vsrc_size() > 0 ? &v_[in.vsrc(0)] : nullptr;
-  const Vreg *b = in.vsrc_size() > 1 ? &v_[in.vsrc(1)] : nullptr;
+  const Vreg &a = v_[in.vsrc_size() > 0 ? in.vsrc(0) : 0];
+  const Vreg &b = v_[in.vsrc_size() > 1 ? in.vsrc(1) : 0];
   Vreg out;
-  auto f = [](const Vreg *r, int i) { return floatFromBits((*r)[i]); };
-  auto s = [](const Vreg *r, int i) { return static_cast<int32_t>((*r)[i]); };
+  using exe::Opcode;
   switch (op) {
   case exe::VSPLAT:
     out.fill(static_cast<uint32_t>(index));
     break;
   case exe::VMOV:
-    out = *a;
+    out = a;
     break;
   case exe::VADD:
   case exe::VSUB:
@@ -1139,28 +1237,47 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
                      : op == exe::VSUB ? BinaryOp::Sub
                      : op == exe::VMUL ? BinaryOp::Mul
                                        : BinaryOp::Div;
-      binaryF32(dev_.kernels_, bop, reinterpret_cast<const float *>(a->data()),
-                reinterpret_cast<const float *>(b->data()),
+      binaryF32(dev_.kernels_, bop, reinterpret_cast<const float *>(a.data()),
+                reinterpret_cast<const float *>(b.data()),
                 reinterpret_cast<float *>(out.data()), kVregElements);
       break;
     }
     [[fallthrough]];
   case exe::VMAX:
   case exe::VMIN:
-    for (int i = 0; i < kVregElements; ++i)
-      out[i] = isF32 ? floatBits(op == exe::VMAX ? maxNan(f(a, i), f(b, i))
-                                                 : minNan(f(a, i), f(b, i)))
-                     : static_cast<uint32_t>(binaryS32(op, s(a, i), s(b, i)));
+    if (isF32 && op == exe::VMAX)
+      mapF32(a, b, out, maxNan);
+    else if (isF32)
+      mapF32(a, b, out, minNan);
+    else
+      dispatch<Opcode, exe::VADD, exe::VSUB, exe::VMUL, exe::VDIV, exe::VMAX,
+               exe::VMIN>(op, [&](auto c) {
+        map2(a, b, out, [](uint32_t x, uint32_t y) {
+          return static_cast<uint32_t>(binaryS32(decltype(c)::value,
+                                                 static_cast<int32_t>(x),
+                                                 static_cast<int32_t>(y)));
+        });
+      });
     break;
   case exe::VCMP:
-    for (int i = 0; i < kVregElements; ++i)
-      out[i] = isF32 ? compare(in.cmp(), f(a, i), f(b, i))
-                     : compare(in.cmp(), s(a, i), s(b, i));
+    dispatch<exe::CmpKind, exe::EQ, exe::NE, exe::LT, exe::LE, exe::GT,
+             exe::GE>(in.cmp(), [&](auto c) {
+      constexpr exe::CmpKind kind = decltype(c)::value;
+      if (isF32)
+        map2(a, b, out, [](uint32_t x, uint32_t y) -> uint32_t {
+          return compare(kind, floatFromBits(x), floatFromBits(y));
+        });
+      else
+        map2(a, b, out, [](uint32_t x, uint32_t y) -> uint32_t {
+          return compare(kind, static_cast<int32_t>(x),
+                         static_cast<int32_t>(y));
+        });
+    });
     break;
   case exe::VSEL: {
     const Vreg &onFalse = v_[in.vsrc(2)];
     for (int i = 0; i < kVregElements; ++i)
-      out[i] = (*a)[i] ? (*b)[i] : onFalse[i];
+      out[i] = a[i] ? b[i] : onFalse[i];
     break;
   }
   case exe::VNEG:
@@ -1171,23 +1288,34 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
   case exe::VRSQRT:
   case exe::VSQRT:
   case exe::VRCP:
-    for (int i = 0; i < kVregElements; ++i) {
-      if (isF32) {
-        out[i] = floatBits(unaryF32(op, f(a, i)));
-      } else {
-        int64_t x = s(a, i);
-        out[i] = static_cast<uint32_t>(op == exe::VNEG ? -x : std::abs(x));
-      }
-    }
+    if (isF32)
+      dispatch<Opcode, exe::VNEG, exe::VABS, exe::VEXP, exe::VLOG, exe::VTANH,
+               exe::VRSQRT, exe::VSQRT, exe::VRCP>(op, [&](auto c) {
+        mapF32(a, out, [](float x) { return unaryF32(decltype(c)::value, x); });
+      });
+    else if (op == exe::VNEG)
+      map1(a, out, [](uint32_t x) { return 0u - x; });
+    else
+      map1(a, out, [](uint32_t x) {
+        int64_t v = static_cast<int32_t>(x);
+        return static_cast<uint32_t>(std::abs(v));
+      });
     break;
   case exe::VCVT:
-    for (int i = 0; i < kVregElements; ++i)
-      out[i] = convert(in.src_dtype(), in.dtype(), (*a)[i]);
+    dispatch<exe::DType, exe::F32, exe::BF16, exe::S32>(
+        in.src_dtype(), [&](auto from) {
+          dispatch<exe::DType, exe::F32, exe::BF16, exe::S32>(
+              in.dtype(), [&](auto to) {
+                map1(a, out, [](uint32_t x) {
+                  return convert(decltype(from)::value, decltype(to)::value,
+                                 x);
+                });
+              });
+        });
     break;
   case exe::VREM:
     if (isF32) {
-      for (int i = 0; i < kVregElements; ++i)
-        out[i] = floatBits(std::fmod(f(a, i), f(b, i)));
+      mapF32(a, b, out, [](float x, float y) { return std::fmod(x, y); });
       break;
     }
     [[fallthrough]];
@@ -1198,60 +1326,58 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
   case exe::VSHL:
   case exe::VSHRL:
   case exe::VSHRA:
-    for (int i = 0; i < kVregElements; ++i)
-      out[i] = bitsS32(op, (*a)[i], (*b)[i]);
+    dispatch<Opcode, exe::VREM, exe::VMULHI, exe::VAND, exe::VOR, exe::VXOR,
+             exe::VSHL, exe::VSHRL, exe::VSHRA>(op, [&](auto c) {
+      map2(a, b, out, [](uint32_t x, uint32_t y) {
+        return bitsS32(decltype(c)::value, x, y);
+      });
+    });
     break;
   case exe::VPOPCNT:
   case exe::VCLZ:
-    for (int i = 0; i < kVregElements; ++i)
-      out[i] = bitsS32(op, (*a)[i], 0);
+    dispatch<Opcode, exe::VPOPCNT, exe::VCLZ>(op, [&](auto c) {
+      map1(a, out,
+           [](uint32_t x) { return bitsS32(decltype(c)::value, x, 0); });
+    });
     break;
   case exe::VFLOOR:
   case exe::VCEIL:
   case exe::VROUND_AFZ:
   case exe::VROUND_EVEN:
-    for (int i = 0; i < kVregElements; ++i)
-      out[i] = floatBits(roundF32(op, f(a, i)));
+    dispatch<Opcode, exe::VFLOOR, exe::VCEIL, exe::VROUND_AFZ,
+             exe::VROUND_EVEN>(op, [&](auto c) {
+      mapF32(a, out, [](float x) { return roundF32(decltype(c)::value, x); });
+    });
     break;
   case exe::VREDUCE_PRECISION: {
     int exponent = static_cast<int>(std::min<int64_t>(index, 8));
     int mantissa = static_cast<int>(std::min<int64_t>(arg(in, 1), 23));
-    for (int i = 0; i < kVregElements; ++i)
-      out[i] = floatBits(hostio::reducePrecision<float, uint32_t, 8, 23>(
-          f(a, i), exponent, mantissa));
+    mapF32(a, out, [&](float x) {
+      return hostio::reducePrecision<float, uint32_t, 8, 23>(x, exponent,
+                                                             mantissa);
+    });
     break;
   }
   case exe::VREDUCE_LANES:
   case exe::VREDUCE_SUBLANES: {
     bool lanes = op == exe::VREDUCE_LANES;
-    int groups = lanes ? kSublanes : kLanes, width = lanes ? kLanes : kSublanes;
-    for (int g = 0; g < groups; ++g) {
-      auto at = [&](int j) { return lanes ? g * kLanes + j : j * kLanes + g; };
-      // Sequential order, so the result is defined bit for bit.
-      float accF = f(a, at(0));
-      int32_t accS = s(a, at(0));
-      for (int j = 1; j < width; ++j) {
-        float x = f(a, at(j));
-        int32_t y = s(a, at(j));
-        switch (in.reduce()) {
-        case exe::REDUCE_SUM:
-          accF += x;
-          accS = binaryS32(exe::VADD, accS, y);
-          break;
-        case exe::REDUCE_MAX:
-          accF = maxNan(accF, x);
-          accS = std::max(accS, y);
-          break;
-        default:
-          accF = minNan(accF, x);
-          accS = std::min(accS, y);
-          break;
-        }
-      }
-      uint32_t r = isF32 ? floatBits(accF) : static_cast<uint32_t>(accS);
-      for (int j = 0; j < width; ++j)
-        out[at(j)] = r;
-    }
+    exe::ReduceKind kind = in.reduce();
+    if (isF32 && kind == exe::REDUCE_SUM)
+      reduceGroups<float>(a, out, lanes, [](float x, float y) { return x + y; });
+    else if (isF32 && kind == exe::REDUCE_MAX)
+      reduceGroups<float>(a, out, lanes, maxNan);
+    else if (isF32)
+      reduceGroups<float>(a, out, lanes, minNan);
+    else if (kind == exe::REDUCE_SUM)
+      reduceGroups<int32_t>(a, out, lanes, [](int32_t x, int32_t y) {
+        return binaryS32(exe::VADD, x, y);
+      });
+    else if (kind == exe::REDUCE_MAX)
+      reduceGroups<int32_t>(a, out, lanes,
+                            [](int32_t x, int32_t y) { return std::max(x, y); });
+    else
+      reduceGroups<int32_t>(a, out, lanes,
+                            [](int32_t x, int32_t y) { return std::min(x, y); });
     break;
   }
   case exe::VBCAST_LANE:
@@ -1259,8 +1385,8 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
     for (int sl = 0; sl < kSublanes; ++sl)
       for (int l = 0; l < kLanes; ++l)
         out[sl * kLanes + l] = op == exe::VBCAST_LANE
-                                   ? (*a)[sl * kLanes + index]
-                                   : (*a)[index * kLanes + l];
+                                   ? a[sl * kLanes + index]
+                                   : a[index * kLanes + l];
     break;
   case exe::VLANE_ID:
   case exe::VSUBLANE_ID:
@@ -1269,12 +1395,13 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
     break;
   case exe::VTRANSPOSE: {
     // Rows 8r..8r+7 of the 128x128 block live in register base + r.
-    std::vector<Vreg> block(v_.begin() + in.vsrc(0),
-                            v_.begin() + in.vsrc(0) + kTransposeRegs);
+    transposeScratch_.assign(v_.begin() + in.vsrc(0),
+                             v_.begin() + in.vsrc(0) + kTransposeRegs);
     for (int row = 0; row < kLanes; ++row)
       for (int col = 0; col < kLanes; ++col)
         v_[in.dst() + col / kSublanes][(col % kSublanes) * kLanes + row] =
-            block[row / kSublanes][(row % kSublanes) * kLanes + col];
+            transposeScratch_[row / kSublanes][(row % kSublanes) * kLanes +
+                                               col];
     return absl::OkStatus();
   }
   default:

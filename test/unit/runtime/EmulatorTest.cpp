@@ -543,6 +543,37 @@ TEST(Kernels, Bf16PathFlushesSubnormals) {
   EXPECT_LT(bound[0], std::ldexp(1.0, -20));
 }
 
+TEST(Kernels, Bf16RowConversionsMatchHostioOnEveryPath) {
+  // Ties, a carry into the exponent, the largest finite values, infinities,
+  // signalling and quiet NaNs, subnormals, zeros; then random bits. An odd
+  // count and an odd byte offset exercise the tails and unaligned VMEM.
+  std::vector<uint32_t> f32 = {
+      0x3F808000, 0x3F818000, 0x3F80FFFF, 0x7F7FFFFF, 0xFF7F8000, 0x7F800000,
+      0xFF800000, 0x7F800001, 0xFF812345, 0x7FC00000, 0x00000001, 0x807FFFFF,
+      0x00008000, 0x80000000, 0x00000000, 0x3F7FFFFF, 0x4B7FFFFF};
+  std::mt19937 rng(7);
+  while (f32.size() < 1031)
+    f32.push_back(static_cast<uint32_t>(rng()));
+  int64_t n = static_cast<int64_t>(f32.size());
+  std::vector<uint8_t> want(2 * n + 1);
+  for (int64_t i = 0; i < n; ++i) {
+    uint16_t b = hostio::f32ToBf16Bits(hostio::floatFromBits(f32[i]));
+    std::memcpy(&want[1 + 2 * i], &b, 2);
+  }
+  for (KernelPath path : supportedKernelPaths()) {
+    std::vector<uint8_t> narrow(2 * n + 1, 0);
+    narrowToBf16(path, f32.data(), narrow.data() + 1, n);
+    EXPECT_EQ(narrow, want) << kernelPathName(path);
+    std::vector<uint32_t> wide(n);
+    widenBf16(path, want.data() + 1, wide.data(), n);
+    for (int64_t i = 0; i < n; ++i) {
+      uint16_t b;
+      std::memcpy(&b, &want[1 + 2 * i], 2);
+      ASSERT_EQ(wide[i], uint32_t(b) << 16) << kernelPathName(path) << " " << i;
+    }
+  }
+}
+
 TEST(Kernels, PathNames) {
   for (KernelPath path : allKernelPaths())
     EXPECT_EQ(parseKernelPath(kernelPathName(path)), path);
@@ -612,6 +643,25 @@ TEST(Traps, UninitialisedVmemRead) {
   q.mxuLoadWeights(0, imm(0));
   EXPECT_EQ(trapMessage(q), "trap at instruction 0 (MXU_LOAD_WEIGHTS): read "
                             "of uninitialised VMEM at 0x0");
+}
+
+TEST(Traps, VmemWrittenByAnEarlierExecuteIsUninitialised) {
+  // The device reuses VMEM's storage and clears only what the last execute
+  // wrote; every execute still starts with VMEM uninitialised.
+  ProgramBuilder w;
+  w.vsplatF32(0, 1);
+  w.vst(0, imm(8 << 20), exe::F32);
+  ProgramBuilder r;
+  r.vld(0, imm(8 << 20), exe::F32);
+  absl::StatusOr<Executable> we = w.build(), re = r.build();
+  ASSERT_TRUE(we.ok() && re.ok());
+  EmulatorDevice device(we->target());
+  ASSERT_TRUE(device.execute(*we, {}).ok());
+  absl::StatusOr<ExecutionProfile> got = device.execute(*re, {});
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().message(),
+            "trap at instruction 0 (VLD): read of uninitialised VMEM at "
+            "0x800000");
 }
 
 TEST(Traps, DmaRaceWithoutWait) {
