@@ -6,6 +6,9 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <utility>
+
+#include <sys/mman.h>
 
 #include "absl/container/flat_hash_map.h"
 
@@ -102,21 +105,18 @@ int32_t f32ToS32(float f) {
   return static_cast<int32_t>(f);
 }
 
-// `size` zero bytes in the storage of `pool` (left empty), whose bytes
-// outside `dirty` are zero already. Once its pages are committed, clearing
-// them is several times cheaper than faulting in fresh ones, and clearing
-// only what the last execute wrote is cheaper still (a small step writes a
-// few hundred KiB of a 16 MiB VMEM).
-std::vector<uint8_t> takeZeroed(std::vector<uint8_t> &pool, size_t size,
-                                const std::pair<size_t, size_t> &dirty) {
-  std::vector<uint8_t> bytes = std::move(pool);
-  pool.clear();
-  if (bytes.size() == size && dirty.first <= dirty.second &&
+// `size` zero bytes: `pool` (whose bytes outside `dirty` are zero) cleared,
+// or fresh memory if it has another size. Reusing committed pages and
+// clearing only what the last execute wrote is much cheaper than faulting
+// in fresh ones (a small step writes a few hundred KiB of a 16 MiB VMEM).
+absl::Span<uint8_t> takeZeroed(ZeroedMemory &pool, size_t size,
+                               const std::pair<size_t, size_t> &dirty) {
+  if (pool.size() == size && pool.data() && dirty.first <= dirty.second &&
       dirty.second <= size)
-    std::memset(bytes.data() + dirty.first, 0, dirty.second - dirty.first);
+    std::memset(pool.data() + dirty.first, 0, dirty.second - dirty.first);
   else
-    bytes.assign(size, 0);
-  return bytes;
+    pool = ZeroedMemory(size);
+  return absl::MakeSpan(pool.data(), pool.data() ? size : 0);
 }
 
 } // namespace
@@ -144,8 +144,6 @@ public:
       initProvenance();
   }
   ~Machine() {
-    dev_.vmemPool_ = std::move(vmem_);
-    dev_.vmemInitPool_ = std::move(vmemInit_);
     dev_.vmemDirty_ = vmemDirty_.first < vmemDirty_.second
                           ? vmemDirty_
                           : std::pair<size_t, size_t>{0, 0};
@@ -249,7 +247,8 @@ private:
 
   int64_t pc_ = 0;
   int64_t s_[kNumScalarRegs] = {};
-  std::vector<uint8_t> vmem_, vmemInit_, smem_, smemInit_;
+  absl::Span<uint8_t> vmem_, vmemInit_; // the device's pools
+  std::vector<uint8_t> smem_, smemInit_;
   // The VMEM bytes this execute may have written: [first, second).
   std::pair<size_t, size_t> vmemDirty_{std::numeric_limits<size_t>::max(), 0};
   std::vector<uint64_t> vmemWritten_, vmemRead_; // per page, in cycles
@@ -319,8 +318,9 @@ absl::StatusOr<uint8_t *> Machine::access(exe::MemorySpace space,
 uint8_t *Machine::checkedAccess(exe::MemorySpace space, int64_t addr,
                                 int64_t len, bool write, bool track,
                                 std::string *error) {
-  std::vector<uint8_t> &mem = space == exe::VMEM ? vmem_ : smem_;
-  std::vector<uint8_t> &init = space == exe::VMEM ? vmemInit_ : smemInit_;
+  absl::Span<uint8_t> mem = space == exe::VMEM ? vmem_ : absl::MakeSpan(smem_);
+  absl::Span<uint8_t> init =
+      space == exe::VMEM ? vmemInit_ : absl::MakeSpan(smemInit_);
   int64_t size = static_cast<int64_t>(mem.size());
   if (addr < 0 || len < 0 || addr > size || len > size - addr) {
     if (error)
@@ -1414,15 +1414,45 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
 EmulatorDevice::EmulatorDevice(exe::Target target, KernelPath kernels)
     : target_(std::move(target)), kernels_(kernels) {}
 
+ZeroedMemory::ZeroedMemory(size_t size) {
+  if (size == 0)
+    return;
+  void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED)
+    return;
+#ifdef MADV_HUGEPAGE
+  if (size >= (size_t(2) << 20))
+    madvise(p, size, MADV_HUGEPAGE); // a hint: no huge pages is fine
+#endif
+  data_ = static_cast<uint8_t *>(p);
+  size_ = size;
+}
+
+ZeroedMemory &ZeroedMemory::operator=(ZeroedMemory &&other) noexcept {
+  if (this != &other) {
+    if (data_)
+      munmap(data_, size_);
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+  }
+  return *this;
+}
+
+ZeroedMemory::~ZeroedMemory() {
+  if (data_)
+    munmap(data_, size_);
+}
+
 uint8_t *EmulatorDevice::hbmRange(uint64_t addr, uint64_t len) {
   auto it = hbm_.upper_bound(addr);
   if (it == hbm_.begin())
     return nullptr;
   --it;
-  uint64_t offset = addr - it->first, size = it->second.size;
+  uint64_t offset = addr - it->first, size = it->second.size();
   if (offset > size || len > size - offset)
     return nullptr;
-  return it->second.data.get() + offset;
+  return it->second.data() + offset;
 }
 
 absl::Status EmulatorDevice::allocate(uint64_t offset, uint64_t size) {
@@ -1432,21 +1462,22 @@ absl::Status EmulatorDevice::allocate(uint64_t offset, uint64_t size) {
         "HBM allocation [", offset, ", +", size, ") exceeds the ", usable,
         " usable bytes of ", target_.name()));
   auto next = hbm_.lower_bound(offset);
-  if (next != hbm_.end() && next->first == offset && next->second.size == size)
+  if (next != hbm_.end() && next->first == offset &&
+      next->second.size() == size)
     hbm_.erase(next++); // re-allocation: fresh zeroed memory
   bool overlapsNext = next != hbm_.end() && next->first < offset + size;
   bool overlapsPrev = next != hbm_.begin() &&
-                      std::prev(next)->first + std::prev(next)->second.size >
+                      std::prev(next)->first + std::prev(next)->second.size() >
                           offset;
   if (overlapsNext || overlapsPrev)
     return absl::InvalidArgumentError(absl::StrCat(
         "HBM allocation [", offset, ", +", size,
         ") overlaps an existing allocation"));
-  auto *data = static_cast<uint8_t *>(std::calloc(size, 1));
-  if (!data)
+  ZeroedMemory data(size);
+  if (!data.data())
     return absl::ResourceExhaustedError(absl::StrCat(
         "cannot back ", size, " bytes of emulated HBM on this host"));
-  hbm_[offset] = Region{std::unique_ptr<uint8_t, Region::Free>(data), size};
+  hbm_[offset] = std::move(data);
   return absl::OkStatus();
 }
 
