@@ -132,6 +132,7 @@ public:
                          device.vmemDirty_)),
         vmemInit_(takeZeroed(device.vmemInitPool_, t_.vmem_bytes(),
                              device.vmemDirty_)),
+        vmemFull_(t_.vmem_bytes() / kVmemGranuleBytes + 1, 0),
         smem_(t_.smem_bytes()), smemInit_(t_.smem_bytes()),
         vmemWritten_(t_.vmem_bytes() / kPageBytes + 1, 0),
         vmemRead_(vmemWritten_.size(), 0),
@@ -212,6 +213,13 @@ private:
   // check has no side effects.
   uint8_t *checkedAccess(exe::MemorySpace space, int64_t addr, int64_t len,
                          bool write, bool track, std::string *error);
+  // Functional runs: the first byte of [addr, addr + len) no access has
+  // written yet, or -1; and the marking of written bytes. VMEM keeps a flag
+  // per granule written whole (the common case: one flag read instead of a
+  // scan of 512 bytes) and the byte map for the others.
+  int64_t firstUninitialised(exe::MemorySpace space, int64_t addr,
+                             int64_t len) const;
+  void markInitialised(exe::MemorySpace space, int64_t addr, int64_t len);
   // VMEM scoreboard (docs/isa.md, "Ordering"): when an access to
   // [addr, addr + len) may start. Writes also wait for earlier readers.
   uint64_t pagesReady(int64_t addr, int64_t len, bool write) const;
@@ -248,6 +256,7 @@ private:
   int64_t pc_ = 0;
   int64_t s_[kNumScalarRegs] = {};
   absl::Span<uint8_t> vmem_, vmemInit_; // the device's pools
+  std::vector<uint8_t> vmemFull_; // per granule: every byte was written
   std::vector<uint8_t> smem_, smemInit_;
   // The VMEM bytes this execute may have written: [first, second).
   std::pair<size_t, size_t> vmemDirty_{std::numeric_limits<size_t>::max(), 0};
@@ -319,8 +328,6 @@ uint8_t *Machine::checkedAccess(exe::MemorySpace space, int64_t addr,
                                 int64_t len, bool write, bool track,
                                 std::string *error) {
   absl::Span<uint8_t> mem = space == exe::VMEM ? vmem_ : absl::MakeSpan(smem_);
-  absl::Span<uint8_t> init =
-      space == exe::VMEM ? vmemInit_ : absl::MakeSpan(smemInit_);
   int64_t size = static_cast<int64_t>(mem.size());
   if (addr < 0 || len < 0 || addr > size || len > size - addr) {
     if (error)
@@ -341,11 +348,10 @@ uint8_t *Machine::checkedAccess(exe::MemorySpace space, int64_t addr,
         return nullptr;
       }
   if (opts_.functional && !write) {
-    if (const void *hole = std::memchr(init.data() + addr, 0, len)) {
+    if (int64_t hole = firstUninitialised(space, addr, len); hole >= 0) {
       if (error)
-        *error = absl::StrCat(
-            "read of uninitialised ", spaceName(space), " at ",
-            hex(static_cast<const uint8_t *>(hole) - init.data()));
+        *error = absl::StrCat("read of uninitialised ", spaceName(space),
+                              " at ", hex(hole));
       return nullptr;
     }
   }
@@ -356,8 +362,49 @@ uint8_t *Machine::checkedAccess(exe::MemorySpace space, int64_t addr,
     vmemDirty_.second = std::max<size_t>(vmemDirty_.second, addr + len);
   }
   if (opts_.functional && write)
-    std::memset(init.data() + addr, 1, len);
+    markInitialised(space, addr, len);
   return mem.data() + addr;
+}
+
+int64_t Machine::firstUninitialised(exe::MemorySpace space, int64_t addr,
+                                    int64_t len) const {
+  auto holeIn = [](const uint8_t *map, int64_t begin, int64_t end) {
+    const void *hole = std::memchr(map + begin, 0, end - begin);
+    return hole ? static_cast<const uint8_t *>(hole) - map : int64_t(-1);
+  };
+  if (space != exe::VMEM)
+    return holeIn(smemInit_.data(), addr, addr + len);
+  for (int64_t g = addr / kVmemGranuleBytes, end = addr + len;
+       g * kVmemGranuleBytes < end; ++g) {
+    if (vmemFull_[g])
+      continue;
+    int64_t begin = std::max(addr, g * kVmemGranuleBytes);
+    int64_t stop = std::min(end, (g + 1) * kVmemGranuleBytes);
+    if (int64_t hole = holeIn(vmemInit_.data(), begin, stop); hole >= 0)
+      return hole;
+  }
+  return -1;
+}
+
+void Machine::markInitialised(exe::MemorySpace space, int64_t addr,
+                              int64_t len) {
+  if (space != exe::VMEM) {
+    std::memset(smemInit_.data() + addr, 1, len);
+    return;
+  }
+  for (int64_t g = addr / kVmemGranuleBytes, end = addr + len;
+       g * kVmemGranuleBytes < end; ++g) {
+    if (vmemFull_[g])
+      continue;
+    int64_t begin = g * kVmemGranuleBytes, stop = begin + kVmemGranuleBytes;
+    if (addr <= begin && end >= stop) {
+      vmemFull_[g] = 1;
+      continue;
+    }
+    begin = std::max(addr, begin);
+    stop = std::min(end, stop);
+    std::memset(vmemInit_.data() + begin, 1, stop - begin);
+  }
 }
 
 uint64_t Machine::pagesReady(int64_t addr, int64_t len, bool write) const {
@@ -1219,7 +1266,10 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
   bool isF32 = in.dtype() == exe::F32;
   const Vreg &a = v_[in.vsrc_size() > 0 ? in.vsrc(0) : 0];
   const Vreg &b = v_[in.vsrc_size() > 1 ? in.vsrc(1) : 0];
-  Vreg out;
+  // Lane-wise operations write the destination in place (lane i reads only
+  // lane i of its sources, so a source may be the destination); the
+  // cross-lane ones read a copy of their source.
+  Vreg &out = v_[in.dst()];
   using exe::Opcode;
   switch (op) {
   case exe::VSPLAT:
@@ -1276,8 +1326,10 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
     break;
   case exe::VSEL: {
     const Vreg &onFalse = v_[in.vsrc(2)];
-    for (int i = 0; i < kVregElements; ++i)
-      out[i] = a[i] ? b[i] : onFalse[i];
+    for (int i = 0; i < kVregElements; ++i) {
+      uint32_t mask = 0u - static_cast<uint32_t>(a[i] != 0);
+      out[i] = (b[i] & mask) | (onFalse[i] & ~mask);
+    }
     break;
   }
   case exe::VNEG:
@@ -1360,54 +1412,61 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
   }
   case exe::VREDUCE_LANES:
   case exe::VREDUCE_SUBLANES: {
+    const Vreg src = a;
     bool lanes = op == exe::VREDUCE_LANES;
     exe::ReduceKind kind = in.reduce();
     if (isF32 && kind == exe::REDUCE_SUM)
-      reduceGroups<float>(a, out, lanes, [](float x, float y) { return x + y; });
+      reduceGroups<float>(src, out, lanes, [](float x, float y) { return x + y; });
     else if (isF32 && kind == exe::REDUCE_MAX)
-      reduceGroups<float>(a, out, lanes, maxNan);
+      reduceGroups<float>(src, out, lanes, maxNan);
     else if (isF32)
-      reduceGroups<float>(a, out, lanes, minNan);
+      reduceGroups<float>(src, out, lanes, minNan);
     else if (kind == exe::REDUCE_SUM)
-      reduceGroups<int32_t>(a, out, lanes, [](int32_t x, int32_t y) {
+      reduceGroups<int32_t>(src, out, lanes, [](int32_t x, int32_t y) {
         return binaryS32(exe::VADD, x, y);
       });
     else if (kind == exe::REDUCE_MAX)
-      reduceGroups<int32_t>(a, out, lanes,
+      reduceGroups<int32_t>(src, out, lanes,
                             [](int32_t x, int32_t y) { return std::max(x, y); });
     else
-      reduceGroups<int32_t>(a, out, lanes,
+      reduceGroups<int32_t>(src, out, lanes,
                             [](int32_t x, int32_t y) { return std::min(x, y); });
     break;
   }
   case exe::VBCAST_LANE:
-  case exe::VBCAST_SUBLANE:
+  case exe::VBCAST_SUBLANE: {
+    const Vreg src = a;
     for (int sl = 0; sl < kSublanes; ++sl)
       for (int l = 0; l < kLanes; ++l)
         out[sl * kLanes + l] = op == exe::VBCAST_LANE
-                                   ? a[sl * kLanes + index]
-                                   : a[index * kLanes + l];
+                                   ? src[sl * kLanes + index]
+                                   : src[index * kLanes + l];
     break;
+  }
   case exe::VLANE_ID:
   case exe::VSUBLANE_ID:
     for (int i = 0; i < kVregElements; ++i)
       out[i] = op == exe::VLANE_ID ? i % kLanes : i / kLanes;
     break;
   case exe::VTRANSPOSE: {
-    // Rows 8r..8r+7 of the 128x128 block live in register base + r.
+    // Rows 8r..8r+7 of the 128x128 block live in register base + r, so the
+    // consecutive registers are one row-major 128x128 matrix; transposed in
+    // 16x16 tiles (a copy first: the source and destination may overlap).
     transposeScratch_.assign(v_.begin() + in.vsrc(0),
                              v_.begin() + in.vsrc(0) + kTransposeRegs);
-    for (int row = 0; row < kLanes; ++row)
-      for (int col = 0; col < kLanes; ++col)
-        v_[in.dst() + col / kSublanes][(col % kSublanes) * kLanes + row] =
-            transposeScratch_[row / kSublanes][(row % kSublanes) * kLanes +
-                                               col];
+    const uint32_t *src = transposeScratch_[0].data();
+    uint32_t *dst = v_[in.dst()].data();
+    constexpr int kTile = 16;
+    for (int r0 = 0; r0 < kLanes; r0 += kTile)
+      for (int c0 = 0; c0 < kLanes; c0 += kTile)
+        for (int c = c0; c < c0 + kTile; ++c)
+          for (int r = r0; r < r0 + kTile; ++r)
+            dst[c * kLanes + r] = src[r * kLanes + c];
     return absl::OkStatus();
   }
   default:
     return unimplemented(in);
   }
-  v_[in.dst()] = out;
   return absl::OkStatus();
 }
 

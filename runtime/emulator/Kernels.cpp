@@ -140,13 +140,22 @@ int64_t pairCount(int64_t k) { return (k + 1) / 2; }
 void packPairs(const uint16_t *rhs, int64_t k, int64_t n, uint32_t *out) {
   int64_t pairs = pairCount(k);
   for (int64_t q = 0; q * kPanel < n; ++q)
-    for (int64_t p = 0; p < pairs; ++p)
+    for (int64_t p = 0; p < pairs; ++p) {
+      if ((q + 1) * kPanel <= n && 2 * p + 1 < k) {
+        // A whole panel row of two present rows: no padding.
+        const uint16_t *lo = rhs + 2 * p * n + q * kPanel, *hi = lo + n;
+        for (int64_t c = 0; c < kPanel; ++c)
+          out[c] = uint32_t(lo[c]) | uint32_t(hi[c]) << 16;
+        out += kPanel;
+        continue;
+      }
       for (int64_t c = 0; c < kPanel; ++c) {
         int64_t j = q * kPanel + c;
         uint32_t lo = j < n ? rhs[2 * p * n + j] : 0;
         uint32_t hi = j < n && 2 * p + 1 < k ? rhs[(2 * p + 1) * n + j] : 0;
         *out++ = lo | hi << 16;
       }
+    }
 }
 
 // Rows [i, i + R) x columns [j, j + kPanel) (masked at n); lhs rows have
