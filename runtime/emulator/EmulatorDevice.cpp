@@ -1550,6 +1550,11 @@ absl::Status EmulatorDevice::copyToDevice(uint64_t offset,
   return absl::OkStatus();
 }
 
+absl::Span<uint8_t> EmulatorDevice::hostView(uint64_t offset, uint64_t size) {
+  uint8_t *p = hbmRange(offset, size);
+  return p ? absl::MakeSpan(p, size) : absl::Span<uint8_t>();
+}
+
 absl::Status EmulatorDevice::copyFromDevice(uint64_t offset,
                                             absl::Span<uint8_t> data) {
   uint8_t *p = hbmRange(offset, data.size());

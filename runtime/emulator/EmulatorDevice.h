@@ -47,6 +47,7 @@ public:
                             absl::Span<const uint8_t> data) override;
   absl::Status copyFromDevice(uint64_t offset,
                               absl::Span<uint8_t> data) override;
+  absl::Span<uint8_t> hostView(uint64_t offset, uint64_t size) override;
   // Traps are FailedPrecondition errors naming the instruction (index,
   // opcode, hlo op) and the offending address or semaphore.
   absl::StatusOr<ExecutionProfile>

@@ -38,6 +38,14 @@ public:
                                     absl::Span<const uint8_t> data) = 0;
   virtual absl::Status copyFromDevice(uint64_t offset,
                                       absl::Span<uint8_t> data) = 0;
+  // Device memory [offset, offset + size) as host memory the caller may
+  // write directly (one copy less for large inputs), or an empty span if
+  // the device has none (the default) or the range is not allocated.
+  virtual absl::Span<uint8_t> hostView(uint64_t offset, uint64_t size) {
+    (void)offset;
+    (void)size;
+    return {};
+  }
   virtual absl::StatusOr<ExecutionProfile>
   execute(const Executable &executable, const ExecuteOptions &options) = 0;
 };
