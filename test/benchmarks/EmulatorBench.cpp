@@ -5,9 +5,11 @@
 // fusion and layouts, code generation for tpu-v3) and gets the inputs of
 // `--random-inputs=1`. Every iteration then evaluates it with the
 // interpreter (`tpuc interpret`'s evaluation: interpreter::interpret with
-// its default threads) and emulates it (`tpuc-run`'s: runExecutable, i.e.
-// loading the inputs, executing and reading back every result, with the
-// default kernel path). Parsing, compiling and input generation are outside
+// its default threads) and emulates it with the default kernel path:
+// inference graphs as `tpuc-run` does (runExecutable: a new device, loading
+// the inputs, executing and reading back every result), the training
+// demo's steps as a step of `tpuc-run --steps` does (one execute on a
+// device loaded once). Parsing, compiling and input generation are outside
 // both timings. Counters: interp_ms and emu_ms (mean wall time per
 // iteration), emu_over_interp (their ratio), and interp_cpu_ms and
 // emu_cpu_ms (CPU time of every thread: the interpreter runs dots and
@@ -55,14 +57,20 @@ struct Graph {
   const char *name;
   const char *path; // under the source tree; nullptr: kMatmulSource
   int64_t iterations;
+  // A training step: timed as a step of `tpuc-run --steps` (one device,
+  // inputs loaded once, one execute per iteration) against one evaluation.
+  // Otherwise as a whole `tpuc-run` (a new device, load, execute, read).
+  bool step;
 };
 
 const Graph kGraphs[] = {
-    {"resnet50", "test/Inputs/corpus/hlo/resnet50_keras_jax_f32.hlo", 3},
-    {"mlp_train_step", "examples/mlp_train_step.hlo", 20},
-    {"cnn_train_step", "examples/cnn_train_step.hlo", 20},
-    {"layer_norm", "test/Inputs/corpus/hlo/layer_norm_1x4096x768_bf16.hlo", 5},
-    {"matmul_512_f32", nullptr, 10},
+    {"resnet50", "test/Inputs/corpus/hlo/resnet50_keras_jax_f32.hlo", 3,
+     false},
+    {"mlp_train_step", "examples/mlp_train_step.hlo", 50, true},
+    {"cnn_train_step", "examples/cnn_train_step.hlo", 50, true},
+    {"layer_norm", "test/Inputs/corpus/hlo/layer_norm_1x4096x768_bf16.hlo", 5,
+     false},
+    {"matmul_512_f32", nullptr, 10, false},
 };
 
 mlir::func::FuncOp entryOf(mlir::ModuleOp module) {
@@ -170,6 +178,16 @@ void BM_EmulatorVsInterpreter(benchmark::State &state, const Graph *graph) {
     return;
   }
   mlir::func::FuncOp entry = entryOf(*module);
+  const runtime::Executable &executable = *prepared.executable;
+  runtime::EmulatorDevice stepDevice(executable.target());
+  if (graph->step) {
+    if (absl::Status s = runtime::loadInputs(stepDevice, executable,
+                                             prepared.emulatorInputs);
+        !s.ok()) {
+      state.SkipWithError(std::string(s.message()).c_str());
+      return;
+    }
+  }
   double interpMs = 0, emuMs = 0, interpCpuMs = 0, emuCpuMs = 0;
   int64_t instructions = 0;
   for (auto _ : state) {
@@ -181,15 +199,24 @@ void BM_EmulatorVsInterpreter(benchmark::State &state, const Graph *graph) {
       return;
     }
     Clock emuClock;
-    runtime::EmulatorDevice device(prepared.executable->target());
-    absl::StatusOr<runtime::RunResult> run = runtime::runExecutable(
-        device, *prepared.executable, prepared.emulatorInputs);
+    absl::StatusOr<runtime::ExecutionProfile> profile;
+    if (graph->step) {
+      profile = stepDevice.execute(executable, {});
+    } else {
+      runtime::EmulatorDevice device(executable.target());
+      absl::StatusOr<runtime::RunResult> run =
+          runtime::runExecutable(device, executable, prepared.emulatorInputs);
+      if (run.ok())
+        profile = std::move(run->profile);
+      else
+        profile = run.status();
+    }
     emuClock.addTo(emuMs, emuCpuMs);
-    if (!run.ok()) {
-      state.SkipWithError(std::string(run.status().message()).c_str());
+    if (!profile.ok()) {
+      state.SkipWithError(std::string(profile.status().message()).c_str());
       return;
     }
-    instructions = run->profile.instructionsExecuted;
+    instructions = profile->instructionsExecuted;
   }
   double n = static_cast<double>(state.iterations());
   state.counters["interp_ms"] = interpMs / n;
