@@ -254,6 +254,7 @@ private:
   std::map<int64_t, Decision> decisions_;
 
   int64_t pc_ = 0;
+  const OpcodeInfo *info_ = nullptr; // of the instruction at pc_
   int64_t s_[kNumScalarRegs] = {};
   absl::Span<uint8_t> vmem_, vmemInit_; // the device's pools
   std::vector<uint8_t> vmemFull_; // per granule: every byte was written
@@ -475,7 +476,8 @@ absl::StatusOr<ExecutionProfile> Machine::run() {
 }
 
 absl::Status Machine::step(const exe::Instruction &in) {
-  Unit unit = getOpcodeInfo(in.opcode())->unit;
+  info_ = getOpcodeInfo(in.opcode());
+  Unit unit = info_->unit;
   if (tracking_) {
     computing_ = prov_.inSlice(pc_);
     if (computing_ && unit != Unit::Scalar)
@@ -660,7 +662,7 @@ absl::Status Machine::scalarOp(const exe::Instruction &in) {
   // Two's-complement wrap for + - *; the ISA defines no overflow traps.
   auto wrap = [](uint64_t v) { return static_cast<int64_t>(v); };
   int64_t result = 0;
-  bool writes = getOpcodeInfo(in.opcode())->dst == RegFile::Scalar;
+  bool writes = info_->dst == RegFile::Scalar;
   switch (in.opcode()) {
   case exe::NOP:
     break;
@@ -1052,16 +1054,19 @@ absl::Status Machine::vectorMemory(const exe::Instruction &in) {
     }
   }
   if (computes()) {
-    for (int s = 0; s < kSublanes; ++s) {
+    // Contiguous rows move as one block.
+    int count = contiguous ? 1 : kSublanes;
+    int64_t lanes = contiguous ? kVregElements : kLanes;
+    for (int s = 0; s < count; ++s) {
       uint32_t *lane = reg.data() + s * kLanes;
       if (elem == 4 && store)
-        std::memcpy(rows[s], lane, rowBytes);
+        std::memcpy(rows[s], lane, lanes * 4);
       else if (elem == 4)
-        std::memcpy(lane, rows[s], rowBytes);
+        std::memcpy(lane, rows[s], lanes * 4);
       else if (store)
-        narrowToBf16(dev_.kernels_, lane, rows[s], kLanes);
+        narrowToBf16(dev_.kernels_, lane, rows[s], lanes);
       else
-        widenBf16(dev_.kernels_, rows[s], lane, kLanes);
+        widenBf16(dev_.kernels_, rows[s], lane, lanes);
     }
   }
   vpuFree_ = start + kVpuCycles;
@@ -1239,7 +1244,7 @@ absl::Status Machine::vectorOp(const exe::Instruction &in) {
     status = vectorMemory(in);
   } else {
     uint64_t start = std::max(issue_, vpuFree_);
-    vpuFree_ = start + getOpcodeInfo(op)->cycles;
+    vpuFree_ = start + info_->cycles;
     record(Unit::Vpu, 0, start, vpuFree_);
     status = vectorCompute(in);
   }
