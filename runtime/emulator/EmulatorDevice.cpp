@@ -199,6 +199,9 @@ private:
   absl::Status dma(const exe::Instruction &in);
   absl::Status semWait(const exe::Instruction &in);
   absl::Status mxuOp(const exe::Instruction &in);
+  // matmulBf16, its rows split over the host threads when there are enough.
+  void matmul(const PackedRhs &rhs, const uint16_t *lhs, float *out,
+              int64_t rows, bool accumulate);
   absl::Status vectorOp(const exe::Instruction &in);
   absl::Status vectorMemory(const exe::Instruction &in);
   absl::Status vectorCompute(const exe::Instruction &in);
@@ -910,6 +913,29 @@ static void toLaneBlocks(const T *src, uint8_t *dst, int64_t rows, int64_t d) {
                   src + r * d + j * kLanes, kLanes * sizeof(T));
 }
 
+void Machine::matmul(const PackedRhs &rhs, const uint16_t *lhs, float *out,
+                     int64_t rows, bool accumulate) {
+  // Parts of at least this many rows (2 * 128 * 128 * 128 flops, tens of
+  // microseconds): smaller ones cost more to hand over than they save.
+  constexpr int64_t kMinRowsPerPart = 128;
+  HostThreads *threads = dev_.hostThreads(opts_.hostThreads);
+  int64_t parts = threads ? std::min<int64_t>(threads->threads(),
+                                              rows / kMinRowsPerPart)
+                          : 1;
+  if (parts <= 1)
+    return matmulBf16(rhs, lhs, out, rows, accumulate);
+  // Each output row is computed alone (in k order, whatever the rows around
+  // it): the split changes no bit.
+  int64_t perPart = (rows + parts - 1) / parts;
+  int64_t k = rhs.k(), n = rhs.n();
+  threads->run(static_cast<int>(parts), [&](int part) {
+    int64_t begin = part * perPart, end = std::min(rows, begin + perPart);
+    if (begin < end)
+      matmulBf16(rhs, lhs + begin * k, out + begin * n, end - begin,
+                 accumulate);
+  });
+}
+
 absl::Status Machine::mxuOp(const exe::Instruction &in) {
   uint32_t mxu = in.mxu();
   MxuTiming &m = mxus_[mxu];
@@ -976,8 +1002,8 @@ absl::Status Machine::mxuOp(const exe::Instruction &in) {
   if (computes() && d == kLanes && disjoint && lhs % alignof(float) == 0 &&
       dst % alignof(float) == 0) {
     // One lane block each: the kernel works on VMEM in place.
-    matmulBf16(weights_[mxu], reinterpret_cast<const uint16_t *>(*lhsPtr),
-               reinterpret_cast<float *>(*dstPtr), rows, in.accumulate());
+    matmul(weights_[mxu], reinterpret_cast<const uint16_t *>(*lhsPtr),
+           reinterpret_cast<float *>(*dstPtr), rows, in.accumulate());
   } else if (computes()) {
     // VMEM is unaligned bytes; the kernels want typed arrays.
     lhsScratch_.resize(rows * d);
@@ -991,8 +1017,8 @@ absl::Status Machine::mxuOp(const exe::Instruction &in) {
       if (in.accumulate())
         fromLaneBlocks(*dstPtr, outScratch_.data(), rows, d);
     }
-    matmulBf16(weights_[mxu], lhsScratch_.data(), outScratch_.data(), rows,
-               in.accumulate());
+    matmul(weights_[mxu], lhsScratch_.data(), outScratch_.data(), rows,
+           in.accumulate());
     if (d == kLanes)
       std::memcpy(*dstPtr, outScratch_.data(), dstBytes);
     else
@@ -1553,6 +1579,16 @@ absl::Status EmulatorDevice::copyToDevice(uint64_t offset,
         "copy to HBM [", offset, ", +", data.size(), ") is not allocated"));
   std::memcpy(p, data.data(), data.size());
   return absl::OkStatus();
+}
+
+HostThreads *EmulatorDevice::hostThreads(int threads) {
+  if (threads <= 0)
+    threads = std::max(1u, std::thread::hardware_concurrency());
+  if (threads == 1)
+    return nullptr;
+  if (!threads_ || threads_->threads() != threads)
+    threads_ = std::make_unique<HostThreads>(threads);
+  return threads_.get();
 }
 
 absl::Span<uint8_t> EmulatorDevice::hostView(uint64_t offset, uint64_t size) {

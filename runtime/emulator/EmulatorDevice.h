@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "runtime/emulator/HostThreads.h"
 #include "runtime/emulator/Kernels.h"
 #include "runtime/loader/Device.h"
 
@@ -58,6 +59,9 @@ private:
   friend class Machine;
   // The HBM region holding [addr, addr + len), or nullptr.
   uint8_t *hbmRange(uint64_t addr, uint64_t len);
+  // `threads` host threads in all (0: every hardware thread), made on first
+  // use and kept; nullptr for one.
+  HostThreads *hostThreads(int threads);
 
   exe::Target target_;
   KernelPath kernels_;
@@ -70,6 +74,7 @@ private:
   // written) are cleared, the rest are zero already, and pages an execute
   // never touches are never committed.
   ZeroedMemory vmemPool_, vmemInitPool_;
+  std::unique_ptr<HostThreads> threads_;
   std::pair<size_t, size_t> vmemDirty_{0, 0};
   // Timing-only runs: the control slice of the last executable run
   // (Provenance.h), kept so that later steps start with it, and the HBM

@@ -24,6 +24,9 @@ struct ExecuteOptions {
   // decisions that depend on it are reported as data-dependent.
   std::vector<bool> assumedParameters;
   bool trace = false;
+  // Host threads of a functional run: large MXU matmuls are split by rows
+  // over them (the results do not depend on it). 0: every hardware thread.
+  int hostThreads = 0;
   // Executed-instruction budget; exceeding it traps (runaway loops).
   int64_t maxInstructions = int64_t(1) << 33;
 };

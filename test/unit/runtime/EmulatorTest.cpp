@@ -406,6 +406,63 @@ TEST(Mxu, MatmulMatchesReferenceOnEveryPath) {
                           want, lb2, wb2, 16, 256, 128);
 }
 
+TEST(Mxu, RowSplitOverHostThreadsChangesNoBit) {
+  // 520 rows (parts of 128+ rows on up to 4 threads, the last one short),
+  // accumulated twice; every path, 1 to 4 host threads: the same bits, and
+  // on an exact path the reference's.
+  constexpr int64_t kRows = 520;
+  std::vector<float> lhs(kRows * 128), w(128 * 128);
+  for (size_t i = 0; i < lhs.size(); ++i)
+    lhs[i] = std::sin(0.013f * i) * 3;
+  for (size_t i = 0; i < w.size(); ++i)
+    w[i] = std::cos(0.37f * i);
+  ProgramBuilder p;
+  uint32_t pl =
+      p.addParameter("lhs", makeShape(exe::BF16, {kRows, 128}, {{8, 128}}));
+  uint32_t pw = p.addParameter("w", makeShape(exe::BF16, {128, 128}, {{8, 128}}));
+  uint32_t res =
+      p.addResult("out", makeShape(exe::F32, {kRows, 128}, {{8, 128}}));
+  p.dma(exe::HBM, imm(p.parameterOffset(pl)), exe::VMEM, imm(0),
+        imm(kRows * 256), imm(1), imm(0), imm(0), imm(0));
+  p.dma(exe::HBM, imm(p.parameterOffset(pw)), exe::VMEM, imm(1 << 20),
+        imm(32768), imm(1), imm(0), imm(0), imm(0));
+  p.semWait(imm(0), imm(2));
+  p.mxuLoadWeights(0, imm(1 << 20));
+  p.mxuMatmul(0, imm(0), imm(2 << 20), imm(kRows), false);
+  p.mxuMatmul(0, imm(0), imm(2 << 20), imm(kRows), true);
+  p.dma(exe::VMEM, imm(2 << 20), exe::HBM, imm(p.resultOffset(res)),
+        imm(kRows * 512), imm(1), imm(0), imm(0), imm(0));
+  p.semWait(imm(0), imm(1));
+  absl::StatusOr<Executable> e = p.build();
+  ASSERT_TRUE(e.ok()) << e.status();
+  std::vector<uint16_t> lb = toBf16(lhs), wb = toBf16(w);
+  std::vector<float> want(kRows * 128);
+  referenceMatmulBf16(lb.data(), wb.data(), want.data(), kRows, 128, 128,
+                      false);
+  referenceMatmulBf16(lb.data(), wb.data(), want.data(), kRows, 128, 128,
+                      true);
+  for (KernelPath path : supportedKernelPaths()) {
+    std::vector<float> first;
+    for (int threads = 1; threads <= 4; ++threads) {
+      EmulatorDevice device(e->target(), path);
+      ExecuteOptions options;
+      options.hostThreads = threads;
+      absl::StatusOr<RunResult> r = runExecutable(
+          device, *e, {makeF32({kRows, 128}, lhs), makeF32({128, 128}, w)},
+          options);
+      ASSERT_TRUE(r.ok()) << r.status();
+      std::vector<float> got = values<float>(r->results[0]);
+      if (threads == 1)
+        first = got;
+      EXPECT_EQ(got, first) << kernelPathName(path) << ", " << threads
+                            << " threads";
+      if (isKernelPathExact(path)) {
+        EXPECT_EQ(got, want) << kernelPathName(path);
+      }
+    }
+  }
+}
+
 TEST(Mxu, Matmul256ReadsAndWritesLaneBlocks) {
   // A 256x256 MXU: lhs 16x256, weights 256x256 and the result in lane
   // blocks of 128 columns (docs/isa.md, "MXU"), gathered from and scattered
