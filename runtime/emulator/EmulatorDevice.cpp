@@ -6,6 +6,9 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <utility>
+
+#include <sys/mman.h>
 
 #include "absl/container/flat_hash_map.h"
 
@@ -102,14 +105,18 @@ int32_t f32ToS32(float f) {
   return static_cast<int32_t>(f);
 }
 
-// `size` zero bytes in the storage of `pool` (left empty). Once its pages are
-// committed, clearing them is several times cheaper than faulting in fresh
-// ones.
-std::vector<uint8_t> takeZeroed(std::vector<uint8_t> &pool, size_t size) {
-  std::vector<uint8_t> bytes = std::move(pool);
-  pool.clear();
-  bytes.assign(size, 0);
-  return bytes;
+// `size` zero bytes: `pool` (whose bytes outside `dirty` are zero) cleared,
+// or fresh memory if it has another size. Reusing committed pages and
+// clearing only what the last execute wrote is much cheaper than faulting
+// in fresh ones (a small step writes a few hundred KiB of a 16 MiB VMEM).
+absl::Span<uint8_t> takeZeroed(ZeroedMemory &pool, size_t size,
+                               const std::pair<size_t, size_t> &dirty) {
+  if (pool.size() == size && pool.data() && dirty.first <= dirty.second &&
+      dirty.second <= size)
+    std::memset(pool.data() + dirty.first, 0, dirty.second - dirty.first);
+  else
+    pool = ZeroedMemory(size);
+  return absl::MakeSpan(pool.data(), pool.data() ? size : 0);
 }
 
 } // namespace
@@ -121,8 +128,11 @@ public:
           const ExecuteOptions &opts, const std::vector<bool> &slice)
       : dev_(device), exe_(e), t_(e.target()), opts_(opts),
         tracking_(!opts.functional), prov_(slice),
-        vmem_(takeZeroed(device.vmemPool_, t_.vmem_bytes())),
-        vmemInit_(takeZeroed(device.vmemInitPool_, t_.vmem_bytes())),
+        vmem_(takeZeroed(device.vmemPool_, t_.vmem_bytes(),
+                         device.vmemDirty_)),
+        vmemInit_(takeZeroed(device.vmemInitPool_, t_.vmem_bytes(),
+                             device.vmemDirty_)),
+        vmemFull_(t_.vmem_bytes() / kVmemGranuleBytes + 1, 0),
         smem_(t_.smem_bytes()), smemInit_(t_.smem_bytes()),
         vmemWritten_(t_.vmem_bytes() / kPageBytes + 1, 0),
         vmemRead_(vmemWritten_.size(), 0),
@@ -135,8 +145,9 @@ public:
       initProvenance();
   }
   ~Machine() {
-    dev_.vmemPool_ = std::move(vmem_);
-    dev_.vmemInitPool_ = std::move(vmemInit_);
+    dev_.vmemDirty_ = vmemDirty_.first < vmemDirty_.second
+                          ? vmemDirty_
+                          : std::pair<size_t, size_t>{0, 0};
   }
 
   absl::StatusOr<ExecutionProfile> run();
@@ -188,6 +199,9 @@ private:
   absl::Status dma(const exe::Instruction &in);
   absl::Status semWait(const exe::Instruction &in);
   absl::Status mxuOp(const exe::Instruction &in);
+  // matmulBf16, its rows split over the host threads when there are enough.
+  void matmul(const PackedRhs &rhs, const uint16_t *lhs, float *out,
+              int64_t rows, bool accumulate);
   absl::Status vectorOp(const exe::Instruction &in);
   absl::Status vectorMemory(const exe::Instruction &in);
   absl::Status vectorCompute(const exe::Instruction &in);
@@ -197,6 +211,18 @@ private:
   // `track`: also record the access's provenance (timing-only runs).
   absl::StatusOr<uint8_t *> access(exe::MemorySpace space, int64_t addr,
                                    int64_t len, bool write, bool track = true);
+  // The same checks with no trap: nullptr, and the trap's message in
+  // `*error` if `error` is given, when the access would trap. A failed
+  // check has no side effects.
+  uint8_t *checkedAccess(exe::MemorySpace space, int64_t addr, int64_t len,
+                         bool write, bool track, std::string *error);
+  // Functional runs: the first byte of [addr, addr + len) no access has
+  // written yet, or -1; and the marking of written bytes. VMEM keeps a flag
+  // per granule written whole (the common case: one flag read instead of a
+  // scan of 512 bytes) and the byte map for the others.
+  int64_t firstUninitialised(exe::MemorySpace space, int64_t addr,
+                             int64_t len) const;
+  void markInitialised(exe::MemorySpace space, int64_t addr, int64_t len);
   // VMEM scoreboard (docs/isa.md, "Ordering"): when an access to
   // [addr, addr + len) may start. Writes also wait for earlier readers.
   uint64_t pagesReady(int64_t addr, int64_t len, bool write) const;
@@ -231,8 +257,13 @@ private:
   std::map<int64_t, Decision> decisions_;
 
   int64_t pc_ = 0;
+  const OpcodeInfo *info_ = nullptr; // of the instruction at pc_
   int64_t s_[kNumScalarRegs] = {};
-  std::vector<uint8_t> vmem_, vmemInit_, smem_, smemInit_;
+  absl::Span<uint8_t> vmem_, vmemInit_; // the device's pools
+  std::vector<uint8_t> vmemFull_; // per granule: every byte was written
+  std::vector<uint8_t> smem_, smemInit_;
+  // The VMEM bytes this execute may have written: [first, second).
+  std::pair<size_t, size_t> vmemDirty_{std::numeric_limits<size_t>::max(), 0};
   std::vector<uint64_t> vmemWritten_, vmemRead_; // per page, in cycles
   std::vector<int64_t> sems_;
   std::deque<InFlightDma> inFlight_; // in issue order = completion order
@@ -269,6 +300,7 @@ private:
   std::vector<OpProfile> ops_; // by debug op index (0: none)
   std::vector<Vreg> v_;
   std::vector<uint16_t> lhsScratch_;
+  std::vector<Vreg> transposeScratch_;
   std::vector<float> outScratch_;
 };
 
@@ -290,33 +322,93 @@ void Machine::record(Unit unit, int index, uint64_t start, uint64_t end,
 absl::StatusOr<uint8_t *> Machine::access(exe::MemorySpace space,
                                           int64_t addr, int64_t len,
                                           bool write, bool track) {
-  std::vector<uint8_t> &mem = space == exe::VMEM ? vmem_ : smem_;
-  std::vector<uint8_t> &init = space == exe::VMEM ? vmemInit_ : smemInit_;
+  std::string error;
+  if (uint8_t *p = checkedAccess(space, addr, len, write, track, &error))
+    return p;
+  return trap(error);
+}
+
+uint8_t *Machine::checkedAccess(exe::MemorySpace space, int64_t addr,
+                                int64_t len, bool write, bool track,
+                                std::string *error) {
+  absl::Span<uint8_t> mem = space == exe::VMEM ? vmem_ : absl::MakeSpan(smem_);
   int64_t size = static_cast<int64_t>(mem.size());
-  if (addr < 0 || len < 0 || addr > size || len > size - addr)
-    return trap(absl::StrCat(spaceName(space), " ", write ? "write" : "read",
-                             " of [", hex(addr), ", +", len,
-                             ") out of bounds (", spaceName(space), " is ",
-                             size, " bytes)"));
+  if (addr < 0 || len < 0 || addr > size || len > size - addr) {
+    if (error)
+      *error = absl::StrCat(spaceName(space), " ", write ? "write" : "read",
+                            " of [", hex(addr), ", +", len,
+                            ") out of bounds (", spaceName(space), " is ",
+                            size, " bytes)");
+    return nullptr;
+  }
   for (const InFlightDma &d : inFlight_)
     for (const Range &r : d.touched)
-      if ((write || r.written) && r.overlaps(space, addr, addr + len))
-        return trap(absl::StrCat(
-            spaceName(space), " [", hex(addr), ", +", len,
-            ") is used by the DMA of instruction ", d.pc,
-            " still in flight (missing SEM_WAIT on semaphore ", d.sem, ")"));
-  if (tracking_ && track)
-    trackOnChip(space, addr, len, write);
-  if (opts_.functional) {
-    if (write) {
-      std::memset(init.data() + addr, 1, len);
-    } else if (const void *hole = std::memchr(init.data() + addr, 0, len)) {
-      return trap(absl::StrCat(
-          "read of uninitialised ", spaceName(space), " at ",
-          hex(static_cast<const uint8_t *>(hole) - init.data())));
+      if ((write || r.written) && r.overlaps(space, addr, addr + len)) {
+        if (error)
+          *error = absl::StrCat(
+              spaceName(space), " [", hex(addr), ", +", len,
+              ") is used by the DMA of instruction ", d.pc,
+              " still in flight (missing SEM_WAIT on semaphore ", d.sem, ")");
+        return nullptr;
+      }
+  if (opts_.functional && !write) {
+    if (int64_t hole = firstUninitialised(space, addr, len); hole >= 0) {
+      if (error)
+        *error = absl::StrCat("read of uninitialised ", spaceName(space),
+                              " at ", hex(hole));
+      return nullptr;
     }
   }
+  if (tracking_ && track)
+    trackOnChip(space, addr, len, write);
+  if (write && space == exe::VMEM) {
+    vmemDirty_.first = std::min<size_t>(vmemDirty_.first, addr);
+    vmemDirty_.second = std::max<size_t>(vmemDirty_.second, addr + len);
+  }
+  if (opts_.functional && write)
+    markInitialised(space, addr, len);
   return mem.data() + addr;
+}
+
+int64_t Machine::firstUninitialised(exe::MemorySpace space, int64_t addr,
+                                    int64_t len) const {
+  auto holeIn = [](const uint8_t *map, int64_t begin, int64_t end) {
+    const void *hole = std::memchr(map + begin, 0, end - begin);
+    return hole ? static_cast<const uint8_t *>(hole) - map : int64_t(-1);
+  };
+  if (space != exe::VMEM)
+    return holeIn(smemInit_.data(), addr, addr + len);
+  for (int64_t g = addr / kVmemGranuleBytes, end = addr + len;
+       g * kVmemGranuleBytes < end; ++g) {
+    if (vmemFull_[g])
+      continue;
+    int64_t begin = std::max(addr, g * kVmemGranuleBytes);
+    int64_t stop = std::min(end, (g + 1) * kVmemGranuleBytes);
+    if (int64_t hole = holeIn(vmemInit_.data(), begin, stop); hole >= 0)
+      return hole;
+  }
+  return -1;
+}
+
+void Machine::markInitialised(exe::MemorySpace space, int64_t addr,
+                              int64_t len) {
+  if (space != exe::VMEM) {
+    std::memset(smemInit_.data() + addr, 1, len);
+    return;
+  }
+  for (int64_t g = addr / kVmemGranuleBytes, end = addr + len;
+       g * kVmemGranuleBytes < end; ++g) {
+    if (vmemFull_[g])
+      continue;
+    int64_t begin = g * kVmemGranuleBytes, stop = begin + kVmemGranuleBytes;
+    if (addr <= begin && end >= stop) {
+      vmemFull_[g] = 1;
+      continue;
+    }
+    begin = std::max(addr, begin);
+    stop = std::min(end, stop);
+    std::memset(vmemInit_.data() + begin, 1, stop - begin);
+  }
 }
 
 uint64_t Machine::pagesReady(int64_t addr, int64_t len, bool write) const {
@@ -387,7 +479,8 @@ absl::StatusOr<ExecutionProfile> Machine::run() {
 }
 
 absl::Status Machine::step(const exe::Instruction &in) {
-  Unit unit = getOpcodeInfo(in.opcode())->unit;
+  info_ = getOpcodeInfo(in.opcode());
+  Unit unit = info_->unit;
   if (tracking_) {
     computing_ = prov_.inSlice(pc_);
     if (computing_ && unit != Unit::Scalar)
@@ -572,7 +665,7 @@ absl::Status Machine::scalarOp(const exe::Instruction &in) {
   // Two's-complement wrap for + - *; the ISA defines no overflow traps.
   auto wrap = [](uint64_t v) { return static_cast<int64_t>(v); };
   int64_t result = 0;
-  bool writes = getOpcodeInfo(in.opcode())->dst == RegFile::Scalar;
+  bool writes = info_->dst == RegFile::Scalar;
   switch (in.opcode()) {
   case exe::NOP:
     break;
@@ -820,6 +913,29 @@ static void toLaneBlocks(const T *src, uint8_t *dst, int64_t rows, int64_t d) {
                   src + r * d + j * kLanes, kLanes * sizeof(T));
 }
 
+void Machine::matmul(const PackedRhs &rhs, const uint16_t *lhs, float *out,
+                     int64_t rows, bool accumulate) {
+  // Parts of at least this many rows (2 * 128 * 128 * 128 flops, tens of
+  // microseconds): smaller ones cost more to hand over than they save.
+  constexpr int64_t kMinRowsPerPart = 128;
+  HostThreads *threads = dev_.hostThreads(opts_.hostThreads);
+  int64_t parts = threads ? std::min<int64_t>(threads->threads(),
+                                              rows / kMinRowsPerPart)
+                          : 1;
+  if (parts <= 1)
+    return matmulBf16(rhs, lhs, out, rows, accumulate);
+  // Each output row is computed alone (in k order, whatever the rows around
+  // it): the split changes no bit.
+  int64_t perPart = (rows + parts - 1) / parts;
+  int64_t k = rhs.k(), n = rhs.n();
+  threads->run(static_cast<int>(parts), [&](int part) {
+    int64_t begin = part * perPart, end = std::min(rows, begin + perPart);
+    if (begin < end)
+      matmulBf16(rhs, lhs + begin * k, out + begin * n, end - begin,
+                 accumulate);
+  });
+}
+
 absl::Status Machine::mxuOp(const exe::Instruction &in) {
   uint32_t mxu = in.mxu();
   MxuTiming &m = mxus_[mxu];
@@ -837,10 +953,15 @@ absl::Status Machine::mxuOp(const exe::Instruction &in) {
     start = std::max({start, m.loadFree, m.bufferFree[next],
                       pagesReady(addr, bytes, false)});
     if (computes()) {
-      // VMEM is unaligned bytes; the kernels want typed arrays.
-      weightScratch_.resize(d * d);
-      fromLaneBlocks(*p, weightScratch_.data(), d, d);
-      weights_[mxu] = PackedRhs(dev_.kernels_, weightScratch_.data(), d, d);
+      // The kernels want a typed row-major array: one lane block (D = 128)
+      // at an aligned address is one already.
+      const uint16_t *rhs = reinterpret_cast<const uint16_t *>(*p);
+      if (d != kLanes || addr % alignof(uint16_t) != 0) {
+        weightScratch_.resize(d * d);
+        fromLaneBlocks(*p, weightScratch_.data(), d, d);
+        rhs = weightScratch_.data();
+      }
+      weights_[mxu].pack(dev_.kernels_, rhs, d, d);
     }
     weightsLoaded_[mxu] = true;
     uint64_t end = start + d; // one weight row per cycle
@@ -877,7 +998,13 @@ absl::Status Machine::mxuOp(const exe::Instruction &in) {
   absl::StatusOr<uint8_t *> dstPtr = access(exe::VMEM, dst, dstBytes, true);
   if (!dstPtr.ok())
     return dstPtr.status();
-  if (computes()) {
+  bool disjoint = lhs + lhsBytes <= dst || dst + dstBytes <= lhs;
+  if (computes() && d == kLanes && disjoint && lhs % alignof(float) == 0 &&
+      dst % alignof(float) == 0) {
+    // One lane block each: the kernel works on VMEM in place.
+    matmul(weights_[mxu], reinterpret_cast<const uint16_t *>(*lhsPtr),
+           reinterpret_cast<float *>(*dstPtr), rows, in.accumulate());
+  } else if (computes()) {
     // VMEM is unaligned bytes; the kernels want typed arrays.
     lhsScratch_.resize(rows * d);
     outScratch_.resize(rows * d);
@@ -890,8 +1017,8 @@ absl::Status Machine::mxuOp(const exe::Instruction &in) {
       if (in.accumulate())
         fromLaneBlocks(*dstPtr, outScratch_.data(), rows, d);
     }
-    matmulBf16(weights_[mxu], lhsScratch_.data(), outScratch_.data(), rows,
-               in.accumulate());
+    matmul(weights_[mxu], lhsScratch_.data(), outScratch_.data(), rows,
+           in.accumulate());
     if (d == kLanes)
       std::memcpy(*dstPtr, outScratch_.data(), dstBytes);
     else
@@ -927,39 +1054,53 @@ absl::Status Machine::vectorMemory(const exe::Instruction &in) {
   // Contiguous rows are one access for provenance, so that a store of a
   // whole granule replaces its writers.
   bool contiguous = stride == rowBytes;
+  int64_t blockBytes = kSublanes * rowBytes;
   if (tracking_ && contiguous && addr >= 0 &&
-      addr <= static_cast<int64_t>(vmem_.size()) - kSublanes * rowBytes)
-    trackOnChip(exe::VMEM, addr, kSublanes * rowBytes, store);
-  for (int s = 0; s < kSublanes; ++s) {
-    int64_t rowAddr = addr + s * stride;
-    absl::StatusOr<uint8_t *> p =
-        access(exe::VMEM, rowAddr, rowBytes, store, !contiguous);
-    if (!p.ok())
-      return p.status();
-    start = std::max(start, pagesReady(rowAddr, rowBytes, store));
-    if (!computes())
-      continue;
-    uint32_t *lane = reg.data() + s * kLanes;
-    if (elem == 4 && store) {
-      std::memcpy(*p, lane, rowBytes);
-    } else if (elem == 4) {
-      std::memcpy(lane, *p, rowBytes);
-    } else {
-      for (int l = 0; l < kLanes; ++l) {
-        uint16_t b;
-        if (store) {
-          b = f32ToBf16Bits(floatFromBits(lane[l]));
-          std::memcpy(*p + 2 * l, &b, 2);
-        } else {
-          std::memcpy(&b, *p + 2 * l, 2);
-          lane[l] = floatBits(bf16BitsToF32(b));
-        }
-      }
+      addr <= static_cast<int64_t>(vmem_.size()) - blockBytes)
+    trackOnChip(exe::VMEM, addr, blockBytes, store);
+  // Contiguous rows are also one access for the checks and the scoreboard
+  // (the same outcome as row by row); if that would trap, the rows are
+  // checked one by one for the trap's exact message.
+  uint8_t *rows[kSublanes];
+  if (uint8_t *p = contiguous ? checkedAccess(exe::VMEM, addr, blockBytes,
+                                              store, false, nullptr)
+                              : nullptr) {
+    for (int s = 0; s < kSublanes; ++s)
+      rows[s] = p + s * rowBytes;
+    start = std::max(start, pagesReady(addr, blockBytes, store));
+  } else {
+    for (int s = 0; s < kSublanes; ++s) {
+      int64_t rowAddr = addr + s * stride;
+      absl::StatusOr<uint8_t *> p =
+          access(exe::VMEM, rowAddr, rowBytes, store, !contiguous);
+      if (!p.ok())
+        return p.status();
+      rows[s] = *p;
+      start = std::max(start, pagesReady(rowAddr, rowBytes, store));
+    }
+  }
+  if (computes()) {
+    // Contiguous rows move as one block.
+    int count = contiguous ? 1 : kSublanes;
+    int64_t lanes = contiguous ? kVregElements : kLanes;
+    for (int s = 0; s < count; ++s) {
+      uint32_t *lane = reg.data() + s * kLanes;
+      if (elem == 4 && store)
+        std::memcpy(rows[s], lane, lanes * 4);
+      else if (elem == 4)
+        std::memcpy(lane, rows[s], lanes * 4);
+      else if (store)
+        narrowToBf16(dev_.kernels_, lane, rows[s], lanes);
+      else
+        widenBf16(dev_.kernels_, rows[s], lane, lanes);
     }
   }
   vpuFree_ = start + kVpuCycles;
-  for (int s = 0; s < kSublanes; ++s)
-    markPages(addr + s * stride, rowBytes, vpuFree_, store);
+  if (contiguous)
+    markPages(addr, blockBytes, vpuFree_, store);
+  else
+    for (int s = 0; s < kSublanes; ++s)
+      markPages(addr + s * stride, rowBytes, vpuFree_, store);
   record(Unit::Vpu, 0, start, vpuFree_);
   return absl::OkStatus();
 }
@@ -1066,6 +1207,60 @@ uint32_t convert(exe::DType from, exe::DType to, uint32_t bits) {
   }
 }
 
+// Lane loops over whole vregs, the operation chosen once per instruction:
+// `dispatch<E, V...>(v, f)` calls f(std::integral_constant<E, v>) for the
+// value v among V..., so each loop body is one operation the compiler can
+// vectorize (the scalar definitions above, so the same bits).
+template <typename E, E... Vs, typename F> bool dispatch(E value, F f) {
+  return ((value == Vs ? (f(std::integral_constant<E, Vs>()), true) : false) ||
+          ...);
+}
+
+template <typename F> void map1(const Vreg &a, Vreg &out, F f) {
+  for (int i = 0; i < kVregElements; ++i)
+    out[i] = f(a[i]);
+}
+
+template <typename F>
+void map2(const Vreg &a, const Vreg &b, Vreg &out, F f) {
+  for (int i = 0; i < kVregElements; ++i)
+    out[i] = f(a[i], b[i]);
+}
+
+// f32 lanes through `f` (float -> float or float, float -> float).
+template <typename F> void mapF32(const Vreg &a, Vreg &out, F f) {
+  map1(a, out, [&](uint32_t x) { return floatBits(f(floatFromBits(x))); });
+}
+template <typename F>
+void mapF32(const Vreg &a, const Vreg &b, Vreg &out, F f) {
+  map2(a, b, out, [&](uint32_t x, uint32_t y) {
+    return floatBits(f(floatFromBits(x), floatFromBits(y)));
+  });
+}
+
+// VREDUCE_LANES / VREDUCE_SUBLANES: each group (a sublane's 128 lanes, or a
+// lane's 8 sublanes) folded in sequential order, so the result is defined
+// bit for bit, and broadcast back to the group.
+template <typename T, typename Combine>
+void reduceGroups(const Vreg &a, Vreg &out, bool lanes, Combine combine) {
+  int groups = lanes ? kSublanes : kLanes, width = lanes ? kLanes : kSublanes;
+  auto load = [](uint32_t bits) {
+    T x;
+    std::memcpy(&x, &bits, 4);
+    return x;
+  };
+  for (int g = 0; g < groups; ++g) {
+    auto at = [&](int j) { return lanes ? g * kLanes + j : j * kLanes + g; };
+    T acc = load(a[at(0)]);
+    for (int j = 1; j < width; ++j)
+      acc = combine(acc, load(a[at(j)]));
+    uint32_t r;
+    std::memcpy(&r, &acc, 4);
+    for (int j = 0; j < width; ++j)
+      out[at(j)] = r;
+  }
+}
+
 } // namespace
 
 absl::Status Machine::vectorOp(const exe::Instruction &in) {
@@ -1075,7 +1270,7 @@ absl::Status Machine::vectorOp(const exe::Instruction &in) {
     status = vectorMemory(in);
   } else {
     uint64_t start = std::max(issue_, vpuFree_);
-    vpuFree_ = start + getOpcodeInfo(op)->cycles;
+    vpuFree_ = start + info_->cycles;
     record(Unit::Vpu, 0, start, vpuFree_);
     status = vectorCompute(in);
   }
@@ -1100,17 +1295,19 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
   if (!computes())
     return absl::OkStatus();
   bool isF32 = in.dtype() == exe::F32;
-  const Vreg *a = in.vsrc_size() > 0 ? &v_[in.vsrc(0)] : nullptr;
-  const Vreg *b = in.vsrc_size() > 1 ? &v_[in.vsrc(1)] : nullptr;
-  Vreg out;
-  auto f = [](const Vreg *r, int i) { return floatFromBits((*r)[i]); };
-  auto s = [](const Vreg *r, int i) { return static_cast<int32_t>((*r)[i]); };
+  const Vreg &a = v_[in.vsrc_size() > 0 ? in.vsrc(0) : 0];
+  const Vreg &b = v_[in.vsrc_size() > 1 ? in.vsrc(1) : 0];
+  // Lane-wise operations write the destination in place (lane i reads only
+  // lane i of its sources, so a source may be the destination); the
+  // cross-lane ones read a copy of their source.
+  Vreg &out = v_[in.dst()];
+  using exe::Opcode;
   switch (op) {
   case exe::VSPLAT:
     out.fill(static_cast<uint32_t>(index));
     break;
   case exe::VMOV:
-    out = *a;
+    out = a;
     break;
   case exe::VADD:
   case exe::VSUB:
@@ -1121,28 +1318,49 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
                      : op == exe::VSUB ? BinaryOp::Sub
                      : op == exe::VMUL ? BinaryOp::Mul
                                        : BinaryOp::Div;
-      binaryF32(dev_.kernels_, bop, reinterpret_cast<const float *>(a->data()),
-                reinterpret_cast<const float *>(b->data()),
+      binaryF32(dev_.kernels_, bop, reinterpret_cast<const float *>(a.data()),
+                reinterpret_cast<const float *>(b.data()),
                 reinterpret_cast<float *>(out.data()), kVregElements);
       break;
     }
     [[fallthrough]];
   case exe::VMAX:
   case exe::VMIN:
-    for (int i = 0; i < kVregElements; ++i)
-      out[i] = isF32 ? floatBits(op == exe::VMAX ? maxNan(f(a, i), f(b, i))
-                                                 : minNan(f(a, i), f(b, i)))
-                     : static_cast<uint32_t>(binaryS32(op, s(a, i), s(b, i)));
+    if (isF32 && op == exe::VMAX)
+      mapF32(a, b, out, maxNan);
+    else if (isF32)
+      mapF32(a, b, out, minNan);
+    else
+      dispatch<Opcode, exe::VADD, exe::VSUB, exe::VMUL, exe::VDIV, exe::VMAX,
+               exe::VMIN>(op, [&](auto c) {
+        map2(a, b, out, [](uint32_t x, uint32_t y) {
+          return static_cast<uint32_t>(binaryS32(decltype(c)::value,
+                                                 static_cast<int32_t>(x),
+                                                 static_cast<int32_t>(y)));
+        });
+      });
     break;
   case exe::VCMP:
-    for (int i = 0; i < kVregElements; ++i)
-      out[i] = isF32 ? compare(in.cmp(), f(a, i), f(b, i))
-                     : compare(in.cmp(), s(a, i), s(b, i));
+    dispatch<exe::CmpKind, exe::EQ, exe::NE, exe::LT, exe::LE, exe::GT,
+             exe::GE>(in.cmp(), [&](auto c) {
+      constexpr exe::CmpKind kind = decltype(c)::value;
+      if (isF32)
+        map2(a, b, out, [](uint32_t x, uint32_t y) -> uint32_t {
+          return compare(kind, floatFromBits(x), floatFromBits(y));
+        });
+      else
+        map2(a, b, out, [](uint32_t x, uint32_t y) -> uint32_t {
+          return compare(kind, static_cast<int32_t>(x),
+                         static_cast<int32_t>(y));
+        });
+    });
     break;
   case exe::VSEL: {
     const Vreg &onFalse = v_[in.vsrc(2)];
-    for (int i = 0; i < kVregElements; ++i)
-      out[i] = (*a)[i] ? (*b)[i] : onFalse[i];
+    for (int i = 0; i < kVregElements; ++i) {
+      uint32_t mask = 0u - static_cast<uint32_t>(a[i] != 0);
+      out[i] = (b[i] & mask) | (onFalse[i] & ~mask);
+    }
     break;
   }
   case exe::VNEG:
@@ -1153,23 +1371,34 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
   case exe::VRSQRT:
   case exe::VSQRT:
   case exe::VRCP:
-    for (int i = 0; i < kVregElements; ++i) {
-      if (isF32) {
-        out[i] = floatBits(unaryF32(op, f(a, i)));
-      } else {
-        int64_t x = s(a, i);
-        out[i] = static_cast<uint32_t>(op == exe::VNEG ? -x : std::abs(x));
-      }
-    }
+    if (isF32)
+      dispatch<Opcode, exe::VNEG, exe::VABS, exe::VEXP, exe::VLOG, exe::VTANH,
+               exe::VRSQRT, exe::VSQRT, exe::VRCP>(op, [&](auto c) {
+        mapF32(a, out, [](float x) { return unaryF32(decltype(c)::value, x); });
+      });
+    else if (op == exe::VNEG)
+      map1(a, out, [](uint32_t x) { return 0u - x; });
+    else
+      map1(a, out, [](uint32_t x) {
+        int64_t v = static_cast<int32_t>(x);
+        return static_cast<uint32_t>(std::abs(v));
+      });
     break;
   case exe::VCVT:
-    for (int i = 0; i < kVregElements; ++i)
-      out[i] = convert(in.src_dtype(), in.dtype(), (*a)[i]);
+    dispatch<exe::DType, exe::F32, exe::BF16, exe::S32>(
+        in.src_dtype(), [&](auto from) {
+          dispatch<exe::DType, exe::F32, exe::BF16, exe::S32>(
+              in.dtype(), [&](auto to) {
+                map1(a, out, [](uint32_t x) {
+                  return convert(decltype(from)::value, decltype(to)::value,
+                                 x);
+                });
+              });
+        });
     break;
   case exe::VREM:
     if (isF32) {
-      for (int i = 0; i < kVregElements; ++i)
-        out[i] = floatBits(std::fmod(f(a, i), f(b, i)));
+      mapF32(a, b, out, [](float x, float y) { return std::fmod(x, y); });
       break;
     }
     [[fallthrough]];
@@ -1180,104 +1409,140 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
   case exe::VSHL:
   case exe::VSHRL:
   case exe::VSHRA:
-    for (int i = 0; i < kVregElements; ++i)
-      out[i] = bitsS32(op, (*a)[i], (*b)[i]);
+    dispatch<Opcode, exe::VREM, exe::VMULHI, exe::VAND, exe::VOR, exe::VXOR,
+             exe::VSHL, exe::VSHRL, exe::VSHRA>(op, [&](auto c) {
+      map2(a, b, out, [](uint32_t x, uint32_t y) {
+        return bitsS32(decltype(c)::value, x, y);
+      });
+    });
     break;
   case exe::VPOPCNT:
   case exe::VCLZ:
-    for (int i = 0; i < kVregElements; ++i)
-      out[i] = bitsS32(op, (*a)[i], 0);
+    dispatch<Opcode, exe::VPOPCNT, exe::VCLZ>(op, [&](auto c) {
+      map1(a, out,
+           [](uint32_t x) { return bitsS32(decltype(c)::value, x, 0); });
+    });
     break;
   case exe::VFLOOR:
   case exe::VCEIL:
   case exe::VROUND_AFZ:
   case exe::VROUND_EVEN:
-    for (int i = 0; i < kVregElements; ++i)
-      out[i] = floatBits(roundF32(op, f(a, i)));
+    dispatch<Opcode, exe::VFLOOR, exe::VCEIL, exe::VROUND_AFZ,
+             exe::VROUND_EVEN>(op, [&](auto c) {
+      mapF32(a, out, [](float x) { return roundF32(decltype(c)::value, x); });
+    });
     break;
   case exe::VREDUCE_PRECISION: {
     int exponent = static_cast<int>(std::min<int64_t>(index, 8));
     int mantissa = static_cast<int>(std::min<int64_t>(arg(in, 1), 23));
-    for (int i = 0; i < kVregElements; ++i)
-      out[i] = floatBits(hostio::reducePrecision<float, uint32_t, 8, 23>(
-          f(a, i), exponent, mantissa));
+    mapF32(a, out, [&](float x) {
+      return hostio::reducePrecision<float, uint32_t, 8, 23>(x, exponent,
+                                                             mantissa);
+    });
     break;
   }
   case exe::VREDUCE_LANES:
   case exe::VREDUCE_SUBLANES: {
+    const Vreg src = a;
     bool lanes = op == exe::VREDUCE_LANES;
-    int groups = lanes ? kSublanes : kLanes, width = lanes ? kLanes : kSublanes;
-    for (int g = 0; g < groups; ++g) {
-      auto at = [&](int j) { return lanes ? g * kLanes + j : j * kLanes + g; };
-      // Sequential order, so the result is defined bit for bit.
-      float accF = f(a, at(0));
-      int32_t accS = s(a, at(0));
-      for (int j = 1; j < width; ++j) {
-        float x = f(a, at(j));
-        int32_t y = s(a, at(j));
-        switch (in.reduce()) {
-        case exe::REDUCE_SUM:
-          accF += x;
-          accS = binaryS32(exe::VADD, accS, y);
-          break;
-        case exe::REDUCE_MAX:
-          accF = maxNan(accF, x);
-          accS = std::max(accS, y);
-          break;
-        default:
-          accF = minNan(accF, x);
-          accS = std::min(accS, y);
-          break;
-        }
-      }
-      uint32_t r = isF32 ? floatBits(accF) : static_cast<uint32_t>(accS);
-      for (int j = 0; j < width; ++j)
-        out[at(j)] = r;
-    }
+    exe::ReduceKind kind = in.reduce();
+    if (isF32 && kind == exe::REDUCE_SUM)
+      reduceGroups<float>(src, out, lanes, [](float x, float y) { return x + y; });
+    else if (isF32 && kind == exe::REDUCE_MAX)
+      reduceGroups<float>(src, out, lanes, maxNan);
+    else if (isF32)
+      reduceGroups<float>(src, out, lanes, minNan);
+    else if (kind == exe::REDUCE_SUM)
+      reduceGroups<int32_t>(src, out, lanes, [](int32_t x, int32_t y) {
+        return binaryS32(exe::VADD, x, y);
+      });
+    else if (kind == exe::REDUCE_MAX)
+      reduceGroups<int32_t>(src, out, lanes,
+                            [](int32_t x, int32_t y) { return std::max(x, y); });
+    else
+      reduceGroups<int32_t>(src, out, lanes,
+                            [](int32_t x, int32_t y) { return std::min(x, y); });
     break;
   }
   case exe::VBCAST_LANE:
-  case exe::VBCAST_SUBLANE:
+  case exe::VBCAST_SUBLANE: {
+    const Vreg src = a;
     for (int sl = 0; sl < kSublanes; ++sl)
       for (int l = 0; l < kLanes; ++l)
         out[sl * kLanes + l] = op == exe::VBCAST_LANE
-                                   ? (*a)[sl * kLanes + index]
-                                   : (*a)[index * kLanes + l];
+                                   ? src[sl * kLanes + index]
+                                   : src[index * kLanes + l];
     break;
+  }
   case exe::VLANE_ID:
   case exe::VSUBLANE_ID:
     for (int i = 0; i < kVregElements; ++i)
       out[i] = op == exe::VLANE_ID ? i % kLanes : i / kLanes;
     break;
   case exe::VTRANSPOSE: {
-    // Rows 8r..8r+7 of the 128x128 block live in register base + r.
-    std::vector<Vreg> block(v_.begin() + in.vsrc(0),
-                            v_.begin() + in.vsrc(0) + kTransposeRegs);
-    for (int row = 0; row < kLanes; ++row)
-      for (int col = 0; col < kLanes; ++col)
-        v_[in.dst() + col / kSublanes][(col % kSublanes) * kLanes + row] =
-            block[row / kSublanes][(row % kSublanes) * kLanes + col];
+    // Rows 8r..8r+7 of the 128x128 block live in register base + r, so the
+    // consecutive registers are one row-major 128x128 matrix; transposed in
+    // 16x16 tiles (a copy first: the source and destination may overlap).
+    transposeScratch_.assign(v_.begin() + in.vsrc(0),
+                             v_.begin() + in.vsrc(0) + kTransposeRegs);
+    const uint32_t *src = transposeScratch_[0].data();
+    uint32_t *dst = v_[in.dst()].data();
+    constexpr int kTile = 16;
+    for (int r0 = 0; r0 < kLanes; r0 += kTile)
+      for (int c0 = 0; c0 < kLanes; c0 += kTile)
+        for (int c = c0; c < c0 + kTile; ++c)
+          for (int r = r0; r < r0 + kTile; ++r)
+            dst[c * kLanes + r] = src[r * kLanes + c];
     return absl::OkStatus();
   }
   default:
     return unimplemented(in);
   }
-  v_[in.dst()] = out;
   return absl::OkStatus();
 }
 
 EmulatorDevice::EmulatorDevice(exe::Target target, KernelPath kernels)
     : target_(std::move(target)), kernels_(kernels) {}
 
+ZeroedMemory::ZeroedMemory(size_t size) {
+  if (size == 0)
+    return;
+  void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED)
+    return;
+#ifdef MADV_HUGEPAGE
+  if (size >= (size_t(2) << 20))
+    madvise(p, size, MADV_HUGEPAGE); // a hint: no huge pages is fine
+#endif
+  data_ = static_cast<uint8_t *>(p);
+  size_ = size;
+}
+
+ZeroedMemory &ZeroedMemory::operator=(ZeroedMemory &&other) noexcept {
+  if (this != &other) {
+    if (data_)
+      munmap(data_, size_);
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+  }
+  return *this;
+}
+
+ZeroedMemory::~ZeroedMemory() {
+  if (data_)
+    munmap(data_, size_);
+}
+
 uint8_t *EmulatorDevice::hbmRange(uint64_t addr, uint64_t len) {
   auto it = hbm_.upper_bound(addr);
   if (it == hbm_.begin())
     return nullptr;
   --it;
-  uint64_t offset = addr - it->first, size = it->second.size;
+  uint64_t offset = addr - it->first, size = it->second.size();
   if (offset > size || len > size - offset)
     return nullptr;
-  return it->second.data.get() + offset;
+  return it->second.data() + offset;
 }
 
 absl::Status EmulatorDevice::allocate(uint64_t offset, uint64_t size) {
@@ -1287,21 +1552,22 @@ absl::Status EmulatorDevice::allocate(uint64_t offset, uint64_t size) {
         "HBM allocation [", offset, ", +", size, ") exceeds the ", usable,
         " usable bytes of ", target_.name()));
   auto next = hbm_.lower_bound(offset);
-  if (next != hbm_.end() && next->first == offset && next->second.size == size)
+  if (next != hbm_.end() && next->first == offset &&
+      next->second.size() == size)
     hbm_.erase(next++); // re-allocation: fresh zeroed memory
   bool overlapsNext = next != hbm_.end() && next->first < offset + size;
   bool overlapsPrev = next != hbm_.begin() &&
-                      std::prev(next)->first + std::prev(next)->second.size >
+                      std::prev(next)->first + std::prev(next)->second.size() >
                           offset;
   if (overlapsNext || overlapsPrev)
     return absl::InvalidArgumentError(absl::StrCat(
         "HBM allocation [", offset, ", +", size,
         ") overlaps an existing allocation"));
-  auto *data = static_cast<uint8_t *>(std::calloc(size, 1));
-  if (!data)
+  ZeroedMemory data(size);
+  if (!data.data())
     return absl::ResourceExhaustedError(absl::StrCat(
         "cannot back ", size, " bytes of emulated HBM on this host"));
-  hbm_[offset] = Region{std::unique_ptr<uint8_t, Region::Free>(data), size};
+  hbm_[offset] = std::move(data);
   return absl::OkStatus();
 }
 
@@ -1313,6 +1579,21 @@ absl::Status EmulatorDevice::copyToDevice(uint64_t offset,
         "copy to HBM [", offset, ", +", data.size(), ") is not allocated"));
   std::memcpy(p, data.data(), data.size());
   return absl::OkStatus();
+}
+
+HostThreads *EmulatorDevice::hostThreads(int threads) {
+  if (threads <= 0)
+    threads = std::max(1u, std::thread::hardware_concurrency());
+  if (threads == 1)
+    return nullptr;
+  if (!threads_ || threads_->threads() != threads)
+    threads_ = std::make_unique<HostThreads>(threads);
+  return threads_.get();
+}
+
+absl::Span<uint8_t> EmulatorDevice::hostView(uint64_t offset, uint64_t size) {
+  uint8_t *p = hbmRange(offset, size);
+  return p ? absl::MakeSpan(p, size) : absl::Span<uint8_t>();
 }
 
 absl::Status EmulatorDevice::copyFromDevice(uint64_t offset,

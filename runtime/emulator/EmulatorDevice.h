@@ -3,16 +3,40 @@
 #ifndef TPUC_RUNTIME_EMULATOR_EMULATORDEVICE_H
 #define TPUC_RUNTIME_EMULATOR_EMULATORDEVICE_H
 
-#include <cstdlib>
+#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "runtime/emulator/HostThreads.h"
 #include "runtime/emulator/Kernels.h"
 #include "runtime/loader/Device.h"
 
 namespace tpuc::runtime {
+
+// Zero-filled host memory from mmap: the host commits its pages when they
+// are first touched, as transparent huge pages where it offers them (one
+// fault per 2 MiB instead of per 4 KiB). Move-only.
+class ZeroedMemory {
+public:
+  ZeroedMemory() = default;
+  // Empty (data() == nullptr) if the host cannot back `size` bytes.
+  explicit ZeroedMemory(size_t size);
+  ZeroedMemory(ZeroedMemory &&other) noexcept { *this = std::move(other); }
+  ZeroedMemory &operator=(ZeroedMemory &&other) noexcept;
+  ZeroedMemory(const ZeroedMemory &) = delete;
+  ZeroedMemory &operator=(const ZeroedMemory &) = delete;
+  ~ZeroedMemory();
+  uint8_t *data() const { return data_; }
+  size_t size() const { return size_; }
+
+private:
+  uint8_t *data_ = nullptr;
+  size_t size_ = 0;
+};
 
 class EmulatorDevice : public Device {
 public:
@@ -24,6 +48,7 @@ public:
                             absl::Span<const uint8_t> data) override;
   absl::Status copyFromDevice(uint64_t offset,
                               absl::Span<uint8_t> data) override;
+  absl::Span<uint8_t> hostView(uint64_t offset, uint64_t size) override;
   // Traps are FailedPrecondition errors naming the instruction (index,
   // opcode, hlo op) and the offending address or semaphore.
   absl::StatusOr<ExecutionProfile>
@@ -34,25 +59,23 @@ private:
   friend class Machine;
   // The HBM region holding [addr, addr + len), or nullptr.
   uint8_t *hbmRange(uint64_t addr, uint64_t len);
+  // `threads` host threads in all (0: every hardware thread), made on first
+  // use and kept; nullptr for one.
+  HostThreads *hostThreads(int threads);
 
   exe::Target target_;
   KernelPath kernels_;
-  // Zeroed with calloc: the host commits pages only when they are touched.
-  struct Region {
-    struct Free {
-      void operator()(uint8_t *p) const { std::free(p); }
-    };
-    std::unique_ptr<uint8_t, Free> data;
-    uint64_t size;
-  };
   // Allocated HBM regions by start offset; sparse so that a 16 GiB HBM costs
   // only what the program uses.
-  std::map<uint64_t, Region> hbm_;
+  std::map<uint64_t, ZeroedMemory> hbm_;
   // The storage of VMEM and of its written-byte map, kept between executes
   // (a step loop runs one executable many times). Each execute still starts
-  // from zeroes; reusing the committed pages saves faulting in 2 x
-  // vmem_bytes anew, most of a small program's host time.
-  std::vector<uint8_t> vmemPool_, vmemInitPool_;
+  // from zeroes: the bytes in `vmemDirty_` (what the last execute may have
+  // written) are cleared, the rest are zero already, and pages an execute
+  // never touches are never committed.
+  ZeroedMemory vmemPool_, vmemInitPool_;
+  std::unique_ptr<HostThreads> threads_;
+  std::pair<size_t, size_t> vmemDirty_{0, 0};
   // Timing-only runs: the control slice of the last executable run
   // (Provenance.h), kept so that later steps start with it, and the HBM
   // pages (by page number) whose last writes were not computed.

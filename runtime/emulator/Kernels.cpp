@@ -140,13 +140,22 @@ int64_t pairCount(int64_t k) { return (k + 1) / 2; }
 void packPairs(const uint16_t *rhs, int64_t k, int64_t n, uint32_t *out) {
   int64_t pairs = pairCount(k);
   for (int64_t q = 0; q * kPanel < n; ++q)
-    for (int64_t p = 0; p < pairs; ++p)
+    for (int64_t p = 0; p < pairs; ++p) {
+      if ((q + 1) * kPanel <= n && 2 * p + 1 < k) {
+        // A whole panel row of two present rows: no padding.
+        const uint16_t *lo = rhs + 2 * p * n + q * kPanel, *hi = lo + n;
+        for (int64_t c = 0; c < kPanel; ++c)
+          out[c] = uint32_t(lo[c]) | uint32_t(hi[c]) << 16;
+        out += kPanel;
+        continue;
+      }
       for (int64_t c = 0; c < kPanel; ++c) {
         int64_t j = q * kPanel + c;
         uint32_t lo = j < n ? rhs[2 * p * n + j] : 0;
         uint32_t hi = j < n && 2 * p + 1 < k ? rhs[(2 * p + 1) * n + j] : 0;
         *out++ = lo | hi << 16;
       }
+    }
 }
 
 // Rows [i, i + R) x columns [j, j + kPanel) (masked at n); lhs rows have
@@ -261,6 +270,40 @@ binaryAvx2(BinaryOp op, const float *a, const float *b, float *out, int64_t n) {
     out[i] = apply(op, a[i], b[i]);
 }
 
+// The bf16 row conversions, written once as plain loops and compiled for
+// each ISA below (the same integer operations, so the same bits).
+inline __attribute__((always_inline)) void
+widenLoop(const uint8_t *in, uint32_t *out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    uint16_t b;
+    std::memcpy(&b, in + 2 * i, 2);
+    out[i] = static_cast<uint32_t>(b) << 16;
+  }
+}
+
+inline __attribute__((always_inline)) void
+narrowLoop(const uint32_t *in, uint8_t *out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t bits = in[i];
+    // hostio::f32ToBf16Bits without branches: a NaN keeps its sign and high
+    // payload and is made quiet; otherwise round half to even.
+    uint32_t quiet = (bits >> 16) | 0x0040u;
+    uint32_t rounded = (bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16;
+    uint16_t b = static_cast<uint16_t>(
+        (bits & 0x7FFFFFFFu) > 0x7F800000u ? quiet : rounded);
+    std::memcpy(out + 2 * i, &b, 2);
+  }
+}
+
+__attribute__((target("avx2"))) void widenAvx2(const uint8_t *in,
+                                               uint32_t *out, int64_t n) {
+  widenLoop(in, out, n);
+}
+__attribute__((target("avx2"))) void narrowAvx2(const uint32_t *in,
+                                                uint8_t *out, int64_t n) {
+  narrowLoop(in, out, n);
+}
+
 } // namespace
 
 const char *kernelPathName(KernelPath path) {
@@ -321,9 +364,16 @@ std::vector<KernelPath> supportedKernelPaths() {
   return paths;
 }
 
-PackedRhs::PackedRhs(KernelPath path, const uint16_t *rhs, int64_t k, int64_t n)
-    : path_(isKernelPathSupported(path) ? path : KernelPath::Portable), k_(k),
-      n_(n) {
+PackedRhs::PackedRhs(KernelPath path, const uint16_t *rhs, int64_t k,
+                     int64_t n) {
+  pack(path, rhs, k, n);
+}
+
+void PackedRhs::pack(KernelPath path, const uint16_t *rhs, int64_t k,
+                     int64_t n) {
+  path_ = isKernelPathSupported(path) ? path : KernelPath::Portable;
+  k_ = k;
+  n_ = n;
   if (path_ == KernelPath::Avx512Bf16) {
     pairs_.resize((n + kPanel - 1) / kPanel * kPanel * pairCount(k));
     packPairs(rhs, k, n, pairs_.data());
@@ -397,6 +447,19 @@ std::vector<double> matmulBf16Tolerance(KernelPath path, const uint16_t *lhs,
           2 * gamma * magnitudes + flushed + (3.0 * k + 3) * minNormal;
     }
   return bound;
+}
+
+void widenBf16(KernelPath path, const uint8_t *in, uint32_t *out, int64_t n) {
+  if (path != KernelPath::Portable && isKernelPathSupported(KernelPath::Avx2))
+    return widenAvx2(in, out, n);
+  widenLoop(in, out, n);
+}
+
+void narrowToBf16(KernelPath path, const uint32_t *in, uint8_t *out,
+                  int64_t n) {
+  if (path != KernelPath::Portable && isKernelPathSupported(KernelPath::Avx2))
+    return narrowAvx2(in, out, n);
+  narrowLoop(in, out, n);
 }
 
 void binaryF32(KernelPath path, BinaryOp op, const float *a, const float *b,

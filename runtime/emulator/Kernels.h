@@ -59,6 +59,9 @@ public:
   PackedRhs() = default;
   // rhs: k x n bf16 bit patterns, row-major.
   PackedRhs(KernelPath path, const uint16_t *rhs, int64_t k, int64_t n);
+  // The same, reusing this object's storage (no allocation once it has held
+  // a k x n rhs).
+  void pack(KernelPath path, const uint16_t *rhs, int64_t k, int64_t n);
   KernelPath path() const { return path_; }
   int64_t k() const { return k_; }
   int64_t n() const { return n_; }
@@ -95,6 +98,15 @@ enum class BinaryOp { Add, Sub, Mul, Div };
 // all run the AVX2 loop).
 void binaryF32(KernelPath path, BinaryOp op, const float *a, const float *b,
                float *out, int64_t n);
+
+// The VPU's bf16 loads and stores of a VMEM row (VLD / VST with dtype bf16):
+// widenBf16 puts each bf16 in the high half of a 32-bit lane (exact);
+// narrowToBf16 rounds each f32 lane to nearest even, a NaN kept quiet
+// (hostio::f32ToBf16Bits). `in` / `out` are VMEM bytes with no alignment.
+// Bit-identical on every path.
+void widenBf16(KernelPath path, const uint8_t *in, uint32_t *out, int64_t n);
+void narrowToBf16(KernelPath path, const uint32_t *in, uint8_t *out,
+                  int64_t n);
 
 } // namespace tpuc::runtime
 

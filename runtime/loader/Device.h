@@ -24,6 +24,9 @@ struct ExecuteOptions {
   // decisions that depend on it are reported as data-dependent.
   std::vector<bool> assumedParameters;
   bool trace = false;
+  // Host threads of a functional run: large MXU matmuls are split by rows
+  // over them (the results do not depend on it). 0: every hardware thread.
+  int hostThreads = 0;
   // Executed-instruction budget; exceeding it traps (runaway loops).
   int64_t maxInstructions = int64_t(1) << 33;
 };
@@ -38,6 +41,14 @@ public:
                                     absl::Span<const uint8_t> data) = 0;
   virtual absl::Status copyFromDevice(uint64_t offset,
                                       absl::Span<uint8_t> data) = 0;
+  // Device memory [offset, offset + size) as host memory the caller may
+  // write directly (one copy less for large inputs), or an empty span if
+  // the device has none (the default) or the range is not allocated.
+  virtual absl::Span<uint8_t> hostView(uint64_t offset, uint64_t size) {
+    (void)offset;
+    (void)size;
+    return {};
+  }
   virtual absl::StatusOr<ExecutionProfile>
   execute(const Executable &executable, const ExecuteOptions &options) = 0;
 };

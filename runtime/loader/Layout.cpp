@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "runtime/hostio/FloatConversion.h"
@@ -111,22 +112,48 @@ absl::Status checkConvertible(exe::DType host, exe::DType device) {
                    dtypeName(device)));
 }
 
-// Copies one element between element types checked by checkConvertible.
-void convertElement(exe::DType from, const uint8_t *src, exe::DType to,
-                    uint8_t *dst) {
+// Copies every element of `shape` from `src` (element type `from`, indexed
+// by `srcIndex(h, d)`) to `dst` (type `to`, `dstIndex(h, d)`), for element
+// types checked by checkConvertible. The conversion is chosen once, so the
+// per-element work is one fixed-size copy or rounding (resnet50's 100 MB of
+// weights upload in tens of milliseconds).
+template <typename SrcIndex, typename DstIndex>
+void convertElements(const exe::Shape &shape, exe::DType from,
+                     const uint8_t *src, exe::DType to, uint8_t *dst,
+                     SrcIndex srcIndex, DstIndex dstIndex) {
+  auto copy = [&](auto bytes) {
+    constexpr int64_t n = decltype(bytes)::value;
+    forEachElement(shape, [&](int64_t h, int64_t d) {
+      std::memcpy(dst + dstIndex(h, d) * n, src + srcIndex(h, d) * n, n);
+    });
+  };
   if (from == to) {
-    std::memcpy(dst, src, elementBytes(from));
-  } else if (from == exe::F32) {
-    float f;
-    std::memcpy(&f, src, 4);
-    uint16_t b = hostio::f32ToBf16Bits(f);
-    std::memcpy(dst, &b, 2);
-  } else {
-    uint16_t b;
-    std::memcpy(&b, src, 2);
-    float f = hostio::bf16BitsToF32(b);
-    std::memcpy(dst, &f, 4);
+    switch (elementBytes(from)) {
+    case 1:
+      return copy(std::integral_constant<int64_t, 1>());
+    case 2:
+      return copy(std::integral_constant<int64_t, 2>());
+    case 4:
+      return copy(std::integral_constant<int64_t, 4>());
+    default:
+      return copy(std::integral_constant<int64_t, 8>());
+    }
   }
+  if (from == exe::F32) {
+    forEachElement(shape, [&](int64_t h, int64_t d) {
+      float f;
+      std::memcpy(&f, src + srcIndex(h, d) * 4, 4);
+      uint16_t b = hostio::f32ToBf16Bits(f);
+      std::memcpy(dst + dstIndex(h, d) * 2, &b, 2);
+    });
+    return;
+  }
+  forEachElement(shape, [&](int64_t h, int64_t d) {
+    uint16_t b;
+    std::memcpy(&b, src + srcIndex(h, d) * 2, 2);
+    float f = hostio::bf16BitsToF32(b);
+    std::memcpy(dst + dstIndex(h, d) * 4, &f, 4);
+  });
 }
 
 absl::Status checkSizes(const exe::Shape &device, exe::DType hostType,
@@ -290,12 +317,9 @@ absl::Status hostToDevice(const exe::Shape &device, exe::DType hostType,
       !s.ok())
     return s;
   std::memset(deviceBytes.data(), 0, deviceBytes.size());
-  int64_t hostElem = elementBytes(hostType);
-  int64_t devElem = elementBytes(device.dtype());
-  forEachElement(device, [&](int64_t h, int64_t d) {
-    convertElement(hostType, hostBytes.data() + h * hostElem, device.dtype(),
-                   deviceBytes.data() + d * devElem);
-  });
+  convertElements(
+      device, hostType, hostBytes.data(), device.dtype(), deviceBytes.data(),
+      [](int64_t h, int64_t) { return h; }, [](int64_t, int64_t d) { return d; });
   return absl::OkStatus();
 }
 
@@ -306,12 +330,9 @@ absl::Status deviceToHost(const exe::Shape &device, exe::DType hostType,
           checkSizes(device, hostType, hostBytes.size(), deviceBytes.size());
       !s.ok())
     return s;
-  int64_t hostElem = elementBytes(hostType);
-  int64_t devElem = elementBytes(device.dtype());
-  forEachElement(device, [&](int64_t h, int64_t d) {
-    convertElement(device.dtype(), deviceBytes.data() + d * devElem, hostType,
-                   hostBytes.data() + h * hostElem);
-  });
+  convertElements(
+      device, device.dtype(), deviceBytes.data(), hostType, hostBytes.data(),
+      [](int64_t, int64_t d) { return d; }, [](int64_t h, int64_t) { return h; });
   return absl::OkStatus();
 }
 

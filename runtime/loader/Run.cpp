@@ -41,12 +41,17 @@ absl::Status loadInputs(Device &device, const Executable &executable,
     absl::StatusOr<int64_t> size = paddedByteSize(shape);
     if (!size.ok())
       return size.status();
-    staging.assign(*size, 0);
+    uint64_t offset = e.buffers(buffer).offset();
+    // Straight into device memory where the device allows it.
+    if (absl::Span<uint8_t> view = device.hostView(offset, *size);
+        view.size() == static_cast<size_t>(*size))
+      return hostToDevice(shape, hostType, bytes, view);
+    staging.resize(*size); // hostToDevice writes every byte
     if (absl::Status s = hostToDevice(shape, hostType, bytes,
                                       absl::MakeSpan(staging));
         !s.ok())
       return s;
-    return device.copyToDevice(e.buffers(buffer).offset(), staging);
+    return device.copyToDevice(offset, staging);
   };
   for (const exe::Constant &c : e.constants()) {
     const auto *data = reinterpret_cast<const uint8_t *>(c.data().data());

@@ -406,6 +406,63 @@ TEST(Mxu, MatmulMatchesReferenceOnEveryPath) {
                           want, lb2, wb2, 16, 256, 128);
 }
 
+TEST(Mxu, RowSplitOverHostThreadsChangesNoBit) {
+  // 520 rows (parts of 128+ rows on up to 4 threads, the last one short),
+  // accumulated twice; every path, 1 to 4 host threads: the same bits, and
+  // on an exact path the reference's.
+  constexpr int64_t kRows = 520;
+  std::vector<float> lhs(kRows * 128), w(128 * 128);
+  for (size_t i = 0; i < lhs.size(); ++i)
+    lhs[i] = std::sin(0.013f * i) * 3;
+  for (size_t i = 0; i < w.size(); ++i)
+    w[i] = std::cos(0.37f * i);
+  ProgramBuilder p;
+  uint32_t pl =
+      p.addParameter("lhs", makeShape(exe::BF16, {kRows, 128}, {{8, 128}}));
+  uint32_t pw = p.addParameter("w", makeShape(exe::BF16, {128, 128}, {{8, 128}}));
+  uint32_t res =
+      p.addResult("out", makeShape(exe::F32, {kRows, 128}, {{8, 128}}));
+  p.dma(exe::HBM, imm(p.parameterOffset(pl)), exe::VMEM, imm(0),
+        imm(kRows * 256), imm(1), imm(0), imm(0), imm(0));
+  p.dma(exe::HBM, imm(p.parameterOffset(pw)), exe::VMEM, imm(1 << 20),
+        imm(32768), imm(1), imm(0), imm(0), imm(0));
+  p.semWait(imm(0), imm(2));
+  p.mxuLoadWeights(0, imm(1 << 20));
+  p.mxuMatmul(0, imm(0), imm(2 << 20), imm(kRows), false);
+  p.mxuMatmul(0, imm(0), imm(2 << 20), imm(kRows), true);
+  p.dma(exe::VMEM, imm(2 << 20), exe::HBM, imm(p.resultOffset(res)),
+        imm(kRows * 512), imm(1), imm(0), imm(0), imm(0));
+  p.semWait(imm(0), imm(1));
+  absl::StatusOr<Executable> e = p.build();
+  ASSERT_TRUE(e.ok()) << e.status();
+  std::vector<uint16_t> lb = toBf16(lhs), wb = toBf16(w);
+  std::vector<float> want(kRows * 128);
+  referenceMatmulBf16(lb.data(), wb.data(), want.data(), kRows, 128, 128,
+                      false);
+  referenceMatmulBf16(lb.data(), wb.data(), want.data(), kRows, 128, 128,
+                      true);
+  for (KernelPath path : supportedKernelPaths()) {
+    std::vector<float> first;
+    for (int threads = 1; threads <= 4; ++threads) {
+      EmulatorDevice device(e->target(), path);
+      ExecuteOptions options;
+      options.hostThreads = threads;
+      absl::StatusOr<RunResult> r = runExecutable(
+          device, *e, {makeF32({kRows, 128}, lhs), makeF32({128, 128}, w)},
+          options);
+      ASSERT_TRUE(r.ok()) << r.status();
+      std::vector<float> got = values<float>(r->results[0]);
+      if (threads == 1)
+        first = got;
+      EXPECT_EQ(got, first) << kernelPathName(path) << ", " << threads
+                            << " threads";
+      if (isKernelPathExact(path)) {
+        EXPECT_EQ(got, want) << kernelPathName(path);
+      }
+    }
+  }
+}
+
 TEST(Mxu, Matmul256ReadsAndWritesLaneBlocks) {
   // A 256x256 MXU: lhs 16x256, weights 256x256 and the result in lane
   // blocks of 128 columns (docs/isa.md, "MXU"), gathered from and scattered
@@ -543,6 +600,37 @@ TEST(Kernels, Bf16PathFlushesSubnormals) {
   EXPECT_LT(bound[0], std::ldexp(1.0, -20));
 }
 
+TEST(Kernels, Bf16RowConversionsMatchHostioOnEveryPath) {
+  // Ties, a carry into the exponent, the largest finite values, infinities,
+  // signalling and quiet NaNs, subnormals, zeros; then random bits. An odd
+  // count and an odd byte offset exercise the tails and unaligned VMEM.
+  std::vector<uint32_t> f32 = {
+      0x3F808000, 0x3F818000, 0x3F80FFFF, 0x7F7FFFFF, 0xFF7F8000, 0x7F800000,
+      0xFF800000, 0x7F800001, 0xFF812345, 0x7FC00000, 0x00000001, 0x807FFFFF,
+      0x00008000, 0x80000000, 0x00000000, 0x3F7FFFFF, 0x4B7FFFFF};
+  std::mt19937 rng(7);
+  while (f32.size() < 1031)
+    f32.push_back(static_cast<uint32_t>(rng()));
+  int64_t n = static_cast<int64_t>(f32.size());
+  std::vector<uint8_t> want(2 * n + 1);
+  for (int64_t i = 0; i < n; ++i) {
+    uint16_t b = hostio::f32ToBf16Bits(hostio::floatFromBits(f32[i]));
+    std::memcpy(&want[1 + 2 * i], &b, 2);
+  }
+  for (KernelPath path : supportedKernelPaths()) {
+    std::vector<uint8_t> narrow(2 * n + 1, 0);
+    narrowToBf16(path, f32.data(), narrow.data() + 1, n);
+    EXPECT_EQ(narrow, want) << kernelPathName(path);
+    std::vector<uint32_t> wide(n);
+    widenBf16(path, want.data() + 1, wide.data(), n);
+    for (int64_t i = 0; i < n; ++i) {
+      uint16_t b;
+      std::memcpy(&b, &want[1 + 2 * i], 2);
+      ASSERT_EQ(wide[i], uint32_t(b) << 16) << kernelPathName(path) << " " << i;
+    }
+  }
+}
+
 TEST(Kernels, PathNames) {
   for (KernelPath path : allKernelPaths())
     EXPECT_EQ(parseKernelPath(kernelPathName(path)), path);
@@ -612,6 +700,25 @@ TEST(Traps, UninitialisedVmemRead) {
   q.mxuLoadWeights(0, imm(0));
   EXPECT_EQ(trapMessage(q), "trap at instruction 0 (MXU_LOAD_WEIGHTS): read "
                             "of uninitialised VMEM at 0x0");
+}
+
+TEST(Traps, VmemWrittenByAnEarlierExecuteIsUninitialised) {
+  // The device reuses VMEM's storage and clears only what the last execute
+  // wrote; every execute still starts with VMEM uninitialised.
+  ProgramBuilder w;
+  w.vsplatF32(0, 1);
+  w.vst(0, imm(8 << 20), exe::F32);
+  ProgramBuilder r;
+  r.vld(0, imm(8 << 20), exe::F32);
+  absl::StatusOr<Executable> we = w.build(), re = r.build();
+  ASSERT_TRUE(we.ok() && re.ok());
+  EmulatorDevice device(we->target());
+  ASSERT_TRUE(device.execute(*we, {}).ok());
+  absl::StatusOr<ExecutionProfile> got = device.execute(*re, {});
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().message(),
+            "trap at instruction 0 (VLD): read of uninitialised VMEM at "
+            "0x800000");
 }
 
 TEST(Traps, DmaRaceWithoutWait) {
