@@ -73,6 +73,11 @@ void buildFrontEndPipeline(mlir::OpPassManager &pm,
   target.targetName = config.target;
   pm.addPass(createSetTarget(target));
   pm.addPass(mlir::createInlinerPass());
+  if (config.dataParallelDevices > 0) {
+    DataParallelOptions split;
+    split.numDevices = config.dataParallelDevices;
+    pm.addPass(createDataParallel(split));
+  }
   pm.addPass(createHoistWhileInvariants());
   pm.addPass(createSimplifyWhileLoops());
   if (config.mixedBfloat16)

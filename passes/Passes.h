@@ -55,6 +55,9 @@ struct CompilePipelineConfig {
   /// (0: the target preset's usable HBM).
   bool remat = false;
   int64_t memoryLimit = 0;
+  /// --data-parallel: split the step over this many devices
+  /// (tpuc-data-parallel) before the rest of the pipeline; 0: do not.
+  int64_t dataParallelDevices = 0;
 };
 
 /// Inline calls, while-loop LICM and simplification, mixed precision (when

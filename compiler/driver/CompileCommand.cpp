@@ -5,7 +5,8 @@
 // canonicalization (stage "hlo"), fusion (--fusion)
 // and layout assignment (--layout; stage "fused"), HBM planning and the
 // padding, memory and fusion reports, then code generation: the tpu
-// dialect (stage "tpu") and the executable (stage "exe"). -o writes the
+// dialect (stage "tpu") and the executable (stage "exe"). --data-parallel
+// first splits the step over a slice's devices. -o writes the
 // stage --emit names; --dump-dir writes every stage reached.
 //
 //===----------------------------------------------------------------------===//
@@ -141,6 +142,14 @@ cl::opt<bool> remat(
              "usable HBM (after --hbm-limit/--hbm-capacity/--hbm-reserved), recompute "
              "values live across the peak instead of keeping them "
              "(XLA's HloRematerialization; docs/fit.md)"),
+    cl::sub(compileSub), cl::cat(toolCategory()));
+cl::opt<bool> dataParallel(
+    "data-parallel",
+    cl::desc("Split the step over every device of the --target slice "
+             "(TPUStrategy's data parallelism, tpuc-data-parallel: "
+             "non-donated parameters along dim 0, gradients all-reduced) "
+             "before the rest of the pipeline; the reports are per device "
+             "(docs/spmd.md)"),
     cl::sub(compileSub), cl::cat(toolCategory()));
 cl::opt<std::string> memoryViewer(
     "memory-viewer", cl::desc("Write the memory viewer page (HTML)"),
@@ -325,6 +334,7 @@ void printFitAdvice(mlir::MLIRContext &context,
   for (const target::TargetSpec &preset : target::targetPresets()) {
     CompilePipelineConfig config = given;
     config.target = preset.machine.name();
+    config.dataParallelDevices = 0; // one device of each preset
     std::optional<Measurement> m =
         measureFit(*module, preset, config, config, /*timing=*/false);
     if (m && m->fits)
@@ -344,6 +354,9 @@ CompilePipelineConfig pipelineConfig(const target::TargetSpec &spec) {
   config.dotPrecision = dotPrecision;
   config.remat = remat;
   config.memoryLimit = target::usableHbmBytes(spec.machine);
+  if (dataParallel)
+    if (const target::SliceSpec *slice = target::findSlice(targetName))
+      config.dataParallelDevices = slice->devices;
   return config;
 }
 
@@ -355,6 +368,11 @@ int runCompile() {
   std::optional<target::TargetSpec> spec = selectTarget();
   if (!spec)
     return 1;
+  const target::SliceSpec *slice = target::findSlice(targetName);
+  if (dataParallel && !slice)
+    return fail("--data-parallel needs a slice target (tpuc targets lists "
+                "them, e.g. tpu-v3-8); '" +
+                targetName + "' is one device");
   ToolContext tool;
   mlir::MLIRContext &context = tool.get();
   mlir::OwningOpRef<mlir::ModuleOp> module = loadModule(input, context);
@@ -420,6 +438,8 @@ int runCompile() {
   reportContext.moduleName = module->getName().value_or("module").str();
   reportContext.layoutMode =
       layoutMode == LayoutMode::Auto ? "auto" : "preserve";
+  reportContext.devices = report::moduleDeviceCount(*module);
+  reportContext.slice = slice ? slice->name : "";
 
   std::optional<report::FusionSummary> fusionSummary;
   if (wantFusion) {
@@ -463,8 +483,8 @@ int runCompile() {
   if (!memoryViewer.empty() && writeViewer(*plan, reportContext) != 0)
     return 1;
   if (!plan->fits()) {
-    llvm::errs() << input << ": error: " << report::outOfMemoryMessage(*plan)
-                 << "\n";
+    llvm::errs() << input << ": error: "
+                 << report::outOfMemoryMessage(*plan, reportContext) << "\n";
     // The memory report tells where the memory went; print it once.
     if (!wantMemory || reportFormat == ReportFormat::Json)
       report::printMemoryReport(*plan, reportContext, llvm::errs());
