@@ -18,6 +18,7 @@
 #include "compiler/driver/Output.h"
 #include "compiler/importer/ModuleLoader.h"
 #include "compiler/report/Reports.h"
+#include "compiler/report/StepModel.h"
 #include "compiler/serializer/Serializer.h"
 #include "passes/ModuleTarget.h"
 #include "passes/Passes.h"
@@ -35,7 +36,7 @@ namespace tpuc::driver {
 namespace {
 
 enum class LayoutMode { Preserve, Auto };
-enum class ReportKind { Padding, Memory, Fusion };
+enum class ReportKind { Padding, Memory, Fusion, Step, Scaling };
 enum class Precision { F32, MixedBfloat16 };
 enum class FusionMode { Off, On };
 enum class ReportFormat { Text, Json };
@@ -98,14 +99,20 @@ cl::opt<LayoutMode> layoutMode(
     cl::init(LayoutMode::Auto), cl::sub(compileSub), cl::cat(toolCategory()));
 cl::list<ReportKind> reports(
     "report", cl::desc("Reports to print (comma separated)"),
-    cl::value_desc("padding,memory,fusion"),
+    cl::value_desc("padding,memory,fusion,step,scaling"),
     cl::values(clEnumValN(ReportKind::Padding, "padding",
                           "padding per buffer, with advice"),
                clEnumValN(ReportKind::Memory, "memory",
                           "HBM use in XLA's format"),
                clEnumValN(ReportKind::Fusion, "fusion",
                           "fusions, HBM traffic and peak memory with and "
-                          "without fusion")),
+                          "without fusion"),
+               clEnumValN(ReportKind::Step, "step",
+                          "modeled step of one device: compute, HBM and ICI "
+                          "time, collective traffic per op"),
+               clEnumValN(ReportKind::Scaling, "scaling",
+                          "per-device HBM and modeled step on 1, 2, 4 ... "
+                          "devices of the --target slice (data parallel)")),
     cl::CommaSeparated, cl::sub(compileSub), cl::cat(toolCategory()));
 cl::opt<ReportFormat> reportFormat(
     "report-format", cl::desc("Report format"), cl::value_desc("text|json"),
@@ -344,7 +351,55 @@ void printFitAdvice(mlir::MLIRContext &context,
      << " (tpuc fit " << input << " for step times)\n";
 }
 
+/// The scaling table: `imported` (the module as loaded) split over 1, 2,
+/// 4 ... and all devices of `slice` (tpuc-data-parallel), each through the
+/// front end and fusion pipelines, planned and modeled. A count the step
+/// does not split over is a row with the reason.
+std::vector<report::ScalingRow>
+scalingRows(mlir::ModuleOp imported, const target::TargetSpec &spec,
+            const target::SliceSpec &slice,
+            const CompilePipelineConfig &given) {
+  std::vector<int64_t> counts;
+  for (int64_t k = 1; k < slice.devices; k *= 2)
+    counts.push_back(k);
+  counts.push_back(slice.devices);
+  std::vector<report::ScalingRow> rows;
+  for (int64_t k : counts) {
+    report::ScalingRow row;
+    row.devices = k;
+    CompilePipelineConfig config = given;
+    config.dataParallelDevices = k > 1 ? k : 0;
+    mlir::OwningOpRef<mlir::ModuleOp> module = imported.clone();
+    std::string error;
+    mlir::FailureOr<analysis::MemoryPlan> plan = mlir::failure();
+    {
+      mlir::ScopedDiagnosticHandler capture(
+          imported.getContext(), [&](mlir::Diagnostic &diagnostic) {
+            if (diagnostic.getSeverity() == mlir::DiagnosticSeverity::Error &&
+                error.empty())
+              error = diagnostic.str();
+            return mlir::success();
+          });
+      mlir::PassManager pm(imported.getContext());
+      buildFrontEndPipeline(pm, config);
+      buildFusionPipeline(pm, config);
+      if (mlir::succeeded(pm.run(*module)))
+        plan = analysis::planMemory(*module, spec);
+    }
+    if (mlir::failed(plan)) {
+      row.error = error.empty() ? "the pipeline failed" : error;
+    } else {
+      row.usedBytes = plan->usedBytes();
+      row.fits = plan->fits();
+      row.step = report::modelStep(*module, spec, &slice);
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 /// The flags that choose passes, as the pipeline's options.
+
 CompilePipelineConfig pipelineConfig(const target::TargetSpec &spec) {
   CompilePipelineConfig config;
   config.target = spec.machine.name();
@@ -395,7 +450,21 @@ int runCompile() {
     }
 
   bool wantFusion = llvm::is_contained(reports, ReportKind::Fusion);
+  bool wantStep = llvm::is_contained(reports, ReportKind::Step);
+  bool wantScaling = llvm::is_contained(reports, ReportKind::Scaling);
   CompilePipelineConfig pipeline = pipelineConfig(*spec);
+  std::vector<report::ScalingRow> scaling;
+  if (wantScaling) {
+    if (!slice)
+      return fail("--report=scaling needs a slice target (e.g. tpu-v3-8); '" +
+                  targetName + "' is one device");
+    if (report::moduleDeviceCount(*module) > 1)
+      return fail("--report=scaling splits a single-device program; " + input +
+                  " already runs on " +
+                  std::to_string(report::moduleDeviceCount(*module)) +
+                  " devices");
+    scaling = scalingRows(*module, *spec, *slice, pipeline);
+  }
   mlir::PassManager pm(&context);
   instrument(pm);
   buildFrontEndPipeline(pm, pipeline);
@@ -459,15 +528,27 @@ int runCompile() {
 
   bool wantPadding = llvm::is_contained(reports, ReportKind::Padding);
   bool wantMemory = llvm::is_contained(reports, ReportKind::Memory);
-  if (reportFormat == ReportFormat::Json &&
-      (wantPadding || wantMemory || wantFusion)) {
+  std::optional<report::StepModel> step;
+  if (wantStep)
+    step = report::modelStep(*module, *spec, slice);
+  if (reportFormat == ReportFormat::Json && !reports.empty()) {
+    // One object: the memory report's when asked for, else the fusion
+    // report's, else the module and target; the others as members.
     llvm::json::Value json =
         wantPadding || wantMemory
             ? report::reportJson(*plan, reportContext)
-            : report::fusionReportJson(*fusionSummary, reportContext);
+        : wantFusion
+            ? report::fusionReportJson(*fusionSummary, reportContext)
+            : llvm::json::Object{{"module", reportContext.moduleName},
+                                 {"target", plan->targetName},
+                                 {"slice", reportContext.slice}};
     if ((wantPadding || wantMemory) && wantFusion)
       json.getAsObject()->insert(
           {"fusion", report::fusionReportJson(*fusionSummary, reportContext)});
+    if (step)
+      json.getAsObject()->insert({"step", report::stepReportJson(*step)});
+    if (wantScaling)
+      json.getAsObject()->insert({"scaling", report::scalingJson(scaling)});
     llvm::outs() << llvm::formatv("{0:2}\n", json);
   } else {
     if (wantPadding)
@@ -476,6 +557,10 @@ int runCompile() {
       report::printMemoryReport(*plan, reportContext, llvm::outs());
     if (wantFusion)
       report::printFusionReport(*fusionSummary, reportContext, llvm::outs());
+    if (step)
+      report::printStepReport(*step, reportContext, llvm::outs());
+    if (wantScaling)
+      report::printScalingTable(scaling, reportContext, llvm::outs());
   }
   llvm::outs().flush();
   // The viewer is part of the diagnosis, so it is written even when the
