@@ -78,6 +78,10 @@ void buildFrontEndPipeline(mlir::OpPassManager &pm,
     split.numDevices = config.dataParallelDevices;
     pm.addPass(createDataParallel(split));
   }
+  if (config.spmdPartition) {
+    pm.addPass(createShardingPropagation());
+    pm.addPass(createSpmdPartition());
+  }
   pm.addPass(createHoistWhileInvariants());
   pm.addPass(createSimplifyWhileLoops());
   if (config.mixedBfloat16)
