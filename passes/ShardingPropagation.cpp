@@ -1,4 +1,5 @@
-//===- ShardingPropagation.cpp - tpuc-sharding-propagation ------------------===//
+//===- ShardingPropagation.cpp - tpuc-sharding-propagation
+//------------------===//
 //
 // GSPMD's sharding propagation on the one-dimensional shardings of
 // SpmdSharding.h: from the annotated parameters and ops of the public
@@ -40,8 +41,8 @@ private:
   /// Records `dim` for `value` when it is new and divides evenly.
   bool assign(Value value, int64_t dim) {
     auto tensor = dyn_cast<RankedTensorType>(value.getType());
-    if (dim < 0 || !tensor || split.count(value) ||
-        dim >= tensor.getRank() || tensor.getDimSize(dim) % partitions)
+    if (dim < 0 || !tensor || split.count(value) || dim >= tensor.getRank() ||
+        tensor.getDimSize(dim) % partitions)
       return false;
     split[value] = dim;
     return true;

@@ -1,4 +1,5 @@
-//===- SpmdPartition.cpp - tpuc-spmd-partition ------------------------------===//
+//===- SpmdPartition.cpp - tpuc-spmd-partition
+//------------------------------===//
 //
 // Rewrites the public function, whose values carry the one-dimensional
 // shardings of SpmdSharding.h (after tpuc-sharding-propagation), into the
@@ -14,16 +15,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/SpmdBuilders.h"
 #include "passes/SpmdSharding.h"
 
 #include "dialects/hlo/HloOps.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
-
-#include <cmath>
 
 namespace tpuc {
 #define GEN_PASS_DEF_SPMDPARTITION
@@ -46,7 +45,7 @@ struct Plan {
 class SpmdPartitioner {
 public:
   SpmdPartitioner(func::FuncOp func, int64_t partitions)
-      : func(func), partitions(partitions) {}
+      : func(func), partitions(partitions), collectives(func, partitions) {}
 
   LogicalResult run();
 
@@ -65,51 +64,16 @@ private:
   Plan plan(Operation *op, int64_t target);
   /// `value` (split as `current`) resharded to `dim`, built before `at`.
   Value reshard(OpBuilder &builder, Location loc, Value value, int64_t dim);
-  Value allGather(OpBuilder &builder, Location loc, Value value, int64_t dim);
-  Value localBlock(OpBuilder &builder, Location loc, Value full, int64_t dim);
-  Value allReduce(OpBuilder &builder, Location loc, Value value, Region *body);
   LogicalResult visit(Operation *op);
-  DenseIntElementsAttr allPartitions(OpBuilder &builder) const {
-    SmallVector<int64_t> ids;
-    for (int64_t d = 0; d < partitions; ++d)
-      ids.push_back(d);
-    return DenseIntElementsAttr::get(
-        RankedTensorType::get({1, partitions}, builder.getI64Type()), ids);
-  }
-
   func::FuncOp func;
   int64_t partitions;
   llvm::DenseMap<Value, int64_t> split; // values now split, by dimension
-  Value partitionOffset;                // s32 partition id
-  int64_t nextChannel = 1;
+  spmd::CollectiveBuilder collectives;
 };
 
 bool isElementwise(Operation *op) {
   return op->hasTrait<OpTrait::Elementwise>() ||
          isa<hlo::SelectOp, hlo::ClampOp>(op);
-}
-
-/// Whether `init` is the identity of the reduction `body` computes, so that
-/// reducing each block and combining the blocks adds it once.
-bool isIdentityInit(Region &body, Value init) {
-  Block &block = body.front();
-  if (block.getOperations().size() != 2)
-    return false;
-  Operation &op = block.front();
-  auto constant = init.getDefiningOp<hlo::ConstantOp>();
-  auto elements =
-      constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
-  if (!elements || !elements.isSplat() ||
-      !isa<FloatType>(elements.getElementType()))
-    return false;
-  double value = elements.getSplatValue<APFloat>().convertToDouble();
-  if (isa<hlo::AddOp>(op))
-    return value == 0;
-  if (isa<hlo::MaximumOp>(op))
-    return std::isinf(value) && value < 0;
-  if (isa<hlo::MinimumOp>(op))
-    return std::isinf(value) && value > 0;
-  return false;
 }
 
 FailureOr<int64_t> SpmdPartitioner::target(Operation *op) {
@@ -146,9 +110,9 @@ Plan SpmdPartitioner::plan(Operation *op, int64_t t) {
     // on every block: broadcast the replicated operand to the block.
     auto operand = cast<RankedTensorType>(broadcast.getOperand().getType());
     auto dims = broadcast.getBroadcastDimensions();
-    if (auto it = llvm::find(dims, t); t >= 0 && it != dims.end() &&
-                                      operand.getDimSize(it - dims.begin()) !=
-                                          1)
+    if (auto it = llvm::find(dims, t);
+        t >= 0 && it != dims.end() &&
+        operand.getDimSize(it - dims.begin()) != 1)
       p.operands[0] = it - dims.begin();
     p.result = t;
     return p;
@@ -186,7 +150,7 @@ Plan SpmdPartitioner::plan(Operation *op, int64_t t) {
     }
     int64_t in = current(reduce.getInputs()[0]);
     if (in >= 0 && llvm::is_contained(reduced, in) &&
-        isIdentityInit(reduce.getBody(), reduce.getInitValues()[0])) {
+        spmd::isIdentityInit(reduce.getBody(), reduce.getInitValues()[0])) {
       p.operands[0] = in;
       p.partial = true;
       p.combiner = &reduce.getBody();
@@ -249,89 +213,17 @@ Plan SpmdPartitioner::plan(Operation *op, int64_t t) {
   return p;
 }
 
-Value SpmdPartitioner::allGather(OpBuilder &builder, Location loc, Value value,
-                                 int64_t dim) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape(type.getShape());
-  shape[dim] *= partitions;
-  OperationState state(loc, "hlo.all_gather");
-  state.addOperands(value);
-  state.addTypes(RankedTensorType::get(shape, type.getElementType()));
-  state.addAttribute("all_gather_dim", builder.getI64IntegerAttr(dim));
-  state.addAttribute("replica_groups", allPartitions(builder));
-  state.addAttribute("channel_id", builder.getI64IntegerAttr(nextChannel++));
-  state.addAttribute("use_global_device_ids", builder.getUnitAttr());
-  return builder.create(state)->getResult(0);
-}
-
-Value SpmdPartitioner::localBlock(OpBuilder &builder, Location loc, Value full,
-                                  int64_t dim) {
-  auto type = cast<RankedTensorType>(full.getType());
-  auto i32 = RankedTensorType::get({}, builder.getI32Type());
-  if (!partitionOffset) {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(&func.getBody().front());
-    Value id = hlo::PartitionIdOp::create(
-        builder, loc,
-        RankedTensorType::get({}, builder.getIntegerType(32, false)));
-    partitionOffset = hlo::ConvertOp::create(builder, loc, i32, id);
-  }
-  auto constant = [&](int64_t v) -> Value {
-    return hlo::ConstantOp::create(
-        builder, loc,
-        DenseElementsAttr::get(i32, builder.getI32IntegerAttr(v).getValue()));
-  };
-  RankedTensorType local = block(type, dim);
-  Value zero = constant(0);
-  SmallVector<Value> starts(type.getRank(), zero);
-  starts[dim] = hlo::MultiplyOp::create(builder, loc, partitionOffset,
-                                        constant(local.getDimSize(dim)));
-  OperationState state(loc, "hlo.dynamic_slice");
-  state.addOperands(full);
-  state.addOperands(starts);
-  state.addTypes(local);
-  state.addAttribute("slice_sizes",
-                     builder.getDenseI64ArrayAttr(local.getShape()));
-  return builder.create(state)->getResult(0);
-}
-
-Value SpmdPartitioner::allReduce(OpBuilder &builder, Location loc, Value value,
-                                 Region *body) {
-  OperationState state(loc, "hlo.all_reduce");
-  state.addOperands(value);
-  state.addTypes(value.getType());
-  state.addAttribute("replica_groups", allPartitions(builder));
-  state.addAttribute("channel_id", builder.getI64IntegerAttr(nextChannel++));
-  state.addAttribute("use_global_device_ids", builder.getUnitAttr());
-  Region *region = state.addRegion();
-  if (body) {
-    IRMapping mapping;
-    body->cloneInto(region, mapping);
-  } else {
-    auto scalar = RankedTensorType::get(
-        {}, cast<ShapedType>(value.getType()).getElementType());
-    Block *entry = new Block();
-    region->push_back(entry);
-    entry->addArguments({scalar, scalar}, {loc, loc});
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToEnd(entry);
-    Value sum = hlo::AddOp::create(builder, loc, entry->getArgument(0),
-                                   entry->getArgument(1));
-    hlo::ReturnOp::create(builder, loc, sum);
-  }
-  return builder.create(state)->getResult(0);
-}
-
 Value SpmdPartitioner::reshard(OpBuilder &builder, Location loc, Value value,
                                int64_t dim) {
   int64_t from = current(value);
   if (from == dim || !isa<RankedTensorType>(value.getType()))
     return value;
   // Moving a split gathers first (an all-to-all would move 1/P of it).
-  Value full = from >= 0 ? allGather(builder, loc, value, from) : value;
+  Value full =
+      from >= 0 ? collectives.allGather(builder, loc, value, from) : value;
   if (dim < 0)
     return full;
-  Value part = localBlock(builder, loc, full, dim);
+  Value part = collectives.localBlock(builder, loc, full, dim);
   split[part] = dim;
   return part;
 }
@@ -363,7 +255,7 @@ LogicalResult SpmdPartitioner::visit(Operation *op) {
   Value result = op->getResult(0);
   Value last = result;
   if (p.partial)
-    last = allReduce(builder, op->getLoc(), last, p.combiner);
+    last = collectives.allReduce(builder, op->getLoc(), last, p.combiner);
   last = reshard(builder, op->getLoc(), last, *t);
   llvm::SmallPtrSet<Operation *, 8> chain;
   for (Operation *o = op->getNextNode(); o != next; o = o->getNextNode())
@@ -386,8 +278,8 @@ LogicalResult SpmdPartitioner::run() {
     if (failed(dim))
       return func.emitOpError()
              << "tpuc-spmd-partition: cannot partition parameter "
-             << arg.getArgNumber() << " by sharding " << text.getValue()
-             << ": " << why;
+             << arg.getArgNumber() << " by sharding " << text.getValue() << ": "
+             << why;
     if (*dim >= 0) {
       arg.setType(block(cast<RankedTensorType>(arg.getType()), *dim));
       split[arg] = *dim;
@@ -404,9 +296,8 @@ LogicalResult SpmdPartitioner::run() {
     int64_t dim = -1;
     if (auto text = func.getResultAttrOfType<StringAttr>(i, "hlo.sharding")) {
       std::string why;
-      FailureOr<int64_t> wanted =
-          spmd::splitDimension(text.getValue(), globalResults[i], partitions,
-                               why);
+      FailureOr<int64_t> wanted = spmd::splitDimension(
+          text.getValue(), globalResults[i], partitions, why);
       if (failed(wanted))
         return func.emitOpError()
                << "tpuc-spmd-partition: cannot partition result " << i
@@ -414,11 +305,11 @@ LogicalResult SpmdPartitioner::run() {
       dim = *wanted;
     }
     ret->setOperand(i, reshard(builder, ret->getLoc(), value, dim));
-    func.setResultAttr(i, "hlo.sharding",
-                       StringAttr::get(func.getContext(),
-                                       spmd::shardingText(
-                                           ret->getOperand(i).getType(), dim,
-                                           partitions)));
+    func.setResultAttr(
+        i, "hlo.sharding",
+        StringAttr::get(
+            func.getContext(),
+            spmd::shardingText(ret->getOperand(i).getType(), dim, partitions)));
   }
   func.setFunctionType(FunctionType::get(
       func.getContext(), body.getArgumentTypes(), ret->getOperandTypes()));
@@ -454,15 +345,13 @@ bool isShardedGlobalProgram(ModuleOp module) {
 
 namespace {
 
-struct SpmdPartitionPass
-    : public impl::SpmdPartitionBase<SpmdPartitionPass> {
+struct SpmdPartitionPass : public impl::SpmdPartitionBase<SpmdPartitionPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     int64_t partitions = spmd::numPartitions(module);
     if (partitions < 2)
       return;
-    if (auto replicas =
-            module->getAttrOfType<IntegerAttr>("hlo.replica_count");
+    if (auto replicas = module->getAttrOfType<IntegerAttr>("hlo.replica_count");
         replicas && replicas.getInt() > 1) {
       module.emitError("tpuc-spmd-partition: replica_count > 1 with "
                        "num_partitions > 1 is not supported");

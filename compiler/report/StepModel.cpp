@@ -123,9 +123,9 @@ bool isCollective(Operation *op) {
 /// Ops that move or name data but compute nothing on the VPU.
 bool isFree(Operation *op) {
   return isa<hlo::ConstantOp, hlo::TupleOp, hlo::GetTupleElementOp,
-             hlo::ReturnOp, hlo::PartitionIdOp, hlo::ReplicaIdOp,
-             hlo::FusionOp, hlo::WhileOp, hlo::ConditionalOp, hlo::CallOp,
-             func::ReturnOp>(op) ||
+             hlo::ReturnOp, hlo::PartitionIdOp, hlo::ReplicaIdOp, hlo::FusionOp,
+             hlo::WhileOp, hlo::ConditionalOp, hlo::CallOp, func::ReturnOp>(
+             op) ||
          fusion::isBitcastReshape(op);
 }
 
@@ -189,8 +189,9 @@ StepModel modelStep(ModuleOp module, const target::TargetSpec &spec,
       auto kernel = cast<RankedTensorType>(conv.getRhs().getType());
       int64_t outputFeatures = kernel.getDimSize(
           conv.getDimensionNumbers().getKernelOutputFeature());
-      model.mxuFlops += 2 * elements(conv.getType()) *
-                        (elements(kernel) / std::max<int64_t>(outputFeatures, 1));
+      model.mxuFlops +=
+          2 * elements(conv.getType()) *
+          (elements(kernel) / std::max<int64_t>(outputFeatures, 1));
       return;
     }
     if (isFree(op))
@@ -228,8 +229,9 @@ void printStepReport(const StepModel &model, const ReportContext &context,
      << ") + ICI " << seconds(model.iciSeconds) << " (ICI "
      << share(model.iciSeconds, step) << ")\n";
   os << "  compute: " << model.mxuFlops << " MXU FLOPs, "
-     << model.vectorElements << " vector elements; HBM: "
-     << formatBytes(model.hbmBytes) << " (" << model.hbmBytes << " B)\n";
+     << model.vectorElements
+     << " vector elements; HBM: " << formatBytes(model.hbmBytes) << " ("
+     << model.hbmBytes << " B)\n";
   os << "  collectives: " << model.collectives.size() << ", each device sends "
      << formatBytes(model.sentBytes()) << " (" << model.sentBytes()
      << " B) and receives " << formatBytes(model.receivedBytes()) << " ("
@@ -240,12 +242,11 @@ void printStepReport(const StepModel &model, const ReportContext &context,
                      "Collective", "Opcode", "Operand", "Group", "Sent",
                      "Received", "Time");
   for (auto [i, c] : llvm::enumerate(model.collectives))
-    os << llvm::format("  %-4zu %-20s %-18s %-18s %-6lld %-10s %-10s %s\n",
-                       i + 1, c.name.c_str(), c.opcode.c_str(),
-                       c.shape.c_str(), static_cast<long long>(c.groupSize),
-                       formatBytes(c.sentBytes).c_str(),
-                       formatBytes(c.receivedBytes).c_str(),
-                       seconds(c.seconds).c_str());
+    os << llvm::format(
+        "  %-4zu %-20s %-18s %-18s %-6lld %-10s %-10s %s\n", i + 1,
+        c.name.c_str(), c.opcode.c_str(), c.shape.c_str(),
+        static_cast<long long>(c.groupSize), formatBytes(c.sentBytes).c_str(),
+        formatBytes(c.receivedBytes).c_str(), seconds(c.seconds).c_str());
 }
 
 llvm::json::Value stepReportJson(const StepModel &model) {
@@ -291,15 +292,13 @@ void printScalingTable(llvm::ArrayRef<ScalingRow> rows,
       continue;
     }
     const StepModel &m = row.step;
-    os << llvm::format("  %-8lld %-10s %-5s %-12s %-12s %-12s %-12s %s\n",
-                       static_cast<long long>(row.devices),
-                       formatBytes(row.usedBytes).c_str(),
-                       row.fits ? "yes" : "no",
-                       seconds(m.stepSeconds()).c_str(),
-                       seconds(m.computeSeconds).c_str(),
-                       seconds(m.hbmSeconds).c_str(),
-                       seconds(m.iciSeconds).c_str(),
-                       share(m.iciSeconds, m.stepSeconds()).c_str());
+    os << llvm::format(
+        "  %-8lld %-10s %-5s %-12s %-12s %-12s %-12s %s\n",
+        static_cast<long long>(row.devices), formatBytes(row.usedBytes).c_str(),
+        row.fits ? "yes" : "no", seconds(m.stepSeconds()).c_str(),
+        seconds(m.computeSeconds).c_str(), seconds(m.hbmSeconds).c_str(),
+        seconds(m.iciSeconds).c_str(),
+        share(m.iciSeconds, m.stepSeconds()).c_str());
   }
 }
 

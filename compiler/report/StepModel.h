@@ -38,7 +38,7 @@ struct CollectiveTraffic {
 
 struct StepModel {
   int64_t devices = 1;
-  int64_t mxuFlops = 0;      // dot_general and convolution, 2 per MAC
+  int64_t mxuFlops = 0;       // dot_general and convolution, 2 per MAC
   int64_t vectorElements = 0; // elements produced by the other ops
   int64_t hbmBytes = 0;       // fusion traffic model, fused program
   double computeSeconds = 0, hbmSeconds = 0, iciSeconds = 0;

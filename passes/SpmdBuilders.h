@@ -1,0 +1,53 @@
+//===- SpmdBuilders.h - collectives the partitioning passes build -*- C++
+//-*-===//
+//
+// Shared by tpuc-data-parallel and tpuc-spmd-partition: the all-reduce that
+// completes a partial result, the all-gather that replicates a split
+// value, a partition's block of a replicated value (dynamic-slice at
+// partition_id * block), and which reductions may be split.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUC_PASSES_SPMDBUILDERS_H
+#define TPUC_PASSES_SPMDBUILDERS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace tpuc::spmd {
+
+/// Numbers the collectives' channels of one function and keeps its
+/// partition id, built once at the function's start.
+class CollectiveBuilder {
+public:
+  CollectiveBuilder(mlir::func::FuncOp func, int64_t partitions)
+      : func(func), partitions(partitions) {}
+
+  /// `value` combined over all partitions by `body` (a copy of it; null: a
+  /// sum).
+  mlir::Value allReduce(mlir::OpBuilder &builder, mlir::Location loc,
+                        mlir::Value value, mlir::Region *body);
+  /// The split `value` concatenated over all partitions along `dim`.
+  mlir::Value allGather(mlir::OpBuilder &builder, mlir::Location loc,
+                        mlir::Value value, int64_t dim);
+  /// This partition's block along `dim` of the replicated `full`.
+  mlir::Value localBlock(mlir::OpBuilder &builder, mlir::Location loc,
+                         mlir::Value full, int64_t dim);
+
+private:
+  mlir::DenseIntElementsAttr allPartitions(mlir::OpBuilder &builder) const;
+
+  mlir::func::FuncOp func;
+  int64_t partitions;
+  mlir::Value partitionOffset; // s32 partition id
+  int64_t nextChannel = 1;
+};
+
+/// Whether `init` is the identity of the reduction `body` computes (add,
+/// maximum, minimum, multiply of floats), so that reducing each block and
+/// combining the blocks adds it once.
+bool isIdentityInit(mlir::Region &body, mlir::Value init);
+
+} // namespace tpuc::spmd
+
+#endif // TPUC_PASSES_SPMDBUILDERS_H
