@@ -686,6 +686,10 @@ def ShardingPropagation : Pass<"tpuc-sharding-propagation", "mlir::ModuleOp"> {
       %y = hlo.exponential %x {hlo.sharding = "{devices=[2,1]<=[2]}"} : tensor<8x4xf32>
     ```
   }];
+  let options = [
+    Option<"numPartitions", "num-partitions", "int64_t", "0",
+           "Partitions (0: the module's hlo.num_partitions)">,
+  ];
   let dependentDialects = ["::tpuc::hlo::HloDialect",
                            "::mlir::func::FuncDialect"];
 }
@@ -718,6 +722,10 @@ def SpmdPartition : Pass<"tpuc-spmd-partition", "mlir::ModuleOp"> {
     %d = hlo.all_reduce(%p) ...
     ```
   }];
+  let options = [
+    Option<"numPartitions", "num-partitions", "int64_t", "0",
+           "Partitions (0: the module's hlo.num_partitions)">,
+  ];
   let dependentDialects = ["::tpuc::hlo::HloDialect",
                            "::mlir::func::FuncDialect"];
 }

@@ -217,11 +217,13 @@ LogicalResult Propagation::run() {
   return success();
 }
 
-struct ShardingPropagationPass
-    : public impl::ShardingPropagationBase<ShardingPropagationPass> {
+struct ShardingPropagationPass : public impl::ShardingPropagationBase<ShardingPropagationPass> {
+  using ShardingPropagationBase::ShardingPropagationBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    int64_t partitions = spmd::numPartitions(module);
+    int64_t partitions =
+        numPartitions > 0 ? numPartitions : spmd::numPartitions(module);
     if (partitions < 2)
       return; // one partition: every sharding is the whole array
     for (auto func : module.getOps<func::FuncOp>())

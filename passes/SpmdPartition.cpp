@@ -346,9 +346,12 @@ bool isShardedGlobalProgram(ModuleOp module) {
 namespace {
 
 struct SpmdPartitionPass : public impl::SpmdPartitionBase<SpmdPartitionPass> {
+  using SpmdPartitionBase::SpmdPartitionBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    int64_t partitions = spmd::numPartitions(module);
+    int64_t partitions =
+        numPartitions > 0 ? numPartitions : spmd::numPartitions(module);
     if (partitions < 2)
       return;
     if (auto replicas = module->getAttrOfType<IntegerAttr>("hlo.replica_count");
@@ -361,6 +364,9 @@ struct SpmdPartitionPass : public impl::SpmdPartitionBase<SpmdPartitionPass> {
       if (func.isPublic() && !func.isExternal() &&
           failed(SpmdPartitioner(func, partitions).run()))
         return signalPassFailure();
+    module->setAttr("hlo.num_partitions",
+                    IntegerAttr::get(IntegerType::get(module.getContext(), 64),
+                                     partitions));
   }
 };
 

@@ -453,6 +453,14 @@ int runCompile() {
   bool wantStep = llvm::is_contained(reports, ReportKind::Step);
   bool wantScaling = llvm::is_contained(reports, ReportKind::Scaling);
   CompilePipelineConfig pipeline = pipelineConfig(*spec);
+  // A global program with shardings for more than one partition is
+  // partitioned first (docs/spmd.md, "The SPMD partitioner").
+  pipeline.spmdPartition = isShardedGlobalProgram(*module);
+  if (pipeline.spmdPartition && dataParallel)
+    return fail("--data-parallel splits an unannotated step; " + input +
+                " has shardings for " +
+                std::to_string(report::moduleDeviceCount(*module)) +
+                " partitions (the SPMD partitioner partitions it)");
   std::vector<report::ScalingRow> scaling;
   if (wantScaling) {
     if (!slice)
