@@ -68,6 +68,7 @@ private:
   func::FuncOp func;
   int64_t partitions;
   llvm::DenseMap<Value, int64_t> split; // values now split, by dimension
+  llvm::DenseMap<std::pair<Value, int64_t>, Value> resharded;
   spmd::CollectiveBuilder collectives;
 };
 
@@ -218,13 +219,24 @@ Value SpmdPartitioner::reshard(OpBuilder &builder, Location loc, Value value,
   int64_t from = current(value);
   if (from == dim || !isa<RankedTensorType>(value.getType()))
     return value;
+  // Each reshard is built once, where the value is first needed that way;
+  // it dominates every later use in the block.
+  if (auto it = resharded.find({value, dim}); it != resharded.end())
+    return it->second;
   // Moving a split gathers first (an all-to-all would move 1/P of it).
-  Value full =
-      from >= 0 ? collectives.allGather(builder, loc, value, from) : value;
+  Value full = value;
+  if (from >= 0) {
+    auto it = resharded.find({value, -1});
+    full = it != resharded.end()
+               ? it->second
+               : collectives.allGather(builder, loc, value, from);
+    resharded[{value, -1}] = full;
+  }
   if (dim < 0)
     return full;
   Value part = collectives.localBlock(builder, loc, full, dim);
   split[part] = dim;
+  resharded[{value, dim}] = part;
   return part;
 }
 
