@@ -52,9 +52,28 @@ private:
   /// Operand splits that give `op`'s result split `dim` (-1: none).
   SmallVector<int64_t> backward(Operation *op, int64_t dim) const;
 
+  /// Tuples (a while loop's state): the split of each element.
+  bool assignLeaves(Value value, SmallVector<int64_t> dims) {
+    if (llvm::all_of(dims, [](int64_t d) { return d < 0; }) ||
+        leaves.count(value))
+      return false;
+    leaves[value] = std::move(dims);
+    return true;
+  }
+  /// The splits of a tuple's elements or a tensor's split, as carried by
+  /// a while loop from `from` into `to`.
+  bool carry(Value from, Value to) {
+    if (auto it = leaves.find(from); it != leaves.end())
+      return assignLeaves(to, it->second);
+    return assign(to, dimOf(from));
+  }
+  /// Tuple, get_tuple_element and while: splits through the loop state.
+  bool forwardState(Operation *op);
+
   func::FuncOp func;
   int64_t partitions;
   llvm::DenseMap<Value, int64_t> split;
+  llvm::DenseMap<Value, SmallVector<int64_t>> leaves;
   llvm::DenseSet<Value> annotated;
 };
 
@@ -147,6 +166,29 @@ int64_t Propagation::forward(Operation *op) const {
   return -1;
 }
 
+bool Propagation::forwardState(Operation *op) {
+  if (auto tuple = dyn_cast<hlo::TupleOp>(op)) {
+    SmallVector<int64_t> dims;
+    for (Value operand : tuple->getOperands())
+      dims.push_back(dimOf(operand));
+    return assignLeaves(tuple->getResult(0), dims);
+  }
+  if (auto element = dyn_cast<hlo::GetTupleElementOp>(op)) {
+    auto it = leaves.find(element->getOperand(0));
+    if (it == leaves.end() || annotated.contains(element->getResult(0)))
+      return false;
+    return assign(element->getResult(0), it->second[element.getIndex()]);
+  }
+  auto loop = cast<hlo::WhileOp>(op);
+  bool changed = false;
+  for (auto [i, operand] : llvm::enumerate(loop->getOperands())) {
+    changed |= carry(operand, loop.getCond().getArgument(i));
+    changed |= carry(operand, loop.getBody().getArgument(i));
+    changed |= carry(operand, loop->getResult(i));
+  }
+  return changed;
+}
+
 SmallVector<int64_t> Propagation::backward(Operation *op, int64_t dim) const {
   SmallVector<int64_t> dims(op->getNumOperands(), -1);
   auto result = cast<RankedTensorType>(op->getResult(0).getType());
@@ -166,9 +208,17 @@ SmallVector<int64_t> Propagation::backward(Operation *op, int64_t dim) const {
 }
 
 LogicalResult Propagation::run() {
-  Block &block = func.getBody().front();
+  // The function's block, then the regions of its while loops (a loop's
+  // state carries its operands' splits).
+  SmallVector<Block *> blocks = {&func.getBody().front()};
+  func.walk<WalkOrder::PreOrder>([&](hlo::WhileOp loop) {
+    blocks.push_back(&loop.getCond().front());
+    blocks.push_back(&loop.getBody().front());
+  });
   auto seed = [&](Operation *owner, Value value,
                   StringAttr text) -> LogicalResult {
+    if (!isa<RankedTensorType>(value.getType()))
+      return success(); // tuple shardings: the elements' splits propagate
     std::string why;
     FailureOr<int64_t> dim =
         spmd::splitDimension(text.getValue(), value.getType(), partitions, why);
@@ -181,39 +231,47 @@ LogicalResult Propagation::run() {
       split[value] = *dim;
     return success();
   };
-  for (BlockArgument arg : block.getArguments())
+  for (BlockArgument arg : func.getArguments())
     if (auto text = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
                                                       "hlo.sharding"))
       if (failed(seed(func, arg, text)))
         return failure();
-  for (Operation &op : block)
-    if (auto text = op.getAttrOfType<StringAttr>("hlo.sharding");
-        text && op.getNumResults() == 1)
-      if (failed(seed(&op, op.getResult(0), text)))
-        return failure();
+  for (Block *block : blocks)
+    for (Operation &op : *block)
+      if (auto text = op.getAttrOfType<StringAttr>("hlo.sharding");
+          text && op.getNumResults() == 1)
+        if (failed(seed(&op, op.getResult(0), text)))
+          return failure();
 
   for (bool changed = true; changed;) {
     changed = false;
-    for (Operation &op : block)
-      if (op.getNumResults() == 1 && !annotated.contains(op.getResult(0)))
-        changed |= assign(op.getResult(0), forward(&op));
-    for (Operation &op : llvm::reverse(block)) {
-      if (op.getNumResults() != 1 || dimOf(op.getResult(0)) < 0)
-        continue;
-      for (auto [operand, dim] :
-           llvm::zip(op.getOperands(), backward(&op, dimOf(op.getResult(0)))))
-        if (operand.getDefiningOp() && !annotated.contains(operand))
-          changed |= assign(operand, dim);
+    for (Block *block : blocks) {
+      for (Operation &op : *block) {
+        if (isa<hlo::TupleOp, hlo::GetTupleElementOp, hlo::WhileOp>(op))
+          changed |= forwardState(&op);
+        else if (op.getNumResults() == 1 &&
+                 !annotated.contains(op.getResult(0)))
+          changed |= assign(op.getResult(0), forward(&op));
+      }
+      for (Operation &op : llvm::reverse(*block)) {
+        if (op.getNumResults() != 1 || dimOf(op.getResult(0)) < 0)
+          continue;
+        for (auto [operand, dim] : llvm::zip(
+                 op.getOperands(), backward(&op, dimOf(op.getResult(0)))))
+          if (operand.getDefiningOp() && !annotated.contains(operand))
+            changed |= assign(operand, dim);
+      }
     }
   }
-  for (Operation &op : block)
-    if (op.getNumResults() == 1 && !op.hasAttr("hlo.sharding") &&
-        dimOf(op.getResult(0)) >= 0)
-      op.setAttr("hlo.sharding",
-                 StringAttr::get(op.getContext(),
-                                 spmd::shardingText(op.getResult(0).getType(),
-                                                    dimOf(op.getResult(0)),
-                                                    partitions)));
+  for (Block *block : blocks)
+    for (Operation &op : *block)
+      if (op.getNumResults() == 1 && !op.hasAttr("hlo.sharding") &&
+          dimOf(op.getResult(0)) >= 0)
+        op.setAttr("hlo.sharding", StringAttr::get(op.getContext(),
+                                                   spmd::shardingText(
+                                                       op.getResult(0).getType(),
+                                                       dimOf(op.getResult(0)),
+                                                       partitions)));
   return success();
 }
 

@@ -67,9 +67,11 @@ Value CollectiveBuilder::localBlock(OpBuilder &builder, Location loc,
                                     Value full, int64_t dim) {
   auto type = cast<RankedTensorType>(full.getType());
   auto i32 = RankedTensorType::get({}, builder.getI32Type());
+  Region *region = builder.getInsertionBlock()->getParent();
+  Value &partitionOffset = partitionOffsets[region];
   if (!partitionOffset) {
     OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(&func.getBody().front());
+    builder.setInsertionPointToStart(&region->front());
     Value id = hlo::PartitionIdOp::create(
         builder, loc,
         RankedTensorType::get({}, builder.getIntegerType(32, false)));

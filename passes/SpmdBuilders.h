@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace tpuc::spmd {
 
@@ -39,7 +40,9 @@ private:
 
   mlir::func::FuncOp func;
   int64_t partitions;
-  mlir::Value partitionOffset; // s32 partition id
+  // The s32 partition id, built at the start of each region that needs it
+  // (a while body cannot use the function's).
+  llvm::DenseMap<mlir::Region *, mlir::Value> partitionOffsets;
   int64_t nextChannel = 1;
 };
 

@@ -35,6 +35,10 @@ using namespace mlir;
 /// How an op runs on blocks: the split each operand needs, the split of the
 /// result it computes, and whether that result is partial (each partition
 /// holds a term of an all-reduce with `combiner`, or an add when null).
+/// An operand that stays as it is (a tuple element or loop state keeps its
+/// split).
+constexpr int64_t kKeep = -2;
+
 struct Plan {
   SmallVector<int64_t> operands;
   int64_t result = -1;
@@ -64,11 +68,32 @@ private:
   Plan plan(Operation *op, int64_t target);
   /// `value` (split as `current`) resharded to `dim`, built before `at`.
   Value reshard(OpBuilder &builder, Location loc, Value value, int64_t dim);
+  /// `tuple` with its elements resharded to `dims`.
+  Value reshardTuple(OpBuilder &builder, Location loc, Value tuple,
+                     ArrayRef<int64_t> dims);
+  /// The splits of a tuple's elements (-1: replicated).
+  SmallVector<int64_t> leavesOf(Value tuple) const {
+    if (auto it = leaves.find(tuple); it != leaves.end())
+      return it->second;
+    auto type = dyn_cast<TupleType>(tuple.getType());
+    return SmallVector<int64_t>(type ? type.size() : 0, -1);
+  }
+  /// Records `to` as carrying `from`'s split (tensor) or element splits.
+  void carry(Value from, Value to) {
+    if (auto it = leaves.find(from); it != leaves.end())
+      leaves[to] = SmallVector<int64_t>(it->second);
+    else if (current(from) >= 0)
+      split[to] = current(from);
+  }
+  LogicalResult visitBlock(Block &block);
+  LogicalResult visitWhile(hlo::WhileOp loop);
   LogicalResult visit(Operation *op);
+
   func::FuncOp func;
   int64_t partitions;
   llvm::DenseMap<Value, int64_t> split; // values now split, by dimension
   llvm::DenseMap<std::pair<Value, int64_t>, Value> resharded;
+  llvm::DenseMap<Value, SmallVector<int64_t>> leaves; // tuples' elements
   spmd::CollectiveBuilder collectives;
 };
 
@@ -79,7 +104,8 @@ bool isElementwise(Operation *op) {
 
 FailureOr<int64_t> SpmdPartitioner::target(Operation *op) {
   auto text = op->getAttrOfType<StringAttr>("hlo.sharding");
-  if (!text || op->getNumResults() != 1)
+  if (!text || op->getNumResults() != 1 ||
+      !isa<RankedTensorType>(op->getResult(0).getType()))
     return -1;
   std::string why;
   FailureOr<int64_t> dim = spmd::splitDimension(
@@ -94,6 +120,15 @@ FailureOr<int64_t> SpmdPartitioner::target(Operation *op) {
 Plan SpmdPartitioner::plan(Operation *op, int64_t t) {
   Plan p;
   p.operands.assign(op->getNumOperands(), -1);
+  if (isa<hlo::TupleOp>(op)) {
+    p.operands.assign(op->getNumOperands(), kKeep);
+    return p;
+  }
+  if (auto element = dyn_cast<hlo::GetTupleElementOp>(op)) {
+    p.operands = {kKeep};
+    p.result = leavesOf(element->getOperand(0))[element.getIndex()];
+    return p;
+  }
   auto resultType = op->getNumResults() == 1
                         ? dyn_cast<RankedTensorType>(op->getResult(0).getType())
                         : nullptr;
@@ -240,7 +275,73 @@ Value SpmdPartitioner::reshard(OpBuilder &builder, Location loc, Value value,
   return part;
 }
 
+Value SpmdPartitioner::reshardTuple(OpBuilder &builder, Location loc,
+                                    Value tuple, ArrayRef<int64_t> dims) {
+  SmallVector<int64_t> now = leavesOf(tuple);
+  if (ArrayRef<int64_t>(now) == dims)
+    return tuple;
+  auto type = cast<TupleType>(tuple.getType());
+  SmallVector<Value> elements;
+  for (auto [i, elementType] : llvm::enumerate(type.getTypes())) {
+    OperationState state(loc, "hlo.get_tuple_element");
+    state.addOperands(tuple);
+    state.addTypes(elementType);
+    state.addAttribute("index", builder.getI64IntegerAttr(i));
+    Value element = builder.create(state)->getResult(0);
+    if (now[i] >= 0)
+      split[element] = now[i];
+    elements.push_back(reshard(builder, loc, element, dims[i]));
+  }
+  OperationState state(loc, "hlo.tuple");
+  state.addOperands(elements);
+  state.addTypes(TupleType::get(builder.getContext(),
+                                ValueRange(elements).getTypes()));
+  Value result = builder.create(state)->getResult(0);
+  leaves[result] = SmallVector<int64_t>(dims);
+  return result;
+}
+
+LogicalResult SpmdPartitioner::visitBlock(Block &block) {
+  Operation *terminator = block.getTerminator();
+  for (Operation &op : llvm::make_early_inc_range(block))
+    if (&op != terminator && failed(visit(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult SpmdPartitioner::visitWhile(hlo::WhileOp loop) {
+  // The state keeps the splits of the loop's operands: the regions' block
+  // arguments and the results carry them, and the body's next state is
+  // resharded to them.
+  loop->removeAttr("hlo.sharding");
+  for (Region *region : {&loop.getCond(), &loop.getBody()}) {
+    Block &block = region->front();
+    for (auto [operand, arg] :
+         llvm::zip(loop->getOperands(), block.getArguments())) {
+      arg.setType(operand.getType());
+      carry(operand, arg);
+    }
+    if (failed(visitBlock(block)))
+      return failure();
+  }
+  Operation *next = loop.getBody().front().getTerminator();
+  OpBuilder builder(next);
+  for (auto [i, operand] : llvm::enumerate(loop->getOperands())) {
+    Value state = next->getOperand(i);
+    next->setOperand(i, isa<TupleType>(state.getType())
+                            ? reshardTuple(builder, next->getLoc(), state,
+                                           leavesOf(operand))
+                            : reshard(builder, next->getLoc(), state,
+                                      current(operand)));
+    loop->getResult(i).setType(operand.getType());
+    carry(operand, loop->getResult(i));
+  }
+  return success();
+}
+
 LogicalResult SpmdPartitioner::visit(Operation *op) {
+  if (auto loop = dyn_cast<hlo::WhileOp>(op))
+    return visitWhile(loop);
   FailureOr<int64_t> t = target(op);
   if (failed(t))
     return failure();
@@ -248,12 +349,38 @@ LogicalResult SpmdPartitioner::visit(Operation *op) {
   OpBuilder builder(op);
   for (unsigned i = 0; i < op->getNumOperands(); ++i) {
     Value operand = op->getOperand(i);
-    Value local = reshard(builder, op->getLoc(), operand, p.operands[i]);
+    if (p.operands[i] == kKeep)
+      continue;
+    // A tuple with split elements meets an op without a rule for it.
+    Value local =
+        isa<TupleType>(operand.getType())
+            ? reshardTuple(builder, op->getLoc(), operand,
+                           SmallVector<int64_t>(
+                               cast<TupleType>(operand.getType()).size(), -1))
+            : reshard(builder, op->getLoc(), operand, p.operands[i]);
     if (local != operand)
       op->setOperand(i, local);
   }
+  if (isa<hlo::TupleOp>(op)) {
+    op->removeAttr("hlo.sharding");
+    SmallVector<int64_t> dims;
+    for (Value operand : op->getOperands())
+      dims.push_back(current(operand));
+    op->getResult(0).setType(
+        TupleType::get(op->getContext(), op->getOperandTypes()));
+    leaves[op->getResult(0)] = dims;
+    return success();
+  }
+  if (auto element = dyn_cast<hlo::GetTupleElementOp>(op)) {
+    // The element's type is the (partitioned) tuple's.
+    element->getResult(0).setType(
+        cast<TupleType>(element->getOperand(0).getType())
+            .getType(element.getIndex()));
+    if (p.result >= 0)
+      split[element->getResult(0)] = p.result;
+  }
   op->removeAttr("hlo.sharding");
-  if (p.result >= 0) {
+  if (p.result >= 0 && !isa<hlo::GetTupleElementOp>(op)) {
     Value result = op->getResult(0);
     result.setType(block(cast<RankedTensorType>(result.getType()), p.result));
     split[result] = p.result;
@@ -299,9 +426,8 @@ LogicalResult SpmdPartitioner::run() {
   }
   SmallVector<Type> globalResults(func.getResultTypes());
   Operation *ret = body.getTerminator();
-  for (Operation &op : llvm::make_early_inc_range(body))
-    if (&op != ret && failed(visit(&op)))
-      return failure();
+  if (failed(visitBlock(body)))
+    return failure();
   OpBuilder builder(ret);
   for (unsigned i = 0; i < ret->getNumOperands(); ++i) {
     Value value = ret->getOperand(i);
