@@ -161,6 +161,11 @@ int64_t Propagation::forward(Operation *op) const {
     auto dims = conv.getDimensionNumbers();
     if (d == dims.getInputBatch() && conv.getBatchGroupCount() == 1)
       return dims.getOutputBatch();
+    auto input = cast<RankedTensorType>(conv.getLhs().getType());
+    if (int64_t s =
+            spmd::haloSpatialIndex(conv, d, input.getDimSize(d) / partitions);
+        s >= 0)
+      return dims.getOutputSpatial()[s];
     return -1;
   }
   return -1;
@@ -256,8 +261,8 @@ LogicalResult Propagation::run() {
       for (Operation &op : llvm::reverse(*block)) {
         if (op.getNumResults() != 1 || dimOf(op.getResult(0)) < 0)
           continue;
-        for (auto [operand, dim] : llvm::zip(
-                 op.getOperands(), backward(&op, dimOf(op.getResult(0)))))
+        for (auto [operand, dim] :
+             llvm::zip(op.getOperands(), backward(&op, dimOf(op.getResult(0)))))
           if (operand.getDefiningOp() && !annotated.contains(operand))
             changed |= assign(operand, dim);
       }
@@ -267,15 +272,16 @@ LogicalResult Propagation::run() {
     for (Operation &op : *block)
       if (op.getNumResults() == 1 && !op.hasAttr("hlo.sharding") &&
           dimOf(op.getResult(0)) >= 0)
-        op.setAttr("hlo.sharding", StringAttr::get(op.getContext(),
-                                                   spmd::shardingText(
-                                                       op.getResult(0).getType(),
-                                                       dimOf(op.getResult(0)),
-                                                       partitions)));
+        op.setAttr("hlo.sharding",
+                   StringAttr::get(op.getContext(),
+                                   spmd::shardingText(op.getResult(0).getType(),
+                                                      dimOf(op.getResult(0)),
+                                                      partitions)));
   return success();
 }
 
-struct ShardingPropagationPass : public impl::ShardingPropagationBase<ShardingPropagationPass> {
+struct ShardingPropagationPass
+    : public impl::ShardingPropagationBase<ShardingPropagationPass> {
   using ShardingPropagationBase::ShardingPropagationBase;
 
   void runOnOperation() override {

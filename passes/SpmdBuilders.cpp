@@ -63,6 +63,24 @@ Value CollectiveBuilder::allGather(OpBuilder &builder, Location loc,
   return builder.create(state)->getResult(0);
 }
 
+Value CollectiveBuilder::shift(OpBuilder &builder, Location loc, Value value,
+                               int64_t step) {
+  SmallVector<int64_t> pairs;
+  for (int64_t source = 0; source < partitions; ++source)
+    if (source + step >= 0 && source + step < partitions)
+      pairs.append({source, source + step});
+  OperationState state(loc, "hlo.collective_permute");
+  state.addOperands(value);
+  state.addTypes(value.getType());
+  state.addAttribute("source_target_pairs",
+                     DenseIntElementsAttr::get(
+                         RankedTensorType::get({int64_t(pairs.size() / 2), 2},
+                                               builder.getI64Type()),
+                         pairs));
+  state.addAttribute("channel_id", builder.getI64IntegerAttr(nextChannel++));
+  return builder.create(state)->getResult(0);
+}
+
 Value CollectiveBuilder::localBlock(OpBuilder &builder, Location loc,
                                     Value full, int64_t dim) {
   auto type = cast<RankedTensorType>(full.getType());

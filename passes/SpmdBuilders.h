@@ -31,6 +31,10 @@ public:
   /// The split `value` concatenated over all partitions along `dim`.
   mlir::Value allGather(mlir::OpBuilder &builder, mlir::Location loc,
                         mlir::Value value, int64_t dim);
+  /// Each partition's `value` sent to the next partition (`step` = 1) or
+  /// the previous one (-1); the partition at the end gets zeros.
+  mlir::Value shift(mlir::OpBuilder &builder, mlir::Location loc,
+                    mlir::Value value, int64_t step);
   /// This partition's block along `dim` of the replicated `full`.
   mlir::Value localBlock(mlir::OpBuilder &builder, mlir::Location loc,
                          mlir::Value full, int64_t dim);

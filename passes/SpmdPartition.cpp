@@ -44,6 +44,8 @@ struct Plan {
   int64_t result = -1;
   bool partial = false;
   Region *combiner = nullptr;
+  /// A convolution's spatial dimension (index) that needs halos, or -1.
+  int64_t halo = -1;
 };
 
 class SpmdPartitioner {
@@ -85,6 +87,9 @@ private:
     else if (current(from) >= 0)
       split[to] = current(from);
   }
+  /// Gives the convolution's split input the rows its window reaches in
+  /// the neighbours' blocks (collective-permute) instead of padding.
+  void exchangeHalo(hlo::ConvolutionOp conv, int64_t spatial);
   LogicalResult visitBlock(Block &block);
   LogicalResult visitWhile(hlo::WhileOp loop);
   LogicalResult visit(Operation *op);
@@ -243,6 +248,20 @@ Plan SpmdPartitioner::plan(Operation *op, int64_t t) {
     } else if (t >= 0 && t == dims.getOutputFeature() && plain) {
       p.operands[1] = dims.getKernelOutputFeature();
       p.result = t;
+    } else if (auto spatial = llvm::find(dims.getOutputSpatial(), t);
+               t >= 0 && spatial != dims.getOutputSpatial().end()) {
+      int64_t s = spatial - dims.getOutputSpatial().begin();
+      int64_t input = dims.getInputSpatial()[s];
+      // The lhs may already be this partition's block.
+      int64_t rows =
+          cast<RankedTensorType>(conv.getLhs().getType()).getDimSize(input);
+      if (current(conv.getLhs()) != input)
+        rows /= partitions;
+      if (spmd::haloSpatialIndex(conv, input, rows) == s) {
+        p.operands[0] = input;
+        p.result = t;
+        p.halo = s;
+      }
     }
     return p;
   }
@@ -294,11 +313,62 @@ Value SpmdPartitioner::reshardTuple(OpBuilder &builder, Location loc,
   }
   OperationState state(loc, "hlo.tuple");
   state.addOperands(elements);
-  state.addTypes(TupleType::get(builder.getContext(),
-                                ValueRange(elements).getTypes()));
+  state.addTypes(
+      TupleType::get(builder.getContext(), ValueRange(elements).getTypes()));
   Value result = builder.create(state)->getResult(0);
   leaves[result] = SmallVector<int64_t>(dims);
   return result;
+}
+
+void SpmdPartitioner::exchangeHalo(hlo::ConvolutionOp conv, int64_t s) {
+  auto dims = conv.getDimensionNumbers();
+  int64_t d = dims.getInputSpatial()[s];
+  int64_t n = dims.getInputSpatial().size();
+  SmallVector<int64_t> padding(2 * n, 0);
+  if (auto given = conv.getPadding(); given && !given->empty())
+    padding.assign(given->begin(), given->end());
+  int64_t low = padding[2 * s], high = padding[2 * s + 1];
+  Value local = conv.getLhs();
+  auto type = cast<RankedTensorType>(local.getType());
+  int64_t block = type.getDimSize(d);
+  OpBuilder builder(conv);
+  Location loc = conv.getLoc();
+  // Rows [begin, end) of the local block along d.
+  auto rows = [&](int64_t begin, int64_t end) -> Value {
+    SmallVector<int64_t> starts(type.getRank(), 0), limits(type.getShape()),
+        strides(type.getRank(), 1), shape(type.getShape());
+    starts[d] = begin;
+    limits[d] = end;
+    shape[d] = end - begin;
+    OperationState state(loc, "hlo.slice");
+    state.addOperands(local);
+    state.addTypes(RankedTensorType::get(shape, type.getElementType()));
+    state.addAttribute("start_indices", builder.getDenseI64ArrayAttr(starts));
+    state.addAttribute("limit_indices", builder.getDenseI64ArrayAttr(limits));
+    state.addAttribute("strides", builder.getDenseI64ArrayAttr(strides));
+    return builder.create(state)->getResult(0);
+  };
+  // The first partition's left halo and the last one's right halo are the
+  // zeros the collective-permute gives where no partition sends: exactly
+  // the convolution's zero padding.
+  SmallVector<Value> parts;
+  if (low > 0)
+    parts.push_back(
+        collectives.shift(builder, loc, rows(block - low, block), 1));
+  parts.push_back(local);
+  if (high > 0)
+    parts.push_back(collectives.shift(builder, loc, rows(0, high), -1));
+  if (parts.size() > 1) {
+    SmallVector<int64_t> shape(type.getShape());
+    shape[d] = block + low + high;
+    OperationState state(loc, "hlo.concatenate");
+    state.addOperands(parts);
+    state.addTypes(RankedTensorType::get(shape, type.getElementType()));
+    state.addAttribute("dimension", builder.getI64IntegerAttr(d));
+    conv->setOperand(0, builder.create(state)->getResult(0));
+  }
+  padding[2 * s] = padding[2 * s + 1] = 0;
+  conv.setPaddingAttr(builder.getDenseI64ArrayAttr(padding));
 }
 
 LogicalResult SpmdPartitioner::visitBlock(Block &block) {
@@ -328,11 +398,10 @@ LogicalResult SpmdPartitioner::visitWhile(hlo::WhileOp loop) {
   OpBuilder builder(next);
   for (auto [i, operand] : llvm::enumerate(loop->getOperands())) {
     Value state = next->getOperand(i);
-    next->setOperand(i, isa<TupleType>(state.getType())
-                            ? reshardTuple(builder, next->getLoc(), state,
-                                           leavesOf(operand))
-                            : reshard(builder, next->getLoc(), state,
-                                      current(operand)));
+    next->setOperand(
+        i, isa<TupleType>(state.getType())
+               ? reshardTuple(builder, next->getLoc(), state, leavesOf(operand))
+               : reshard(builder, next->getLoc(), state, current(operand)));
     loop->getResult(i).setType(operand.getType());
     carry(operand, loop->getResult(i));
   }
@@ -361,6 +430,8 @@ LogicalResult SpmdPartitioner::visit(Operation *op) {
     if (local != operand)
       op->setOperand(i, local);
   }
+  if (p.halo >= 0)
+    exchangeHalo(cast<hlo::ConvolutionOp>(op), p.halo);
   if (isa<hlo::TupleOp>(op)) {
     op->removeAttr("hlo.sharding");
     SmallVector<int64_t> dims;

@@ -109,6 +109,48 @@ inline bool reshapeKeepsSplit(mlir::RankedTensorType source, int64_t from,
          (a % b == 0 || b % a == 0);
 }
 
+/// For a convolution whose input is split along dimension `inputDim`: the
+/// index of that spatial dimension when each partition can compute its
+/// block of the output's matching dimension from its input block and a
+/// halo from its neighbours (tpuc-spmd-partition's halo exchange): stride
+/// and dilations 1, no reversal, no feature or batch groups, padding that
+/// keeps the size (low + high = window - 1, both >= 0) and halos no larger
+/// than a `block` (the rows of that dimension a partition holds). -1
+/// otherwise.
+template <typename ConvOp>
+int64_t haloSpatialIndex(ConvOp conv, int64_t inputDim, int64_t block) {
+  auto dims = conv.getDimensionNumbers();
+  if (conv.getFeatureGroupCount() != 1 || conv.getBatchGroupCount() != 1)
+    return -1;
+  auto spatial = dims.getInputSpatial();
+  auto it = llvm::find(spatial, inputDim);
+  if (it == spatial.end())
+    return -1;
+  int64_t s = it - spatial.begin(), n = spatial.size();
+  auto one = [&](std::optional<llvm::ArrayRef<int64_t>> values) {
+    return !values || values->empty() || (*values)[s] == 1;
+  };
+  if (!one(conv.getWindowStrides()) || !one(conv.getLhsDilation()) ||
+      !one(conv.getRhsDilation()))
+    return -1;
+  if (auto reversal = conv.getWindowReversal();
+      reversal && !reversal->empty() && (*reversal)[s])
+    return -1;
+  int64_t low = 0, high = 0;
+  if (auto padding = conv.getPadding(); padding && !padding->empty()) {
+    if (static_cast<int64_t>(padding->size()) != 2 * n)
+      return -1;
+    low = (*padding)[2 * s];
+    high = (*padding)[2 * s + 1];
+  }
+  auto kernel = mlir::cast<mlir::RankedTensorType>(conv.getRhs().getType());
+  int64_t window = kernel.getDimSize(dims.getKernelSpatial()[s]);
+  if (low < 0 || high < 0 || low + high != window - 1 || low > block ||
+      high > block)
+    return -1;
+  return s;
+}
+
 } // namespace tpuc::spmd
 
 #endif // TPUC_PASSES_SPMDSHARDING_H
