@@ -63,6 +63,53 @@ Value CollectiveBuilder::allGather(OpBuilder &builder, Location loc,
   return builder.create(state)->getResult(0);
 }
 
+Value CollectiveBuilder::moveSplit(OpBuilder &builder, Location loc,
+                                   Value value, int64_t from, int64_t to) {
+  auto type = cast<RankedTensorType>(value.getType());
+  Type element = type.getElementType();
+  auto build = [&](llvm::StringRef name, Value operand, ArrayRef<int64_t> shape,
+                   llvm::ArrayRef<NamedAttribute> attrs) {
+    OperationState state(loc, name);
+    state.addOperands(operand);
+    state.addTypes(RankedTensorType::get(shape, element));
+    state.addAttributes(attrs);
+    return builder.create(state)->getResult(0);
+  };
+  // `to` becomes (P, size / P); the all-to-all exchanges the P blocks of
+  // that new dimension, so position j then holds partition j's rows of
+  // `from`.
+  SmallVector<int64_t> shape(type.getShape());
+  shape[to] /= partitions;
+  shape.insert(shape.begin() + to, partitions);
+  Value blocks = build("hlo.reshape", value, shape, {});
+  Value exchanged =
+      build("hlo.all_to_all", blocks, shape,
+            {builder.getNamedAttr("dimension", builder.getI64IntegerAttr(to)),
+             builder.getNamedAttr("replica_groups", allPartitions(builder)),
+             builder.getNamedAttr("channel_id",
+                                  builder.getI64IntegerAttr(nextChannel++))});
+  // Move that dimension just before `from` and merge the two.
+  int64_t source = from < to ? from : from + 1;
+  SmallVector<int64_t> permutation, moved;
+  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
+    if (d == to)
+      continue;
+    if (d == source)
+      permutation.push_back(to);
+    permutation.push_back(d);
+  }
+  for (int64_t d : permutation)
+    moved.push_back(shape[d]);
+  Value transposed =
+      build("hlo.transpose", exchanged, moved,
+            {builder.getNamedAttr("permutation",
+                                  builder.getDenseI64ArrayAttr(permutation))});
+  SmallVector<int64_t> result(type.getShape());
+  result[from] *= partitions;
+  result[to] /= partitions;
+  return build("hlo.reshape", transposed, result, {});
+}
+
 Value CollectiveBuilder::shift(OpBuilder &builder, Location loc, Value value,
                                int64_t step) {
   SmallVector<int64_t> pairs;

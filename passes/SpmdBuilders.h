@@ -31,6 +31,12 @@ public:
   /// The split `value` concatenated over all partitions along `dim`.
   mlir::Value allGather(mlir::OpBuilder &builder, mlir::Location loc,
                         mlir::Value value, int64_t dim);
+  /// `value`, split along `from`, split along `to` instead: XLA's
+  /// all-to-all with split_dimension `to` and concat_dimension `from`,
+  /// built from the one-dimension `hlo.all_to_all` between reshapes and a
+  /// transpose. Each partition sends (P-1)/P of its block.
+  mlir::Value moveSplit(mlir::OpBuilder &builder, mlir::Location loc,
+                        mlir::Value value, int64_t from, int64_t to);
   /// Each partition's `value` sent to the next partition (`step` = 1) or
   /// the previous one (-1); the partition at the end gets zeros.
   mlir::Value shift(mlir::OpBuilder &builder, mlir::Location loc,

@@ -277,7 +277,12 @@ Value SpmdPartitioner::reshard(OpBuilder &builder, Location loc, Value value,
   // it dominates every later use in the block.
   if (auto it = resharded.find({value, dim}); it != resharded.end())
     return it->second;
-  // Moving a split gathers first (an all-to-all would move 1/P of it).
+  if (from >= 0 && dim >= 0) {
+    Value moved = collectives.moveSplit(builder, loc, value, from, dim);
+    split[moved] = dim;
+    resharded[{value, dim}] = moved;
+    return moved;
+  }
   Value full = value;
   if (from >= 0) {
     auto it = resharded.find({value, -1});
