@@ -48,6 +48,11 @@ inline mlir::FailureOr<int64_t> splitDimension(llvm::StringRef text,
   }
   int64_t dim = -1;
   size_t dataDims = sharding->numDataTileDims();
+  if (static_cast<int64_t>(dataDims) != tensor.getRank()) {
+    why = "it tiles " + std::to_string(dataDims) + " dimensions, the array " +
+          "has " + std::to_string(tensor.getRank());
+    return mlir::failure();
+  }
   for (size_t d = 0; d < sharding->tileDims.size(); ++d) {
     if (sharding->tileDims[d] == 1)
       continue;

@@ -454,8 +454,16 @@ int runCompile() {
   bool wantScaling = llvm::is_contained(reports, ReportKind::Scaling);
   CompilePipelineConfig pipeline = pipelineConfig(*spec);
   // A global program with shardings for more than one partition is
-  // partitioned first (docs/spmd.md, "The SPMD partitioner").
-  pipeline.spmdPartition = isShardedGlobalProgram(*module);
+  // partitioned first for a slice (docs/spmd.md, "The SPMD partitioner");
+  // on one device its shardings say nothing (one shard is the whole array).
+  bool shardedGlobal = isShardedGlobalProgram(*module);
+  pipeline.spmdPartition = shardedGlobal && slice;
+  if (pipeline.spmdPartition &&
+      report::moduleDeviceCount(*module) != slice->devices)
+    return fail(input + " is sharded for " +
+                std::to_string(report::moduleDeviceCount(*module)) +
+                " devices, " + slice->name + " has " +
+                std::to_string(slice->devices));
   if (pipeline.spmdPartition && dataParallel)
     return fail("--data-parallel splits an unannotated step; " + input +
                 " has shardings for " +
@@ -515,7 +523,10 @@ int runCompile() {
   reportContext.moduleName = module->getName().value_or("module").str();
   reportContext.layoutMode =
       layoutMode == LayoutMode::Auto ? "auto" : "preserve";
-  reportContext.devices = report::moduleDeviceCount(*module);
+  // A sharded global program compiled whole is one device's program.
+  reportContext.devices = shardedGlobal && !pipeline.spmdPartition
+                              ? 1
+                              : report::moduleDeviceCount(*module);
   reportContext.slice = slice ? slice->name : "";
 
   std::optional<report::FusionSummary> fusionSummary;

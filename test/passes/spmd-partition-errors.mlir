@@ -49,3 +49,22 @@ module attributes {hlo.num_partitions = 2 : i64} {
     return %y : tensor<8x8xf32>
   }
 }
+
+// -----
+
+// A tiling of another rank.
+module attributes {hlo.num_partitions = 4 : i64} {
+  // expected-error @+1 {{'func.func' op tpuc-sharding-propagation: cannot partition by sharding {devices=[1,1,4]<=[4]}: it tiles 3 dimensions, the array has 2}}
+  func.func @main(%x: tensor<8x8xf32> {hlo.sharding = "{devices=[1,1,4]<=[4]}"}) -> tensor<8x8xf32> {
+    return %x : tensor<8x8xf32>
+  }
+}
+
+// -----
+
+// A module of one partition: both passes leave it as it is.
+module {
+  func.func @main(%x: tensor<8x8xf32> {hlo.sharding = "{devices=[2,2]<=[4]}"}) -> tensor<8x8xf32> {
+    return %x : tensor<8x8xf32>
+  }
+}
