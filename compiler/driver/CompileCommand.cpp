@@ -27,6 +27,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -338,17 +339,59 @@ void printFitAdvice(mlir::MLIRContext &context,
     os << "  " << fix.flags << ": needs " << report::formatBytes(fix.usedBytes)
        << (fix.fits ? ", fits" : ", does not fit") << "\n";
   std::string fitsOn;
+  llvm::StringMap<int64_t> wholeBytes; // per preset, the step on one device
   for (const target::TargetSpec &preset : target::targetPresets()) {
     CompilePipelineConfig config = given;
     config.target = preset.machine.name();
     config.dataParallelDevices = 0; // one device of each preset
     std::optional<Measurement> m =
         measureFit(*module, preset, config, config, /*timing=*/false);
+    if (m)
+      wholeBytes[config.target] = m->usedBytes;
     if (m && m->fits)
       fitsOn += (fitsOn.empty() ? "" : ", ") + config.target;
   }
   os << "  as given, it fits on: " << (fitsOn.empty() ? "no preset" : fitsOn)
      << " (tpuc fit " << input << " for step times)\n";
+  // Data parallelism: the step split over each slice (--data-parallel),
+  // where that lowers the HBM of a device; the first reason it does not
+  // split, otherwise.
+  if (report::moduleDeviceCount(*module) > 1)
+    return;
+  std::string reason;
+  bool splits = false;
+  for (const target::SliceSpec &slice : target::slicePresets()) {
+    absl::StatusOr<target::TargetSpec> device =
+        target::lookupTarget(slice.device);
+    if (!device.ok())
+      continue;
+    CompilePipelineConfig config = given;
+    config.target = slice.device;
+    config.memoryLimit = target::usableHbmBytes(device->machine);
+    config.dataParallelDevices = slice.devices;
+    std::optional<Measurement> m;
+    {
+      mlir::ScopedDiagnosticHandler quiet(
+          &context, [&](mlir::Diagnostic &diagnostic) {
+            if (reason.empty() &&
+                diagnostic.getSeverity() == mlir::DiagnosticSeverity::Error)
+              reason = diagnostic.str();
+            return mlir::success();
+          });
+      m = measureFit(*module, *device, config, config, /*timing=*/false);
+    }
+    if (!m)
+      continue;
+    splits = true;
+    auto whole = wholeBytes.find(slice.device);
+    if (whole != wholeBytes.end() && m->usedBytes >= whole->second)
+      continue;
+    os << "  --target=" << slice.name << " --data-parallel: needs "
+       << report::formatBytes(m->usedBytes) << " per device"
+       << (m->fits ? ", fits" : ", does not fit") << "\n";
+  }
+  if (!splits && !reason.empty())
+    os << "  --data-parallel: the step does not split (" << reason << ")\n";
 }
 
 /// The scaling table: `imported` (the module as loaded) split over 1, 2,
