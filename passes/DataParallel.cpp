@@ -81,6 +81,21 @@ void Partitioner::sliceReplicated(Operation *op, int64_t dim,
     auto type = dyn_cast<RankedTensorType>(operand.getType());
     if (splitDim(operand) >= 0 || !type || type.getRank() <= dim)
       continue;
+    // A broadcast along `dim` (a gradient's scale, a mask) is the same on
+    // every row: broadcast straight to the device's rows instead of
+    // materializing the full array and slicing it.
+    auto broadcast = operand.getDefiningOp<hlo::BroadcastInDimOp>();
+    if (broadcast) {
+      auto dims = broadcast.getBroadcastDimensions();
+      auto source = cast<RankedTensorType>(broadcast.getOperand().getType());
+      auto it = llvm::find(dims, dim);
+      if (it == dims.end() || source.getDimSize(it - dims.begin()) == 1) {
+        Operation *local = builder.clone(*broadcast);
+        local->getResult(0).setType(divided(type, dim));
+        op->setOperand(i, local->getResult(0));
+        continue;
+      }
+    }
     op->setOperand(i,
                    collectives.localBlock(builder, op->getLoc(), operand, dim));
   }
