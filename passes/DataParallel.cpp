@@ -1,4 +1,5 @@
-//===- DataParallel.cpp - tpuc-data-parallel --------------------------------===//
+//===- DataParallel.cpp - tpuc-data-parallel
+//--------------------------------===//
 //
 // Splits the non-donated parameters of the public function along dimension 0
 // over N devices and carries the split forward op by op (see Passes.td). A
@@ -10,15 +11,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/SpmdBuilders.h"
 
 #include "dialects/hlo/HloOps.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
-#include <cmath>
 #include <limits>
 
 namespace tpuc {
@@ -31,7 +31,8 @@ using namespace mlir;
 
 class Partitioner {
 public:
-  Partitioner(func::FuncOp func, int64_t n) : func(func), n(n) {}
+  Partitioner(func::FuncOp func, int64_t n)
+      : func(func), n(n), collectives(func, n) {}
 
   LogicalResult run(const llvm::DenseSet<int64_t> &donated);
 
@@ -51,18 +52,13 @@ private:
   LogicalResult splitValue(Operation *op, Value value, int64_t dim) {
     auto tensor = dyn_cast<RankedTensorType>(value.getType());
     if (!tensor || dim >= tensor.getRank() || tensor.getDimSize(dim) % n)
-      return op->emitOpError() << "tpuc-data-parallel: dimension " << dim
-                               << " of " << value.getType()
-                               << " does not split over " << n << " devices";
+      return op->emitOpError()
+             << "tpuc-data-parallel: dimension " << dim << " of "
+             << value.getType() << " does not split over " << n << " devices";
     value.setType(divided(tensor, dim));
     split[value] = dim;
     return success();
   }
-  /// This device's part of the replicated `full` along `dim`.
-  Value localSlice(OpBuilder &builder, Location loc, Value full, int64_t dim);
-  /// Sums (or combines with `body`) `value` over every device.
-  Value allReduce(OpBuilder &builder, Location loc, Value value,
-                  Region *body);
   /// Operands of `op` that are replicated and full-sized where `dim` is
   /// split are replaced by their device part.
   void sliceReplicated(Operation *op, int64_t dim,
@@ -74,73 +70,8 @@ private:
   func::FuncOp func;
   int64_t n;
   llvm::DenseMap<Value, int64_t> split;
-  Value partitionOffset; // s32 partition id
-  int64_t nextChannel = 1;
+  spmd::CollectiveBuilder collectives;
 };
-
-Value Partitioner::localSlice(OpBuilder &builder, Location loc, Value full,
-                              int64_t dim) {
-  auto type = cast<RankedTensorType>(full.getType());
-  auto i32 = RankedTensorType::get({}, builder.getI32Type());
-  if (!partitionOffset) {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(&func.getBody().front());
-    Value id = hlo::PartitionIdOp::create(
-        builder, loc,
-        RankedTensorType::get({}, builder.getIntegerType(32, false)));
-    partitionOffset = hlo::ConvertOp::create(builder, loc, i32, id);
-  }
-  int64_t part = type.getDimSize(dim) / n;
-  Value size = hlo::ConstantOp::create(
-      builder, loc,
-      DenseElementsAttr::get(i32, builder.getI32IntegerAttr(part).getValue()));
-  Value zero = hlo::ConstantOp::create(
-      builder, loc,
-      DenseElementsAttr::get(i32, builder.getI32IntegerAttr(0).getValue()));
-  Value start = hlo::MultiplyOp::create(builder, loc, partitionOffset, size);
-  SmallVector<Value> starts(type.getRank(), zero);
-  starts[dim] = start;
-  SmallVector<int64_t> sizes(type.getShape());
-  sizes[dim] = part;
-  OperationState state(loc, "hlo.dynamic_slice");
-  state.addOperands(full);
-  state.addOperands(starts);
-  state.addTypes(divided(type, dim));
-  state.addAttribute("slice_sizes", builder.getDenseI64ArrayAttr(sizes));
-  return builder.create(state)->getResult(0);
-}
-
-Value Partitioner::allReduce(OpBuilder &builder, Location loc, Value value,
-                             Region *body) {
-  SmallVector<int64_t> devices;
-  for (int64_t d = 0; d < n; ++d)
-    devices.push_back(d);
-  auto groupsType = RankedTensorType::get({1, n}, builder.getI64Type());
-  OperationState state(loc, "hlo.all_reduce");
-  state.addOperands(value);
-  state.addTypes(value.getType());
-  state.addAttribute("replica_groups",
-                     DenseIntElementsAttr::get(groupsType, devices));
-  state.addAttribute("channel_id", builder.getI64IntegerAttr(nextChannel++));
-  state.addAttribute("use_global_device_ids", builder.getUnitAttr());
-  Region *region = state.addRegion();
-  if (body) {
-    IRMapping mapping;
-    body->cloneInto(region, mapping);
-  } else {
-    auto scalar = RankedTensorType::get(
-        {}, cast<ShapedType>(value.getType()).getElementType());
-    Block *block = new Block();
-    region->push_back(block);
-    block->addArguments({scalar, scalar}, {loc, loc});
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToEnd(block);
-    Value sum = hlo::AddOp::create(builder, loc, block->getArgument(0),
-                                   block->getArgument(1));
-    hlo::ReturnOp::create(builder, loc, sum);
-  }
-  return builder.create(state)->getResult(0);
-}
 
 void Partitioner::sliceReplicated(Operation *op, int64_t dim,
                                   ArrayRef<unsigned> operandIndices) {
@@ -150,33 +81,24 @@ void Partitioner::sliceReplicated(Operation *op, int64_t dim,
     auto type = dyn_cast<RankedTensorType>(operand.getType());
     if (splitDim(operand) >= 0 || !type || type.getRank() <= dim)
       continue;
-    op->setOperand(i, localSlice(builder, op->getLoc(), operand, dim));
+    // A broadcast along `dim` (a gradient's scale, a mask) is the same on
+    // every row: broadcast straight to the device's rows instead of
+    // materializing the full array and slicing it.
+    auto broadcast = operand.getDefiningOp<hlo::BroadcastInDimOp>();
+    if (broadcast) {
+      auto dims = broadcast.getBroadcastDimensions();
+      auto source = cast<RankedTensorType>(broadcast.getOperand().getType());
+      auto it = llvm::find(dims, dim);
+      if (it == dims.end() || source.getDimSize(it - dims.begin()) == 1) {
+        Operation *local = builder.clone(*broadcast);
+        local->getResult(0).setType(divided(type, dim));
+        op->setOperand(i, local->getResult(0));
+        continue;
+      }
+    }
+    op->setOperand(i,
+                   collectives.localBlock(builder, op->getLoc(), operand, dim));
   }
-}
-
-/// Whether `init` is the identity of the reduction `body` computes, so that
-/// reducing each device's part and combining the parts adds it once.
-static bool isIdentityInit(Region &body, Value init) {
-  Block &block = body.front();
-  if (block.getOperations().size() != 2)
-    return false;
-  Operation &op = block.front();
-  auto constant = init.getDefiningOp<hlo::ConstantOp>();
-  auto elements =
-      constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
-  if (!elements || !elements.isSplat() ||
-      !isa<FloatType>(elements.getElementType()))
-    return false;
-  double value = elements.getSplatValue<APFloat>().convertToDouble();
-  if (isa<hlo::AddOp>(op))
-    return value == 0;
-  if (isa<hlo::MaximumOp>(op))
-    return std::isinf(value) && value < 0;
-  if (isa<hlo::MinimumOp>(op))
-    return std::isinf(value) && value > 0;
-  if (isa<hlo::MultiplyOp>(op))
-    return value == 1;
-  return false;
 }
 
 LogicalResult Partitioner::visitReduce(hlo::ReduceOp op, int64_t dim) {
@@ -190,15 +112,15 @@ LogicalResult Partitioner::visitReduce(hlo::ReduceOp op, int64_t dim) {
                             "different dimensions");
   sliceReplicated(op, dim, indices);
   if (!llvm::is_contained(op.getDimensions(), dim)) {
-    int64_t before = llvm::count_if(op.getDimensions(),
-                                    [&](int64_t d) { return d < dim; });
+    int64_t before =
+        llvm::count_if(op.getDimensions(), [&](int64_t d) { return d < dim; });
     for (Value result : op.getResults())
       if (failed(splitValue(op, result, dim - before)))
         return failure();
     return success();
   }
   // Each device reduces its part; an all-reduce combines the parts.
-  if (inputs != 1 || !isIdentityInit(op.getBody(), op.getInitValues()[0]))
+  if (inputs != 1 || !spmd::isIdentityInit(op.getBody(), op.getInitValues()[0]))
     return op.emitOpError(
         "tpuc-data-parallel: a reduction over the split dimension needs one "
         "input, a single add/maximum/minimum/multiply body and its identity "
@@ -206,7 +128,8 @@ LogicalResult Partitioner::visitReduce(hlo::ReduceOp op, int64_t dim) {
   OpBuilder builder(op->getContext());
   builder.setInsertionPointAfter(op);
   Value result = op.getResult(0);
-  Value total = allReduce(builder, op.getLoc(), result, &op.getBody());
+  Value total =
+      collectives.allReduce(builder, op.getLoc(), result, &op.getBody());
   result.replaceAllUsesExcept(total, total.getDefiningOp());
   return success();
 }
@@ -232,8 +155,8 @@ LogicalResult Partitioner::visitDot(hlo::DotGeneralOp op) {
         ++index;
     return index;
   };
-  int64_t lhsFree =
-      lhsType.getRank() - int64_t(lhsBatch.size()) - int64_t(lhsContract.size());
+  int64_t lhsFree = lhsType.getRank() - int64_t(lhsBatch.size()) -
+                    int64_t(lhsContract.size());
   auto unsupported = [&]() {
     return op.emitOpError("tpuc-data-parallel: both operands are split along "
                           "dimensions that do not match");
@@ -252,7 +175,8 @@ LogicalResult Partitioner::visitDot(hlo::DotGeneralOp op) {
       sliceReplicated(op, otherContract[i], {otherIndex});
       OpBuilder builder(op->getContext());
       builder.setInsertionPointAfter(op);
-      Value total = allReduce(builder, op.getLoc(), op.getResult(), nullptr);
+      Value total =
+          collectives.allReduce(builder, op.getLoc(), op.getResult(), nullptr);
       op.getResult().replaceAllUsesExcept(total, total.getDefiningOp());
       return success();
     }
@@ -315,9 +239,8 @@ LogicalResult Partitioner::visit(Operation *op) {
     // when that divides by n.
     auto result = cast<RankedTensorType>(reshape.getResult().getType());
     if (dim != 0 || result.getRank() == 0 || result.getDimSize(0) % n)
-      return op->emitOpError()
-             << "tpuc-data-parallel: a reshape to " << result
-             << " does not keep the split leading dimension";
+      return op->emitOpError() << "tpuc-data-parallel: a reshape to " << result
+                               << " does not keep the split leading dimension";
     return splitValue(op, reshape.getResult(), 0);
   }
   if (auto reduce = dyn_cast<hlo::ReduceOp>(op))
@@ -344,27 +267,26 @@ LogicalResult Partitioner::run(const llvm::DenseSet<int64_t> &donated) {
   Block &block = func.getBody().front();
   for (BlockArgument arg : block.getArguments()) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
-    bool splits = !donated.contains(arg.getArgNumber()) && type &&
-                  type.getRank() > 0;
+    bool splits =
+        !donated.contains(arg.getArgNumber()) && type && type.getRank() > 0;
     if (splits && failed(splitValue(func, arg, 0)))
       return failure();
-    func.setArgAttr(arg.getArgNumber(), "hlo.sharding",
-                    StringAttr::get(func.getContext(),
-                                    shardingText(arg.getType(),
-                                                 splits ? 0 : -1, n)));
+    func.setArgAttr(
+        arg.getArgNumber(), "hlo.sharding",
+        StringAttr::get(func.getContext(),
+                        shardingText(arg.getType(), splits ? 0 : -1, n)));
   }
   for (Operation &op : llvm::make_early_inc_range(block))
     if (failed(visit(&op)))
       return failure();
   Operation *ret = block.getTerminator();
-  func.setFunctionType(FunctionType::get(func.getContext(),
-                                         block.getArgumentTypes(),
-                                         ret->getOperandTypes()));
+  func.setFunctionType(FunctionType::get(
+      func.getContext(), block.getArgumentTypes(), ret->getOperandTypes()));
   for (auto [i, value] : llvm::enumerate(ret->getOperands()))
-    func.setResultAttr(i, "hlo.sharding",
-                       StringAttr::get(func.getContext(),
-                                       shardingText(value.getType(),
-                                                    splitDim(value), n)));
+    func.setResultAttr(
+        i, "hlo.sharding",
+        StringAttr::get(func.getContext(),
+                        shardingText(value.getType(), splitDim(value), n)));
   return success();
 }
 

@@ -73,6 +73,15 @@ void buildFrontEndPipeline(mlir::OpPassManager &pm,
   target.targetName = config.target;
   pm.addPass(createSetTarget(target));
   pm.addPass(mlir::createInlinerPass());
+  if (config.dataParallelDevices > 0) {
+    DataParallelOptions split;
+    split.numDevices = config.dataParallelDevices;
+    pm.addPass(createDataParallel(split));
+  }
+  if (config.spmdPartition) {
+    pm.addPass(createShardingPropagation());
+    pm.addPass(createSpmdPartition());
+  }
   pm.addPass(createHoistWhileInvariants());
   pm.addPass(createSimplifyWhileLoops());
   if (config.mixedBfloat16)

@@ -55,7 +55,18 @@ struct CompilePipelineConfig {
   /// (0: the target preset's usable HBM).
   bool remat = false;
   int64_t memoryLimit = 0;
+  /// --data-parallel: split the step over this many devices
+  /// (tpuc-data-parallel) before the rest of the pipeline; 0: do not.
+  int64_t dataParallelDevices = 0;
+  /// Partition a global sharded program (tpuc-sharding-propagation and
+  /// tpuc-spmd-partition) before the rest of the pipeline.
+  bool spmdPartition = false;
 };
+
+/// Whether `module` is a global program for tpuc-spmd-partition: more than
+/// one partition, a split sharding somewhere, and no collective or
+/// partition/replica id yet (those make it a per-device program).
+bool isShardedGlobalProgram(mlir::ModuleOp module);
 
 /// Inline calls, while-loop LICM and simplification, mixed precision (when
 /// asked) and float normalization: the `hlo` stage of tpuc compile.

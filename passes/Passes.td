@@ -692,6 +692,76 @@ def ConvertHloToTpu : Pass<"tpuc-convert-hlo-to-tpu", "mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def ShardingPropagation : Pass<"tpuc-sharding-propagation", "mlir::ModuleOp"> {
+  let summary = "Give every op of a sharded program its sharding (GSPMD's "
+                "sharding propagation)";
+  let description = [{
+    For a module with `hlo.num_partitions` = P > 1: starting from the
+    `hlo.sharding` of the public function's parameters and ops (the
+    importer keeps `Sharding` custom-calls as the sharding of their
+    operand), carries splits forward through elementwise ops, select,
+    clamp, broadcast_in_dim, transpose, reshape (where the split dimension
+    maps), reduce (a reduced split gives a replicated result), dot_general
+    (batch and free dimensions; a contracted split gives a replicated
+    result) and convolution (input batch, kernel output feature), and
+    backward from a split result to the unannotated elementwise ops,
+    transposes and reshapes that produce it, until nothing changes.
+    Shardings are one-dimensional: replicated, or one dimension split into
+    P blocks in partition order; any other annotation is an error naming
+    the op and the sharding (docs/spmd.md).
+
+    ```mlir
+    // Before (num_partitions = 2):
+    func.func @main(%x: tensor<8x4xf32> {hlo.sharding = "{devices=[2,1]<=[2]}"}) -> tensor<8x4xf32> {
+      %y = hlo.exponential %x : tensor<8x4xf32>
+    // After:
+      %y = hlo.exponential %x {hlo.sharding = "{devices=[2,1]<=[2]}"} : tensor<8x4xf32>
+    ```
+  }];
+  let options = [
+    Option<"numPartitions", "num-partitions", "int64_t", "0",
+           "Partitions (0: the module's hlo.num_partitions)">,
+  ];
+  let dependentDialects = ["::tpuc::hlo::HloDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def SpmdPartition : Pass<"tpuc-spmd-partition", "mlir::ModuleOp"> {
+  let summary = "Partition a sharded program into the program of one "
+                "partition (GSPMD's SPMD partitioner)";
+  let description = [{
+    Rewrites the public function of a module with `hlo.num_partitions` =
+    P > 1 whose values carry shardings (after tpuc-sharding-propagation)
+    into the per-partition program: split parameters and values become
+    their block (dimension / P), elementwise ops, broadcasts, transposes,
+    reshapes that keep the split, reduce and dot_general over kept
+    dimensions and convolution over batch or output feature run on blocks;
+    a reduce or dot_general over a split dimension computes a partial
+    result completed by an `hlo.all_reduce`; where an operand is split
+    otherwise than the op needs it is resharded (`hlo.all_gather` to
+    replicate, `hlo.dynamic_slice` at `partition_id` to split, both to move
+    the split). Other ops run on replicated operands and their result is
+    sliced to its sharding. Results are resharded to the function's result
+    shardings (replicated when absent).
+
+    ```mlir
+    // Before (num_partitions = 2; x split along the contracted dimension):
+    %d = hlo.dot_general %x, %w, dims = <lhs_contracting = [1], rhs_contracting = [0]>
+         : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
+    // After:
+    %w1 = hlo.dynamic_slice %w, [%off, %zero], sizes = [4, 2] ...
+    %p = hlo.dot_general %x, %w1, ... : (tensor<4x4xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+    %d = hlo.all_reduce(%p) ...
+    ```
+  }];
+  let options = [
+    Option<"numPartitions", "num-partitions", "int64_t", "0",
+           "Partitions (0: the module's hlo.num_partitions)">,
+  ];
+  let dependentDialects = ["::tpuc::hlo::HloDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def DataParallel : Pass<"tpuc-data-parallel", "mlir::ModuleOp"> {
   let summary = "Partition a training step for N devices along the batch "
                 "(TPUStrategy's data parallelism)";

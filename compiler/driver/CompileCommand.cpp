@@ -5,7 +5,8 @@
 // canonicalization (stage "hlo"), fusion (--fusion)
 // and layout assignment (--layout; stage "fused"), HBM planning and the
 // padding, memory and fusion reports, then code generation: the tpu
-// dialect (stage "tpu") and the executable (stage "exe"). -o writes the
+// dialect (stage "tpu") and the executable (stage "exe"). --data-parallel
+// first splits the step over a slice's devices. -o writes the
 // stage --emit names; --dump-dir writes every stage reached.
 //
 //===----------------------------------------------------------------------===//
@@ -17,6 +18,7 @@
 #include "compiler/driver/Output.h"
 #include "compiler/importer/ModuleLoader.h"
 #include "compiler/report/Reports.h"
+#include "compiler/report/StepModel.h"
 #include "compiler/serializer/Serializer.h"
 #include "passes/ModuleTarget.h"
 #include "passes/Passes.h"
@@ -25,6 +27,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -34,7 +37,7 @@ namespace tpuc::driver {
 namespace {
 
 enum class LayoutMode { Preserve, Auto };
-enum class ReportKind { Padding, Memory, Fusion };
+enum class ReportKind { Padding, Memory, Fusion, Step, Scaling };
 enum class Precision { F32, MixedBfloat16 };
 enum class FusionMode { Off, On };
 enum class ReportFormat { Text, Json };
@@ -97,14 +100,20 @@ cl::opt<LayoutMode> layoutMode(
     cl::init(LayoutMode::Auto), cl::sub(compileSub), cl::cat(toolCategory()));
 cl::list<ReportKind> reports(
     "report", cl::desc("Reports to print (comma separated)"),
-    cl::value_desc("padding,memory,fusion"),
+    cl::value_desc("padding,memory,fusion,step,scaling"),
     cl::values(clEnumValN(ReportKind::Padding, "padding",
                           "padding per buffer, with advice"),
                clEnumValN(ReportKind::Memory, "memory",
                           "HBM use in XLA's format"),
                clEnumValN(ReportKind::Fusion, "fusion",
                           "fusions, HBM traffic and peak memory with and "
-                          "without fusion")),
+                          "without fusion"),
+               clEnumValN(ReportKind::Step, "step",
+                          "modeled step of one device: compute, HBM and ICI "
+                          "time, collective traffic per op"),
+               clEnumValN(ReportKind::Scaling, "scaling",
+                          "per-device HBM and modeled step on 1, 2, 4 ... "
+                          "devices of the --target slice (data parallel)")),
     cl::CommaSeparated, cl::sub(compileSub), cl::cat(toolCategory()));
 cl::opt<ReportFormat> reportFormat(
     "report-format", cl::desc("Report format"), cl::value_desc("text|json"),
@@ -141,6 +150,14 @@ cl::opt<bool> remat(
              "usable HBM (after --hbm-limit/--hbm-capacity/--hbm-reserved), recompute "
              "values live across the peak instead of keeping them "
              "(XLA's HloRematerialization; docs/fit.md)"),
+    cl::sub(compileSub), cl::cat(toolCategory()));
+cl::opt<bool> dataParallel(
+    "data-parallel",
+    cl::desc("Split the step over every device of the --target slice "
+             "(TPUStrategy's data parallelism, tpuc-data-parallel: "
+             "non-donated parameters along dim 0, gradients all-reduced) "
+             "before the rest of the pipeline; the reports are per device "
+             "(docs/spmd.md)"),
     cl::sub(compileSub), cl::cat(toolCategory()));
 cl::opt<std::string> memoryViewer(
     "memory-viewer", cl::desc("Write the memory viewer page (HTML)"),
@@ -355,20 +372,111 @@ void printFitAdvice(mlir::MLIRContext &context,
     os << "  " << fix.flags << ": needs " << report::formatBytes(fix.usedBytes)
        << (fix.fits ? ", fits" : ", does not fit") << "\n";
   std::string fitsOn;
+  llvm::StringMap<int64_t> wholeBytes; // per preset, the step on one device
   for (const target::TargetSpec &preset : target::targetPresets()) {
     CompilePipelineConfig config = given;
     config.target = preset.machine.name();
+    config.dataParallelDevices = 0; // one device of each preset
     std::optional<Measurement> m =
         measureFit(*module, preset, config, config, /*timing=*/false);
+    if (m)
+      wholeBytes[config.target] = m->usedBytes;
     if (m && m->fits)
       fitsOn += (fitsOn.empty() ? "" : ", ") + config.target;
   }
   os << "  as given, it fits on: " << (fitsOn.empty() ? "no preset" : fitsOn)
      << " (tpuc fit " << input << " for step times)\n";
+  // Data parallelism: the step split over each slice (--data-parallel),
+  // where that lowers the HBM of a device; the first reason it does not
+  // split, otherwise.
+  if (report::moduleDeviceCount(*module) > 1)
+    return;
+  std::string reason;
+  bool splits = false;
+  for (const target::SliceSpec &slice : target::slicePresets()) {
+    absl::StatusOr<target::TargetSpec> device =
+        target::lookupTarget(slice.device);
+    if (!device.ok())
+      continue;
+    CompilePipelineConfig config = given;
+    config.target = slice.device;
+    config.memoryLimit = target::usableHbmBytes(device->machine);
+    config.dataParallelDevices = slice.devices;
+    std::optional<Measurement> m;
+    {
+      mlir::ScopedDiagnosticHandler quiet(
+          &context, [&](mlir::Diagnostic &diagnostic) {
+            if (reason.empty() &&
+                diagnostic.getSeverity() == mlir::DiagnosticSeverity::Error)
+              reason = diagnostic.str();
+            return mlir::success();
+          });
+      m = measureFit(*module, *device, config, config, /*timing=*/false);
+    }
+    if (!m)
+      continue;
+    splits = true;
+    auto whole = wholeBytes.find(slice.device);
+    if (whole != wholeBytes.end() && m->usedBytes >= whole->second)
+      continue;
+    os << "  --target=" << slice.name << " --data-parallel: needs "
+       << report::formatBytes(m->usedBytes) << " per device"
+       << (m->fits ? ", fits" : ", does not fit") << "\n";
+  }
+  if (!splits && !reason.empty())
+    os << "  --data-parallel: the step does not split (" << reason << ")\n";
+}
+
+/// The scaling table: `imported` (the module as loaded) split over 1, 2,
+/// 4 ... and all devices of `slice` (tpuc-data-parallel), each through the
+/// front end and fusion pipelines, planned and modeled. A count the step
+/// does not split over is a row with the reason.
+std::vector<report::ScalingRow>
+scalingRows(mlir::ModuleOp imported, const target::TargetSpec &spec,
+            const target::SliceSpec &slice,
+            const CompilePipelineConfig &given) {
+  std::vector<int64_t> counts;
+  for (int64_t k = 1; k < slice.devices; k *= 2)
+    counts.push_back(k);
+  counts.push_back(slice.devices);
+  std::vector<report::ScalingRow> rows;
+  for (int64_t k : counts) {
+    report::ScalingRow row;
+    row.devices = k;
+    CompilePipelineConfig config = given;
+    config.dataParallelDevices = k > 1 ? k : 0;
+    mlir::OwningOpRef<mlir::ModuleOp> module = imported.clone();
+    std::string error;
+    mlir::FailureOr<analysis::MemoryPlan> plan = mlir::failure();
+    {
+      mlir::ScopedDiagnosticHandler capture(
+          imported.getContext(), [&](mlir::Diagnostic &diagnostic) {
+            if (diagnostic.getSeverity() == mlir::DiagnosticSeverity::Error &&
+                error.empty())
+              error = diagnostic.str();
+            return mlir::success();
+          });
+      mlir::PassManager pm(imported.getContext());
+      buildFrontEndPipeline(pm, config);
+      buildFusionPipeline(pm, config);
+      if (mlir::succeeded(pm.run(*module)))
+        plan = analysis::planMemory(*module, spec);
+    }
+    if (mlir::failed(plan)) {
+      row.error = error.empty() ? "the pipeline failed" : error;
+    } else {
+      row.usedBytes = plan->usedBytes();
+      row.fits = plan->fits();
+      row.step = report::modelStep(*module, spec, &slice);
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
 }
 
 
 /// The flags that choose passes, as the pipeline's options.
+
 CompilePipelineConfig pipelineConfig(const target::TargetSpec &spec) {
   CompilePipelineConfig config;
   config.target = spec.machine.name();
@@ -378,6 +486,9 @@ CompilePipelineConfig pipelineConfig(const target::TargetSpec &spec) {
   config.dotPrecision = dotPrecision;
   config.remat = remat;
   config.memoryLimit = target::usableHbmBytes(spec.machine);
+  if (dataParallel)
+    if (const target::SliceSpec *slice = target::findSlice(targetName))
+      config.dataParallelDevices = slice->devices;
   return config;
 }
 
@@ -389,6 +500,11 @@ int runCompile() {
   std::optional<target::TargetSpec> spec = selectTarget();
   if (!spec)
     return 1;
+  const target::SliceSpec *slice = target::findSlice(targetName);
+  if (dataParallel && !slice)
+    return fail("--data-parallel needs a slice target (tpuc targets lists "
+                "them, e.g. tpu-v3-8); '" +
+                targetName + "' is one device");
   ToolContext tool;
   mlir::MLIRContext &context = tool.get();
   mlir::OwningOpRef<mlir::ModuleOp> module = loadModule(input, context);
@@ -411,7 +527,37 @@ int runCompile() {
     }
 
   bool wantFusion = llvm::is_contained(reports, ReportKind::Fusion);
+  bool wantStep = llvm::is_contained(reports, ReportKind::Step);
+  bool wantScaling = llvm::is_contained(reports, ReportKind::Scaling);
   CompilePipelineConfig pipeline = pipelineConfig(*spec);
+  // A global program with shardings for more than one partition is
+  // partitioned first for a slice (docs/spmd.md, "The SPMD partitioner");
+  // on one device its shardings say nothing (one shard is the whole array).
+  bool shardedGlobal = isShardedGlobalProgram(*module);
+  pipeline.spmdPartition = shardedGlobal && slice;
+  if (pipeline.spmdPartition &&
+      report::moduleDeviceCount(*module) != slice->devices)
+    return fail(input + " is sharded for " +
+                std::to_string(report::moduleDeviceCount(*module)) +
+                " devices, " + slice->name + " has " +
+                std::to_string(slice->devices));
+  if (pipeline.spmdPartition && dataParallel)
+    return fail("--data-parallel splits an unannotated step; " + input +
+                " has shardings for " +
+                std::to_string(report::moduleDeviceCount(*module)) +
+                " partitions (the SPMD partitioner partitions it)");
+  std::vector<report::ScalingRow> scaling;
+  if (wantScaling) {
+    if (!slice)
+      return fail("--report=scaling needs a slice target (e.g. tpu-v3-8); '" +
+                  targetName + "' is one device");
+    if (report::moduleDeviceCount(*module) > 1)
+      return fail("--report=scaling splits a single-device program; " + input +
+                  " already runs on " +
+                  std::to_string(report::moduleDeviceCount(*module)) +
+                  " devices");
+    scaling = scalingRows(*module, *spec, *slice, pipeline);
+  }
   mlir::PassManager pm(&context);
   instrument(pm);
   buildFrontEndPipeline(pm, pipeline);
@@ -454,6 +600,11 @@ int runCompile() {
   reportContext.moduleName = module->getName().value_or("module").str();
   reportContext.layoutMode =
       layoutMode == LayoutMode::Auto ? "auto" : "preserve";
+  // A sharded global program compiled whole is one device's program.
+  reportContext.devices = shardedGlobal && !pipeline.spmdPartition
+                              ? 1
+                              : report::moduleDeviceCount(*module);
+  reportContext.slice = slice ? slice->name : "";
 
   std::optional<report::FusionSummary> fusionSummary;
   if (wantFusion) {
@@ -489,15 +640,27 @@ int runCompile() {
     executable = std::move(*built);
     reportContext.executable = executableHbm(*executable);
   }
-  if (reportFormat == ReportFormat::Json &&
-      (wantPadding || wantMemory || wantFusion)) {
+  std::optional<report::StepModel> step;
+  if (wantStep)
+    step = report::modelStep(*module, *spec, slice);
+  if (reportFormat == ReportFormat::Json && !reports.empty()) {
+    // One object: the memory report's when asked for, else the fusion
+    // report's, else the module and target; the others as members.
     llvm::json::Value json =
         wantPadding || wantMemory
             ? report::reportJson(*plan, reportContext)
-            : report::fusionReportJson(*fusionSummary, reportContext);
+        : wantFusion
+            ? report::fusionReportJson(*fusionSummary, reportContext)
+            : llvm::json::Object{{"module", reportContext.moduleName},
+                                 {"target", plan->targetName},
+                                 {"slice", reportContext.slice}};
     if ((wantPadding || wantMemory) && wantFusion)
       json.getAsObject()->insert(
           {"fusion", report::fusionReportJson(*fusionSummary, reportContext)});
+    if (step)
+      json.getAsObject()->insert({"step", report::stepReportJson(*step)});
+    if (wantScaling)
+      json.getAsObject()->insert({"scaling", report::scalingJson(scaling)});
     llvm::outs() << llvm::formatv("{0:2}\n", json);
   } else {
     if (wantPadding)
@@ -506,6 +669,10 @@ int runCompile() {
       report::printMemoryReport(*plan, reportContext, llvm::outs());
     if (wantFusion)
       report::printFusionReport(*fusionSummary, reportContext, llvm::outs());
+    if (step)
+      report::printStepReport(*step, reportContext, llvm::outs());
+    if (wantScaling)
+      report::printScalingTable(scaling, reportContext, llvm::outs());
   }
   llvm::outs().flush();
   // The viewer is part of the diagnosis, so it is written even when the
@@ -513,8 +680,8 @@ int runCompile() {
   if (!memoryViewer.empty() && writeViewer(*plan, reportContext) != 0)
     return 1;
   if (!plan->fits()) {
-    llvm::errs() << input << ": error: " << report::outOfMemoryMessage(*plan)
-                 << "\n";
+    llvm::errs() << input << ": error: "
+                 << report::outOfMemoryMessage(*plan, reportContext) << "\n";
     // The memory report tells where the memory went; print it once.
     if (!wantMemory || reportFormat == ReportFormat::Json)
       report::printMemoryReport(*plan, reportContext, llvm::errs());

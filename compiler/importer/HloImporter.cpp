@@ -663,6 +663,24 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
                      : StringRef())) {
     if (failed(needOperands(1)))
       return failure();
+    // A Sharding annotation is kept as the sharding of its operand's
+    // producer (or parameter), for tpuc-sharding-propagation (docs/spmd.md).
+    const hlo_text::Attribute *sharding = inst.attr("sharding");
+    if (sharding && inst.attr("custom_call_target")->stringValue == "Sharding" &&
+        isa<RankedTensorType>(operands[0].getType())) {
+      FailureOr<StringAttr> text = convertSharding(*sharding);
+      if (failed(text))
+        return failure();
+      Operation *producer = operands[0].getDefiningOp();
+      auto arg = dyn_cast<BlockArgument>(operands[0]);
+      auto owner = arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp())
+                       : func::FuncOp();
+      if (producer && producer->getNumResults() == 1 &&
+          !producer->hasAttr("hlo.sharding"))
+        producer->setAttr("hlo.sharding", *text);
+      else if (owner && !owner.getArgAttr(arg.getArgNumber(), "hlo.sharding"))
+        owner.setArgAttr(arg.getArgNumber(), "hlo.sharding", *text);
+    }
     return identity(operands[0]);
   } else if (opcode == "custom-call" && inst.attr("custom_call_target") &&
              inst.attr("custom_call_target")->stringValue == "TopK") {

@@ -149,7 +149,10 @@ FusionSummary summarizeFusion(ModuleOp unfused, ModuleOp fused,
 void printFusionReport(const FusionSummary &summary,
                        const ReportContext &context, llvm::raw_ostream &os) {
   os << "Fusion report for " << context.moduleName << " (precision "
-     << summary.precision << "):\n";
+     << summary.precision;
+  if (std::string device = perDeviceText(context); !device.empty())
+    os << "; " << device;
+  os << "):\n";
   os << "  HBM traffic: " << formatBytes(summary.hbmBytesUnfused)
      << " unfused, " << formatBytes(summary.hbmBytesFused) << " fused ("
      << savedPercent(summary.hbmBytesUnfused, summary.hbmBytesFused)

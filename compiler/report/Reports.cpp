@@ -2,6 +2,7 @@
 
 #include "compiler/report/Reports.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -35,6 +36,23 @@ std::string formatBytes(int64_t bytes) {
   std::snprintf(buf, sizeof(buf), *unit == 'K' ? "%s%.1f%c" : "%s%.2f%c",
                 sign, n / 1024.0, *unit);
   return buf;
+}
+
+int64_t moduleDeviceCount(mlir::ModuleOp module) {
+  int64_t devices = 1;
+  for (llvm::StringRef name : {"hlo.replica_count", "hlo.num_partitions"})
+    if (auto count = module->getAttrOfType<IntegerAttr>(name))
+      devices *= std::max<int64_t>(count.getInt(), 1);
+  return devices;
+}
+
+std::string perDeviceText(const ReportContext &context) {
+  if (context.devices <= 1)
+    return "";
+  std::string text = "per device, 1 of " + std::to_string(context.devices);
+  if (!context.slice.empty())
+    text += " on " + context.slice;
+  return text;
 }
 
 namespace {
@@ -192,7 +210,10 @@ void printPaddingReport(const MemoryPlan &plan, const ReportContext &context,
     return x->name < y->name;
   });
   os << "Padding report for " << context.moduleName << " on "
-     << plan.targetName << " (layout=" << context.layoutMode << "):\n";
+     << plan.targetName << " (layout=" << context.layoutMode;
+  if (std::string device = perDeviceText(context); !device.empty())
+    os << "; " << device;
+  os << "):\n";
   os << "  " << list.size() << " buffers: unpadded " << formatBytes(unpadded)
      << ", padded " << formatBytes(padded) << ", padding "
      << formatBytes(padded - unpadded) << " ("
@@ -231,15 +252,22 @@ void printPaddingReport(const MemoryPlan &plan, const ReportContext &context,
   }
 }
 
-std::string outOfMemoryMessage(const MemoryPlan &plan) {
+std::string outOfMemoryMessage(const MemoryPlan &plan,
+                               const ReportContext &context) {
+  std::string device = perDeviceText(context);
   return "Ran out of memory in memory space hbm. Used " +
          formatBytes(plan.usedBytes()) + " of " +
-         formatBytes(plan.usableBytes()) + " hbm. Exceeded hbm capacity by " +
+         formatBytes(plan.usableBytes()) + " hbm" +
+         (device.empty() ? "" : " (" + device + ")") +
+         ". Exceeded hbm capacity by " +
          formatBytes(plan.usedBytes() - plan.usableBytes()) + ".";
 }
 
 void printMemoryReport(const MemoryPlan &plan, const ReportContext &context,
                        llvm::raw_ostream &os) {
+  if (std::string device = perDeviceText(context); !device.empty())
+    os << "Memory report, " << device
+       << " (every device runs this program on same-shaped shards):\n";
   os << "Total hbm usage >= "
      << formatBytes(plan.reservedBytes + plan.usedBytes()) << ":\n"
      << "    reserved " << formatBytes(plan.reservedBytes) << "\n"
@@ -331,6 +359,9 @@ llvm::json::Value reportJson(const MemoryPlan &plan,
       {"module", context.moduleName},
       {"target", plan.targetName},
       {"layout", context.layoutMode},
+      {"devices", llvm::json::Object{{"count", context.devices},
+                                      {"per_device", context.devices > 1},
+                                      {"slice", context.slice}}},
       {"totals",
        llvm::json::Object{
            {"peak_bytes", plan.heapBytes},

@@ -45,14 +45,26 @@ struct ReportContext {
   std::string layoutMode; // "preserve" or "auto"
   size_t largest = 10;    // allocations listed by the memory report
   std::optional<ExecutableHbm> executable; // when an executable was built
+  // Devices that run the program (the module's replica_count x
+  // num_partitions); above 1 the reports are for one of them (all run the
+  // same program on same-shaped shards) and say so.
+  int64_t devices = 1;
+  std::string slice; // the --target slice ("tpu-v3-8"), if one
 };
+
+/// replica_count x num_partitions of `module` (1 when absent).
+int64_t moduleDeviceCount(mlir::ModuleOp module);
+
+/// "per device, 1 of 8 on tpu-v3-8" ("" for one device).
+std::string perDeviceText(const ReportContext &context);
 
 void printPaddingReport(const analysis::MemoryPlan &plan,
                         const ReportContext &context, llvm::raw_ostream &os);
 
 /// "Ran out of memory in memory space hbm. Used X of Y hbm. Exceeded hbm
 /// capacity by Z." (no newline).
-std::string outOfMemoryMessage(const analysis::MemoryPlan &plan);
+std::string outOfMemoryMessage(const analysis::MemoryPlan &plan,
+                               const ReportContext &context = {});
 
 void printMemoryReport(const analysis::MemoryPlan &plan,
                        const ReportContext &context, llvm::raw_ostream &os);

@@ -21,7 +21,7 @@ module attributes {hlo.input_output_alias = [{kind = "may-alias", output_index =
     // CHECK: %[[PART:.+]] = hlo.dynamic_slice %{{.+}}, [%[[START]], %{{.+}}], sizes = [4, 2] : (tensor<16x2xf32>, tensor<i32>, tensor<i32>) -> tensor<4x2xf32>
     // CHECK: %[[R:.+]] = hlo.maximum %[[Y]], %[[PART]] : tensor<4x2xf32>
     %zero = hlo.constant dense<0.0> : tensor<f32>
-    %zeros = hlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> tensor<16x2xf32>
+    %zeros = hlo.constant dense<0.0> : tensor<16x2xf32>
     %r = hlo.maximum %y, %zeros : tensor<16x2xf32>
     // A dot contracting the batch: the partial products are summed over all
     // devices (the weight gradient).
@@ -65,4 +65,23 @@ func.func @sort(%x: tensor<8xf32>) -> tensor<8xf32> {
     hlo.return %c : tensor<i1>
   }
   return %s : tensor<8xf32>
+}
+
+// -----
+
+// A replicated broadcast along the split dimension (a gradient's scale) is
+// broadcast straight to the device's rows: no full-size array, no slice.
+// CHECK-LABEL: func.func @scale
+// CHECK-SAME: %[[X:.+]]: tensor<4x8xf32>
+// CHECK: %[[C:.+]] = hlo.constant dense<2.500000e-01> : tensor<f32>
+// CHECK: %[[B:.+]] = hlo.broadcast_in_dim %[[C]], dims = [] : (tensor<f32>) -> tensor<4x8xf32>
+// CHECK: hlo.multiply %[[X]], %[[B]] : tensor<4x8xf32>
+// CHECK-NOT: hlo.dynamic_slice
+module {
+  func.func @scale(%x: tensor<16x8xf32>) -> tensor<16x8xf32> {
+    %c = hlo.constant dense<0.25> : tensor<f32>
+    %b = hlo.broadcast_in_dim %c, dims = [] : (tensor<f32>) -> tensor<16x8xf32>
+    %y = hlo.multiply %x, %b : tensor<16x8xf32>
+    return %y : tensor<16x8xf32>
+  }
 }

@@ -1,0 +1,66 @@
+//===- SpmdBuilders.h - collectives the partitioning passes build -*- C++
+//-*-===//
+//
+// Shared by tpuc-data-parallel and tpuc-spmd-partition: the all-reduce that
+// completes a partial result, the all-gather that replicates a split
+// value, a partition's block of a replicated value (dynamic-slice at
+// partition_id * block), and which reductions may be split.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUC_PASSES_SPMDBUILDERS_H
+#define TPUC_PASSES_SPMDBUILDERS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace tpuc::spmd {
+
+/// Numbers the collectives' channels of one function and keeps its
+/// partition id, built once at the function's start.
+class CollectiveBuilder {
+public:
+  CollectiveBuilder(mlir::func::FuncOp func, int64_t partitions)
+      : func(func), partitions(partitions) {}
+
+  /// `value` combined over all partitions by `body` (a copy of it; null: a
+  /// sum).
+  mlir::Value allReduce(mlir::OpBuilder &builder, mlir::Location loc,
+                        mlir::Value value, mlir::Region *body);
+  /// The split `value` concatenated over all partitions along `dim`.
+  mlir::Value allGather(mlir::OpBuilder &builder, mlir::Location loc,
+                        mlir::Value value, int64_t dim);
+  /// `value`, split along `from`, split along `to` instead: XLA's
+  /// all-to-all with split_dimension `to` and concat_dimension `from`,
+  /// built from the one-dimension `hlo.all_to_all` between reshapes and a
+  /// transpose. Each partition sends (P-1)/P of its block.
+  mlir::Value moveSplit(mlir::OpBuilder &builder, mlir::Location loc,
+                        mlir::Value value, int64_t from, int64_t to);
+  /// Each partition's `value` sent to the next partition (`step` = 1) or
+  /// the previous one (-1); the partition at the end gets zeros.
+  mlir::Value shift(mlir::OpBuilder &builder, mlir::Location loc,
+                    mlir::Value value, int64_t step);
+  /// This partition's block along `dim` of the replicated `full`.
+  mlir::Value localBlock(mlir::OpBuilder &builder, mlir::Location loc,
+                         mlir::Value full, int64_t dim);
+
+private:
+  mlir::DenseIntElementsAttr allPartitions(mlir::OpBuilder &builder) const;
+
+  mlir::func::FuncOp func;
+  int64_t partitions;
+  // The s32 partition id, built at the start of each region that needs it
+  // (a while body cannot use the function's).
+  llvm::DenseMap<mlir::Region *, mlir::Value> partitionOffsets;
+  int64_t nextChannel = 1;
+};
+
+/// Whether `init` is the identity of the reduction `body` computes (add,
+/// maximum, minimum, multiply of floats), so that reducing each block and
+/// combining the blocks adds it once.
+bool isIdentityInit(mlir::Region &body, mlir::Value init);
+
+} // namespace tpuc::spmd
+
+#endif // TPUC_PASSES_SPMDBUILDERS_H
