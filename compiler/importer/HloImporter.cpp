@@ -116,9 +116,6 @@ const char *unsupportedReason(StringRef opcode) {
       .Cases({"ragged-all-to-all", "collective-reduce"},
              "this collective is not supported yet (docs/spmd.md lists the "
              "supported ones)")
-      .Cases({"async-start", "async-update", "async-done"},
-             "async wrappers are not supported; dump the module before XLA's "
-             "scheduling passes")
       .Cases({"complex", "real", "imag", "fft"},
              "complex numbers are not supported")
       .Cases({"rng", "rng-get-and-update-state"},
@@ -1087,6 +1084,58 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
       return failure();
     opName = "hlo.call";
     addAttr("callee", FlatSymbolRefAttr::get(callee->getSymNameAttr()));
+  } else if (opcode == "async-start") {
+    // A program run op by op is synchronous: the wrapped computation is
+    // called here, and the start's value is XLA's ((operands), result,
+    // context...) tuple, with zero contexts; async-done reads element 1.
+    const Computation *comp = calledComputation(inst, "calls");
+    if (!comp)
+      return failure();
+    if (active.lookup(comp->name))
+      return error(inst.loc) << "computation '" << comp->name
+                             << "' calls itself";
+    FailureOr<func::FuncOp> callee = emitFunction(*comp, /*isEntry=*/false);
+    if (failed(callee))
+      return failure();
+    auto startTuple = dyn_cast<TupleType>(*resultType);
+    auto operandTuple = TupleType::get(&context, ValueRange(operands).getTypes());
+    ArrayRef<Type> calleeResults = callee->getFunctionType().getResults();
+    if (!startTuple || startTuple.size() < 2 ||
+        startTuple.getType(0) != operandTuple || calleeResults.size() != 1 ||
+        startTuple.getType(1) != calleeResults.front())
+      return error(inst.opcodeLoc)
+             << "'async-start' must return ((operands), result of '"
+             << comp->name << "', context...)";
+    Value result = hlo::CallOp::create(
+                       builder, location, calleeResults,
+                       FlatSymbolRefAttr::get(callee->getSymNameAttr()),
+                       operands, /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr)
+                       ->getResult(0);
+    SmallVector<Value> elements{
+        hlo::TupleOp::create(builder, location, operands), result};
+    for (Type type : startTuple.getTypes().drop_front(2)) {
+      auto contextType = dyn_cast<RankedTensorType>(type);
+      if (!contextType || !isa<IntegerType>(contextType.getElementType()))
+        return error(inst.opcodeLoc) << "'async-start' context " << type
+                                     << " must be an integer array";
+      elements.push_back(hlo::ConstantOp::create(
+          builder, location,
+          DenseElementsAttr::get(
+              contextType, APInt(contextType.getElementTypeBitWidth(), 0))));
+    }
+    values[inst.name] = hlo::TupleOp::create(builder, location, elements);
+    return success();
+  } else if (opcode == "async-update" || opcode == "async-done") {
+    auto started = operands.size() == 1
+                       ? dyn_cast<TupleType>(operands[0].getType())
+                       : nullptr;
+    if (!started || started.size() < 2)
+      return error(inst.opcodeLoc) << "'" << opcode
+                                   << "' needs one async-start operand";
+    if (opcode == "async-update")
+      return identity(operands[0]);
+    return identity(
+        hlo::GetTupleElementOp::create(builder, location, operands[0], 1));
   } else if (opcode == "while") {
     opName = "hlo.while";
     if (failed(addRegion("condition", 1)))
