@@ -163,6 +163,14 @@ private:
   /// batch-norm-inference/training/grad expanded into elementwise ops,
   /// broadcasts and reductions (XLA's BatchNormExpander); the result value
   /// (a tuple for training and grad).
+  /// The function of the computation `inst` names in `key`, emitted once;
+  /// an error for a computation that (indirectly) calls itself.
+  FailureOr<func::FuncOp> emitCallee(const Instruction &inst, StringRef key);
+  /// Zeros for the context elements (from index 2) of an async start's
+  /// tuple, which a synchronous program does not need.
+  LogicalResult appendZeroContexts(const Instruction &inst, TupleType start,
+                                   Location location,
+                                   SmallVectorImpl<Value> &elements);
   /// One op of one result, generically (the expansions' building block).
   Value createOp(Location location, StringRef name, ValueRange operands,
                  Type type, ArrayRef<NamedAttribute> attrs = {}) {
@@ -785,16 +793,8 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
       state.addAttributes(attrs);
       Value result = builder.create(state)->getResult(0);
       SmallVector<Value> elements{operands[0], result};
-      for (Type type : startTuple.getTypes().drop_front(2)) {
-        auto context = dyn_cast<RankedTensorType>(type);
-        if (!context || !isa<IntegerType>(context.getElementType()))
-          return error(inst.opcodeLoc) << "'" << opcode << "' context "
-                                       << type << " must be an integer array";
-        elements.push_back(hlo::ConstantOp::create(
-            builder, location,
-            DenseElementsAttr::get(
-                context, APInt(context.getElementTypeBitWidth(), 0))));
-      }
+      if (failed(appendZeroContexts(inst, startTuple, location, elements)))
+        return failure();
       values[inst.name] = hlo::TupleOp::create(builder, location, elements);
       return success();
     }
@@ -1072,14 +1072,7 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     opName = "hlo.get_tuple_element";
     addAttr("index", builder.getI64IntegerAttr(*index));
   } else if (opcode == "call") {
-    const Computation *comp = calledComputation(inst, "to_apply");
-    if (!comp)
-      return failure();
-    // The callee may already exist as a function: check the stack first.
-    if (active.lookup(comp->name))
-      return error(inst.loc) << "computation '" << comp->name
-                             << "' calls itself";
-    FailureOr<func::FuncOp> callee = emitFunction(*comp, /*isEntry=*/false);
+    FailureOr<func::FuncOp> callee = emitCallee(inst, "to_apply");
     if (failed(callee))
       return failure();
     opName = "hlo.call";
@@ -1088,13 +1081,7 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     // A program run op by op is synchronous: the wrapped computation is
     // called here, and the start's value is XLA's ((operands), result,
     // context...) tuple, with zero contexts; async-done reads element 1.
-    const Computation *comp = calledComputation(inst, "calls");
-    if (!comp)
-      return failure();
-    if (active.lookup(comp->name))
-      return error(inst.loc) << "computation '" << comp->name
-                             << "' calls itself";
-    FailureOr<func::FuncOp> callee = emitFunction(*comp, /*isEntry=*/false);
+    FailureOr<func::FuncOp> callee = emitCallee(inst, "calls");
     if (failed(callee))
       return failure();
     auto startTuple = dyn_cast<TupleType>(*resultType);
@@ -1105,7 +1092,7 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
         startTuple.getType(1) != calleeResults.front())
       return error(inst.opcodeLoc)
              << "'async-start' must return ((operands), result of '"
-             << comp->name << "', context...)";
+             << callee->getSymName() << "', context...)";
     Value result = hlo::CallOp::create(
                        builder, location, calleeResults,
                        FlatSymbolRefAttr::get(callee->getSymNameAttr()),
@@ -1113,16 +1100,8 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
                        ->getResult(0);
     SmallVector<Value> elements{
         hlo::TupleOp::create(builder, location, operands), result};
-    for (Type type : startTuple.getTypes().drop_front(2)) {
-      auto contextType = dyn_cast<RankedTensorType>(type);
-      if (!contextType || !isa<IntegerType>(contextType.getElementType()))
-        return error(inst.opcodeLoc) << "'async-start' context " << type
-                                     << " must be an integer array";
-      elements.push_back(hlo::ConstantOp::create(
-          builder, location,
-          DenseElementsAttr::get(
-              contextType, APInt(contextType.getElementTypeBitWidth(), 0))));
-    }
+    if (failed(appendZeroContexts(inst, startTuple, location, elements)))
+      return failure();
     values[inst.name] = hlo::TupleOp::create(builder, location, elements);
     return success();
   } else if (opcode == "async-update" || opcode == "async-done") {
@@ -1333,6 +1312,34 @@ LogicalResult Importer::addCollective(const Instruction &inst, StringRef opcode,
   return dimension(opcode == "all-gather"       ? "all_gather_dim"
                    : opcode == "reduce-scatter" ? "scatter_dimension"
                                                 : "dimension");
+}
+
+FailureOr<func::FuncOp> Importer::emitCallee(const Instruction &inst,
+                                             StringRef key) {
+  const Computation *comp = calledComputation(inst, key);
+  if (!comp)
+    return failure();
+  // The callee may already exist as a function: check the stack first.
+  if (active.lookup(comp->name))
+    return error(inst.loc) << "computation '" << comp->name
+                           << "' calls itself";
+  return emitFunction(*comp, /*isEntry=*/false);
+}
+
+LogicalResult Importer::appendZeroContexts(const Instruction &inst,
+                                           TupleType start, Location location,
+                                           SmallVectorImpl<Value> &elements) {
+  for (Type type : start.getTypes().drop_front(2)) {
+    auto context = dyn_cast<RankedTensorType>(type);
+    if (!context || !isa<IntegerType>(context.getElementType()))
+      return error(inst.opcodeLoc) << "'" << inst.opcode << "' context "
+                                   << type << " must be an integer array";
+    elements.push_back(hlo::ConstantOp::create(
+        builder, location,
+        DenseElementsAttr::get(context,
+                               APInt(context.getElementTypeBitWidth(), 0))));
+  }
+  return success();
 }
 
 FailureOr<Value> Importer::emitStochasticConvert(const Instruction &inst,
