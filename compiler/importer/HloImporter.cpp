@@ -116,9 +116,6 @@ const char *unsupportedReason(StringRef opcode) {
       .Cases({"ragged-all-to-all", "collective-reduce"},
              "this collective is not supported yet (docs/spmd.md lists the "
              "supported ones)")
-      .Cases({"async-start", "async-update", "async-done"},
-             "async wrappers are not supported; dump the module before XLA's "
-             "scheduling passes")
       .Cases({"complex", "real", "imag", "fft"},
              "complex numbers are not supported")
       .Cases({"rng", "rng-get-and-update-state"},
@@ -166,6 +163,20 @@ private:
   /// batch-norm-inference/training/grad expanded into elementwise ops,
   /// broadcasts and reductions (XLA's BatchNormExpander); the result value
   /// (a tuple for training and grad).
+  /// The function of the computation `inst` names in `key`, emitted once;
+  /// an error for a computation that (indirectly) calls itself.
+  FailureOr<func::FuncOp> emitCallee(const Instruction &inst, StringRef key);
+  /// Zeros for the context elements (from index 2) of an async start's
+  /// tuple, which a synchronous program does not need.
+  LogicalResult appendZeroContexts(const Instruction &inst, TupleType start,
+                                   Location location,
+                                   SmallVectorImpl<Value> &elements);
+  /// ragged-dot as dots over every group, masked by each row's group.
+  FailureOr<Value> emitRaggedDot(const Instruction &inst, ValueRange operands,
+                                 Type resultType, Location location);
+  /// A reduce with an add region over `dims`, starting from zero.
+  Value emitAddReduce(Location location, Value input, ArrayRef<int64_t> dims,
+                      Type resultType);
   /// One op of one result, generically (the expansions' building block).
   Value createOp(Location location, StringRef name, ValueRange operands,
                  Type type, ArrayRef<NamedAttribute> attrs = {}) {
@@ -638,9 +649,12 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
                              << result->getType() << ", not " << *resultType;
     values[inst.name] = *result;
     return success();
-  } else if (opcode == "stochastic-convert") {
+  } else if (opcode == "ragged-dot" || opcode == "stochastic-convert") {
+    // Expanded into hlo ops, as XLA's expanders do.
     FailureOr<Value> result =
-        emitStochasticConvert(inst, operands, *resultType, location);
+        opcode == "ragged-dot"
+            ? emitRaggedDot(inst, operands, *resultType, location)
+            : emitStochasticConvert(inst, operands, *resultType, location);
     if (failed(result))
       return failure();
     values[inst.name] = *result;
@@ -806,16 +820,8 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
       state.addAttributes(attrs);
       Value result = builder.create(state)->getResult(0);
       SmallVector<Value> elements{operands[0], result};
-      for (Type type : startTuple.getTypes().drop_front(2)) {
-        auto context = dyn_cast<RankedTensorType>(type);
-        if (!context || !isa<IntegerType>(context.getElementType()))
-          return error(inst.opcodeLoc) << "'" << opcode << "' context "
-                                       << type << " must be an integer array";
-        elements.push_back(hlo::ConstantOp::create(
-            builder, location,
-            DenseElementsAttr::get(
-                context, APInt(context.getElementTypeBitWidth(), 0))));
-      }
+      if (failed(appendZeroContexts(inst, startTuple, location, elements)))
+        return failure();
       values[inst.name] = hlo::TupleOp::create(builder, location, elements);
       return success();
     }
@@ -1093,18 +1099,49 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     opName = "hlo.get_tuple_element";
     addAttr("index", builder.getI64IntegerAttr(*index));
   } else if (opcode == "call") {
-    const Computation *comp = calledComputation(inst, "to_apply");
-    if (!comp)
-      return failure();
-    // The callee may already exist as a function: check the stack first.
-    if (active.lookup(comp->name))
-      return error(inst.loc) << "computation '" << comp->name
-                             << "' calls itself";
-    FailureOr<func::FuncOp> callee = emitFunction(*comp, /*isEntry=*/false);
+    FailureOr<func::FuncOp> callee = emitCallee(inst, "to_apply");
     if (failed(callee))
       return failure();
     opName = "hlo.call";
     addAttr("callee", FlatSymbolRefAttr::get(callee->getSymNameAttr()));
+  } else if (opcode == "async-start") {
+    // A program run op by op is synchronous: the wrapped computation is
+    // called here, and the start's value is XLA's ((operands), result,
+    // context...) tuple, with zero contexts; async-done reads element 1.
+    FailureOr<func::FuncOp> callee = emitCallee(inst, "calls");
+    if (failed(callee))
+      return failure();
+    auto startTuple = dyn_cast<TupleType>(*resultType);
+    auto operandTuple = TupleType::get(&context, ValueRange(operands).getTypes());
+    ArrayRef<Type> calleeResults = callee->getFunctionType().getResults();
+    if (!startTuple || startTuple.size() < 2 ||
+        startTuple.getType(0) != operandTuple || calleeResults.size() != 1 ||
+        startTuple.getType(1) != calleeResults.front())
+      return error(inst.opcodeLoc)
+             << "'async-start' must return ((operands), result of '"
+             << callee->getSymName() << "', context...)";
+    Value result = hlo::CallOp::create(
+                       builder, location, calleeResults,
+                       FlatSymbolRefAttr::get(callee->getSymNameAttr()),
+                       operands, /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr)
+                       ->getResult(0);
+    SmallVector<Value> elements{
+        hlo::TupleOp::create(builder, location, operands), result};
+    if (failed(appendZeroContexts(inst, startTuple, location, elements)))
+      return failure();
+    values[inst.name] = hlo::TupleOp::create(builder, location, elements);
+    return success();
+  } else if (opcode == "async-update" || opcode == "async-done") {
+    auto started = operands.size() == 1
+                       ? dyn_cast<TupleType>(operands[0].getType())
+                       : nullptr;
+    if (!started || started.size() < 2)
+      return error(inst.opcodeLoc) << "'" << opcode
+                                   << "' needs one async-start operand";
+    if (opcode == "async-update")
+      return identity(operands[0]);
+    return identity(
+        hlo::GetTupleElementOp::create(builder, location, operands[0], 1));
   } else if (opcode == "while") {
     opName = "hlo.while";
     if (failed(addRegion("condition", 1)))
@@ -1304,6 +1341,179 @@ LogicalResult Importer::addCollective(const Instruction &inst, StringRef opcode,
                                                 : "dimension");
 }
 
+FailureOr<func::FuncOp> Importer::emitCallee(const Instruction &inst,
+                                             StringRef key) {
+  const Computation *comp = calledComputation(inst, key);
+  if (!comp)
+    return failure();
+  // The callee may already exist as a function: check the stack first.
+  if (active.lookup(comp->name))
+    return error(inst.loc) << "computation '" << comp->name
+                           << "' calls itself";
+  return emitFunction(*comp, /*isEntry=*/false);
+}
+
+LogicalResult Importer::appendZeroContexts(const Instruction &inst,
+                                           TupleType start, Location location,
+                                           SmallVectorImpl<Value> &elements) {
+  for (Type type : start.getTypes().drop_front(2)) {
+    auto context = dyn_cast<RankedTensorType>(type);
+    if (!context || !isa<IntegerType>(context.getElementType()))
+      return error(inst.opcodeLoc) << "'" << inst.opcode << "' context "
+                                   << type << " must be an integer array";
+    elements.push_back(hlo::ConstantOp::create(
+        builder, location,
+        DenseElementsAttr::get(context,
+                               APInt(context.getElementTypeBitWidth(), 0))));
+  }
+  return success();
+}
+
+Value Importer::emitAddReduce(Location location, Value input,
+                              ArrayRef<int64_t> dims, Type resultType) {
+  Type element = cast<ShapedType>(input.getType()).getElementType();
+  auto scalarType = RankedTensorType::get({}, element);
+  mlir::Attribute zero = isa<FloatType>(element)
+                             ? mlir::Attribute(builder.getFloatAttr(element, 0))
+                             : builder.getIntegerAttr(element, 0);
+  Value init = createOp(
+      location, "hlo.constant", {}, scalarType,
+      {builder.getNamedAttr("value",
+                            DenseElementsAttr::get(scalarType, zero))});
+  OperationState state(location, "hlo.reduce");
+  state.addOperands({input, init});
+  state.addTypes(resultType);
+  state.addAttribute("dimensions", builder.getDenseI64ArrayAttr(dims));
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  block->addArguments({scalarType, scalarType}, {location, location});
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(block);
+    Value add = createOp(location, "hlo.add",
+                         {block->getArgument(0), block->getArgument(1)},
+                         scalarType);
+    hlo::ReturnOp::create(builder, location, add);
+  }
+  return builder.create(state)->getResult(0);
+}
+
+FailureOr<Value> Importer::emitRaggedDot(const Instruction &inst,
+                                         ValueRange operands, Type resultType,
+                                         Location location) {
+  // XLA's ragged-dot with lhs [m, k] ragged along m and rhs [g, k, n]
+  // (any dimension order): rows [start_j, start_j + group_sizes[j]) of lhs
+  // multiply rhs group j; rows past the last group are zero. Computed as
+  // the dot with every group, masked by each row's group and summed over
+  // the groups (g times the work of one dot).
+  auto ints = [&](StringRef key) -> ArrayRef<int64_t> {
+    const hlo_text::Attribute *attr = inst.attr(key);
+    return attr && attr->kind == AttrKind::IntList ? ArrayRef(attr->ints)
+                                                   : ArrayRef<int64_t>();
+  };
+  auto lhs = operands.size() == 3
+                 ? dyn_cast<RankedTensorType>(operands[0].getType())
+                 : nullptr;
+  auto rhs = lhs ? dyn_cast<RankedTensorType>(operands[1].getType()) : nullptr;
+  auto sizes =
+      rhs ? dyn_cast<RankedTensorType>(operands[2].getType()) : nullptr;
+  auto result = dyn_cast<RankedTensorType>(resultType);
+  ArrayRef<int64_t> lc = ints("lhs_contracting_dims"),
+                    rc = ints("rhs_contracting_dims"),
+                    ragged = ints("lhs_ragged_dims"),
+                    group = ints("rhs_group_dims");
+  if (!lhs || !rhs || !sizes || !result || lhs.getRank() != 2 ||
+      rhs.getRank() != 3 || lc.size() != 1 || rc.size() != 1 ||
+      ragged.size() != 1 || group.size() != 1 || ragged[0] == lc[0] ||
+      lc[0] > 1 || rc[0] > 2 || group[0] > 2 || group[0] == rc[0] ||
+      !ints("lhs_batch_dims").empty() || !ints("rhs_batch_dims").empty() ||
+      sizes.getRank() != 1 || !isa<IntegerType>(sizes.getElementType()) ||
+      sizes.getDimSize(0) != rhs.getDimSize(group[0]))
+    return error(inst.opcodeLoc)
+           << "'ragged-dot' is supported with lhs [m, k] ragged in its "
+              "non-contracting dimension, rhs [g, k, n] with a group "
+              "dimension, group_sizes [g] and no batch dimensions";
+  int64_t m = lhs.getDimSize(ragged[0]), g = sizes.getDimSize(0);
+  // The dot with every group: [m, rhs's free dimensions in order].
+  SmallVector<int64_t> dotShape{m};
+  int64_t groupPos = 0;
+  for (int64_t d = 0; d < 3; ++d) {
+    if (d == rc[0])
+      continue;
+    if (d == group[0])
+      groupPos = static_cast<int64_t>(dotShape.size());
+    dotShape.push_back(rhs.getDimSize(d));
+  }
+  auto dotType = RankedTensorType::get(dotShape, result.getElementType());
+  if (result.getShape() != ArrayRef<int64_t>{m, dotShape[3 - groupPos]})
+    return error(inst.opcodeLoc) << "'ragged-dot' must return " << m << "x"
+                                 << dotShape[3 - groupPos] << ", not "
+                                 << resultType;
+  Value dot = createOp(
+      location, "hlo.dot_general", {operands[0], operands[1]}, dotType,
+      {builder.getNamedAttr("dot_dimension_numbers",
+                            hlo::DotDimensionNumbersAttr::get(
+                                &context, {}, {}, lc, rc))});
+  Type index = sizes.getElementType();
+  auto iota = [&](ArrayRef<int64_t> shape, int64_t dim) {
+    return createOp(location, "hlo.iota", {},
+                    RankedTensorType::get(shape, index),
+                    {builder.getNamedAttr("iota_dimension",
+                                          builder.getI64IntegerAttr(dim))});
+  };
+  auto broadcast = [&](Value v, ArrayRef<int64_t> shape, Type element,
+                       ArrayRef<int64_t> dims) {
+    return createOp(location, "hlo.broadcast_in_dim", {v},
+                    RankedTensorType::get(shape, element),
+                    {builder.getNamedAttr("broadcast_dimensions",
+                                          builder.getDenseI64ArrayAttr(dims))});
+  };
+  auto compare = [&](hlo::ComparisonDirection direction, Value a, Value b) {
+    auto shape = cast<RankedTensorType>(a.getType()).getShape();
+    return createOp(location, "hlo.compare", {a, b},
+                    RankedTensorType::get(shape, builder.getI1Type()),
+                    {builder.getNamedAttr(
+                        "comparison_direction",
+                        hlo::ComparisonDirectionAttr::get(&context, direction))});
+  };
+  auto zeros = [&](RankedTensorType type) {
+    Type element = type.getElementType();
+    mlir::Attribute zero =
+        isa<FloatType>(element)
+            ? mlir::Attribute(builder.getFloatAttr(element, 0))
+            : builder.getIntegerAttr(element, 0);
+    return createOp(location, "hlo.constant", {}, type,
+                    {builder.getNamedAttr(
+                        "value", DenseElementsAttr::get(type, zero))});
+  };
+  // ends[i] = sum of group_sizes[j] for j <= i; starts = ends - sizes.
+  Value sizesGG = broadcast(operands[2], {g, g}, index, {1});
+  Value upTo = compare(hlo::ComparisonDirection::LE, iota({g, g}, 1),
+                       iota({g, g}, 0));
+  Value ends = emitAddReduce(
+      location,
+      createOp(location, "hlo.select",
+               {upTo, sizesGG, zeros(RankedTensorType::get({g, g}, index))},
+               sizesGG.getType()),
+      {1}, sizes);
+  Value starts =
+      createOp(location, "hlo.subtract", {ends, operands[2]}, sizes);
+  Value rows = iota({m, g}, 0);
+  Value inGroup = createOp(
+      location, "hlo.and",
+      {compare(hlo::ComparisonDirection::GE, rows,
+               broadcast(starts, {m, g}, index, {1})),
+       compare(hlo::ComparisonDirection::LT, rows,
+               broadcast(ends, {m, g}, index, {1}))},
+      RankedTensorType::get({m, g}, builder.getI1Type()));
+  Value mask =
+      broadcast(inGroup, dotShape, builder.getI1Type(), {0, groupPos});
+  Value masked = createOp(location, "hlo.select", {mask, dot, zeros(dotType)},
+                          dotType);
+  return emitAddReduce(location, masked, {groupPos}, resultType);
+}
+
 FailureOr<Value> Importer::emitStochasticConvert(const Instruction &inst,
                                                  ValueRange operands,
                                                  Type resultType,
@@ -1455,21 +1665,7 @@ FailureOr<Value> Importer::emitBatchNorm(const Instruction &inst,
       reduced.push_back(d);
   auto scalarType = RankedTensorType::get({}, element);
   auto sum = [&](Value v) {
-    OperationState state(location, "hlo.reduce");
-    state.addOperands({v, splat(scalarType, 0)});
-    state.addTypes(vector);
-    state.addAttribute("dimensions", builder.getDenseI64ArrayAttr(reduced));
-    Region *body = state.addRegion();
-    Block *block = new Block();
-    body->push_back(block);
-    block->addArguments({scalarType, scalarType}, {location, location});
-    {
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPointToEnd(block);
-      Value add = binary("hlo.add", block->getArgument(0), block->getArgument(1));
-      hlo::ReturnOp::create(builder, location, add);
-    }
-    return builder.create(state)->getResult(0);
+    return emitAddReduce(location, v, reduced, vector);
   };
   double count = static_cast<double>(x.getNumElements()) /
                  std::max<int64_t>(1, x.getDimSize(feature));
