@@ -248,7 +248,11 @@ FailureOr<Value> Lowering::memOf(Value v) {
     Value out = allocHbm(type, v.getLoc());
     Location saved = loc;
     Operation *savedOp = kernelOp;
+    int64_t savedBytes = kernelBytes;
     beginKernel(v.getDefiningOp());
+    // Filled in the middle of the enclosing kernel (a sort reading a splat):
+    // its VMEM goes after that kernel's, which keeps them all.
+    kernelBytes = savedBytes;
     if (failed(lowerFill(v, out)) || failed(endKernel()))
       return failure();
     loc = saved;
