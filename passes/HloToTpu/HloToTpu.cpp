@@ -93,6 +93,15 @@ LogicalResult Lowering::run() {
     FailureOr<Value> mem = memOf(v);
     if (failed(mem))
       return failure();
+    if (llvm::is_contained(results, *mem)) {
+      // One buffer for two results (a value returned twice, or a no-op
+      // transpose of another result): the later one gets a copy, as in XLA.
+      auto type = cast<RankedTensorType>(v.getType());
+      Value copy = allocHbm(type, v.getLoc());
+      dma(*mem, c(0), copy, c(0), 1, geometryOf(type).bytes(), 0, 0, 0);
+      wait(0, 1);
+      mem = copy;
+    }
     results.push_back(*mem);
   }
   if (failed(applyInputOutputAliases(results)))
