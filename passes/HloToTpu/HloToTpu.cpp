@@ -98,6 +98,15 @@ LogicalResult Lowering::run() {
     FailureOr<Value> mem = memOf(v);
     if (failed(mem))
       return failure();
+    if (llvm::is_contained(results, *mem)) {
+      // One buffer for two results (a value returned twice, or a no-op
+      // transpose of another result): the later one gets a copy, as in XLA.
+      auto type = cast<RankedTensorType>(v.getType());
+      Value copy = allocHbm(type, v.getLoc());
+      dma(*mem, c(0), copy, c(0), 1, geometryOf(type).bytes(), 0, 0, 0);
+      wait(0, 1);
+      mem = copy;
+    }
     results.push_back(*mem);
   }
   if (failed(applyInputOutputAliases(results)))
@@ -339,7 +348,11 @@ FailureOr<Value> Lowering::memOf(Value v) {
     Value out = allocHbm(type, v.getLoc());
     Location saved = loc;
     Operation *savedOp = kernelOp;
+    int64_t savedBytes = kernelBytes;
     beginKernel(v.getDefiningOp());
+    // Filled in the middle of the enclosing kernel (a sort reading a splat):
+    // its VMEM goes after that kernel's, which keeps them all.
+    kernelBytes = savedBytes;
     if (failed(lowerFill(v, out)) || failed(endKernel()))
       return failure();
     loc = saved;

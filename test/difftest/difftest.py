@@ -20,10 +20,13 @@ relative to the result's largest magnitude, and the cosine similarity.
   exact   0      (bit-identical: integers, pred, data movement, selects)
   fp      1e-5   (f32 arithmetic, reductions in another order)
   transc  1e-4   (transcendental functions)
-  loose   1e-1   and cosine >= 0.9995 (bf16 values; DEFAULT-precision
-                 dots and convolutions, one bf16 MXU pass: their error is
-                 relative to the dot's terms, not to a later clamp's
-                 smaller output, so the cosine is the sharper check)
+  loose   1e-1   and cosine >= 0.9995 (bf16 values)
+  mxu     5e-1   and cosine >= 0.9995 (f32 DEFAULT-precision dots and
+                 convolutions, one bf16 MXU pass: their error is relative
+                 to the dot's terms, not to the result, which a later clamp
+                 or cosine makes smaller, so the cosine is the real check;
+                 seed 1217 has 0.106 after cos(clamp(dot)) and 6e-8 with
+                 --dot-precision=highest)
 In mixed_bfloat16 every float result is `loose`.
 
 A step that fails is a finding: a crash (signal, assertion), an error of
@@ -63,7 +66,8 @@ from compare import compare_dirs  # noqa: E402
 import hlogen  # noqa: E402
 
 TOLERANCES = {"exact": (0.0, 0.9999), "fp": (1e-5, 0.9999),
-              "transc": (1e-4, 0.9999), "loose": (1e-1, 0.9995)}
+              "transc": (1e-4, 0.9999), "loose": (1e-1, 0.9995),
+              "mxu": (5e-1, 0.9995)}
 
 # Documented gaps: (substring of the first error line, reason). A step that
 # fails with one of these is counted as `known`; the list is the whole set
@@ -179,7 +183,7 @@ class Checker:
         tolerances = {}
         for r in prog.results:
             cls = classes.get(r, "loose")
-            if precision != "f32" and table[r].dtype in hlogen.FLOAT:
+            if precision != "f32" and table[r].dtype in hlogen.FLOAT and cls != "mxu":
                 cls = "loose"
             tolerances[r] = TOLERANCES[cls]
         log = os.path.join(work, "compare.txt")

@@ -17,8 +17,10 @@ and its op's:
   exact  integers, pred, data movement, selects and compares of exact values
   fp     correctly rounded f32 arithmetic and reductions (order may differ)
   transc transcendental functions (the emulator's polynomials)
-  loose  bf16 values, and dots/convolutions at DEFAULT precision (one bf16
-         MXU pass)
+  loose  bf16 values
+  mxu    f32 dots/convolutions at DEFAULT precision (one bf16 MXU pass: the
+         error is relative to the dot's terms, which a later clamp or
+         cosine can make much larger than the result)
 Ops whose result jumps when an input moves by one ulp (compare, floor, ceil,
 round, sign, convert to integer, sort keys, gather/dynamic-slice indices)
 only take exact operands, so their results stay comparable bit for bit.
@@ -30,7 +32,7 @@ import random
 import re
 import sys
 
-CLASSES = ["exact", "fp", "transc", "loose"]
+CLASSES = ["exact", "fp", "transc", "loose", "mxu"]
 FLOAT = ("f32", "bf16")
 
 
@@ -223,6 +225,10 @@ class Generator:
         h = self.broadcast_scalar(v.dtype, v.dims, "0.5")
         return self.add(Instr(self.fresh("add"), v.dtype, v.dims, "add", [a.name, h.name],
                               cls=loosest(v.cls, "fp" if v.dtype == "f32" else "loose")))
+
+    def mxu_cls(self, dtype):
+        """The class of a DEFAULT-precision dot or convolution."""
+        return "mxu" if dtype == "f32" else "loose"
 
     def float_cls(self, dtype, cls):
         return "loose" if dtype == "bf16" else cls
@@ -534,7 +540,7 @@ class Generator:
                      f"rhs_batch_dims={{{','.join(map(str, rb))}}}"
         attrs += f", lhs_contracting_dims={{{','.join(map(str, lc))}}}, " \
                  f"rhs_contracting_dims={{{','.join(map(str, rc))}}}"
-        cls = "exact" if dtype == "s32" else "loose"
+        cls = {"s32": "exact", "bf16": "loose", "f32": "mxu"}[dtype]
         if dtype == "f32" and r.random() < 0.5:
             attrs += ", operand_precision={highest,highest}"
             cls = "fp"
@@ -550,15 +556,15 @@ class Generator:
         w = self.param(dtype, [k, n])
         d = self.add(Instr(self.fresh("dot"), dtype, [m, n], "dot", [x.name, w.name],
                            attrs=", lhs_contracting_dims={1}, rhs_contracting_dims={0}",
-                           cls="loose"))
+                           cls=self.mxu_cls(dtype)))
         bias = self.param(dtype, [n])
         bb = self.add(Instr(self.fresh("broadcast"), dtype, [m, n], "broadcast", [bias.name],
                             attrs=", dimensions={1}", cls="exact"))
         a = self.add(Instr(self.fresh("add"), dtype, [m, n], "add", [d.name, bb.name],
-                           cls="loose"))
+                           cls=self.mxu_cls(dtype)))
         z = self.broadcast_scalar(dtype, [m, n], "0")
         return self.add(Instr(self.fresh("maximum"), dtype, [m, n], "maximum",
-                              [a.name, z.name], cls="loose"))
+                              [a.name, z.name], cls=self.mxu_cls(dtype)))
 
     def op_convolution(self):
         r = self.r
@@ -578,7 +584,7 @@ class Generator:
         return self.add(Instr(self.fresh("convolution"), dtype, [n] + out + [co],
                               "convolution", [x.name, w.name],
                               attrs=f", window={{{window}}}, dim_labels=b{lab}f_{lab}io->b{lab}f",
-                              cls="loose"))
+                              cls=self.mxu_cls(dtype)))
 
     def op_reduce_window(self):
         v = self.pick(lambda i: i.dims and i.dtype in ("f32", "s32") and len(i.dims) <= 3)
