@@ -231,9 +231,12 @@ LogicalResult Lowering::recordDeviceGrid() {
            << grid.replicaCount << " x num_partitions=" << grid.numPartitions
            << ") but slice " << spec->name << " has " << spec->devices
            << " devices";
-  module->setAttr("tpu.replica_count", b.getI64IntegerAttr(grid.replicaCount));
-  module->setAttr("tpu.num_partitions",
-                  b.getI64IntegerAttr(grid.numPartitions));
+  if (devices > 1) {
+    module->setAttr("tpu.replica_count",
+                    b.getI64IntegerAttr(grid.replicaCount));
+    module->setAttr("tpu.num_partitions",
+                    b.getI64IntegerAttr(grid.numPartitions));
+  }
   // The entry's shardings as tiles: tpu.tiles (per dimension) and
   // tpu.tile_of_partition, or tpu.maximal_device.
   auto record = [&](StringAttr text, int64_t rank,
