@@ -315,6 +315,31 @@ absl::Status writeAll(
 
 absl::Status runDevices(const Options &o, const runtime::Executable &e);
 
+// The step line of `step`: the single-element results `scalarResults`
+// read from `device` (none in a timing-only run), then `suffix`.
+absl::Status printStep(const Options &o, int64_t step,
+                       const std::vector<int> &scalarResults,
+                       const std::vector<std::string> &names,
+                       runtime::Device &device, const runtime::Executable &e,
+                       const char *suffix) {
+  std::vector<hostio::HostArray> values;
+  values.reserve(scalarResults.size());
+  std::vector<std::pair<int, const hostio::HostArray *>> printed;
+  if (!o.timingOnly)
+    for (int i : scalarResults) {
+      absl::StatusOr<hostio::HostArray> a = runtime::readResult(device, e, i);
+      if (!a.ok())
+        return a.status();
+      values.push_back(std::move(*a));
+      printed.emplace_back(i, &values.back());
+    }
+  std::printf("%s%s\n",
+              runtime::formatStepLine(step, o.steps, printed, names).c_str(),
+              suffix);
+  std::fflush(stdout);
+  return absl::OkStatus();
+}
+
 absl::Status run(const Options &o) {
   absl::StatusOr<runtime::Executable> e =
       runtime::loadExecutableFromFile(o.executable);
@@ -363,22 +388,7 @@ absl::Status run(const Options &o) {
     maxCycles = std::max(maxCycles, p.cycles);
     if (!o.stepLoop || !runtime::isPrintedStep(step, o.steps, interval))
       return absl::OkStatus();
-    std::vector<hostio::HostArray> values;
-    values.reserve(scalarResults.size());
-    std::vector<std::pair<int, const hostio::HostArray *>> printed;
-    if (!o.timingOnly)
-      for (int i : scalarResults) {
-        absl::StatusOr<hostio::HostArray> a =
-            runtime::readResult(device, *e, i);
-        if (!a.ok())
-          return a.status();
-        values.push_back(std::move(*a));
-        printed.emplace_back(i, &values.back());
-      }
-    std::printf("%s\n",
-                runtime::formatStepLine(step, o.steps, printed, names).c_str());
-    std::fflush(stdout);
-    return absl::OkStatus();
+    return printStep(o, step, scalarResults, names, device, *e, "");
   };
   if (o.steps > 1 && e->proto().aliases_size() == 0)
     std::fprintf(stderr, "tpuc-run: note: the executable aliases no result "
@@ -517,22 +527,7 @@ absl::Status runDevices(const Options &o, const runtime::Executable &e) {
           runtime::Device &device0) -> absl::Status {
     if (!o.stepLoop || !runtime::isPrintedStep(step, o.steps, interval))
       return absl::OkStatus();
-    std::vector<hostio::HostArray> values;
-    values.reserve(scalarResults.size());
-    std::vector<std::pair<int, const hostio::HostArray *>> printed;
-    if (!o.timingOnly)
-      for (int i : scalarResults) {
-        absl::StatusOr<hostio::HostArray> a =
-            runtime::readResult(device0, e, i);
-        if (!a.ok())
-          return a.status();
-        values.push_back(std::move(*a));
-        printed.emplace_back(i, &values.back());
-      }
-    std::printf("%s (device 0)\n",
-                runtime::formatStepLine(step, o.steps, printed, names).c_str());
-    std::fflush(stdout);
-    return absl::OkStatus();
+    return printStep(o, step, scalarResults, names, device0, e, " (device 0)");
   };
   absl::StatusOr<runtime::SliceRunResult> r =
       runtime::runSlice(e, inputs, o.steps, options, o.kernels, afterStep);
