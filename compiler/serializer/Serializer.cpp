@@ -1226,6 +1226,29 @@ std::string printExecutable(const exe::Executable &e) {
      << ", SMEM " << t.smem_bytes() << ", HBM " << t.hbm_bytes() << " ("
      << t.hbm_reserved_bytes() << " reserved), " << t.num_semaphores()
      << " semaphores\n";
+  if (e.replica_count() > 1 || e.num_partitions() > 1 || e.has_slice())
+    os << "devices: " << std::max(1u, e.replica_count()) << " replicas x "
+       << std::max(1u, e.num_partitions()) << " partitions"
+       << (e.has_slice() ? ", slice " + e.slice().name() : std::string())
+       << "\n";
+  for (int i = 0; i < e.collectives_size(); ++i) {
+    const exe::Collective &c = e.collectives(i);
+    os << "collective " << i << " " << formatShape(c.operand()) << " -> "
+       << formatShape(c.result());
+    for (const exe::ReplicaGroup &g : c.groups()) {
+      os << " {";
+      for (int k = 0; k < g.devices_size(); ++k)
+        os << (k ? "," : "") << g.devices(k);
+      os << "}";
+    }
+    for (const exe::SourceTarget &p : c.pairs())
+      os << " " << p.source() << "->" << p.target();
+    if (c.reduce())
+      os << " " << exe::CollectiveReduce_Name(c.reduce());
+    if (c.id())
+      os << " " << exe::DeviceIdKind_Name(c.id());
+    os << "\n";
+  }
   for (int i = 0; i < e.buffers_size(); ++i) {
     const exe::Buffer &b = e.buffers(i);
     os << "buffer " << i << " \"" << b.name() << "\" offset " << b.offset()
