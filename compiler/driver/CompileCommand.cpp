@@ -512,6 +512,9 @@ int runCompile() {
     return 1;
   // One target for the whole pipeline: every pass reads it from the module.
   setModuleTarget(*module, *spec);
+  // A slice: the lowering checks the program's device count against it.
+  if (target::findSlice(targetName))
+    (*module)->setAttr("tpu.slice", mlir::StringAttr::get(&context, targetName));
   // The results' HLO instructions as imported, before the passes replace
   // the values returned, written into the executable; in the hlo and fused
   // modules written (--dump-dir, --emit=hlo|fused) also kept as result

@@ -13,6 +13,7 @@
 #include "runtime/loader/Executable.h"
 #include "runtime/loader/Isa.h"
 #include "runtime/loader/Layout.h"
+#include "runtime/target/Targets.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -157,6 +158,8 @@ private:
   LogicalResult emitOp(Operation *op);
   LogicalResult emitTranspose(VTransposeOp op);
   LogicalResult emitBranches(Operation *op);
+  LogicalResult emitCollective(Operation *op);
+  void recordDeviceGrid();
   exe::Instruction &emit(Operation *op, exe::Opcode opcode);
   exe::Operand scalar(Value value, int64_t add = 0);
   exe::Operand address(Value memref, Value offset);
@@ -743,6 +746,10 @@ LogicalResult Serializer::emitOp(Operation *op) {
     return success();
   }
 
+  if (isa<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
+          CollectivePermuteOp, CollectiveBroadcastOp, DeviceIdOp>(op))
+    return emitCollective(op);
+
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](DmaOp dma) {
         exe::Instruction &in = emit(op, exe::DMA);
@@ -847,6 +854,136 @@ LogicalResult Serializer::emitOp(Operation *op) {
 //          exit:
 //
 // Targets are patched once the regions are emitted.
+// One ICI instruction and its Collective: args (collective index, operand
+// address, result address); groups and pairs as the tpu op lists them.
+LogicalResult Serializer::emitCollective(Operation *op) {
+  exe::Collective c;
+  Value src = op->getNumOperands() == 2 ? op->getOperand(0) : Value();
+  Value dst = op->getOperands().back();
+  if (src) {
+    FailureOr<exe::Shape> shape = getShape(op, cast<MemRefType>(src.getType()));
+    if (failed(shape))
+      return failure();
+    *c.mutable_operand() = *shape;
+  }
+  FailureOr<exe::Shape> shape = getShape(op, cast<MemRefType>(dst.getType()));
+  if (failed(shape))
+    return failure();
+  *c.mutable_result() = *shape;
+  if (!src)
+    *c.mutable_operand() = *shape;
+  if (auto groups = op->getAttrOfType<DenseIntElementsAttr>("groups")) {
+    int64_t width = groups.getType().getDimSize(1);
+    SmallVector<int64_t> ids(groups.getValues<int64_t>());
+    for (size_t i = 0; i < ids.size(); i += width) {
+      exe::ReplicaGroup *g = c.add_groups();
+      for (int64_t k = 0; k < width; ++k)
+        if (ids[i + k] >= 0)
+          g->add_devices(static_cast<uint32_t>(ids[i + k]));
+    }
+  }
+  if (auto pairs = op->getAttrOfType<DenseIntElementsAttr>("pairs")) {
+    SmallVector<int64_t> ids(pairs.getValues<int64_t>());
+    for (size_t i = 0; i + 1 < ids.size(); i += 2) {
+      exe::SourceTarget *p = c.add_pairs();
+      p->set_source(static_cast<uint32_t>(ids[i]));
+      p->set_target(static_cast<uint32_t>(ids[i + 1]));
+    }
+  }
+  if (auto reduce = op->getAttrOfType<StringAttr>("reduce")) {
+    static const std::pair<StringRef, exe::CollectiveReduce> kinds[] = {
+        {"add", exe::COLLECTIVE_ADD}, {"mul", exe::COLLECTIVE_MUL},
+        {"min", exe::COLLECTIVE_MIN}, {"max", exe::COLLECTIVE_MAX},
+        {"and", exe::COLLECTIVE_AND}, {"or", exe::COLLECTIVE_OR}};
+    for (const auto &[name, kind] : kinds)
+      if (reduce.getValue() == name)
+        c.set_reduce(kind);
+  }
+  if (auto dim = op->getAttrOfType<IntegerAttr>("dimension"))
+    c.set_dimension(dim.getInt());
+  exe::Opcode opcode =
+      llvm::TypeSwitch<Operation *, exe::Opcode>(op)
+          .Case([](AllReduceOp) { return exe::ALL_REDUCE; })
+          .Case([](AllGatherOp) { return exe::ALL_GATHER; })
+          .Case([](ReduceScatterOp) { return exe::REDUCE_SCATTER; })
+          .Case([](AllToAllOp) { return exe::ALL_TO_ALL; })
+          .Case([](CollectivePermuteOp) { return exe::COLLECTIVE_PERMUTE; })
+          .Case([](CollectiveBroadcastOp) {
+            return exe::COLLECTIVE_BROADCAST;
+          })
+          .Default([&](Operation *) {
+            c.set_id(cast<DeviceIdOp>(op).getKind() == "replica"
+                         ? exe::REPLICA_ID
+                         : exe::PARTITION_ID);
+            return exe::DEVICE_ID;
+          });
+  exe::Instruction &in = emit(op, opcode);
+  *in.add_args() = imm(proto.collectives_size());
+  *in.add_args() = imm(src ? static_cast<int64_t>(baseAddress.lookup(src)) : 0);
+  *in.add_args() = imm(static_cast<int64_t>(baseAddress.lookup(dst)));
+  *proto.add_collectives() = std::move(c);
+  return success();
+}
+
+// The device grid, the slice and the entry's shardings and u32 types, as
+// the lowering recorded them (passes/HloToTpu/Collective.cpp).
+void Serializer::recordDeviceGrid() {
+  ModuleOp module = func->getParentOfType<ModuleOp>();
+  if (auto r = module->getAttrOfType<IntegerAttr>("tpu.replica_count"))
+    if (r.getInt() > 1)
+      proto.set_replica_count(static_cast<uint32_t>(r.getInt()));
+  if (auto p = module->getAttrOfType<IntegerAttr>("tpu.num_partitions"))
+    if (p.getInt() > 1)
+      proto.set_num_partitions(static_cast<uint32_t>(p.getInt()));
+  if (auto name = module->getAttrOfType<StringAttr>("tpu.slice"))
+    if (const target::SliceSpec *s = target::findSlice(name.getValue().str())) {
+      exe::Slice &slice = *proto.mutable_slice();
+      slice.set_name(s->name);
+      slice.set_devices(static_cast<uint32_t>(s->devices));
+      for (int64_t d : s->topology)
+        slice.add_topology(d);
+      slice.set_wraparound(s->wraparound);
+      slice.set_ici_bytes_per_second_per_link(s->iciBytesPerSecondPerLink);
+      slice.set_ici_hop_latency_seconds(s->iciHopLatencySeconds);
+    }
+  auto fill = [&](DictionaryAttr attrs, exe::Shape &shape,
+                  exe::Sharding *sharding, bool &has) {
+    if (!attrs)
+      return;
+    if (attrs.get("tpu.dtype"))
+      shape.set_dtype(exe::U32);
+    if (auto device = attrs.getAs<IntegerAttr>("tpu.maximal_device")) {
+      sharding->set_maximal(true);
+      sharding->set_device(static_cast<uint32_t>(device.getInt()));
+      has = true;
+    }
+    if (auto tiles = attrs.getAs<DenseI64ArrayAttr>("tpu.tiles")) {
+      for (int64_t t : tiles.asArrayRef())
+        sharding->add_tiles(t);
+      for (int64_t t : attrs.getAs<DenseI64ArrayAttr>("tpu.tile_of_partition")
+                           .asArrayRef())
+        sharding->add_tile_of_partition(t);
+      has = true;
+    }
+  };
+  for (int i = 0; i < proto.parameters_size(); ++i) {
+    exe::Parameter &p = *proto.mutable_parameters(i);
+    exe::Sharding sharding;
+    bool has = false;
+    fill(func.getArgAttrDict(i), *p.mutable_shape(), &sharding, has);
+    if (has)
+      *p.mutable_sharding() = sharding;
+  }
+  for (int i = 0; i < proto.results_size(); ++i) {
+    exe::Result &r = *proto.mutable_results(i);
+    exe::Sharding sharding;
+    bool has = false;
+    fill(func.getResultAttrDict(i), *r.mutable_shape(), &sharding, has);
+    if (has)
+      *r.mutable_sharding() = sharding;
+  }
+}
+
 LogicalResult Serializer::emitBranches(Operation *op) {
   auto here = [&] { return static_cast<int64_t>(proto.instructions_size()); };
   auto branch = [&](exe::Opcode opcode, Value flag) {
@@ -983,6 +1120,7 @@ FailureOr<exe::Executable> Serializer::run() {
   busy[1].assign(kVectorRegisters, false);
   if (failed(emitBlock(func.getBody().front())))
     return failure();
+  recordDeviceGrid();
 
   absl::StatusOr<runtime::Executable> valid =
       runtime::validateExecutable(proto);
@@ -1094,6 +1232,29 @@ std::string printExecutable(const exe::Executable &e) {
      << ", SMEM " << t.smem_bytes() << ", HBM " << t.hbm_bytes() << " ("
      << t.hbm_reserved_bytes() << " reserved), " << t.num_semaphores()
      << " semaphores\n";
+  if (e.replica_count() > 1 || e.num_partitions() > 1 || e.has_slice())
+    os << "devices: " << std::max(1u, e.replica_count()) << " replicas x "
+       << std::max(1u, e.num_partitions()) << " partitions"
+       << (e.has_slice() ? ", slice " + e.slice().name() : std::string())
+       << "\n";
+  for (int i = 0; i < e.collectives_size(); ++i) {
+    const exe::Collective &c = e.collectives(i);
+    os << "collective " << i << " " << formatShape(c.operand()) << " -> "
+       << formatShape(c.result());
+    for (const exe::ReplicaGroup &g : c.groups()) {
+      os << " {";
+      for (int k = 0; k < g.devices_size(); ++k)
+        os << (k ? "," : "") << g.devices(k);
+      os << "}";
+    }
+    for (const exe::SourceTarget &p : c.pairs())
+      os << " " << p.source() << "->" << p.target();
+    if (c.reduce())
+      os << " " << exe::CollectiveReduce_Name(c.reduce());
+    if (c.id())
+      os << " " << exe::DeviceIdKind_Name(c.id());
+    os << "\n";
+  }
   for (int i = 0; i < e.buffers_size(); ++i) {
     const exe::Buffer &b = e.buffers(i);
     os << "buffer " << i << " \"" << b.name() << "\" offset " << b.offset()

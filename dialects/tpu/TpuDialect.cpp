@@ -275,6 +275,20 @@ LogicalResult TpuDialect::verifyOperationAttribute(Operation *op,
                              << "' is a non-negative integer on the module";
     return success();
   }
+  // The device grid and the slice (passes/HloToTpu/Collective.cpp).
+  if (attribute.getName() == "tpu.replica_count" ||
+      attribute.getName() == "tpu.num_partitions") {
+    auto count = dyn_cast<IntegerAttr>(attribute.getValue());
+    if (!isa<ModuleOp>(op) || !count || count.getInt() < 1)
+      return op->emitError() << "'" << attribute.getName().getValue()
+                             << "' is a positive integer on the module";
+    return success();
+  }
+  if (attribute.getName() == "tpu.slice") {
+    if (!isa<ModuleOp>(op) || !isa<StringAttr>(attribute.getValue()))
+      return op->emitError("'tpu.slice' is a slice name on the module");
+    return success();
+  }
   if (attribute.getName() != kTargetAttrName)
     return op->emitError() << "unknown tpu dialect attribute '"
                            << attribute.getName().getValue() << "'";

@@ -395,5 +395,81 @@ LogicalResult IfOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// ICI
+//===----------------------------------------------------------------------===//
+
+/// Both buffers in HBM with one element type; `ids` a 2-D i64 tensor of
+/// device ids (>= 0, or -1 as padding in `groups`); `reduce` (if given) one
+/// of the combiners; `dimension` (if given) a dimension of `src`.
+static LogicalResult verifyCollective(Operation *op, Value src, Value dst,
+                                      ElementsAttr ids, StringRef idsName,
+                                      std::optional<StringRef> reduce,
+                                      std::optional<int64_t> dimension) {
+  if (failed(checkSpace(op, "src", src, MemorySpace::hbm)) ||
+      failed(checkSpace(op, "dst", dst, MemorySpace::hbm)))
+    return failure();
+  auto srcType = cast<MemRefType>(src.getType());
+  auto dstType = cast<MemRefType>(dst.getType());
+  if (srcType.getElementType() != dstType.getElementType())
+    return op->emitOpError("src and dst need one element type");
+  auto idsType = cast<ShapedType>(ids.getType());
+  if (idsType.getRank() != 2 || !idsType.getElementType().isInteger(64))
+    return op->emitOpError() << idsName << " must be a 2-D i64 tensor";
+  for (int64_t id : ids.getValues<int64_t>())
+    if (id < -1 || (id == -1 && idsName != "groups"))
+      return op->emitOpError() << idsName << " holds the invalid id " << id;
+  if (reduce && !llvm::is_contained({"add", "mul", "min", "max", "and", "or"},
+                                    *reduce))
+    return op->emitOpError() << "reduce must be add, mul, min, max, and or "
+                                "or, not '"
+                             << *reduce << "'";
+  if (dimension && (*dimension < 0 || *dimension >= srcType.getRank()))
+    return op->emitOpError() << "dimension " << *dimension
+                             << " is not a dimension of src";
+  return success();
+}
+
+LogicalResult AllReduceOp::verify() {
+  if (getSrc().getType() != getDst().getType())
+    return emitOpError("src and dst need one type");
+  return verifyCollective(*this, getSrc(), getDst(), getGroups(), "groups",
+                          getReduce(), std::nullopt);
+}
+LogicalResult AllGatherOp::verify() {
+  return verifyCollective(*this, getSrc(), getDst(), getGroups(), "groups",
+                          std::nullopt, getDimension());
+}
+LogicalResult ReduceScatterOp::verify() {
+  return verifyCollective(*this, getSrc(), getDst(), getGroups(), "groups",
+                          getReduce(), getDimension());
+}
+LogicalResult AllToAllOp::verify() {
+  return verifyCollective(*this, getSrc(), getDst(), getGroups(), "groups",
+                          std::nullopt, getDimension());
+}
+LogicalResult CollectiveBroadcastOp::verify() {
+  return verifyCollective(*this, getSrc(), getDst(), getGroups(), "groups",
+                          std::nullopt, std::nullopt);
+}
+LogicalResult CollectivePermuteOp::verify() {
+  if (failed(verifyCollective(*this, getSrc(), getDst(), getPairs(), "pairs",
+                              std::nullopt, std::nullopt)))
+    return failure();
+  if (cast<ShapedType>(getPairs().getType()).getDimSize(1) != 2)
+    return emitOpError("pairs must be an N x 2 tensor");
+  return success();
+}
+LogicalResult DeviceIdOp::verify() {
+  if (failed(checkSpace(*this, "dst", getDst(), MemorySpace::hbm)))
+    return failure();
+  if (getDst().getType().getRank() != 0)
+    return emitOpError("dst must be a rank-0 buffer");
+  if (getKind() != "replica" && getKind() != "partition")
+    return emitOpError() << "kind must be replica or partition, not '"
+                         << getKind() << "'";
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "dialects/tpu/TpuOps.cpp.inc"

@@ -550,6 +550,81 @@ def Tpu_VTransposeOp : Tpu_Op<"vtranspose", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// ICI: collectives (docs/spmd.md, docs/isa.md "ICI")
+//===----------------------------------------------------------------------===//
+
+// A collective from one HBM buffer to another. `groups` is a 2-D i64
+// tensor of global device ids (replica * num_partitions + partition), one
+// row per group, padded with -1: the lowering has applied XLA's
+// CollectiveOpGroupMode. The instruction runs when every earlier kernel is
+// done (no DMA in flight) and completes before the next one.
+class Tpu_CollectiveOp<string mnemonic, string opcode, string doc,
+                       dag extra = (ins)>
+    : Tpu_Op<mnemonic> {
+  let summary = doc # " over the ICI (" # opcode # ")";
+  let description = "`" # opcode # "`: " # doc # " of the HBM buffer " #
+    "`src` into `dst`, over the devices of each of `groups` (global device " #
+    "ids, rows padded with -1); docs/spmd.md gives the semantics, docs/isa.md " #
+    "the timing.\n\n```mlir\ntpu." # mnemonic # " %a -> %b {groups = " #
+    "dense<[[0, 1]]> : tensor<1x2xi64>} : memref<...> -> memref<...>\n```";
+  let arguments = !con((ins Tpu_MemRef:$src, Tpu_MemRef:$dst,
+                            I64ElementsAttr:$groups), extra);
+  let assemblyFormat = [{
+    $src `->` $dst attr-dict `:` type($src) `->` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tpu_AllReduceOp : Tpu_CollectiveOp<"all_reduce", "ALL_REDUCE",
+    "elementwise reduction (left fold in group order)",
+    (ins StrAttr:$reduce)>;
+def Tpu_AllGatherOp : Tpu_CollectiveOp<"all_gather", "ALL_GATHER",
+    "concatenation along `dimension`", (ins I64Attr:$dimension)>;
+def Tpu_ReduceScatterOp : Tpu_CollectiveOp<"reduce_scatter", "REDUCE_SCATTER",
+    "the device's block along `dimension` of the reduction",
+    (ins I64Attr:$dimension, StrAttr:$reduce)>;
+def Tpu_AllToAllOp : Tpu_CollectiveOp<"all_to_all", "ALL_TO_ALL",
+    "exchange of the blocks along `dimension`", (ins I64Attr:$dimension)>;
+def Tpu_CollectiveBroadcastOp : Tpu_CollectiveOp<"collective_broadcast",
+    "COLLECTIVE_BROADCAST", "copy of the first group member's operand">;
+
+def Tpu_CollectivePermuteOp : Tpu_Op<"collective_permute"> {
+  let summary = "send to fixed targets over the ICI (COLLECTIVE_PERMUTE)";
+  let description = [{
+    `COLLECTIVE_PERMUTE`: device `pairs[i][1]` receives `src` of device
+    `pairs[i][0]` (global device ids, an N x 2 tensor) in `dst`; a device no
+    pair targets gets zeros.
+
+    ```mlir
+    tpu.collective_permute %a -> %b {pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>}
+        : memref<...> -> memref<...>
+    ```
+  }];
+  let arguments = (ins Tpu_MemRef:$src, Tpu_MemRef:$dst,
+                       I64ElementsAttr:$pairs);
+  let assemblyFormat = [{
+    $src `->` $dst attr-dict `:` type($src) `->` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tpu_DeviceIdOp : Tpu_Op<"device_id"> {
+  let summary = "write the device's replica or partition id (DEVICE_ID)";
+  let description = [{
+    `DEVICE_ID`: writes the device's replica id (`kind = "replica"`) or
+    partition id (`"partition"`) as a 32-bit integer into the rank-0 HBM
+    buffer `dst`.
+
+    ```mlir
+    tpu.device_id %id {kind = "partition"} : memref<i32, #tpu.tiled<{:T(1024)}>, #tpu.memory_space<hbm>>
+    ```
+  }];
+  let arguments = (ins Tpu_I32MemRef:$dst, StrAttr:$kind);
+  let assemblyFormat = "$dst attr-dict `:` type($dst)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Scalar unit
 //===----------------------------------------------------------------------===//
 

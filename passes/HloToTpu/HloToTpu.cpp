@@ -44,9 +44,10 @@ LogicalResult Lowering::run() {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor || !(tensor.getElementType().isF32() ||
                      tensor.getElementType().isBF16() ||
-                     tensor.getElementType().isSignlessInteger(32)))
+                     tensor.getElementType().isSignlessInteger(32) ||
+                     tensor.getElementType().isUnsignedInteger(32)))
       return emitError(where) << "tpuc cannot lower entry type " << type
-                              << " yet (f32, bf16 and s32 arrays only)";
+                              << " yet (f32, bf16, s32 and u32 arrays only)";
     return Type(hbmType(tensor));
   };
   for (BlockArgument arg : oldFunc.getArguments()) {
@@ -131,6 +132,8 @@ LogicalResult Lowering::run() {
       results);
 
   annotateHbmBuffers(numSteps);
+  if (failed(recordDeviceGrid())) // Collective.cpp
+    return failure();
 
   // Size the arenas (one overlaid region) for the largest kernel.
   int64_t bytes = std::max<int64_t>(peakKernelBytes, 4096);
@@ -422,6 +425,12 @@ LogicalResult Lowering::lowerOp(Operation *op) {
           .Case([&](hlo::ConvolutionOp op) { return lowerConvolution(op); })
           .Case([&](hlo::SortOp op) { return lowerSort(op); })
           .Case([&](hlo::TopKOp op) { return lowerTopK(op); })
+          .Case<hlo::AllReduceOp, hlo::AllGatherOp, hlo::ReduceScatterOp,
+                hlo::AllToAllOp, hlo::CollectivePermuteOp,
+                hlo::CollectiveBroadcastOp>(
+              [&](Operation *op) { return lowerCollective(op); })
+          .Case<hlo::ReplicaIdOp, hlo::PartitionIdOp>(
+              [&](Operation *op) { return lowerDeviceId(op); })
           .Default([&](Operation *op) { return unsupported(op); });
   if (failed(result))
     return failure();

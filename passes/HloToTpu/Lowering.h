@@ -14,6 +14,7 @@
 
 #include "compiler/analysis/BufferAssignment.h"
 #include "compiler/layout/TiledLayout.h"
+#include "compiler/interpreter/Interpreter.h"
 #include "dialects/hlo/HloOps.h"
 #include "dialects/tpu/TpuDialect.h"
 #include "dialects/tpu/TpuOps.h"
@@ -49,7 +50,7 @@ inline int64_t largestDivisorAtMost(int64_t n, int64_t limit) {
 /// The element type a tensor element type is stored as in HBM and VMEM:
 /// pred (i1) is stored as s32 0/1 (VLD/VST move 32-bit or bf16 lanes).
 inline Type storageType(Type elem) {
-  if (elem.isInteger(1))
+  if (elem.isInteger(1) || elem.isUnsignedInteger(32))
     return IntegerType::get(elem.getContext(), 32);
   return elem;
 }
@@ -369,6 +370,15 @@ public:
   // HBM placement: the steps each buffer is used in and the memory plan's
   // offset of the value it holds (the serializer places the buffers).
   void annotateHbmBuffers(int64_t numSteps);
+
+  // --- the device grid and the ICI (Collective.cpp) -----------------------------
+  interpreter::DeviceGrid deviceGrid();
+  LogicalResult lowerCollective(Operation *op);
+  LogicalResult lowerDeviceId(Operation *op);
+  /// Checks the grid against the target slice (module attribute
+  /// `tpu.slice`) and records it and the entry's shardings for the
+  /// serializer.
+  LogicalResult recordDeviceGrid();
 
   // --- kernels, one file per family ---------------------------------------------
   // Each returns failure after emitting a diagnostic at the op; an op or a

@@ -17,6 +17,7 @@
 #include "runtime/hostio/FloatConversion.h"
 #include "runtime/emulator/Provenance.h"
 #include "runtime/loader/Isa.h"
+#include "runtime/loader/Layout.h"
 
 namespace tpuc::runtime {
 
@@ -205,6 +206,7 @@ private:
   absl::Status vectorOp(const exe::Instruction &in);
   absl::Status vectorMemory(const exe::Instruction &in);
   absl::Status vectorCompute(const exe::Instruction &in);
+  absl::Status collective(const exe::Instruction &in); // ICI (Ici.h)
 
   // Bounds, in-flight-DMA and (for reads) initialisation checks of a VMEM or
   // SMEM access; returns its bytes.
@@ -502,6 +504,9 @@ absl::Status Machine::step(const exe::Instruction &in) {
   case Unit::Vpu:
     status = vectorOp(in);
     break;
+  case Unit::Ici:
+    status = collective(in);
+    break;
   }
   if (!tracking_)
     return status;
@@ -790,6 +795,50 @@ absl::Status Machine::scalarOp(const exe::Instruction &in) {
   if (writes)
     s_[in.dst()] = result;
   pc_ = next;
+  return absl::OkStatus();
+}
+
+// A collective: everything before it is done; Ici.cpp meets the group,
+// computes the result and models the time (docs/runtime.md, "ICI").
+absl::Status Machine::collective(const exe::Instruction &in) {
+  if (!inFlight_.empty())
+    return trap("a collective needs every DMA retired first");
+  IciRequest r;
+  r.opcode = in.opcode();
+  r.collective = &exe_.proto().collectives(static_cast<int>(in.args(0).imm()));
+  r.pc = pc_;
+  r.device = dev_.deviceId_;
+  r.arrival = std::max(issue_, finish_);
+  r.functional = computes();
+  r.clockHz = t_.clock_hz();
+  for (int i : {1, 2}) {
+    bool write = i == 2;
+    const exe::Shape &shape =
+        write ? r.collective->result() : r.collective->operand();
+    int64_t bytes = *paddedByteSize(shape);
+    uint64_t addr = static_cast<uint64_t>(arg(in, i));
+    uint8_t *p = dev_.hbmRange(addr, bytes);
+    if (in.opcode() == exe::DEVICE_ID && !write)
+      continue;
+    if (!p)
+      return trap(absl::StrCat("collective ", write ? "result" : "operand",
+                               " [", hex(addr), ", +", bytes,
+                               ") is not in allocated HBM"));
+    if (write)
+      r.result = absl::MakeSpan(p, static_cast<size_t>(bytes));
+    else
+      r.operand = absl::MakeConstSpan(p, static_cast<size_t>(bytes));
+    if (tracking_)
+      trackHbm(addr, bytes, write);
+  }
+  absl::StatusOr<CollectiveProfile> done = runCollective(dev_.ici_, exe_, r);
+  if (!done.ok())
+    return trap(std::string(done.status().message()));
+  issue_ = r.arrival + done->waitCycles + std::max<uint64_t>(done->cycles, 1);
+  record(Unit::Ici, 0, r.arrival, issue_);
+  profile_.iciBytes += done->iciBytes;
+  profile_.collectives.push_back(*std::move(done));
+  ++pc_;
   return absl::OkStatus();
 }
 

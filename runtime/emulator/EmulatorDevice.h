@@ -12,6 +12,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "runtime/emulator/HostThreads.h"
+#include "runtime/emulator/Ici.h"
 #include "runtime/emulator/Kernels.h"
 #include "runtime/loader/Device.h"
 
@@ -55,8 +56,18 @@ public:
   execute(const Executable &executable,
           const ExecuteOptions &options) override;
 
+  // Makes this device `device` of a slice whose collectives meet on
+  // `fabric` (runtime/emulator/Ici.h). Without one the device is alone:
+  // device 0 of a one-device grid.
+  void attachIci(IciFabric *fabric, int64_t device) {
+    ici_ = fabric;
+    deviceId_ = device;
+  }
+
 private:
   friend class Machine;
+  IciFabric *ici_ = nullptr;
+  int64_t deviceId_ = 0;
   // The HBM region holding [addr, addr + len), or nullptr.
   uint8_t *hbmRange(uint64_t addr, uint64_t len);
   // `threads` host threads in all (0: every hardware thread), made on first

@@ -12,6 +12,7 @@
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/stubs/logging.h"
 #include "google/protobuf/text_format.h"
+#include "runtime/loader/Collectives.h"
 #include "runtime/loader/Isa.h"
 #include "runtime/loader/Layout.h"
 
@@ -300,6 +301,8 @@ absl::Status validateInstruction(const exe::Executable &e, int pc) {
   } else if (in.src_space() != 0 || in.dst_space() != 0) {
     return unused("src_space/dst_space");
   }
+  if (info->unit == Unit::Ici)
+    TPUC_RETURN_IF_ERROR(validateCollectiveInstruction(e, pc));
   if (in.debug_op() > static_cast<uint32_t>(e.debug_ops_size()))
     return invalid(where, ": debug_op ", in.debug_op(), " out of range (",
                    e.debug_ops_size(), " debug ops)");
@@ -389,6 +392,7 @@ absl::StatusOr<Executable> validateExecutable(exe::Executable proto) {
   TPUC_RETURN_IF_ERROR(validateBuffers(proto, &result.hbmFootprint_));
   TPUC_RETURN_IF_ERROR(
       validateArrays(proto, result.parameterBytes_, result.resultBytes_));
+  TPUC_RETURN_IF_ERROR(validateCollectives(proto));
   if (proto.instructions_size() == 0)
     return invalid("field instructions: empty program");
   for (int pc = 0; pc < proto.instructions_size(); ++pc)

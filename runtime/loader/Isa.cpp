@@ -76,6 +76,8 @@ const char *unitName(Unit unit) {
     return "mxu";
   case Unit::Vpu:
     return "vpu";
+  case Unit::Ici:
+    return "ici";
   }
   return "?";
 }

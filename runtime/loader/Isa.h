@@ -28,8 +28,8 @@ inline constexpr int kMaxMxus = 64;
 // D of a validated target.
 inline int mxuDim(const exe::Target &t) { return static_cast<int>(t.mxu_rows()); }
 
-enum class Unit { Scalar, Dma, Mxu, Vpu };
-inline constexpr int kNumUnits = 4;
+enum class Unit { Scalar, Dma, Mxu, Vpu, Ici };
+inline constexpr int kNumUnits = 5;
 const char *unitName(Unit unit);
 
 enum class RegFile { None, Scalar, Vector };

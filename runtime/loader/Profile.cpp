@@ -74,6 +74,23 @@ std::string profileToJson(const ExecutionProfile &p) {
         op.busyCycles, op.flops, op.hbmBytes);
   }
   out += p.ops.empty() ? "]" : "\n  ]";
+  if (!p.collectives.empty()) {
+    absl::StrAppendFormat(&out,
+                          ",\n  \"device\": %d,\n  \"ici_bytes\": %d,\n"
+                          "  \"collectives\": [",
+                          p.device, p.iciBytes);
+    for (size_t i = 0; i < p.collectives.size(); ++i) {
+      const CollectiveProfile &c = p.collectives[i];
+      absl::StrAppendFormat(
+          &out,
+          "%s\n    {\"pc\": %d, \"opcode\": %s, \"hlo_op\": %s, "
+          "\"group_size\": %d, \"bytes\": %d, \"ici_bytes\": %d, "
+          "\"wait_cycles\": %d, \"cycles\": %d}",
+          i ? "," : "", c.pc, quote(c.opcode), quote(c.hloOp), c.groupSize,
+          c.bytes, c.iciBytes, c.waitCycles, c.cycles);
+    }
+    out += "\n  ]";
+  }
   if (p.timingOnly) {
     absl::StrAppendFormat(&out,
                           ",\n  \"timing_only\": true,\n"
@@ -153,10 +170,10 @@ void appendKernelEvents(std::string &out, const ExecutionProfile &p,
     absl::string_view hlo = executable.hloOp(p.trace[i].pc);
     absl::StrAppendFormat(
         &out,
-        ",\n{\"ph\": \"X\", \"pid\": 0, \"tid\": %d, \"ts\": %.6f, "
+        ",\n{\"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"ts\": %.6f, "
         "\"dur\": %.6f, \"name\": %s, \"args\": {\"instructions\": %d, "
         "\"first_pc\": %d}}",
-        kKernelTid, start * usPerCycle, (end - start) * usPerCycle,
+        p.device, kKernelTid, start * usPerCycle, (end - start) * usPerCycle,
         quote(hlo.empty() ? "(none)" : hlo), j - i, p.trace[i].pc);
     i = j;
   }
@@ -168,10 +185,10 @@ std::string traceToChromeJson(const ExecutionProfile &p,
   double usPerCycle = 1e6 / executable.target().clock_hz();
   std::string out = "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [";
   absl::StrAppendFormat(&out,
-                        "\n{\"ph\": \"M\", \"pid\": 0, \"tid\": %d, "
+                        "\n{\"ph\": \"M\", \"pid\": %d, \"tid\": %d, "
                         "\"name\": \"thread_name\", \"args\": {\"name\": "
                         "\"kernels\"}}",
-                        kKernelTid);
+                        p.device, kKernelTid);
   appendKernelEvents(out, p, executable, usPerCycle);
   if (level == TraceLevel::Kernels)
     return out + "\n]}\n";
@@ -188,10 +205,10 @@ std::string traceToChromeJson(const ExecutionProfile &p,
       if (count > 1)
         absl::StrAppend(&name, i);
       absl::StrAppendFormat(&out,
-                            ",\n{\"ph\": \"M\", \"pid\": 0, \"tid\": %d, "
+                            ",\n{\"ph\": \"M\", \"pid\": %d, \"tid\": %d, "
                             "\"name\": \"thread_name\", \"args\": {\"name\": "
                             "%s}}",
-                            tid(static_cast<Unit>(u), i), quote(name));
+                            p.device, tid(static_cast<Unit>(u), i), quote(name));
     }
   }
   for (const TraceEvent &ev : p.trace) {
@@ -199,9 +216,9 @@ std::string traceToChromeJson(const ExecutionProfile &p,
     absl::string_view hlo = executable.hloOp(ev.pc);
     absl::StrAppendFormat(
         &out,
-        ",\n{\"ph\": \"X\", \"pid\": 0, \"tid\": %d, \"ts\": %.6f, "
+        ",\n{\"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"ts\": %.6f, "
         "\"dur\": %.6f, \"name\": %s, \"args\": {\"pc\": %d, \"hlo_op\": %s}}",
-        tid(ev.unit, ev.unitIndex), ev.start * usPerCycle,
+        p.device, tid(ev.unit, ev.unitIndex), ev.start * usPerCycle,
         (ev.end - ev.start) * usPerCycle,
         quote(exe::Opcode_Name(in.opcode())), ev.pc, quote(hlo));
   }

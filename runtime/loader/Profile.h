@@ -43,6 +43,17 @@ struct DataDependentDecision {
   int64_t taken = 0; // BRNZ: times it jumped; LOOP_BEGIN: trips in total
 };
 
+// One execution of a collective instruction on this device.
+struct CollectiveProfile {
+  int64_t pc = 0;
+  std::string opcode, hloOp;
+  int64_t groupSize = 1;
+  uint64_t bytes = 0;     // the operand's (logical) bytes
+  uint64_t iciBytes = 0;  // what this device sent
+  uint64_t waitCycles = 0; // waiting for the group's last arrival
+  uint64_t cycles = 0;    // the modeled transfer (ring model)
+};
+
 struct ExecutionProfile {
   uint64_t cycles = 0;
   double seconds = 0;
@@ -63,6 +74,11 @@ struct ExecutionProfile {
   int64_t controlRestarts = 0;
   std::vector<DataDependentDecision> dataDependent;
   std::vector<TraceEvent> trace; // filled only when asked for
+  // Multi-device executables: the device, bytes it sent over the ICI and
+  // its collectives in execution order.
+  int64_t device = 0;
+  uint64_t iciBytes = 0;
+  std::vector<CollectiveProfile> collectives;
 };
 
 // {"cycles": ..., "seconds": ..., ..., "ops": [{"hlo_op": ...}, ...]}

@@ -18,8 +18,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "runtime/emulator/EmulatorDevice.h"
+#include "runtime/emulator/Slice.h"
 #include "runtime/hostio/Npy.h"
 #include "runtime/hostio/RandomInputs.h"
+#include "runtime/loader/Collectives.h"
 #include "runtime/loader/Run.h"
 
 namespace {
@@ -91,6 +93,20 @@ Execution:
                           tolerance of docs/runtime.md. A path this CPU
                           lacks is an error.
   --help                  this text.
+
+Multi-device executables (compiled for a slice, e.g. --target=tpu-v3-8;
+docs/spmd.md): every device runs at once, one thread each, collectives
+through the emulated ICI. --input takes either one global array per
+parameter, split by the parameter's sharding (unsharded: every device gets
+it whole), or one array per parameter per device, device-major (x0 w0 x1
+w1 ...: device d's parameters follow device d-1's). --random-inputs gives
+every device the same values. --output writes each result gathered from
+the devices by its sharding (unsharded: device 0's); --output-dir=DIR
+writes DIR/device<d>/<name>.npy for every device. --profile prints every
+device's profile with its ICI traffic (json: "devices", the slowest
+device's "cycles", the total "ici_bytes" and "per_device" profiles with
+"ici_bytes" and one entry per collective: bytes, ici_bytes, wait_cycles,
+cycles). --trace gives each device its own process (pid = device id).
 
 Files are written only when the whole run succeeded (each through a
 temporary file renamed into place). Exit status: 0 on success, 1 on any
@@ -297,11 +313,40 @@ absl::Status writeAll(
   return absl::OkStatus();
 }
 
+absl::Status runDevices(const Options &o, const runtime::Executable &e);
+
+// The step line of `step`: the single-element results `scalarResults`
+// read from `device` (none in a timing-only run), then `suffix`.
+absl::Status printStep(const Options &o, int64_t step,
+                       const std::vector<int> &scalarResults,
+                       const std::vector<std::string> &names,
+                       runtime::Device &device, const runtime::Executable &e,
+                       const char *suffix) {
+  std::vector<hostio::HostArray> values;
+  values.reserve(scalarResults.size());
+  std::vector<std::pair<int, const hostio::HostArray *>> printed;
+  if (!o.timingOnly)
+    for (int i : scalarResults) {
+      absl::StatusOr<hostio::HostArray> a = runtime::readResult(device, e, i);
+      if (!a.ok())
+        return a.status();
+      values.push_back(std::move(*a));
+      printed.emplace_back(i, &values.back());
+    }
+  std::printf("%s%s\n",
+              runtime::formatStepLine(step, o.steps, printed, names).c_str(),
+              suffix);
+  std::fflush(stdout);
+  return absl::OkStatus();
+}
+
 absl::Status run(const Options &o) {
   absl::StatusOr<runtime::Executable> e =
       runtime::loadExecutableFromFile(o.executable);
   if (!e.ok())
     return e.status();
+  if (runtime::numDevices(e->proto()) > 1)
+    return runDevices(o, *e);
   const auto &results = e->proto().results();
   if (o.outputs.size() > static_cast<size_t>(results.size()))
     return usageError(absl::StrCat(o.outputs.size(), " --output files for ",
@@ -343,22 +388,7 @@ absl::Status run(const Options &o) {
     maxCycles = std::max(maxCycles, p.cycles);
     if (!o.stepLoop || !runtime::isPrintedStep(step, o.steps, interval))
       return absl::OkStatus();
-    std::vector<hostio::HostArray> values;
-    values.reserve(scalarResults.size());
-    std::vector<std::pair<int, const hostio::HostArray *>> printed;
-    if (!o.timingOnly)
-      for (int i : scalarResults) {
-        absl::StatusOr<hostio::HostArray> a =
-            runtime::readResult(device, *e, i);
-        if (!a.ok())
-          return a.status();
-        values.push_back(std::move(*a));
-        printed.emplace_back(i, &values.back());
-      }
-    std::printf("%s\n",
-                runtime::formatStepLine(step, o.steps, printed, names).c_str());
-    std::fflush(stdout);
-    return absl::OkStatus();
+    return printStep(o, step, scalarResults, names, device, *e, "");
   };
   if (o.steps > 1 && e->proto().aliases_size() == 0)
     std::fprintf(stderr, "tpuc-run: note: the executable aliases no result "
@@ -423,6 +453,124 @@ absl::Status run(const Options &o) {
                 1e3 * hostSeconds / o.steps, static_cast<long long>(o.steps),
                 hostSeconds);
   }
+  return absl::OkStatus();
+}
+
+// Every device of a multi-device executable (docs/spmd.md).
+absl::Status runDevices(const Options &o, const runtime::Executable &e) {
+  const exe::Executable &proto = e.proto();
+  int64_t devices = runtime::numDevices(proto);
+  int64_t partitions = runtime::numPartitions(proto);
+  const auto &params = proto.parameters();
+  const auto &results = proto.results();
+  if (o.outputs.size() > static_cast<size_t>(results.size()))
+    return usageError(absl::StrCat(o.outputs.size(), " --output files for ",
+                                   results.size(), " results"));
+  size_t perDevice = static_cast<size_t>(params.size());
+  bool global = o.inputs.size() <= perDevice;
+  if (!global && o.inputs.size() != perDevice * devices)
+    return usageError(absl::StrCat(
+        o.inputs.size(), " --input files: give ", perDevice,
+        " (global arrays) or ", perDevice * devices, " (", perDevice,
+        " per device, device-major) for ", devices, " devices"));
+  if (global && !o.randomInputs && !o.timingOnly &&
+      o.inputs.size() < perDevice)
+    return usageError(absl::StrCat(
+        "executable takes ", perDevice, " parameters, ", o.inputs.size(),
+        " --input given (use --random-inputs=SEED for the rest)"));
+  std::vector<std::vector<hostio::HostArray>> inputs(devices);
+  for (size_t i = 0; i < perDevice; ++i) {
+    const exe::Parameter &param = params[static_cast<int>(i)];
+    hostio::DType dtype = runtime::toHostDType(param.shape().dtype());
+    std::vector<int64_t> dims(param.shape().dims().begin(),
+                              param.shape().dims().end());
+    std::optional<hostio::HostArray> whole;
+    if (global && i < o.inputs.size()) {
+      absl::StatusOr<hostio::HostArray> a = hostio::readNpyFile(o.inputs[i]);
+      if (!a.ok())
+        return a.status();
+      whole = std::move(*a);
+    }
+    for (int64_t d = 0; d < devices; ++d) {
+      absl::StatusOr<hostio::HostArray> a =
+          whole ? runtime::shardOf(*whole,
+                                   param.has_sharding() ? &param.sharding()
+                                                        : nullptr,
+                                   partitions, d)
+          : !global ? hostio::readNpyFile(o.inputs[d * perDevice + i])
+          : o.randomInputs ? hostio::randomInput(o.seed, static_cast<int>(i),
+                                                 dtype, dims)
+                           : hostio::HostArray::zeros(dtype, dims);
+      if (!a.ok())
+        return absl::InvalidArgumentError(absl::StrCat(
+            "parameter ", i, " of device ", d, ": ", a.status().message()));
+      inputs[d].push_back(std::move(*a));
+    }
+  }
+  runtime::ExecuteOptions options;
+  options.functional = !o.timingOnly;
+  options.trace = !o.trace.empty();
+  options.maxInstructions = o.maxInstructions;
+  std::vector<std::string> names;
+  if (o.hloNames)
+    names = runtime::resultNames(e);
+  else
+    for (int i = 0; i < results.size(); ++i)
+      names.push_back(absl::StrCat("result", i));
+  std::vector<int> scalarResults;
+  for (int i = 0; i < results.size(); ++i)
+    if (runtime::elementCount(results[i].shape()) == 1)
+      scalarResults.push_back(i);
+  int64_t interval = runtime::stepPrintInterval(o.steps, o.printEvery);
+  runtime::SliceStepCallback afterStep =
+      [&](int64_t step, const runtime::ExecutionProfile &,
+          runtime::Device &device0) -> absl::Status {
+    if (!o.stepLoop || !runtime::isPrintedStep(step, o.steps, interval))
+      return absl::OkStatus();
+    return printStep(o, step, scalarResults, names, device0, e, " (device 0)");
+  };
+  absl::StatusOr<runtime::SliceRunResult> r =
+      runtime::runSlice(e, inputs, o.steps, options, o.kernels, afterStep);
+  if (!r.ok())
+    return r.status();
+  std::vector<std::pair<std::string, std::string>> files;
+  for (int i = 0; i < results.size() && !o.timingOnly; ++i) {
+    if (i < static_cast<int>(o.outputs.size())) {
+      std::vector<const hostio::HostArray *> parts;
+      for (int64_t d = 0; d < devices; ++d)
+        parts.push_back(&r->results[d][i]);
+      const exe::Result &result = results[i];
+      absl::StatusOr<hostio::HostArray> a = runtime::gatherShards(
+          parts, result.has_sharding() ? &result.sharding() : nullptr,
+          partitions);
+      if (!a.ok())
+        return a.status();
+      files.emplace_back(o.outputs[i], hostio::serializeNpy(*a));
+    }
+  }
+  if (!o.outputDir.empty()) {
+    for (int64_t d = 0; d < devices; ++d) {
+      std::string dir = absl::StrCat(o.outputDir, "/device", d);
+      std::error_code error;
+      std::filesystem::create_directories(dir, error);
+      if (error)
+        return absl::InvalidArgumentError(
+            absl::StrCat("cannot create ", dir, ": ", error.message()));
+      for (int i = 0; i < results.size(); ++i)
+        if (i >= static_cast<int>(o.outputs.size()))
+          files.emplace_back(absl::StrCat(dir, "/", names[i], ".npy"),
+                             hostio::serializeNpy(r->results[d][i]));
+    }
+  }
+  if (!o.trace.empty())
+    files.emplace_back(o.trace, runtime::sliceTraceToChromeJson(
+                                    r->profiles, e, o.traceLevel));
+  if (absl::Status s = writeAll(files); !s.ok())
+    return s;
+  if (o.profile == "json")
+    std::fputs(runtime::sliceProfileToJson(r->profiles).c_str(), stdout);
+  else if (o.profile == "text")
+    std::fputs(runtime::sliceProfileToText(r->profiles).c_str(), stdout);
   return absl::OkStatus();
 }
 

@@ -56,6 +56,26 @@ ProgramBuilder wellFormed(const OpcodeInfo &info) {
   if (info.opcode == exe::LOOP_BEGIN)
     b.loopEnd();
   b.emit(exe::HALT);
+  if (info.unit == Unit::Ici) {
+    // A one-device collective on s32[8] in buffers 0 and 1 (docs/spmd.md).
+    exe::Collective &c = *b.proto().add_collectives();
+    for (exe::Shape *shape : {c.mutable_operand(), c.mutable_result()}) {
+      shape->set_dtype(exe::S32);
+      if (info.opcode != exe::DEVICE_ID)
+        shape->add_dims(8);
+    }
+    if (info.opcode == exe::COLLECTIVE_PERMUTE) {
+      exe::SourceTarget &p = *c.add_pairs();
+      p.set_source(0);
+      p.set_target(0);
+    } else if (info.opcode != exe::DEVICE_ID) {
+      c.add_groups()->add_devices(0);
+    }
+    if (info.opcode == exe::ALL_REDUCE || info.opcode == exe::REDUCE_SCATTER)
+      c.set_reduce(exe::COLLECTIVE_ADD);
+    if (info.opcode == exe::DEVICE_ID)
+      c.set_id(exe::PARTITION_ID);
+  }
   return b;
 }
 
