@@ -703,7 +703,9 @@ def ShardingPropagation : Pass<"tpuc-sharding-propagation", "mlir::ModuleOp"> {
     clamp, broadcast_in_dim, transpose, reshape (where the split dimension
     maps), reduce (a reduced split gives a replicated result), dot_general
     (batch and free dimensions; a contracted split gives a replicated
-    result) and convolution (input batch, kernel output feature), and
+    result), convolution (input batch, kernel output feature, a spatial
+    dimension that halos can serve), reduce_window, tuples and while loop
+    state, and
     backward from a split result to the unannotated elementwise ops,
     transposes and reshapes that produce it, until nothing changes.
     Shardings are one-dimensional: replicated, or one dimension split into
@@ -736,10 +738,13 @@ def SpmdPartition : Pass<"tpuc-spmd-partition", "mlir::ModuleOp"> {
     their block (dimension / P), elementwise ops, broadcasts, transposes,
     reshapes that keep the split, reduce and dot_general over kept
     dimensions and convolution over batch or output feature run on blocks;
+    a convolution or reduce_window split along a windowed dimension gets
+    halos from its neighbours (`hlo.collective_permute`); a while loop
+    keeps the splits of its state;
     a reduce or dot_general over a split dimension computes a partial
     result completed by an `hlo.all_reduce`; where an operand is split
     otherwise than the op needs it is resharded (`hlo.all_gather` to
-    replicate, `hlo.dynamic_slice` at `partition_id` to split, both to move
+    replicate, `hlo.dynamic_slice` at `partition_id` to split, `hlo.all_to_all` to move
     the split). Other ops run on replicated operands and their result is
     sliced to its sharding. Results are resharded to the function's result
     shardings (replicated when absent).

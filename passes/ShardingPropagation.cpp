@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/SpmdBuilders.h"
 #include "passes/SpmdSharding.h"
 
 #include "dialects/hlo/HloOps.h"
@@ -156,6 +157,13 @@ int64_t Propagation::forward(Operation *op) const {
           !llvm::is_contained(dims.getLhsContracting(), i))
         ++index;
     return index;
+  }
+  if (auto window = dyn_cast<hlo::ReduceWindowOp>(op)) {
+    auto input = cast<RankedTensorType>(window.getInputs()[0].getType());
+    return spmd::reduceWindowHaloFits(window, d,
+                                      input.getDimSize(d) / partitions)
+               ? d
+               : -1;
   }
   if (auto conv = dyn_cast<hlo::ConvolutionOp>(op)) {
     auto dims = conv.getDimensionNumbers();

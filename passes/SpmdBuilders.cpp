@@ -2,6 +2,8 @@
 
 #include "passes/SpmdBuilders.h"
 
+#include "passes/SpmdSharding.h"
+
 #include "dialects/hlo/HloOps.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -128,10 +130,7 @@ Value CollectiveBuilder::shift(OpBuilder &builder, Location loc, Value value,
   return builder.create(state)->getResult(0);
 }
 
-Value CollectiveBuilder::localBlock(OpBuilder &builder, Location loc,
-                                    Value full, int64_t dim) {
-  auto type = cast<RankedTensorType>(full.getType());
-  auto i32 = RankedTensorType::get({}, builder.getI32Type());
+Value CollectiveBuilder::partitionId(OpBuilder &builder, Location loc) {
   Region *region = builder.getInsertionBlock()->getParent();
   Value &partitionOffset = partitionOffsets[region];
   if (!partitionOffset) {
@@ -140,8 +139,17 @@ Value CollectiveBuilder::localBlock(OpBuilder &builder, Location loc,
     Value id = hlo::PartitionIdOp::create(
         builder, loc,
         RankedTensorType::get({}, builder.getIntegerType(32, false)));
-    partitionOffset = hlo::ConvertOp::create(builder, loc, i32, id);
+    partitionOffset = hlo::ConvertOp::create(
+        builder, loc, RankedTensorType::get({}, builder.getI32Type()), id);
   }
+  return partitionOffset;
+}
+
+Value CollectiveBuilder::localBlock(OpBuilder &builder, Location loc,
+                                    Value full, int64_t dim) {
+  auto type = cast<RankedTensorType>(full.getType());
+  auto i32 = RankedTensorType::get({}, builder.getI32Type());
+  Value partitionOffset = partitionId(builder, loc);
   auto constant = [&](int64_t v) -> Value {
     return hlo::ConstantOp::create(
         builder, loc,
@@ -182,6 +190,17 @@ bool isIdentityInit(Region &body, Value init) {
   if (isa<hlo::MultiplyOp>(op))
     return value == 1;
   return false;
+}
+
+bool reduceWindowHaloFits(hlo::ReduceWindowOp op, int64_t dim, int64_t block) {
+  if (op.getInputs().size() != 1 ||
+      !isIdentityInit(op.getBody(), op.getInitValues()[0]))
+    return false;
+  auto window = op.getWindowDimensions();
+  int64_t low, high;
+  return haloFits(op.getWindowStrides(), op.getBaseDilations(),
+                  op.getWindowDilations(), op.getPadding(), dim, window.size(),
+                  window[dim], block, low, high);
 }
 
 } // namespace tpuc::spmd

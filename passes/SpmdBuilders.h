@@ -1,15 +1,17 @@
-//===- SpmdBuilders.h - collectives the partitioning passes build -*- C++
-//-*-===//
+//===- SpmdBuilders.h - what the partitioning passes build -----*- C++ -*-===//
 //
 // Shared by tpuc-data-parallel and tpuc-spmd-partition: the all-reduce that
 // completes a partial result, the all-gather that replicates a split
 // value, a partition's block of a replicated value (dynamic-slice at
-// partition_id * block), and which reductions may be split.
+// partition_id * block), the moves of a split (all-to-all) and halos
+// (collective-permute), and which reductions may be split.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TPUC_PASSES_SPMDBUILDERS_H
 #define TPUC_PASSES_SPMDBUILDERS_H
+
+#include "dialects/hlo/HloOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -41,6 +43,8 @@ public:
   /// the previous one (-1); the partition at the end gets zeros.
   mlir::Value shift(mlir::OpBuilder &builder, mlir::Location loc,
                     mlir::Value value, int64_t step);
+  /// This partition's id as an s32 scalar (built once per region).
+  mlir::Value partitionId(mlir::OpBuilder &builder, mlir::Location loc);
   /// This partition's block along `dim` of the replicated `full`.
   mlir::Value localBlock(mlir::OpBuilder &builder, mlir::Location loc,
                          mlir::Value full, int64_t dim);
@@ -60,6 +64,12 @@ private:
 /// maximum, minimum, multiply of floats), so that reducing each block and
 /// combining the blocks adds it once.
 bool isIdentityInit(mlir::Region &body, mlir::Value init);
+
+/// Whether a one-input reduce-window split along `dim` can be computed on
+/// blocks of `block` rows with halos (haloFits). Its init must be the
+/// identity of its body: XLA skips padded positions, and only the identity
+/// can stand for them in the halos of the first and last partitions.
+bool reduceWindowHaloFits(hlo::ReduceWindowOp op, int64_t dim, int64_t block);
 
 } // namespace tpuc::spmd
 

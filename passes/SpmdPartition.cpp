@@ -44,7 +44,8 @@ struct Plan {
   int64_t result = -1;
   bool partial = false;
   Region *combiner = nullptr;
-  /// A convolution's spatial dimension (index) that needs halos, or -1.
+  /// The windowed op's dimension that needs halos (a convolution: the
+  /// index of the spatial dimension), or -1.
   int64_t halo = -1;
 };
 
@@ -87,9 +88,13 @@ private:
     else if (current(from) >= 0)
       split[to] = current(from);
   }
-  /// Gives the convolution's split input the rows its window reaches in
-  /// the neighbours' blocks (collective-permute) instead of padding.
-  void exchangeHalo(hlo::ConvolutionOp conv, int64_t spatial);
+  /// Gives a windowed op's split input (operand 0) the rows its window
+  /// reaches in the neighbours' blocks (collective-permute) instead of the
+  /// padding of its dimension `dim` (entry `index` of `count` in its
+  /// `padding`); at the ends, `edge` (reduce-window's init) or zeros
+  /// (convolution) stand for the padding.
+  void exchangeHalo(Operation *op, int64_t dim, int64_t index, int64_t count,
+                    Value edge);
   LogicalResult visitBlock(Block &block);
   LogicalResult visitWhile(hlo::WhileOp loop);
   LogicalResult visit(Operation *op);
@@ -238,6 +243,20 @@ Plan SpmdPartitioner::plan(Operation *op, int64_t t) {
       }
     return p;
   }
+  if (auto window = dyn_cast<hlo::ReduceWindowOp>(op)) {
+    if (t < 0 || window.getInputs().size() != 1)
+      return p;
+    Value input = window.getInputs()[0];
+    int64_t rows = cast<RankedTensorType>(input.getType()).getDimSize(t);
+    if (current(input) != t)
+      rows /= partitions;
+    if (spmd::reduceWindowHaloFits(window, t, rows)) {
+      p.operands[0] = t;
+      p.result = t;
+      p.halo = t;
+    }
+    return p;
+  }
   if (auto conv = dyn_cast<hlo::ConvolutionOp>(op)) {
     auto dims = conv.getDimensionNumbers();
     bool plain =
@@ -325,19 +344,18 @@ Value SpmdPartitioner::reshardTuple(OpBuilder &builder, Location loc,
   return result;
 }
 
-void SpmdPartitioner::exchangeHalo(hlo::ConvolutionOp conv, int64_t s) {
-  auto dims = conv.getDimensionNumbers();
-  int64_t d = dims.getInputSpatial()[s];
-  int64_t n = dims.getInputSpatial().size();
-  SmallVector<int64_t> padding(2 * n, 0);
-  if (auto given = conv.getPadding(); given && !given->empty())
-    padding.assign(given->begin(), given->end());
-  int64_t low = padding[2 * s], high = padding[2 * s + 1];
-  Value local = conv.getLhs();
+void SpmdPartitioner::exchangeHalo(Operation *op, int64_t d, int64_t index,
+                                   int64_t count, Value edge) {
+  SmallVector<int64_t> padding(2 * count, 0);
+  if (auto given = op->getAttrOfType<DenseI64ArrayAttr>("padding");
+      given && !given.empty())
+    padding.assign(given.asArrayRef().begin(), given.asArrayRef().end());
+  int64_t low = padding[2 * index], high = padding[2 * index + 1];
+  Value local = op->getOperand(0);
   auto type = cast<RankedTensorType>(local.getType());
   int64_t block = type.getDimSize(d);
-  OpBuilder builder(conv);
-  Location loc = conv.getLoc();
+  OpBuilder builder(op);
+  Location loc = op->getLoc();
   // Rows [begin, end) of the local block along d.
   auto rows = [&](int64_t begin, int64_t end) -> Value {
     SmallVector<int64_t> starts(type.getRank(), 0), limits(type.getShape()),
@@ -353,16 +371,38 @@ void SpmdPartitioner::exchangeHalo(hlo::ConvolutionOp conv, int64_t s) {
     state.addAttribute("strides", builder.getDenseI64ArrayAttr(strides));
     return builder.create(state)->getResult(0);
   };
-  // The first partition's left halo and the last one's right halo are the
-  // zeros the collective-permute gives where no partition sends: exactly
-  // the convolution's zero padding.
+  // The first partition's low halo and the last one's high halo come from
+  // no partition: a collective-permute gives zeros there, which is a
+  // convolution's padding; a reduce-window's is its init value.
+  auto atEnd = [&](Value halo, int64_t partition) -> Value {
+    if (!edge)
+      return halo;
+    auto haloType = cast<RankedTensorType>(halo.getType());
+    auto i32 = RankedTensorType::get({}, builder.getI32Type());
+    Value which = hlo::ConstantOp::create(
+        builder, loc,
+        DenseElementsAttr::get(
+            i32, builder.getI32IntegerAttr(partition).getValue()));
+    Value isEnd =
+        hlo::CompareOp::create(builder, loc, hlo::ComparisonDirection::EQ,
+                               collectives.partitionId(builder, loc), which,
+                               hlo::ComparisonTypeAttr());
+    Value mask = hlo::BroadcastInDimOp::create(
+        builder, loc,
+        RankedTensorType::get(haloType.getShape(), builder.getI1Type()), isEnd,
+        builder.getDenseI64ArrayAttr({}));
+    Value fill = hlo::BroadcastInDimOp::create(
+        builder, loc, haloType, edge, builder.getDenseI64ArrayAttr({}));
+    return hlo::SelectOp::create(builder, loc, mask, fill, halo);
+  };
   SmallVector<Value> parts;
   if (low > 0)
     parts.push_back(
-        collectives.shift(builder, loc, rows(block - low, block), 1));
+        atEnd(collectives.shift(builder, loc, rows(block - low, block), 1), 0));
   parts.push_back(local);
   if (high > 0)
-    parts.push_back(collectives.shift(builder, loc, rows(0, high), -1));
+    parts.push_back(atEnd(collectives.shift(builder, loc, rows(0, high), -1),
+                          partitions - 1));
   if (parts.size() > 1) {
     SmallVector<int64_t> shape(type.getShape());
     shape[d] = block + low + high;
@@ -370,10 +410,10 @@ void SpmdPartitioner::exchangeHalo(hlo::ConvolutionOp conv, int64_t s) {
     state.addOperands(parts);
     state.addTypes(RankedTensorType::get(shape, type.getElementType()));
     state.addAttribute("dimension", builder.getI64IntegerAttr(d));
-    conv->setOperand(0, builder.create(state)->getResult(0));
+    op->setOperand(0, builder.create(state)->getResult(0));
   }
-  padding[2 * s] = padding[2 * s + 1] = 0;
-  conv.setPaddingAttr(builder.getDenseI64ArrayAttr(padding));
+  padding[2 * index] = padding[2 * index + 1] = 0;
+  op->setAttr("padding", builder.getDenseI64ArrayAttr(padding));
 }
 
 LogicalResult SpmdPartitioner::visitBlock(Block &block) {
@@ -435,8 +475,14 @@ LogicalResult SpmdPartitioner::visit(Operation *op) {
     if (local != operand)
       op->setOperand(i, local);
   }
-  if (p.halo >= 0)
-    exchangeHalo(cast<hlo::ConvolutionOp>(op), p.halo);
+  if (auto conv = dyn_cast<hlo::ConvolutionOp>(op); conv && p.halo >= 0) {
+    auto dims = conv.getDimensionNumbers();
+    exchangeHalo(op, dims.getInputSpatial()[p.halo], p.halo,
+                 dims.getInputSpatial().size(), Value());
+  }
+  if (auto window = dyn_cast<hlo::ReduceWindowOp>(op); window && p.halo >= 0)
+    exchangeHalo(op, p.halo, p.halo, window.getWindowDimensions().size(),
+                 window.getInitValues()[0]);
   if (isa<hlo::TupleOp>(op)) {
     op->removeAttr("hlo.sharding");
     SmallVector<int64_t> dims;

@@ -114,14 +114,39 @@ inline bool reshapeKeepsSplit(mlir::RankedTensorType source, int64_t from,
          (a % b == 0 || b % a == 0);
 }
 
+/// Whether window dimension `index` (of `count`) of a windowed op can be
+/// computed on blocks of `block` rows with halos from the neighbours: stride
+/// and dilations 1, padding that keeps the size (low + high = window - 1,
+/// both >= 0) and halos no larger than a block. The halos' sizes are the
+/// padding: `low` rows from the previous partition, `high` from the next.
+inline bool haloFits(std::optional<llvm::ArrayRef<int64_t>> strides,
+                     std::optional<llvm::ArrayRef<int64_t>> inputDilations,
+                     std::optional<llvm::ArrayRef<int64_t>> windowDilations,
+                     std::optional<llvm::ArrayRef<int64_t>> padding,
+                     int64_t index, int64_t count, int64_t window,
+                     int64_t block, int64_t &low, int64_t &high) {
+  auto one = [&](std::optional<llvm::ArrayRef<int64_t>> values) {
+    return !values || values->empty() ||
+           (static_cast<int64_t>(values->size()) == count &&
+            (*values)[index] == 1);
+  };
+  if (!one(strides) || !one(inputDilations) || !one(windowDilations))
+    return false;
+  low = high = 0;
+  if (padding && !padding->empty()) {
+    if (static_cast<int64_t>(padding->size()) != 2 * count)
+      return false;
+    low = (*padding)[2 * index];
+    high = (*padding)[2 * index + 1];
+  }
+  return low >= 0 && high >= 0 && low + high == window - 1 && low <= block &&
+         high <= block;
+}
+
 /// For a convolution whose input is split along dimension `inputDim`: the
 /// index of that spatial dimension when each partition can compute its
-/// block of the output's matching dimension from its input block and a
-/// halo from its neighbours (tpuc-spmd-partition's halo exchange): stride
-/// and dilations 1, no reversal, no feature or batch groups, padding that
-/// keeps the size (low + high = window - 1, both >= 0) and halos no larger
-/// than a `block` (the rows of that dimension a partition holds). -1
-/// otherwise.
+/// block of the output's matching dimension from its input block and
+/// halos (haloFits; no reversal, no feature or batch groups). -1 otherwise.
 template <typename ConvOp>
 int64_t haloSpatialIndex(ConvOp conv, int64_t inputDim, int64_t block) {
   auto dims = conv.getDimensionNumbers();
@@ -132,28 +157,16 @@ int64_t haloSpatialIndex(ConvOp conv, int64_t inputDim, int64_t block) {
   if (it == spatial.end())
     return -1;
   int64_t s = it - spatial.begin(), n = spatial.size();
-  auto one = [&](std::optional<llvm::ArrayRef<int64_t>> values) {
-    return !values || values->empty() || (*values)[s] == 1;
-  };
-  if (!one(conv.getWindowStrides()) || !one(conv.getLhsDilation()) ||
-      !one(conv.getRhsDilation()))
-    return -1;
   if (auto reversal = conv.getWindowReversal();
       reversal && !reversal->empty() && (*reversal)[s])
     return -1;
-  int64_t low = 0, high = 0;
-  if (auto padding = conv.getPadding(); padding && !padding->empty()) {
-    if (static_cast<int64_t>(padding->size()) != 2 * n)
-      return -1;
-    low = (*padding)[2 * s];
-    high = (*padding)[2 * s + 1];
-  }
   auto kernel = mlir::cast<mlir::RankedTensorType>(conv.getRhs().getType());
-  int64_t window = kernel.getDimSize(dims.getKernelSpatial()[s]);
-  if (low < 0 || high < 0 || low + high != window - 1 || low > block ||
-      high > block)
-    return -1;
-  return s;
+  int64_t window = kernel.getDimSize(dims.getKernelSpatial()[s]), low, high;
+  return haloFits(conv.getWindowStrides(), conv.getLhsDilation(),
+                  conv.getRhsDilation(), conv.getPadding(), s, n, window, block,
+                  low, high)
+             ? s
+             : -1;
 }
 
 } // namespace tpuc::spmd
