@@ -85,13 +85,10 @@ std::optional<Permutation> valuePermutation(Value value) {
 /// row-major: result dim i is operand dim perm[i], so in p's order the
 /// operand's dims must come major to minor.
 bool isPhysicalTranspose(hlo::TransposeOp transpose, const Permutation &p) {
-  ArrayRef<int64_t> perm = transpose.getPermutation();
-  if (static_cast<int64_t>(perm.size()) != p.rank())
-    return false;
-  for (auto [k, d] : llvm::enumerate(p.physical))
-    if (perm[d] != static_cast<int64_t>(k))
-      return false;
-  return true;
+  SmallVector<int64_t> resultOrder(p.physical.rbegin(), p.physical.rend());
+  return layout::isTransposeBitcast(transpose.getPermutation(),
+                                    layout::descendingOrder(p.rank()),
+                                    resultOrder);
 }
 
 /// The permutation under which `transpose`'s result is its operand's

@@ -91,18 +91,9 @@ bool isBitcast(RankedTensorType fromType, const layout::TiledLayout &from,
 bool isTransposeBitcast(hlo::TransposeOp transpose,
                         const layout::TiledLayout &from,
                         const layout::TiledLayout &to) {
-  if (from.tiles != to.tiles)
-    return false;
-  ArrayRef<int64_t> perm = transpose.getPermutation();
-  size_t rank = perm.size();
-  if (from.minorToMajor.size() != rank || to.minorToMajor.size() != rank)
-    return false;
-  // Result dim i is operand dim perm[i]; at every physical position both
-  // must hold the same operand dim.
-  for (size_t k = 0; k < rank; ++k)
-    if (perm[to.minorToMajor[k]] != from.minorToMajor[k])
-      return false;
-  return true;
+  return from.tiles == to.tiles &&
+         layout::isTransposeBitcast(transpose.getPermutation(),
+                                    from.minorToMajor, to.minorToMajor);
 }
 
 class Planner {

@@ -164,6 +164,21 @@ std::string printLayout(const TiledLayout &layout) {
   return out;
 }
 
+bool isTransposeBitcast(ArrayRef<int64_t> permutation,
+                        ArrayRef<int64_t> operandMinorToMajor,
+                        ArrayRef<int64_t> resultMinorToMajor) {
+  size_t rank = permutation.size();
+  if (operandMinorToMajor.size() != rank || resultMinorToMajor.size() != rank)
+    return false;
+  for (size_t k = 0; k < rank; ++k) {
+    int64_t d = resultMinorToMajor[k];
+    if (d < 0 || d >= static_cast<int64_t>(rank) ||
+        permutation[d] != operandMinorToMajor[k])
+      return false;
+  }
+  return true;
+}
+
 SmallVector<int64_t, 4> descendingOrder(int64_t rank) {
   SmallVector<int64_t, 4> order;
   for (int64_t d = rank - 1; d >= 0; --d)

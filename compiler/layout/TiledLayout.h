@@ -45,6 +45,14 @@ std::string printLayout(const TiledLayout &layout);
 /// The major-to-minor order {rank-1, ..., 0}.
 llvm::SmallVector<int64_t, 4> descendingOrder(int64_t rank);
 
+/// Whether a transpose by `permutation` (result dim i is operand dim
+/// permutation[i]) moves no byte: the operand stored with
+/// `operandMinorToMajor` and the result stored with `resultMinorToMajor`
+/// hold the same dimension at every physical position (tiles aside).
+bool isTransposeBitcast(llvm::ArrayRef<int64_t> permutation,
+                        llvm::ArrayRef<int64_t> operandMinorToMajor,
+                        llvm::ArrayRef<int64_t> resultMinorToMajor);
+
 /// The tiles XLA on TPU assigns to `type` stored with `minorToMajor`.
 llvm::SmallVector<Tile, 3> defaultTiles(mlir::RankedTensorType type,
                                         llvm::ArrayRef<int64_t> minorToMajor,

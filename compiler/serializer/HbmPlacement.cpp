@@ -56,7 +56,6 @@ HeapPlacement placeHbmHeap(llvm::ArrayRef<HeapBuffer> buffers,
   for (auto [i, interval] : llvm::enumerate(intervals)) {
     placement.offsets.push_back(heap.offsets[i]);
     placement.atPlanOffset.push_back(interval.fixedOffset >= 0);
-    ++(interval.fixedOffset >= 0 ? placement.planned : placement.unplanned);
   }
   return placement;
 }

@@ -28,7 +28,6 @@ struct HeapPlacement {
   std::vector<uint64_t> offsets; // heap-relative, one per buffer
   std::vector<bool> atPlanOffset; // one per buffer
   uint64_t heapBytes = 0;
-  unsigned planned = 0, unplanned = 0;
 };
 
 HeapPlacement placeHbmHeap(llvm::ArrayRef<HeapBuffer> buffers,

@@ -275,9 +275,6 @@ std::string getHostBytes(ElementsAttr init) {
 
 LogicalResult Serializer::placeBuffers() {
   uint64_t hbmEnd = 0;
-  auto sizeOf = [&](Operation *op, Type type) -> FailureOr<exe::Shape> {
-    return getShape(op, cast<MemRefType>(type));
-  };
   auto paddedSize = [&](Operation *op, Value value,
                         const exe::Shape &shape) -> FailureOr<uint64_t> {
     absl::StatusOr<int64_t> size = runtime::paddedByteSize(shape);
@@ -339,7 +336,7 @@ LogicalResult Serializer::placeBuffers() {
       baseAddress[alloc] = onChip.offsets.lookup(alloc.getResult());
       return WalkResult::advance();
     }
-    FailureOr<exe::Shape> shape = sizeOf(alloc, alloc.getType());
+    FailureOr<exe::Shape> shape = getShape(alloc, alloc.getType());
     if (failed(shape))
       return WalkResult::interrupt();
     FailureOr<uint64_t> size = paddedSize(alloc, alloc, *shape);
@@ -384,8 +381,9 @@ LogicalResult Serializer::placeBuffers() {
   }
   segments.set_heap_bytes(heap.heapBytes);
   segments.set_used_bytes(hbmEnd + heap.heapBytes);
-  segments.set_planned_buffers(heap.planned);
-  segments.set_unplanned_buffers(heap.unplanned);
+  int64_t planned = llvm::count(heap.atPlanOffset, true);
+  segments.set_planned_buffers(planned);
+  segments.set_unplanned_buffers(heap.atPlanOffset.size() - planned);
 
   auto returnOp = cast<func::ReturnOp>(func.getBody().back().getTerminator());
   llvm::DenseMap<Value, uint32_t> allocBuffer;
@@ -410,8 +408,7 @@ LogicalResult Serializer::placeBuffers() {
       b.set_live_first(entry.first);
       b.set_live_last(entry.last);
       b.set_planned(entry.planned);
-    }
-    if (init) {
+    } else {
       exe::Constant *constant = proto.add_constants();
       constant->set_name(name);
       constant->set_buffer(buffer);

@@ -279,49 +279,37 @@ static MemRefType permutedHbmType(MemRefType rowMajor,
 }
 
 bool Lowering::isPhysicalView(hlo::TransposeOp op, MemRefType stored) {
-  auto layout = dyn_cast<tpu::TiledLayoutAttr>(stored.getLayout());
-  if (!layout)
+  auto tiled = dyn_cast<tpu::TiledLayoutAttr>(stored.getLayout());
+  if (!tiled)
     return false;
-  ArrayRef<int64_t> minorToMajor = layout.getMinorToMajor();
-  ArrayRef<int64_t> perm = op.getPermutation();
-  int64_t rank = perm.size();
-  if (static_cast<int64_t>(minorToMajor.size()) != rank)
-    return false;
-  // Result dim i is operand dim perm[i]; stored major to minor, the operand
-  // dims must come in the order perm lists them.
-  for (int64_t i = 0; i < rank; ++i)
-    if (perm[i] != minorToMajor[rank - 1 - i])
-      return false;
-  return !llvm::equal(minorToMajor, llvm::reverse(llvm::seq<int64_t>(0, rank)));
+  SmallVector<int64_t, 4> rowMajor =
+      layout::descendingOrder(op.getPermutation().size());
+  return tiled.getMinorToMajor() != ArrayRef<int64_t>(rowMajor) &&
+         layout::isTransposeBitcast(op.getPermutation(),
+                                    tiled.getMinorToMajor(), rowMajor);
 }
 
 /// The minor_to_major `value` records (rank >= 2, no tiles), if any.
 static std::optional<SmallVector<int64_t>> recordedOrder(Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  StringAttr recorded = layout::recordedLayoutAttr(value);
-  if (!recorded || type.getRank() < 2)
+  if (!layout::recordedLayoutAttr(value) ||
+      cast<RankedTensorType>(value.getType()).getRank() < 2)
     return std::nullopt;
-  std::string error;
-  FailureOr<layout::TiledLayout> parsed =
-      layout::parseLayout(recorded.getValue(), error);
-  if (failed(parsed) || !parsed->tiles.empty())
+  FailureOr<layout::TiledLayout> recorded = layout::recordedLayout(value);
+  if (failed(recorded) || !recorded->tiles.empty())
     return std::nullopt;
-  return SmallVector<int64_t>(parsed->minorToMajor.begin(),
-                              parsed->minorToMajor.end());
+  return SmallVector<int64_t>(recorded->minorToMajor.begin(),
+                              recorded->minorToMajor.end());
 }
 
 MemRefType Lowering::storedViewType(hlo::TransposeOp op) {
   std::optional<SmallVector<int64_t>> order = recordedOrder(op.getResult());
   if (!order)
     return MemRefType();
-  // Stored in the result's layout, the operand's dims come major to minor:
-  // result dim minorToMajor[rank-1-k] is operand dim k.
-  ArrayRef<int64_t> perm = op.getPermutation();
-  int64_t rank = perm.size();
-  for (int64_t k = 0; k < rank; ++k)
-    if (perm[(*order)[rank - 1 - k]] != k)
-      return MemRefType();
-  if (llvm::equal(*order, llvm::reverse(llvm::seq<int64_t>(0, rank))))
+  // The row-major operand read in the result's layout, byte for byte.
+  SmallVector<int64_t, 4> rowMajor =
+      layout::descendingOrder(op.getPermutation().size());
+  if (ArrayRef<int64_t>(*order) == ArrayRef<int64_t>(rowMajor) ||
+      !layout::isTransposeBitcast(op.getPermutation(), rowMajor, *order))
     return MemRefType();
   return permutedHbmType(hbmType(cast<RankedTensorType>(op.getType())), *order);
 }

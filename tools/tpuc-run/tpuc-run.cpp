@@ -315,6 +315,26 @@ absl::Status writeAll(
 
 absl::Status runDevices(const Options &o, const runtime::Executable &e);
 
+// Result names in the step log and --output-dir: the HLO instruction that
+// computed each (resultN where it has none), or with --result-names=index
+// resultN; and the single-element results the step log prints (read back
+// while the loop runs, the rest stay on the device).
+std::pair<std::vector<std::string>, std::vector<int>>
+labelResults(const Options &o, const runtime::Executable &e) {
+  const auto &results = e.proto().results();
+  std::vector<std::string> names;
+  if (o.hloNames)
+    names = runtime::resultNames(e);
+  else
+    for (int i = 0; i < results.size(); ++i)
+      names.push_back(absl::StrCat("result", i));
+  std::vector<int> scalarResults;
+  for (int i = 0; i < results.size(); ++i)
+    if (runtime::elementCount(results[i].shape()) == 1)
+      scalarResults.push_back(i);
+  return {std::move(names), std::move(scalarResults)};
+}
+
 // The step line of `step`: the single-element results `scalarResults`
 // read from `device` (none in a timing-only run), then `suffix`.
 absl::Status printStep(const Options &o, int64_t step,
@@ -365,21 +385,7 @@ absl::Status run(const Options &o) {
     for (int i = 0; i < e->proto().parameters_size(); ++i)
       options.assumedParameters.push_back(i >=
                                           static_cast<int>(o.inputs.size()));
-  // Result names in the step log and --output-dir: the HLO instruction
-  // that computed each (resultN where it has none), or with
-  // --result-names=index resultN.
-  std::vector<std::string> names;
-  if (o.hloNames)
-    names = runtime::resultNames(*e);
-  else
-    for (int i = 0; i < results.size(); ++i)
-      names.push_back(absl::StrCat("result", i));
-  // The step log: the single-element results of the printed steps, read
-  // back while the loop runs (the rest stay on the device).
-  std::vector<int> scalarResults;
-  for (int i = 0; i < results.size(); ++i)
-    if (runtime::elementCount(results[i].shape()) == 1)
-      scalarResults.push_back(i);
+  auto [names, scalarResults] = labelResults(o, *e);
   int64_t interval = runtime::stepPrintInterval(o.steps, o.printEvery);
   uint64_t minCycles = UINT64_MAX, maxCycles = 0;
   runtime::StepCallback afterStep =
@@ -511,16 +517,7 @@ absl::Status runDevices(const Options &o, const runtime::Executable &e) {
   options.functional = !o.timingOnly;
   options.trace = !o.trace.empty();
   options.maxInstructions = o.maxInstructions;
-  std::vector<std::string> names;
-  if (o.hloNames)
-    names = runtime::resultNames(e);
-  else
-    for (int i = 0; i < results.size(); ++i)
-      names.push_back(absl::StrCat("result", i));
-  std::vector<int> scalarResults;
-  for (int i = 0; i < results.size(); ++i)
-    if (runtime::elementCount(results[i].shape()) == 1)
-      scalarResults.push_back(i);
+  auto [names, scalarResults] = labelResults(o, e);
   int64_t interval = runtime::stepPrintInterval(o.steps, o.printEvery);
   runtime::SliceStepCallback afterStep =
       [&](int64_t step, const runtime::ExecutionProfile &,
