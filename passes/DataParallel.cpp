@@ -308,12 +308,8 @@ struct DataParallelPass : public impl::DataParallelBase<DataParallelPass> {
       return signalPassFailure();
     }
     llvm::DenseSet<int64_t> donated;
-    if (auto aliases =
-            module->getAttrOfType<ArrayAttr>("hlo.input_output_alias"))
-      for (Attribute alias : aliases)
-        if (auto dict = dyn_cast<DictionaryAttr>(alias))
-          if (auto param = dict.getAs<IntegerAttr>("parameter_number"))
-            donated.insert(param.getInt());
+    for (hlo::InputOutputAliasAttr alias : hlo::getInputOutputAliases(module))
+      donated.insert(alias.getParameterNumber());
     if (auto donors = module->getAttrOfType<ArrayAttr>("hlo.buffer_donor"))
       for (Attribute donor : donors)
         if (auto dict = dyn_cast<DictionaryAttr>(donor))

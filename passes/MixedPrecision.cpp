@@ -30,25 +30,14 @@ bool isActivationOp(Operation *op) {
 /// `hlo.input_output_alias` of the entry function: variable updates.
 llvm::DenseSet<Operation *> variableUpdates(ModuleOp module) {
   llvm::DenseSet<Operation *> pinned;
-  auto aliases = module->getAttrOfType<ArrayAttr>("hlo.input_output_alias");
-  func::FuncOp entry;
-  for (auto func : module.getOps<func::FuncOp>())
-    if (!func.isDeclaration() && (func.isPublic() || func.getSymName() == "main"))
-      entry = func;
-  if (!aliases || !entry)
+  func::FuncOp entry = hlo::entryFunction(module);
+  if (!entry)
     return pinned;
   Operation *ret = entry.getBody().front().getTerminator();
   SmallVector<Operation *> worklist;
-  for (Attribute attr : aliases) {
-    auto dict = dyn_cast<DictionaryAttr>(attr);
-    auto index = dict ? dict.getAs<DenseI64ArrayAttr>("output_index") : nullptr;
-    if (!index || index.size() > 1)
-      continue;
-    int64_t result = index.empty() ? 0 : index[0];
-    if (result >= 0 && result < ret->getNumOperands())
-      if (Operation *op = ret->getOperand(result).getDefiningOp())
-        worklist.push_back(op);
-  }
+  for (hlo::InputOutputAliasAttr alias : hlo::getInputOutputAliases(module))
+    if (Operation *op = ret->getOperand(alias.getResultNumber()).getDefiningOp())
+      worklist.push_back(op);
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val();
     if (!isActivationOp(op) && !isa<hlo::ConvertOp>(op))

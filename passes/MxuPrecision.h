@@ -11,20 +11,25 @@
 #define TPUC_PASSES_MXUPRECISION_H
 
 #include "dialects/hlo/HloOps.h"
+#include "passes/Passes.h"
 
 namespace tpuc {
 
-/// 1, 2 or 3 bf16 pieces per f32 operand. `dotPrecision` ("default",
-/// "high", "highest": `--dot-precision`) overrides the op's
-/// precision_config; otherwise the higher of the two operands' entries.
+/// 1, 2 or 3 bf16 pieces per f32 operand. `dotPrecision`
+/// (`--dot-precision`) overrides the op's precision_config; PerOp takes the
+/// higher of the two operands' entries.
 inline int64_t bf16PiecesFor(std::optional<mlir::ArrayAttr> precisionConfig,
-                             llvm::StringRef dotPrecision) {
-  if (dotPrecision == "default")
+                             DotPrecision dotPrecision) {
+  switch (dotPrecision) {
+  case DotPrecision::Default:
     return 1;
-  if (dotPrecision == "high")
+  case DotPrecision::High:
     return 2;
-  if (dotPrecision == "highest")
+  case DotPrecision::Highest:
     return 3;
+  case DotPrecision::PerOp:
+    break;
+  }
   int64_t pieces = 1;
   if (precisionConfig)
     for (mlir::Attribute p : *precisionConfig)

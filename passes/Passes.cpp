@@ -50,11 +50,11 @@ struct CompilePipelineOptions
                      llvm::cl::desc("Rematerialize until the plan fits the "
                                     "target's usable HBM"),
                      llvm::cl::init(false)};
-  Option<std::string> dotPrecision{
+  Option<DotPrecision> dotPrecision{
       *this, "dot-precision",
-      llvm::cl::desc("default, high or highest for every f32 dot and "
-                     "convolution; empty: each op's precision_config"),
-      llvm::cl::init("")};
+      llvm::cl::desc("The MXU passes of every f32 dot and convolution "
+                     "(per-op: each op's precision_config)"),
+      dotPrecisionValues(), llvm::cl::init(DotPrecision::PerOp)};
 };
 
 } // namespace

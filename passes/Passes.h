@@ -8,8 +8,25 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/CommandLine.h"
 
 namespace tpuc {
+
+/// `--dot-precision`: the MXU passes of every f32 dot_general and
+/// convolution (bf16 x1, x3, x6), overriding each op's precision_config;
+/// PerOp follows each op.
+enum class DotPrecision { PerOp, Default, High, Highest };
+
+/// The spellings of DotPrecision for cl::opt and pass options: the one
+/// place the flag's values are parsed.
+inline llvm::cl::ValuesClass dotPrecisionValues() {
+  return llvm::cl::values(
+      clEnumValN(DotPrecision::PerOp, "per-op",
+                 "each op's precision_config (the default)"),
+      clEnumValN(DotPrecision::Default, "default", "one bf16 pass"),
+      clEnumValN(DotPrecision::High, "high", "bf16x3"),
+      clEnumValN(DotPrecision::Highest, "highest", "bf16x6, f32-faithful"));
+}
 
 #define GEN_PASS_DECL
 #include "passes/Passes.h.inc"
@@ -49,8 +66,8 @@ struct CompilePipelineConfig {
   bool fusion = true;
   /// --layout=auto (else preserve the module's layouts).
   bool assignLayouts = true;
-  /// --dot-precision: default, high, highest or empty (per op).
-  std::string dotPrecision;
+  /// --dot-precision.
+  DotPrecision dotPrecision = DotPrecision::PerOp;
   /// --remat: recompute values until the plan fits in `memoryLimit` bytes
   /// (0: the target preset's usable HBM).
   bool remat = false;

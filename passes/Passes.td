@@ -326,9 +326,11 @@ def SplitConvolutionPrecision : Pass<"tpuc-split-convolution-precision"> {
     ```
   }];
   let options = [
-    Option<"dotPrecision", "dot-precision", "std::string", "\"\"",
-           "default, high or highest, overriding precision_config; empty "
-           "follows each op">,
+    Option<"dotPrecision", "dot-precision", "::tpuc::DotPrecision",
+           "::tpuc::DotPrecision::PerOp",
+           "The MXU passes of every f32 dot_general and convolution, "
+           "overriding precision_config (per-op: follow each op)",
+           "::tpuc::dotPrecisionValues()">,
   ];
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
@@ -681,10 +683,11 @@ def ConvertHloToTpu : Pass<"tpuc-convert-hlo-to-tpu", "mlir::ModuleOp"> {
   let options = [
     Option<"targetName", "target", "std::string", "\"tpu-v3\"",
            "Target preset: VMEM size, MXU count and the module's tpu.target">,
-    Option<"dotPrecision", "dot-precision", "std::string", "\"\"",
-           "default, high or highest: the MXU passes of every f32 "
-           "dot_general and convolution (bf16 x1, x3, x6), overriding "
-           "precision_config; empty follows each op">,
+    Option<"dotPrecision", "dot-precision", "::tpuc::DotPrecision",
+           "::tpuc::DotPrecision::PerOp",
+           "The MXU passes of every f32 dot_general and convolution, "
+           "overriding precision_config (per-op: follow each op)",
+           "::tpuc::dotPrecisionValues()">,
   ];
   let dependentDialects = ["::tpuc::hlo::HloDialect",
                            "::tpuc::tpu::TpuDialect",

@@ -79,7 +79,7 @@ private:
 
 std::optional<Candidate>
 Rematerializer::best(const analysis::MemoryPlan &plan) {
-  func::FuncOp entry = analysis::entryFunction(module);
+  func::FuncOp entry = hlo::entryFunction(module);
   Block &body = entry.getBody().front();
   llvm::DenseMap<Operation *, StepRange> stepOf;
   int64_t numSteps = 0;

@@ -46,17 +46,6 @@ SourceInfo sourceInfo(Location loc) {
   return info;
 }
 
-func::FuncOp entryFunction(ModuleOp module) {
-  func::FuncOp entry;
-  for (auto func : module.getOps<func::FuncOp>()) {
-    if (func.isPrivate() || func.isDeclaration())
-      continue;
-    if (!entry || func.getSymName() == "main")
-      entry = func;
-  }
-  return entry;
-}
-
 namespace {
 
 /// Physical dims, major to minor.
@@ -267,27 +256,13 @@ void Planner::shareViews() {
 }
 
 void Planner::shareInputOutputAliases() {
-  auto module = entry->getParentOfType<ModuleOp>();
-  auto aliases = module->getAttrOfType<ArrayAttr>("hlo.input_output_alias");
-  if (!aliases)
-    return;
   Operation *ret = entry.getBody().front().getTerminator();
-  for (Attribute attr : aliases) {
-    auto dict = dyn_cast<DictionaryAttr>(attr);
-    if (!dict)
-      continue;
-    auto output = dict.getAs<DenseI64ArrayAttr>("output_index");
-    auto param = dict.getAs<IntegerAttr>("parameter_number");
-    if (!output || !param || output.size() > 1)
-      continue;
-    int64_t result = output.empty() ? 0 : output[0];
-    int64_t arg = param.getInt();
-    if (result < 0 || result >= ret->getNumOperands() || arg < 0 ||
-        arg >= entry.getNumArguments())
-      continue;
-    tryShare(entry.getArgument(arg), ret->getOperand(result),
-             /*allowParam=*/true);
-  }
+  for (hlo::InputOutputAliasAttr alias :
+       hlo::getInputOutputAliases(entry->getParentOfType<ModuleOp>()))
+    if (alias.isWholeParameter())
+      tryShare(entry.getArgument(alias.getParameterNumber()),
+               ret->getOperand(alias.getResultNumber()),
+               /*allowParam=*/true);
 }
 
 FailureOr<MemoryPlan> Planner::run() {
@@ -422,7 +397,7 @@ FailureOr<MemoryPlan> Planner::run() {
 
 FailureOr<MemoryPlan> planMemory(ModuleOp module,
                                  const target::TargetSpec &target) {
-  func::FuncOp entry = entryFunction(module);
+  func::FuncOp entry = hlo::entryFunction(module);
   if (!entry || entry.getBody().empty())
     return emitError(module.getLoc()) << "no entry function to plan";
   return Planner(entry, target).run();

@@ -97,9 +97,6 @@ SourceInfo sourceInfo(mlir::Location loc);
 mlir::FailureOr<MemoryPlan> planMemory(mlir::ModuleOp module,
                                        const target::TargetSpec &target);
 
-/// The entry function of `module`.
-mlir::func::FuncOp entryFunction(mlir::ModuleOp module);
-
 } // namespace tpuc::analysis
 
 #endif // TPUC_COMPILER_ANALYSIS_BUFFERASSIGNMENT_H

@@ -9,6 +9,7 @@
 #ifndef TPUC_COMPILER_CODEGEN_CODEGEN_H
 #define TPUC_COMPILER_CODEGEN_CODEGEN_H
 
+#include "passes/Passes.h"
 #include "runtime/schema/executable.pb.h"
 #include "runtime/target/Targets.h"
 
@@ -25,9 +26,9 @@ struct CodegenOptions {
   /// while-loop LICM and simplification, CSE, canonicalizer) before
   /// lowering. Off when the caller's pipeline already did.
   bool simplify = true;
-  /// "default", "high" or "highest": the MXU passes of every f32
-  /// dot_general/convolution, overriding precision_config. Empty: per op.
-  std::string dotPrecision;
+  /// --dot-precision: the MXU passes of every f32 dot_general/convolution,
+  /// overriding precision_config.
+  DotPrecision dotPrecision = DotPrecision::PerOp;
   /// Called with the module after each stage: "hlo" (simplified) and
   /// "tpu" (lowered), for --emit and --dump-dir.
   std::function<void(llvm::StringRef stage, mlir::ModuleOp module)>

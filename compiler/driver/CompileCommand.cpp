@@ -137,12 +137,14 @@ cl::opt<FusionMode> fusionMode(
                clEnumValN(FusionMode::On, "on",
                           "loop, input, output and multi-output fusion")),
     cl::init(FusionMode::On), cl::sub(compileSub), cl::cat(toolCategory()));
-cl::opt<std::string> dotPrecision(
+cl::opt<DotPrecision> dotPrecision(
     "dot-precision",
     cl::desc("MXU passes for every f32 dot_general and convolution, "
              "overriding each op's precision_config: default (one bf16 "
-             "pass), high (bf16x3), highest (bf16x6, f32-faithful)"),
-    cl::value_desc("default|high|highest"), cl::sub(compileSub),
+             "pass), high (bf16x3), highest (bf16x6, f32-faithful); per-op "
+             "(the default) follows each op"),
+    cl::value_desc("per-op|default|high|highest"), dotPrecisionValues(),
+    cl::init(DotPrecision::PerOp), cl::sub(compileSub),
     cl::cat(toolCategory()));
 cl::opt<bool> remat(
     "remat",
@@ -493,10 +495,6 @@ CompilePipelineConfig pipelineConfig(const target::TargetSpec &spec) {
 }
 
 int runCompile() {
-  if (!dotPrecision.empty() && dotPrecision != "default" &&
-      dotPrecision != "high" && dotPrecision != "highest")
-    return fail("--dot-precision: '" + dotPrecision +
-                "' is not one of default, high, highest");
   std::optional<target::TargetSpec> spec = selectTarget();
   if (!spec)
     return 1;

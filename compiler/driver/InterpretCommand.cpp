@@ -14,6 +14,7 @@
 #include "compiler/importer/ModuleLoader.h"
 #include "compiler/interpreter/Interpreter.h"
 #include "compiler/serializer/Serializer.h"
+#include "dialects/hlo/HloDialect.h"
 #include "runtime/hostio/Npy.h"
 #include "runtime/hostio/RandomInputs.h"
 #include "runtime/loader/Run.h"
@@ -207,46 +208,16 @@ bool makeInputs(mlir::func::FuncOp entry, std::vector<Tensor> &args) {
 }
 
 /// Result -> parameter pairs from the module's `hlo.input_output_alias`
-/// (the importer's record of XLA's input_output_alias), checked against the
-/// entry's signature.
-bool stepFeedback(mlir::ModuleOp module, mlir::func::FuncOp entry,
+/// (the importer's record of XLA's input_output_alias; the hlo dialect
+/// verified that each result exists and has its parameter's type).
+bool stepFeedback(mlir::ModuleOp module,
                   std::vector<std::pair<unsigned, unsigned>> &feedback) {
-  auto aliases =
-      module->getAttrOfType<mlir::ArrayAttr>("hlo.input_output_alias");
-  if (!aliases)
-    return true;
-  mlir::FunctionType type = entry.getFunctionType();
-  for (mlir::Attribute attr : aliases) {
-    auto dict = mlir::dyn_cast<mlir::DictionaryAttr>(attr);
-    auto output =
-        dict ? dict.getAs<mlir::DenseI64ArrayAttr>("output_index") : nullptr;
-    auto parameter =
-        dict ? dict.getAs<mlir::IntegerAttr>("parameter_number") : nullptr;
-    auto parameterIndex =
-        dict ? dict.getAs<mlir::DenseI64ArrayAttr>("parameter_index") : nullptr;
-    if (!output || !parameter || output.size() > 1 ||
-        (parameterIndex && !parameterIndex.empty()))
+  for (hlo::InputOutputAliasAttr alias : hlo::getInputOutputAliases(module)) {
+    if (!alias.isWholeParameter())
       return fail("--steps takes input_output_alias entries of the form "
                   "{i}: (p, {}); this module has a nested one"),
              false;
-    // `{}` names the whole (non-tuple) result.
-    int64_t result = output.empty() ? 0 : output[0];
-    int64_t param = parameter.getInt();
-    if (result < 0 || result >= type.getNumResults() || param < 0 ||
-        param >= type.getNumInputs())
-      return fail("input_output_alias {" + llvm::Twine(result) + "}: (" +
-                  llvm::Twine(param) + ", {}) is out of range for @" +
-                  entry.getSymName()),
-             false;
-    if (type.getResult(result) != type.getInput(param)) {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      os << "result " << result << " (" << type.getResult(result)
-         << ") cannot feed parameter " << param << " (" << type.getInput(param)
-         << ") in the next step";
-      return fail(text), false;
-    }
-    feedback.emplace_back(result, param);
+    feedback.emplace_back(alias.getResultNumber(), alias.getParameterNumber());
   }
   return true;
 }
@@ -489,7 +460,7 @@ int runInterpret() {
     return fail(printEvery < 0 ? "--print-every needs a positive integer"
                                : "--print-every needs --steps");
   std::vector<std::pair<unsigned, unsigned>> feedback;
-  if (!stepFeedback(*module, entry, feedback))
+  if (!stepFeedback(*module, feedback))
     return 1;
   interpreter::InterpreterOptions options;
   options.numThreads = threads;

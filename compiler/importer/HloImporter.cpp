@@ -1883,16 +1883,12 @@ OwningOpRef<ModuleOp> Importer::run() {
   if (!module.inputOutputAliases.empty()) {
     SmallVector<mlir::Attribute> aliases;
     for (const InputOutputAlias &alias : module.inputOutputAliases)
-      aliases.push_back(builder.getDictionaryAttr(
-          {builder.getNamedAttr("output_index",
-                                builder.getDenseI64ArrayAttr(alias.outputIndex)),
-           builder.getNamedAttr("parameter_number",
-                                builder.getI64IntegerAttr(alias.parameterNumber)),
-           builder.getNamedAttr(
-               "parameter_index",
-               builder.getDenseI64ArrayAttr(alias.parameterIndex)),
-           builder.getNamedAttr("kind", builder.getStringAttr(alias.kind))}));
-    attrs.push_back(builder.getNamedAttr("hlo.input_output_alias",
+      aliases.push_back(hlo::InputOutputAliasAttr::get(
+          &context, alias.outputIndex, alias.parameterNumber,
+          alias.parameterIndex,
+          alias.kind == "must-alias" ? hlo::AliasKind::must_alias
+                                     : hlo::AliasKind::may_alias));
+    attrs.push_back(builder.getNamedAttr(hlo::kInputOutputAliasAttrName,
                                          builder.getArrayAttr(aliases)));
   }
   if (!module.bufferDonors.empty()) {

@@ -104,8 +104,8 @@ FusionSummary summarizeFusion(ModuleOp unfused, ModuleOp fused,
                               const fusion::FusionOptions &options,
                               size_t largest) {
   FusionSummary summary;
-  func::FuncOp original = analysis::entryFunction(unfused);
-  func::FuncOp entry = analysis::entryFunction(fused);
+  func::FuncOp original = hlo::entryFunction(unfused);
+  func::FuncOp entry = hlo::entryFunction(fused);
   if (original)
     summary.hbmBytesUnfused = fusion::functionTraffic(original).total();
   if (entry) {

@@ -7,8 +7,11 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Transforms/InliningUtils.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <set>
 
 using namespace mlir;
 using namespace tpuc::hlo;
@@ -79,9 +82,115 @@ static LogicalResult verifyShardingAttr(Operation *op, NamedAttribute attr) {
   return success();
 }
 
+func::FuncOp tpuc::hlo::entryFunction(ModuleOp module) {
+  func::FuncOp entry;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isPrivate() || func.isDeclaration())
+      continue;
+    if (!entry || func.getSymName() == "main")
+      entry = func;
+  }
+  return entry;
+}
+
+SmallVector<InputOutputAliasAttr>
+tpuc::hlo::getInputOutputAliases(ModuleOp module) {
+  SmallVector<InputOutputAliasAttr> aliases;
+  if (auto array = module->getAttrOfType<ArrayAttr>(kInputOutputAliasAttrName))
+    for (Attribute alias : array)
+      if (auto entry = dyn_cast<InputOutputAliasAttr>(alias))
+        aliases.push_back(entry);
+  return aliases;
+}
+
+/// The type at `index` inside `type` (tuple elements), or null when the
+/// index leaves the type.
+static Type typeAtIndex(Type type, ArrayRef<int64_t> index) {
+  for (int64_t i : index) {
+    auto tuple = dyn_cast<TupleType>(type);
+    if (!tuple || i < 0 || i >= static_cast<int64_t>(tuple.size()))
+      return {};
+    type = tuple.getType(i);
+  }
+  return type;
+}
+
+static std::string formatIndex(ArrayRef<int64_t> index) {
+  std::string text = "{";
+  llvm::raw_string_ostream os(text);
+  llvm::interleaveComma(index, os);
+  os << "}";
+  return text;
+}
+
+/// `hlo.input_output_alias` on a module: an array of #hlo.alias whose
+/// outputs and parameters exist in the entry function with equal types, no
+/// output and no parameter (index) named twice (XLA's
+/// HloInputOutputAliasConfig rules).
+static LogicalResult verifyInputOutputAliases(Operation *op, Attribute value) {
+  auto module = dyn_cast<ModuleOp>(op);
+  if (!module)
+    return op->emitError() << kInputOutputAliasAttrName
+                           << " belongs on the module";
+  auto array = dyn_cast<ArrayAttr>(value);
+  if (!array || !llvm::all_of(array, llvm::IsaPred<InputOutputAliasAttr>))
+    return op->emitError() << kInputOutputAliasAttrName
+                           << " must be an array of #hlo.alias";
+  func::FuncOp entry = entryFunction(module);
+  if (!entry)
+    return op->emitError() << kInputOutputAliasAttrName
+                           << " needs a public entry function";
+  FunctionType type = entry.getFunctionType();
+  llvm::DenseSet<int64_t> outputs;
+  std::set<std::pair<int64_t, SmallVector<int64_t>>> parameters;
+  for (auto alias : array.getAsRange<InputOutputAliasAttr>()) {
+    auto fail = [&]() {
+      return op->emitError() << kInputOutputAliasAttrName << " " << alias
+                             << ": ";
+    };
+    ArrayRef<int64_t> output = alias.getOutputIndex();
+    if (output.size() > 1)
+      return fail() << "output index " << formatIndex(output)
+                    << " is nested, but the entry's results are flat";
+    if (output.empty() && type.getNumResults() != 1)
+      return fail() << "output index {} names all " << type.getNumResults()
+                    << " results of @" << entry.getSymName();
+    int64_t result = alias.getResultNumber();
+    if (!output.empty() &&
+        (output[0] < 0 || output[0] >= type.getNumResults()))
+      return fail() << "@" << entry.getSymName() << " has no result "
+                    << output[0] << " (it has " << type.getNumResults() << ")";
+    int64_t number = alias.getParameterNumber();
+    if (number < 0 || number >= type.getNumInputs())
+      return fail() << "@" << entry.getSymName() << " has no parameter "
+                    << number << " (it has " << type.getNumInputs() << ")";
+    Type paramType =
+        typeAtIndex(type.getInput(number), alias.getParameterIndex());
+    if (!paramType)
+      return fail() << "parameter " << number << " ("
+                    << type.getInput(number) << ") has no index "
+                    << formatIndex(alias.getParameterIndex());
+    if (paramType != type.getResult(result))
+      return fail() << "result " << result << " (" << type.getResult(result)
+                    << ") and parameter " << number << " ("
+                    << paramType << ") differ in type";
+    if (!outputs.insert(result).second)
+      return fail() << "result " << result << " is aliased twice";
+    if (!parameters
+             .insert({number, SmallVector<int64_t>(alias.getParameterIndex())})
+             .second)
+      return fail() << "parameter " << number << " "
+                    << formatIndex(alias.getParameterIndex())
+                    << " is aliased twice";
+  }
+  return success();
+}
+
 LogicalResult HloDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
   StringRef name = attr.getName();
+  if (name == kInputOutputAliasAttrName)
+    return verifyInputOutputAliases(op, attr.getValue());
   if (name == "hlo.num_partitions" || name == "hlo.replica_count") {
     auto value = dyn_cast<IntegerAttr>(attr.getValue());
     if (!value || value.getInt() < 1)
@@ -109,11 +218,13 @@ LogicalResult HloDialect::verifyRegionResultAttribute(Operation *op, unsigned,
 
 namespace {
 /// One field of a dimension-numbers attribute: a list `name = [..]` or a
-/// scalar `name = N`. Empty lists are not printed; scalars are required.
+/// scalar `name = N` or a keyword `name = word`. Empty lists are not printed;
+/// scalars and keywords are required.
 struct DimsField {
   StringRef name;
   SmallVector<int64_t> *list = nullptr;
   int64_t *scalar = nullptr;
+  StringRef *keyword = nullptr;
   bool seen = false;
 };
 } // namespace
@@ -145,6 +256,11 @@ static ParseResult parseDimsFields(AsmParser &parser,
           return failure();
         continue;
       }
+      if (field->keyword) {
+        if (parser.parseKeyword(field->keyword))
+          return failure();
+        continue;
+      }
       if (parser.parseCommaSeparatedList(
               AsmParser::Delimiter::Square, [&]() -> ParseResult {
                 int64_t value;
@@ -159,7 +275,7 @@ static ParseResult parseDimsFields(AsmParser &parser,
       return failure();
   }
   for (const DimsField &field : fields)
-    if (field.scalar && !field.seen)
+    if ((field.scalar || field.keyword) && !field.seen)
       return parser.emitError(parser.getCurrentLocation(), "missing field '")
              << field.name << "'";
   return success();
@@ -170,6 +286,7 @@ struct PrintedField {
   StringRef name;
   ArrayRef<int64_t> values;
   bool scalar = false;
+  StringRef keyword = {};
 };
 } // namespace
 
@@ -178,12 +295,16 @@ static void printDimsFields(AsmPrinter &printer,
   printer << "<";
   bool first = true;
   for (const PrintedField &field : fields) {
-    if (!field.scalar && field.values.empty())
+    if (!field.scalar && field.keyword.empty() && field.values.empty())
       continue;
     if (!first)
       printer << ", ";
     first = false;
     printer << field.name << " = ";
+    if (!field.keyword.empty()) {
+      printer << field.keyword;
+      continue;
+    }
     if (field.scalar) {
       printer << field.values.front();
       continue;
@@ -212,6 +333,36 @@ void DotDimensionNumbersAttr::print(AsmPrinter &printer) const {
                             {"rhs_batch", getRhsBatch()},
                             {"lhs_contracting", getLhsContracting()},
                             {"rhs_contracting", getRhsContracting()}});
+}
+
+Attribute InputOutputAliasAttr::parse(AsmParser &parser, Type) {
+  SmallVector<int64_t> outputIndex, parameterIndex;
+  int64_t parameterNumber = 0;
+  StringRef kindName;
+  DimsField fields[] = {{"output_index", &outputIndex},
+                        {"parameter_number", nullptr, &parameterNumber},
+                        {"parameter_index", &parameterIndex},
+                        {"kind", nullptr, nullptr, &kindName}};
+  SMLoc loc = parser.getCurrentLocation();
+  if (parseDimsFields(parser, fields))
+    return {};
+  std::optional<AliasKind> kind = symbolizeAliasKind(kindName);
+  if (!kind) {
+    parser.emitError(loc, "kind must be may_alias or must_alias, not '")
+        << kindName << "'";
+    return {};
+  }
+  return get(parser.getContext(), outputIndex, parameterNumber,
+             parameterIndex, *kind);
+}
+
+void InputOutputAliasAttr::print(AsmPrinter &printer) const {
+  int64_t parameterNumber = getParameterNumber();
+  printDimsFields(printer,
+                  {{"output_index", getOutputIndex()},
+                   {"parameter_number", ArrayRef<int64_t>(parameterNumber), true},
+                   {"parameter_index", getParameterIndex()},
+                   {"kind", {}, false, stringifyAliasKind(getKind())}});
 }
 
 Attribute GatherDimensionNumbersAttr::parse(AsmParser &parser, Type) {

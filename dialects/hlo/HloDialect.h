@@ -14,4 +14,23 @@
 
 #include "dialects/hlo/HloDialect.h.inc"
 
+namespace tpuc::hlo {
+
+/// The module attribute recording XLA's input_output_alias: an array of
+/// #hlo.alias, verified by the dialect against the entry function.
+inline constexpr llvm::StringLiteral kInputOutputAliasAttrName =
+    "hlo.input_output_alias";
+
+/// The entry function of a module: the public function with a body (`main`
+/// when there are several); null when there is none.
+mlir::func::FuncOp entryFunction(mlir::ModuleOp module);
+
+/// The module's input_output_alias entries in order; empty when it has none.
+/// The dialect verified them: result and parameter exist, types are equal,
+/// nothing is aliased twice.
+llvm::SmallVector<InputOutputAliasAttr>
+getInputOutputAliases(mlir::ModuleOp module);
+
+} // namespace tpuc::hlo
+
 #endif // TPUC_DIALECTS_HLO_HLODIALECT_H

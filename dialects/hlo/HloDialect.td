@@ -108,6 +108,15 @@ def Hlo_FusionKindAttr : EnumAttr<Hlo_Dialect, Hlo_FusionKind, "fusion_kind"> {
 }
 
 //===----------------------------------------------------------------------===//
+def Hlo_AliasKind : I32EnumAttr<"AliasKind",
+    "whether an input_output_alias may or must share the buffer "
+    "(XLA's kMayAlias / kMustAlias)", [
+      I32EnumAttrCase<"may_alias", 0>, I32EnumAttrCase<"must_alias", 1>]> {
+  let cppNamespace = "::tpuc::hlo";
+  let genSpecializedAttr = 0;
+}
+
+//===----------------------------------------------------------------------===//
 // Dimension-number attributes
 //===----------------------------------------------------------------------===//
 
@@ -201,6 +210,48 @@ def Hlo_ScatterDimensionNumbersAttr : Hlo_Attr<"ScatterDimensionNumbers", "scatt
     ArrayRefParameter<"int64_t">:$scatterDimsToOperandDims,
     "int64_t":$indexVectorDim);
   let hasCustomAssemblyFormat = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Module attributes
+//===----------------------------------------------------------------------===//
+
+def Hlo_InputOutputAliasAttr : Hlo_Attr<"InputOutputAlias", "alias"> {
+  let summary = "one entry of XLA's input_output_alias (buffer donation)";
+  let description = [{
+    The module attribute `hlo.input_output_alias` is an array of these, one
+    per entry of the HLO module header's `input_output_alias={ {1}: (0, {},
+    may-alias) }`: the entry function's output at `output_index` is written
+    into the buffer of parameter `parameter_number` at `parameter_index`.
+    The entry's tuple ROOT is flattened into its results, so `output_index`
+    is `[]` (the one result) or `[i]` (result `i`); empty lists are not
+    printed.
+
+    ```mlir
+    module attributes {hlo.input_output_alias = [
+        #hlo.alias<output_index = [1], parameter_number = 0, kind = may_alias>]} {
+    ```
+
+    The dialect verifies the array on the module: every index names a
+    result and a parameter of the entry function, their types are equal,
+    and no output and no parameter is aliased twice. Passes read it through
+    `hlo::getInputOutputAliases` (dialects/hlo/HloDialect.h).
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"int64_t">:$outputIndex,
+    "int64_t":$parameterNumber,
+    ArrayRefParameter<"int64_t">:$parameterIndex,
+    "AliasKind":$kind);
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    /// The entry result this alias writes: `output_index` is `[]` or `[i]`
+    /// (the verifier allows no deeper index, the entry's results being flat).
+    unsigned getResultNumber() const {
+      return getOutputIndex().empty() ? 0 : getOutputIndex().front();
+    }
+    /// Whether the whole parameter (not a tuple element of it) is aliased.
+    bool isWholeParameter() const { return getParameterIndex().empty(); }
+  }];
 }
 
 #endif // TPUC_DIALECTS_HLO_HLODIALECT_TD

@@ -225,29 +225,14 @@ void Lowering::annotateHbmBuffers(int64_t numSteps) {
 /// The result is copied into the parameter by one HBM -> HBM DMA after
 /// every kernel (all reads of the old value are done by then).
 LogicalResult Lowering::applyInputOutputAliases(SmallVectorImpl<Value> &results) {
-  auto aliases = module->getAttrOfType<ArrayAttr>("hlo.input_output_alias");
-  if (!aliases)
-    return success();
   Block &entry = newFunc.getBody().front();
-  for (Attribute attr : aliases) {
-    auto dict = dyn_cast<DictionaryAttr>(attr);
-    auto output = dict ? dict.getAs<DenseI64ArrayAttr>("output_index")
-                       : DenseI64ArrayAttr();
-    auto param = dict ? dict.getAs<IntegerAttr>("parameter_number")
-                      : IntegerAttr();
-    auto paramIndex = dict ? dict.getAs<DenseI64ArrayAttr>("parameter_index")
-                           : DenseI64ArrayAttr();
-    if (!output || !param || !paramIndex || output.size() > 1 ||
-        !paramIndex.empty())
+  for (hlo::InputOutputAliasAttr alias : hlo::getInputOutputAliases(module)) {
+    if (!alias.isWholeParameter())
       return module.emitError()
-             << "tpuc cannot lower input_output_alias entry " << attr
+             << "tpuc cannot lower input_output_alias entry " << alias
              << " yet (only whole parameters aliased to top-level outputs)";
-    int64_t out = output.empty() ? 0 : output[0];
-    int64_t p = param.getInt();
-    if (out < 0 || out >= static_cast<int64_t>(results.size()) || p < 0 ||
-        p >= static_cast<int64_t>(entry.getNumArguments()))
-      return module.emitError() << "input_output_alias entry " << attr
-                                << " names no output or parameter";
+    unsigned out = alias.getResultNumber();
+    int64_t p = alias.getParameterNumber();
     Value arg = entry.getArgument(p);
     if (results[out] == arg)
       continue;
@@ -456,12 +441,6 @@ public:
     if (!entry) {
       module.emitError("tpuc-convert-hlo-to-tpu needs one public entry "
                        "function (or @main)");
-      return signalPassFailure();
-    }
-    if (!dotPrecision.empty() && dotPrecision != "default" &&
-        dotPrecision != "high" && dotPrecision != "highest") {
-      module.emitError() << "dot-precision must be default, high or highest, "
-                            "not '" << dotPrecision << "'";
       return signalPassFailure();
     }
     Lowering lowering(module, entry, *spec);

@@ -18,6 +18,7 @@
 #include "dialects/hlo/HloOps.h"
 #include "dialects/tpu/TpuDialect.h"
 #include "dialects/tpu/TpuOps.h"
+#include "passes/Passes.h"
 #include "runtime/target/Targets.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -490,8 +491,8 @@ public:
   SmallVector<std::pair<Value, Value>> heldValues;
   /// The module's memory plan (none when it cannot be planned).
   std::optional<analysis::MemoryPlan> plan;
-  /// --dot-precision: "default", "high", "highest", or empty (per op).
-  std::string dotPrecision;
+  /// --dot-precision.
+  DotPrecision dotPrecision = DotPrecision::PerOp;
   llvm::MapVector<Type, Value> arenas;
   int64_t kernelBytes = 0;     // VMEM the current kernel has taken
   int64_t peakKernelBytes = 0; // the most any kernel took: the arenas' size

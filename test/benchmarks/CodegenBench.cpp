@@ -43,7 +43,7 @@ func.func @mm(%a: tensor<{0}x{0}x{1}>, %b: tensor<{0}x{0}x{1}>) -> tensor<{0}x{0
 // Compiles the n^3 matmul for `spec` and runs it timing-only; false (after
 // SkipWithError) when that fails.
 bool timeMatmul(benchmark::State &state, const target::TargetSpec &spec,
-                int64_t n, bool f32, const std::string &precision,
+                int64_t n, bool f32, DotPrecision precision,
                 runtime::ExecutionProfile &profile) {
   mlir::DialectRegistry registry;
   registry.insert<hlo::HloDialect, tpu::TpuDialect, mlir::arith::ArithDialect,
@@ -105,13 +105,15 @@ void setMatmulCounters(benchmark::State &state, const exe::Target &t,
 void BM_CompiledMatmul(benchmark::State &state) {
   int64_t n = state.range(0);
   bool f32 = state.range(1) == 1;
-  static const char *const precisions[] = {"default", "high", "highest"};
-  std::string precision = precisions[state.range(2)];
+  static const char *const names[] = {"default", "high", "highest"};
+  static const DotPrecision precisions[] = {
+      DotPrecision::Default, DotPrecision::High, DotPrecision::Highest};
+  DotPrecision precision = precisions[state.range(2)];
   target::TargetSpec spec = *target::lookupTarget("tpu-v3");
   runtime::ExecutionProfile profile;
   if (!timeMatmul(state, spec, n, f32, precision, profile))
     return;
-  state.SetLabel(std::string(f32 ? "f32 " : "bf16 ") + precision);
+  state.SetLabel(std::string(f32 ? "f32 " : "bf16 ") + names[state.range(2)]);
   setMatmulCounters(state, spec.machine, n, profile);
 }
 BENCHMARK(BM_CompiledMatmul)
@@ -129,7 +131,7 @@ BENCHMARK(BM_CompiledMatmul)
 void BM_Matmul4096EveryTarget(benchmark::State &state) {
   const target::TargetSpec &spec = target::targetPresets()[state.range(0)];
   runtime::ExecutionProfile profile;
-  if (!timeMatmul(state, spec, 4096, false, "default", profile))
+  if (!timeMatmul(state, spec, 4096, false, DotPrecision::Default, profile))
     return;
   const exe::Target &t = spec.machine;
   state.SetLabel(t.name() + " " + std::to_string(t.mxu_count()) + "x" +

@@ -8,7 +8,7 @@
 // CHECK-SAME: %[[W:.+]]: tensor<8x2xf32> {hlo.sharding = "{replicated}"}
 // CHECK-SAME: %[[X:.+]]: tensor<4x8xf32> {hlo.sharding = "{devices=[4,1]<=[4]}"}
 // CHECK-SAME: -> (tensor<8x2xf32> {hlo.sharding = "{replicated}"}, tensor<f32> {hlo.sharding = "{replicated}"}, tensor<4x2xf32> {hlo.sharding = "{devices=[4,1]<=[4]}"})
-module attributes {hlo.input_output_alias = [{kind = "may-alias", output_index = array<i64: 0>, parameter_index = array<i64>, parameter_number = 0 : i64}]} {
+module attributes {hlo.input_output_alias = [#hlo.alias<output_index = [0], parameter_number = 0, kind = may_alias>]} {
   func.func @step(%w: tensor<8x2xf32>, %x: tensor<16x8xf32>) -> (tensor<8x2xf32>, tensor<f32>, tensor<16x2xf32>) {
     // The device's offset, computed once.
     // CHECK: %[[PID:.+]] = hlo.partition_id : tensor<ui32>

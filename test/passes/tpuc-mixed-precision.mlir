@@ -24,7 +24,7 @@
 // CHECK-NEXT: %[[G:.+]] = hlo.multiply %[[LRB]], %[[W]] : tensor<16x128xf32>
 // CHECK-NEXT: %[[W2:.+]] = hlo.subtract %[[W]], %[[G]] : tensor<16x128xf32>
 // CHECK-NEXT: return %[[TF]], %[[W2]], %[[S]] : tensor<8x128xf32>, tensor<16x128xf32>, tensor<8xf32>
-module attributes {hlo.input_output_alias = [{kind = "may-alias", output_index = array<i64: 1>, parameter_number = 1 : i64, parameter_index = array<i64>}]} {
+module attributes {hlo.input_output_alias = [#hlo.alias<output_index = [1], parameter_number = 1, kind = may_alias>]} {
 func.func @main(%x: tensor<8x16xf32>, %w: tensor<16x128xf32>, %lr: tensor<f32>) -> (tensor<8x128xf32>, tensor<16x128xf32>, tensor<8xf32>) {
   %zero = hlo.constant dense<0.0> : tensor<f32>
   %d = hlo.dot_general %x, %w, dims = <lhs_contracting = [1], rhs_contracting = [0]> : (tensor<8x16xf32>, tensor<16x128xf32>) -> tensor<8x128xf32>

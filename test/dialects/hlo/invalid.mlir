@@ -1251,3 +1251,107 @@ func.func @bad_sharding(%x: tensor<4xf32> {hlo.sharding = "{devices=[2]0}"}) -> 
 // expected-error @+1 {{hlo.num_partitions must be a positive integer}}
 module attributes {hlo.num_partitions = 0 : i64} {
 }
+
+// -----
+
+// hlo.input_output_alias (XLA's donation), checked against the entry.
+// expected-error @+1 {{hlo.input_output_alias must be an array of #hlo.alias}}
+module attributes {hlo.input_output_alias = [{output_index = array<i64: 0>}]} {
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{hlo.input_output_alias #hlo.alias<output_index = [2], parameter_number = 0, kind = may_alias>: @main has no result 2 (it has 2)}}
+module attributes {hlo.input_output_alias = [#hlo.alias<output_index = [2], parameter_number = 0, kind = may_alias>]} {
+  func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+    return %x, %x : tensor<4xf32>, tensor<4xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{@main has no parameter 1 (it has 1)}}
+module attributes {hlo.input_output_alias = [#hlo.alias<parameter_number = 1, kind = must_alias>]} {
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{output index {0, 1} is nested, but the entry's results are flat}}
+module attributes {hlo.input_output_alias = [#hlo.alias<output_index = [0, 1], parameter_number = 0, kind = may_alias>]} {
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{output index {} names all 2 results of @main}}
+module attributes {hlo.input_output_alias = [#hlo.alias<parameter_number = 0, kind = may_alias>]} {
+  func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+    return %x, %x : tensor<4xf32>, tensor<4xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{result 0 ('tensor<4xf32>') and parameter 1 ('tensor<8xf32>') differ in type}}
+module attributes {hlo.input_output_alias = [#hlo.alias<output_index = [0], parameter_number = 1, kind = may_alias>]} {
+  func.func @main(%x: tensor<4xf32>, %y: tensor<8xf32>) -> (tensor<4xf32>, tensor<8xf32>) {
+    return %x, %y : tensor<4xf32>, tensor<8xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{parameter 0 ('tuple<tensor<4xf32>>') has no index {1}}}
+module attributes {hlo.input_output_alias = [#hlo.alias<parameter_number = 0, parameter_index = [1], kind = may_alias>]} {
+  func.func @main(%t: tuple<tensor<4xf32>>) -> tensor<4xf32> {
+    %x = hlo.get_tuple_element %t[0] : (tuple<tensor<4xf32>>) -> tensor<4xf32>
+    return %x : tensor<4xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{parameter 0 {} is aliased twice}}
+module attributes {hlo.input_output_alias = [#hlo.alias<output_index = [0], parameter_number = 0, kind = may_alias>, #hlo.alias<output_index = [1], parameter_number = 0, kind = may_alias>]} {
+  func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+    return %x, %x : tensor<4xf32>, tensor<4xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{result 0 is aliased twice}}
+module attributes {hlo.input_output_alias = [#hlo.alias<output_index = [0], parameter_number = 0, kind = may_alias>, #hlo.alias<output_index = [0], parameter_number = 1, kind = may_alias>]} {
+  func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+    return %x, %y : tensor<4xf32>, tensor<4xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{hlo.input_output_alias needs a public entry function}}
+module attributes {hlo.input_output_alias = [#hlo.alias<parameter_number = 0, kind = may_alias>]} {
+  func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{kind must be may_alias or must_alias, not 'maybe'}}
+module attributes {hlo.input_output_alias = [#hlo.alias<parameter_number = 0, kind = maybe>]} {
+}
+
+// -----
+
+// expected-error @+1 {{missing field 'kind'}}
+module attributes {hlo.input_output_alias = [#hlo.alias<parameter_number = 0>]} {
+}
