@@ -11,9 +11,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
-#ifdef TPUC_HAVE_PASSES
 #include "passes/Passes.h"
-#endif
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -21,9 +19,7 @@ int main(int argc, char **argv) {
                   mlir::arith::ArithDialect, mlir::func::FuncDialect>();
   mlir::func::registerInlinerExtension(registry);
   mlir::registerTransformsPasses();
-#ifdef TPUC_HAVE_PASSES
   tpuc::registerPasses();
-#endif
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tpuc optimizer driver\n", registry));
 }
