@@ -304,4 +304,11 @@ LogicalResult Lowering::recordDeviceGrid() {
   return success();
 }
 
+void populateCollectiveKernels(Lowering &l) {
+  l.addKernels<hlo::AllReduceOp, hlo::AllGatherOp, hlo::ReduceScatterOp,
+               hlo::AllToAllOp, hlo::CollectivePermuteOp,
+               hlo::CollectiveBroadcastOp>(&Lowering::lowerCollective);
+  l.addKernels<hlo::ReplicaIdOp, hlo::PartitionIdOp>(&Lowering::lowerDeviceId);
+}
+
 } // namespace tpuc::hlotpu

@@ -163,4 +163,10 @@ LogicalResult Lowering::lowerIota(hlo::IotaOp op) {
   return success();
 }
 
+void populateConstantKernels(Lowering &l) {
+  // Splat constants become no kernel (Lowering::isMaterializedAtUse).
+  l.addKernel(&Lowering::lowerConstant, KernelKind::Direct);
+  l.addKernel(&Lowering::lowerIota);
+}
+
 } // namespace tpuc::hlotpu

@@ -917,4 +917,8 @@ LogicalResult Lowering::lowerConvolution(hlo::ConvolutionOp op) {
   return lowerConvMxu(*this, op);
 }
 
+void populateConvolutionKernels(Lowering &l) {
+  l.addKernel(&Lowering::lowerConvolution);
+}
+
 } // namespace tpuc::hlotpu

@@ -832,4 +832,14 @@ LogicalResult Lowering::lowerPad(hlo::PadOp op) {
   return success();
 }
 
+void populateDataMovementKernels(Lowering &l) {
+  l.addKernel(&Lowering::lowerBroadcast);
+  l.addKernel(&Lowering::lowerReshape);
+  l.addKernel(&Lowering::lowerTranspose);
+  l.addKernel(&Lowering::lowerSlice);
+  l.addKernel(&Lowering::lowerPad);
+  l.addKernel(&Lowering::lowerConcatenate);
+  l.addKernel(&Lowering::lowerReverse);
+}
+
 } // namespace tpuc::hlotpu

@@ -459,4 +459,8 @@ LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
   return success();
 }
 
+void populateDotKernels(Lowering &l) {
+  l.addKernel(&Lowering::lowerDot);
+}
+
 } // namespace tpuc::hlotpu

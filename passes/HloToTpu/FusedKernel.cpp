@@ -743,4 +743,8 @@ Lowering::emitLoopKernel(ValueRange roots,
   return status;
 }
 
+void populateFusionKernels(Lowering &l) {
+  l.addKernel(&Lowering::lowerFusion, KernelKind::Direct);
+}
+
 } // namespace tpuc::hlotpu

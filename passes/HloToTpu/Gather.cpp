@@ -401,4 +401,11 @@ LogicalResult Lowering::lowerScatter(hlo::ScatterOp op) {
   return failure(failed(total));
 }
 
+void populateGatherKernels(Lowering &l) {
+  l.addKernel(&Lowering::lowerDynamicSlice);
+  l.addKernel(&Lowering::lowerDynamicUpdateSlice);
+  l.addKernel(&Lowering::lowerGather);
+  l.addKernel(&Lowering::lowerScatter);
+}
+
 } // namespace tpuc::hlotpu

@@ -1,7 +1,8 @@
 //===- Lowering.h - the hlo -> tpu lowering's shared state and emitter ---===//
 //
-// tpuc-convert-hlo-to-tpu walks the entry function in program order and
-// emits one kernel per hlo op. `Lowering` holds what every kernel needs:
+// tpuc-convert-hlo-to-tpu converts the entry function's ops in program
+// order (applyFullConversion, HloToTpu.cpp) into one kernel each, through
+// the kernel table the families fill. `Lowering` holds what every kernel needs:
 // the tensor -> HBM memref map, the VMEM arenas, and small builders for the
 // tpu ops (scalar arithmetic folded to constants, loops, DMA, vregs). Each
 // kernel family lives in its own file of this folder and is declared here.
@@ -173,6 +174,33 @@ struct MxuStream {
   function_ref<Value(int64_t tile, int64_t part)> dstAt;
   bool accumulate;
 };
+
+class Lowering;
+
+/// How `Lowering::lowerOp` runs a kernel entry point: a `Kernel` gets its
+/// result types checked and is bracketed by beginKernel/endKernel; a
+/// `Direct` one (constants, fusions, control flow) does its own.
+enum class KernelKind { Kernel, Direct };
+
+/// The kernel entry point of one hlo op (see Lowering::kernels).
+struct KernelEntry {
+  std::function<LogicalResult(Lowering &, Operation *)> lower;
+  KernelKind kind = KernelKind::Kernel;
+};
+
+// Each kernel family registers the ops it lowers (one line per op) in
+// `Lowering::kernels`; HloToTpu.cpp calls them all.
+void populateConstantKernels(Lowering &l);
+void populateDataMovementKernels(Lowering &l);
+void populateGatherKernels(Lowering &l);
+void populateReduceKernels(Lowering &l);
+void populateReduceWindowKernels(Lowering &l);
+void populateDotKernels(Lowering &l);
+void populateConvolutionKernels(Lowering &l);
+void populateSortKernels(Lowering &l);
+void populateCollectiveKernels(Lowering &l);
+void populateControlFlowKernels(Lowering &l);
+void populateFusionKernels(Lowering &l);
 
 class Lowering {
 public:
@@ -356,7 +384,42 @@ public:
 
   // --- the driver (HloToTpu.cpp) ----------------------------------------------
   FailureOr<Value> memOf(Value v);
+  /// Lowers `op` through its entry in `kernels` (elementwise ops: the loop
+  /// kernel). The conversion pattern calls it for the entry's ops, the
+  /// region kernels (ControlFlow.cpp, FusedKernel.cpp) for nested ones.
   LogicalResult lowerOp(Operation *op);
+  /// Ops that become no kernel of their own: splat constants (filled or
+  /// kept in registers where used) and compares that only feed selects.
+  static bool isMaterializedAtUse(Operation *op);
+  /// Registers `fn` as the kernel of `OpTy`.
+  template <typename OpTy>
+  void addKernel(LogicalResult (Lowering::*fn)(OpTy),
+                 KernelKind kind = KernelKind::Kernel) {
+    kernels.insert_or_assign(
+        OperationName(OpTy::getOperationName(), ctx),
+        KernelEntry{
+            [fn](Lowering &l, Operation *op) { return (l.*fn)(cast<OpTy>(op)); },
+            kind});
+  }
+  /// Registers `fn` as the kernel of each of `OpTys`.
+  template <typename... OpTys>
+  void addKernels(LogicalResult (Lowering::*fn)(Operation *),
+                  KernelKind kind = KernelKind::Kernel) {
+    (kernels.insert_or_assign(
+         OperationName(OpTys::getOperationName(), ctx),
+         KernelEntry{[fn](Lowering &l, Operation *op) { return (l.*fn)(op); },
+                     kind}),
+     ...);
+  }
+  /// hlo op name -> its kernel entry point (the families' populate
+  /// functions fill it).
+  llvm::DenseMap<OperationName, KernelEntry> kernels;
+  /// The entry's results: copies where one buffer would be returned twice,
+  /// the input_output_alias copies, and the new function's return.
+  LogicalResult lowerReturn(Operation *terminator);
+  /// Converts the entry's ops (then its return) into the new function by
+  /// applyFullConversion over the kernel pattern (HloToTpu.cpp).
+  LogicalResult convertEntry();
   LogicalResult applyInputOutputAliases(SmallVectorImpl<Value> &results);
   // Arguments in permuted layouts read through views of their physical
   // order (tpuc-normalize-layouts): the memref an argument is stored as
@@ -486,8 +549,9 @@ public:
   /// The last op of the new function before each top-level hlo op's kernel
   /// (step k's ops follow stepMarks[k]).
   SmallVector<Operation *> stepMarks;
-  /// (hlo value, the HBM memref holding it), for the memory plan's offsets.
-  SmallVector<std::pair<Value, Value>> heldValues;
+  /// (memory plan allocation, the HBM memref holding its value), for the
+  /// memory plan's offsets.
+  SmallVector<std::pair<int64_t, Value>> heldValues;
   /// The module's memory plan (none when it cannot be planned).
   std::optional<analysis::MemoryPlan> plan;
   /// --dot-precision: "default", "high", "highest", or empty (per op).

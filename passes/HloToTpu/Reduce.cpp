@@ -482,4 +482,8 @@ LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
   return success();
 }
 
+void populateReduceKernels(Lowering &l) {
+  l.addKernel(&Lowering::lowerReduce);
+}
+
 } // namespace tpuc::hlotpu

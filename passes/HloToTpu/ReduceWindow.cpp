@@ -180,4 +180,8 @@ LogicalResult Lowering::lowerReduceWindow(hlo::ReduceWindowOp op) {
   return success();
 }
 
+void populateReduceWindowKernels(Lowering &l) {
+  l.addKernel(&Lowering::lowerReduceWindow);
+}
+
 } // namespace tpuc::hlotpu

@@ -789,4 +789,9 @@ LogicalResult Lowering::lowerTopK(hlo::TopKOp op) {
   return TopKKernel(*this, op).emit();
 }
 
+void populateSortKernels(Lowering &l) {
+  l.addKernel(&Lowering::lowerSort);
+  l.addKernel(&Lowering::lowerTopK);
+}
+
 } // namespace tpuc::hlotpu
