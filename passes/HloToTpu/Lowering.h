@@ -69,6 +69,16 @@ inline int64_t elementBytes(Type type) { return type.isBF16() ? 2 : 4; }
 /// contiguous. Rank 1 uses {0:T(1024)}: 1024 contiguous elements, one vreg
 /// (sublane s holds elements 128s..128s+127). Rank 0 uses {:T(1024)}: the
 /// scalar is element 0 of one padded vreg-sized tile.
+inline layout::TiledLayout hbmLayout(int64_t rank) {
+  layout::TiledLayout hbm;
+  hbm.minorToMajor = layout::descendingOrder(rank);
+  hbm.tiles.push_back(rank <= 1 ? layout::Tile{kSublanes * kLanes}
+                                : layout::Tile{kSublanes, kLanes});
+  return hbm;
+}
+
+/// A tensor's HBM array (hbmLayout) as the kernels address it: tiles of
+/// the two minor dims (one tile row of a rank-1 array) over `outer`.
 struct Geometry {
   int64_t rank = 0;
   int64_t outer = 1;   // product of the dims above the two minor ones
@@ -76,9 +86,10 @@ struct Geometry {
   int64_t cols = 1;    // minor dim
   int64_t rowTiles = 1, colTiles = 1;
   int64_t elemBytes = 4;
+  int64_t paddedBytes = 0; // the array's size: layout::byteSizes
   int64_t tileBytes() const { return kSublanes * kLanes * elemBytes; }
   int64_t tiles() const { return outer * rowTiles * colTiles; }
-  int64_t bytes() const { return tiles() * tileBytes(); }
+  int64_t bytes() const { return paddedBytes; }
 };
 
 inline Geometry geometryOf(RankedTensorType type) {
@@ -86,19 +97,25 @@ inline Geometry geometryOf(RankedTensorType type) {
   g.rank = type.getRank();
   g.elemBytes = elementBytes(type.getElementType());
   ArrayRef<int64_t> shape = type.getShape();
-  if (g.rank == 0)
-    return g;
   if (g.rank == 1) {
     g.cols = shape[0];
     g.colTiles = ceilDiv(shape[0], kSublanes * kLanes);
-    return g;
+  } else if (g.rank >= 2) {
+    for (int64_t i = 0; i + 2 < g.rank; ++i)
+      g.outer *= shape[i];
+    g.rows = shape[g.rank - 2];
+    g.cols = shape[g.rank - 1];
+    g.rowTiles = ceilDiv(g.rows, kSublanes);
+    g.colTiles = ceilDiv(g.cols, kLanes);
   }
-  for (int64_t i = 0; i + 2 < g.rank; ++i)
-    g.outer *= shape[i];
-  g.rows = shape[g.rank - 2];
-  g.cols = shape[g.rank - 1];
-  g.rowTiles = ceilDiv(g.rows, kSublanes);
-  g.colTiles = ceilDiv(g.cols, kLanes);
+  // The size comes from the one size function (the runtime's
+  // paddedByteSize) of the stored type; a shape it rejects keeps the tile
+  // count's size, and the serializer reports it.
+  std::string error;
+  FailureOr<layout::ByteSizes> sizes = layout::byteSizes(
+      RankedTensorType::get(shape, storageType(type.getElementType())),
+      hbmLayout(g.rank), error);
+  g.paddedBytes = succeeded(sizes) ? sizes->padded : g.tiles() * g.tileBytes();
   return g;
 }
 
@@ -202,34 +219,31 @@ void populateCollectiveKernels(Lowering &l);
 void populateControlFlowKernels(Lowering &l);
 void populateFusionKernels(Lowering &l);
 
-class Lowering {
+/// The emitter every kernel builds with: the tpu ops' builders (scalar
+/// arithmetic folded to constants, loops, DMA, vregs, the MXU issue loop),
+/// the HBM buffer types and allocation, and the per-kernel state: the
+/// kernel's op and location and its VMEM, bump-allocated in the overlaid
+/// arenas between beginKernel and endKernel (which checks it against the
+/// target). The driver's state (value -> memref maps, steps, the memory
+/// plan) is `Lowering`'s.
+class KernelBuilder {
 public:
-  Lowering(ModuleOp module, func::FuncOp func, const target::TargetSpec &spec)
+  KernelBuilder(ModuleOp module, const target::TargetSpec &spec)
       : module(module), spec(spec), b(module.getContext()),
         ctx(module.getContext()) {
     vmemSpace = tpu::MemorySpaceAttr::get(ctx, tpu::MemorySpace::vmem);
     hbmSpace = tpu::MemorySpaceAttr::get(ctx, tpu::MemorySpace::hbm);
-    oldFunc = func;
   }
-
-  LogicalResult run();
-  func::FuncOp lowered() { return newFunc; }
 
   // --- types and buffers ---------------------------------------------------
   MemRefType hbmType(RankedTensorType type) {
-    int64_t rank = type.getRank();
-    SmallVector<int64_t> minorToMajor;
-    for (int64_t d = rank - 1; d >= 0; --d)
-      minorToMajor.push_back(d);
+    layout::TiledLayout hbm = hbmLayout(type.getRank());
     SmallVector<int64_t> tileRanks, tileDims;
-    if (rank <= 1) {
-      tileRanks = {1};
-      tileDims = {kSublanes * kLanes};
-    } else {
-      tileRanks = {2};
-      tileDims = {kSublanes, kLanes};
+    for (const layout::Tile &tile : hbm.tiles) {
+      tileRanks.push_back(tile.size());
+      tileDims.append(tile.begin(), tile.end());
     }
-    auto layout = tpu::TiledLayoutAttr::get(ctx, minorToMajor, tileRanks,
+    auto layout = tpu::TiledLayoutAttr::get(ctx, hbm.minorToMajor, tileRanks,
                                             tileDims);
     return MemRefType::get(type.getShape(),
                            storageType(type.getElementType()), layout,
@@ -382,6 +396,28 @@ public:
                 function_ref<Value(int64_t tile)> weightsAt,
                 ArrayRef<MxuStream> streams);
 
+  ModuleOp module;
+  const target::TargetSpec &spec;
+  OpBuilder b;
+  MLIRContext *ctx;
+  Attribute vmemSpace, hbmSpace;
+  /// Allocs go before this marker, so they stay at the top of the function.
+  Operation *allocPoint = nullptr;
+  Location loc = UnknownLoc::get(ctx);
+  Operation *kernelOp = nullptr;
+  llvm::MapVector<Type, Value> arenas;
+  int64_t kernelBytes = 0;     // VMEM the current kernel has taken
+  int64_t peakKernelBytes = 0; // the most any kernel took: the arenas' size
+};
+
+class Lowering : public KernelBuilder {
+public:
+  Lowering(ModuleOp module, func::FuncOp func, const target::TargetSpec &spec)
+      : KernelBuilder(module, spec), oldFunc(func) {}
+
+  LogicalResult run();
+  func::FuncOp lowered() { return newFunc; }
+
   // --- the driver (HloToTpu.cpp) ----------------------------------------------
   FailureOr<Value> memOf(Value v);
   /// Lowers `op` through its entry in `kernels` (elementwise ops: the loop
@@ -533,15 +569,7 @@ public:
   // results may be tuples; called before the per-kernel type checks).
   LogicalResult lowerControlFlow(Operation *op);
 
-  ModuleOp module;
-  const target::TargetSpec &spec;
-  OpBuilder b;
-  MLIRContext *ctx;
-  Attribute vmemSpace, hbmSpace;
   func::FuncOp oldFunc, newFunc;
-  Operation *allocPoint = nullptr;
-  Location loc = UnknownLoc::get(ctx);
-  Operation *kernelOp = nullptr;
   llvm::DenseMap<Value, Value> hbm; // hlo tensor -> HBM memref
   /// hlo tuple -> the HBM memrefs of its leaves, flattened in order
   /// (ControlFlow.cpp; tuples are never copied).
@@ -556,9 +584,6 @@ public:
   std::optional<analysis::MemoryPlan> plan;
   /// --dot-precision: "default", "high", "highest", or empty (per op).
   std::string dotPrecision;
-  llvm::MapVector<Type, Value> arenas;
-  int64_t kernelBytes = 0;     // VMEM the current kernel has taken
-  int64_t peakKernelBytes = 0; // the most any kernel took: the arenas' size
   /// Loop kernels: bf16 values computed in f32 registers, rounded where
   /// they are read (emitTile), and each register's rounded copy.
   llvm::DenseSet<Value> roundOnUse;
