@@ -16,6 +16,8 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+using namespace mlir;
+
 namespace tpuc::hlotpu {
 
 namespace {
@@ -304,11 +306,13 @@ LogicalResult Lowering::recordDeviceGrid() {
   return success();
 }
 
-void populateCollectiveKernels(Lowering &l) {
+void populateCollectivePatterns(RewritePatternSet &patterns, Lowering &l) {
   l.addKernels<hlo::AllReduceOp, hlo::AllGatherOp, hlo::ReduceScatterOp,
                hlo::AllToAllOp, hlo::CollectivePermuteOp,
-               hlo::CollectiveBroadcastOp>(&Lowering::lowerCollective);
-  l.addKernels<hlo::ReplicaIdOp, hlo::PartitionIdOp>(&Lowering::lowerDeviceId);
+               hlo::CollectiveBroadcastOp>(patterns,
+                                           &Lowering::lowerCollective);
+  l.addKernels<hlo::ReplicaIdOp, hlo::PartitionIdOp>(patterns,
+                                                     &Lowering::lowerDeviceId);
 }
 
 } // namespace tpuc::hlotpu

@@ -163,10 +163,10 @@ LogicalResult Lowering::lowerIota(hlo::IotaOp op) {
   return success();
 }
 
-void populateConstantKernels(Lowering &l) {
+void populateConstantPatterns(RewritePatternSet &patterns, Lowering &l) {
   // Splat constants become no kernel (Lowering::isMaterializedAtUse).
-  l.addKernel(&Lowering::lowerConstant, KernelKind::Direct);
-  l.addKernel(&Lowering::lowerIota);
+  l.addKernel(patterns, &Lowering::lowerConstant, KernelKind::Direct);
+  l.addKernel(patterns, &Lowering::lowerIota);
 }
 
 } // namespace tpuc::hlotpu

@@ -459,8 +459,8 @@ LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
   return success();
 }
 
-void populateDotKernels(Lowering &l) {
-  l.addKernel(&Lowering::lowerDot);
+void populateDotPatterns(RewritePatternSet &patterns, Lowering &l) {
+  l.addKernel(patterns, &Lowering::lowerDot);
 }
 
 } // namespace tpuc::hlotpu

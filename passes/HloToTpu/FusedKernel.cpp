@@ -743,8 +743,8 @@ Lowering::emitLoopKernel(ValueRange roots,
   return status;
 }
 
-void populateFusionKernels(Lowering &l) {
-  l.addKernel(&Lowering::lowerFusion, KernelKind::Direct);
+void populateFusionPatterns(RewritePatternSet &patterns, Lowering &l) {
+  l.addKernel(patterns, &Lowering::lowerFusion, KernelKind::Direct);
 }
 
 } // namespace tpuc::hlotpu

@@ -401,11 +401,11 @@ LogicalResult Lowering::lowerScatter(hlo::ScatterOp op) {
   return failure(failed(total));
 }
 
-void populateGatherKernels(Lowering &l) {
-  l.addKernel(&Lowering::lowerDynamicSlice);
-  l.addKernel(&Lowering::lowerDynamicUpdateSlice);
-  l.addKernel(&Lowering::lowerGather);
-  l.addKernel(&Lowering::lowerScatter);
+void populateGatherPatterns(RewritePatternSet &patterns, Lowering &l) {
+  l.addKernel(patterns, &Lowering::lowerDynamicSlice);
+  l.addKernel(patterns, &Lowering::lowerDynamicUpdateSlice);
+  l.addKernel(patterns, &Lowering::lowerGather);
+  l.addKernel(patterns, &Lowering::lowerScatter);
 }
 
 } // namespace tpuc::hlotpu

@@ -399,59 +399,82 @@ LogicalResult Lowering::lowerOp(Operation *op) {
   return endKernel();
 }
 
+LogicalResult convertWithKernel(Lowering &l, Operation *op,
+                                ArrayRef<ValueRange> operands,
+                                ConversionPatternRewriter &rewriter) {
+  for (auto [operand, mems] : llvm::zip(op->getOperands(), operands)) {
+    if (isa<TupleType>(operand.getType())) {
+      if (!mems.empty())
+        l.tuples[operand] = SmallVector<Value>(mems);
+    } else if (mems.size() == 1 && isa<MemRefType>(mems[0].getType())) {
+      l.hbm[operand] = mems[0];
+    }
+  }
+  l.stepMarks.push_back(&l.newFunc.getBody().front().back());
+  if (failed(l.lowerOp(op)))
+    return failure();
+  SmallVector<SmallVector<Value>> replacements;
+  for (Value result : op->getResults()) {
+    SmallVector<Value> &mems = replacements.emplace_back();
+    if (isa<TupleType>(result.getType())) {
+      mems = l.tuples.lookup(result);
+      continue;
+    }
+    Value mem = l.hbm.lookup(result);
+    if (!mem)
+      continue;
+    mems.push_back(mem);
+    if (l.plan) {
+      auto it = l.plan->allocationOf.find(result);
+      if (it != l.plan->allocationOf.end())
+        l.heldValues.push_back({static_cast<int64_t>(it->second), mem});
+    }
+  }
+  rewriter.replaceOpWithMultiple(op, std::move(replacements));
+  return success();
+}
+
 namespace {
 
-/// The conversion's one pattern: any op of the entry function becomes its
-/// kernel in the new function (Lowering::lowerOp). Its operands' memrefs
-/// come from the adaptor (a tuple's: its leaves, 1:N); its results are
-/// replaced by the memrefs the kernel wrote (a tuple's leaves, 1:N; none for
-/// the ops materialized at their uses). The patterns carry no type
-/// converter: a value's memref type is the kernel's choice (a transpose
-/// that is a view of a permuted layout keeps that layout), so the adaptor
-/// hands over the memrefs as replaced, without materializations.
-class KernelPattern : public ConversionPattern {
+/// The ops without a KernelPattern: elementwise ops (the loop kernel, by
+/// isLoopKernelOp and Elementwise.cpp's op -> instruction table), compares
+/// that only feed selects, and ops nothing lowers (lowerOp reports them).
+/// No type converter: a value's memref type is its kernel's choice (a
+/// transpose that is a view of a permuted layout keeps that layout), so
+/// the adaptor hands over the memrefs as replaced.
+class FallbackPattern : public ConversionPattern {
 public:
-  KernelPattern(MLIRContext *ctx, Lowering &l)
+  FallbackPattern(MLIRContext *ctx, Lowering &l)
       : ConversionPattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx), l(l) {}
 
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<ValueRange> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    for (auto [operand, mems] : llvm::zip(op->getOperands(), operands)) {
-      if (isa<TupleType>(operand.getType())) {
-        if (!mems.empty())
-          l.tuples[operand] = SmallVector<Value>(mems);
-      } else if (mems.size() == 1 && isa<MemRefType>(mems[0].getType())) {
+    if (isa<func::ReturnOp>(op) || l.kernels.contains(op->getName()))
+      return failure(); // their own patterns
+    return convertWithKernel(l, op, operands, rewriter);
+  }
+
+private:
+  Lowering &l;
+};
+
+/// The entry's return: the result copies and aliases, the new return.
+class ReturnPattern : public OpConversionPattern<func::ReturnOp> {
+public:
+  ReturnPattern(MLIRContext *ctx, Lowering &l)
+      : OpConversionPattern(ctx), l(l) {}
+
+  LogicalResult
+  matchAndRewrite(func::ReturnOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    for (auto [operand, mems] :
+         llvm::zip(op->getOperands(), adaptor.getOperands()))
+      if (mems.size() == 1 && isa<MemRefType>(mems[0].getType()))
         l.hbm[operand] = mems[0];
-      }
-    }
-    if (isa<func::ReturnOp>(op)) {
-      if (failed(l.lowerReturn(op)))
-        return failure();
-      rewriter.eraseOp(op);
-      return success();
-    }
-    l.stepMarks.push_back(&l.newFunc.getBody().front().back());
-    if (failed(l.lowerOp(op)))
+    if (failed(l.lowerReturn(op)))
       return failure();
-    SmallVector<SmallVector<Value>> replacements;
-    for (Value result : op->getResults()) {
-      SmallVector<Value> &mems = replacements.emplace_back();
-      if (isa<TupleType>(result.getType())) {
-        mems = l.tuples.lookup(result);
-        continue;
-      }
-      Value mem = l.hbm.lookup(result);
-      if (!mem)
-        continue;
-      mems.push_back(mem);
-      if (l.plan) {
-        auto it = l.plan->allocationOf.find(result);
-        if (it != l.plan->allocationOf.end())
-          l.heldValues.push_back({static_cast<int64_t>(it->second), mem});
-      }
-    }
-    rewriter.replaceOpWithMultiple(op, std::move(replacements));
+    rewriter.eraseOp(op);
     return success();
   }
 
@@ -462,18 +485,6 @@ private:
 } // namespace
 
 LogicalResult Lowering::convertEntry() {
-  populateConstantKernels(*this);
-  populateDataMovementKernels(*this);
-  populateGatherKernels(*this);
-  populateReduceKernels(*this);
-  populateReduceWindowKernels(*this);
-  populateDotKernels(*this);
-  populateConvolutionKernels(*this);
-  populateSortKernels(*this);
-  populateCollectiveKernels(*this);
-  populateControlFlowKernels(*this);
-  populateFusionKernels(*this);
-
   // Every hlo op and the entry's return are illegal: a full conversion
   // fails at the first op without a kernel.
   ConversionTarget target(*ctx);
@@ -481,7 +492,18 @@ LogicalResult Lowering::convertEntry() {
   target.addDynamicallyLegalOp<func::ReturnOp>(
       [&](func::ReturnOp op) { return op->getParentOp() != oldFunc; });
   RewritePatternSet patterns(ctx);
-  patterns.add<KernelPattern>(ctx, *this);
+  populateConstantPatterns(patterns, *this);
+  populateDataMovementPatterns(patterns, *this);
+  populateGatherPatterns(patterns, *this);
+  populateReducePatterns(patterns, *this);
+  populateReduceWindowPatterns(patterns, *this);
+  populateDotPatterns(patterns, *this);
+  populateConvolutionPatterns(patterns, *this);
+  populateSortPatterns(patterns, *this);
+  populateCollectivePatterns(patterns, *this);
+  populateControlFlowPatterns(patterns, *this);
+  populateFusionPatterns(patterns, *this);
+  patterns.add<FallbackPattern, ReturnPattern>(ctx, *this);
   SmallVector<Operation *> ops;
   for (Operation &op : oldFunc.getBody().front())
     ops.push_back(&op);

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -34,7 +35,45 @@
 
 namespace tpuc::hlotpu {
 
-using namespace mlir;
+// The MLIR names this folder uses, declared here (as mlir/Support/LLVM.h
+// does for LLVM's) instead of a using-directive in a header.
+using mlir::APFloat;
+using mlir::ArrayRef;
+using mlir::Attribute;
+using mlir::BlockArgument;
+using mlir::cast;
+using mlir::DenseFPElementsAttr;
+using mlir::dyn_cast;
+using mlir::dyn_cast_or_null;
+using mlir::failed;
+using mlir::failure;
+using mlir::FailureOr;
+using mlir::function_ref;
+using mlir::InFlightDiagnostic;
+using mlir::IntegerType;
+using mlir::isa;
+using mlir::Location;
+using mlir::LogicalResult;
+using mlir::MemRefType;
+using mlir::MLIRContext;
+using mlir::ModuleOp;
+using mlir::OpBuilder;
+using mlir::Operation;
+using mlir::OperationName;
+using mlir::RankedTensorType;
+using mlir::Region;
+using mlir::SmallVector;
+using mlir::SmallVectorImpl;
+using mlir::succeeded;
+using mlir::success;
+using mlir::Twine;
+using mlir::Type;
+using mlir::UnknownLoc;
+using mlir::Value;
+using mlir::ValueRange;
+using mlir::VectorType;
+namespace arith = mlir::arith;
+namespace func = mlir::func;
 
 inline constexpr int64_t kSublanes = 8, kLanes = 128;
 
@@ -205,19 +244,48 @@ struct KernelEntry {
   KernelKind kind = KernelKind::Kernel;
 };
 
-// Each kernel family registers the ops it lowers (one line per op) in
-// `Lowering::kernels`; HloToTpu.cpp calls them all.
-void populateConstantKernels(Lowering &l);
-void populateDataMovementKernels(Lowering &l);
-void populateGatherKernels(Lowering &l);
-void populateReduceKernels(Lowering &l);
-void populateReduceWindowKernels(Lowering &l);
-void populateDotKernels(Lowering &l);
-void populateConvolutionKernels(Lowering &l);
-void populateSortKernels(Lowering &l);
-void populateCollectiveKernels(Lowering &l);
-void populateControlFlowKernels(Lowering &l);
-void populateFusionKernels(Lowering &l);
+// Each kernel family adds one KernelPattern per op it lowers (one line per
+// op, Lowering::addKernel); HloToTpu.cpp calls them all.
+void populateConstantPatterns(mlir::RewritePatternSet &patterns, Lowering &l);
+void populateDataMovementPatterns(mlir::RewritePatternSet &patterns,
+                                  Lowering &l);
+void populateGatherPatterns(mlir::RewritePatternSet &patterns, Lowering &l);
+void populateReducePatterns(mlir::RewritePatternSet &patterns, Lowering &l);
+void populateReduceWindowPatterns(mlir::RewritePatternSet &patterns,
+                                  Lowering &l);
+void populateDotPatterns(mlir::RewritePatternSet &patterns, Lowering &l);
+void populateConvolutionPatterns(mlir::RewritePatternSet &patterns,
+                                 Lowering &l);
+void populateSortPatterns(mlir::RewritePatternSet &patterns, Lowering &l);
+void populateCollectivePatterns(mlir::RewritePatternSet &patterns, Lowering &l);
+void populateControlFlowPatterns(mlir::RewritePatternSet &patterns,
+                                 Lowering &l);
+void populateFusionPatterns(mlir::RewritePatternSet &patterns, Lowering &l);
+
+/// Converts `op` (HloToTpu.cpp): binds its operands to their memrefs from
+/// the adaptor (a tuple's leaves, 1:N), lowers it (Lowering::lowerOp) and
+/// replaces its results by the memrefs its kernel wrote.
+LogicalResult convertWithKernel(Lowering &l, Operation *op,
+                                ArrayRef<ValueRange> operands,
+                                mlir::ConversionPatternRewriter &rewriter);
+
+/// The conversion pattern of one hlo op with a kernel of its own.
+template <typename OpTy>
+class KernelPattern : public mlir::OpConversionPattern<OpTy> {
+public:
+  KernelPattern(MLIRContext *ctx, Lowering &l)
+      : mlir::OpConversionPattern<OpTy>(ctx), l(l) {}
+
+  LogicalResult matchAndRewrite(
+      OpTy op,
+      typename mlir::OpConversionPattern<OpTy>::OneToNOpAdaptor adaptor,
+      mlir::ConversionPatternRewriter &rewriter) const override {
+    return convertWithKernel(l, op, adaptor.getOperands(), rewriter);
+  }
+
+private:
+  Lowering &l;
+};
 
 /// The emitter every kernel builds with: the tpu ops' builders (scalar
 /// arithmetic folded to constants, loops, DMA, vregs, the MXU issue loop),
@@ -427,34 +495,40 @@ public:
   /// Ops that become no kernel of their own: splat constants (filled or
   /// kept in registers where used) and compares that only feed selects.
   static bool isMaterializedAtUse(Operation *op);
-  /// Registers `fn` as the kernel of `OpTy`.
+  /// Registers `fn` as the kernel of `OpTy` and adds its pattern.
   template <typename OpTy>
-  void addKernel(LogicalResult (Lowering::*fn)(OpTy),
+  void addKernel(mlir::RewritePatternSet &patterns,
+                 LogicalResult (Lowering::*fn)(OpTy),
                  KernelKind kind = KernelKind::Kernel) {
     kernels.insert_or_assign(
         OperationName(OpTy::getOperationName(), ctx),
         KernelEntry{
             [fn](Lowering &l, Operation *op) { return (l.*fn)(cast<OpTy>(op)); },
             kind});
+    patterns.add<KernelPattern<OpTy>>(ctx, *this);
   }
-  /// Registers `fn` as the kernel of each of `OpTys`.
+  /// Registers `fn` as the kernel of each of `OpTys` and adds their
+  /// patterns.
   template <typename... OpTys>
-  void addKernels(LogicalResult (Lowering::*fn)(Operation *),
+  void addKernels(mlir::RewritePatternSet &patterns,
+                  LogicalResult (Lowering::*fn)(Operation *),
                   KernelKind kind = KernelKind::Kernel) {
     (kernels.insert_or_assign(
          OperationName(OpTys::getOperationName(), ctx),
          KernelEntry{[fn](Lowering &l, Operation *op) { return (l.*fn)(op); },
                      kind}),
      ...);
+    patterns.add<KernelPattern<OpTys>...>(ctx, *this);
   }
   /// hlo op name -> its kernel entry point (the families' populate
-  /// functions fill it).
+  /// functions fill it): what lowerOp dispatches on, for the patterns and
+  /// for ops nested in region bodies.
   llvm::DenseMap<OperationName, KernelEntry> kernels;
   /// The entry's results: copies where one buffer would be returned twice,
   /// the input_output_alias copies, and the new function's return.
   LogicalResult lowerReturn(Operation *terminator);
   /// Converts the entry's ops (then its return) into the new function by
-  /// applyFullConversion over the kernel pattern (HloToTpu.cpp).
+  /// applyFullConversion over the kernel patterns (HloToTpu.cpp).
   LogicalResult convertEntry();
   LogicalResult applyInputOutputAliases(SmallVectorImpl<Value> &results);
   // Arguments in permuted layouts read through views of their physical

@@ -482,8 +482,8 @@ LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
   return success();
 }
 
-void populateReduceKernels(Lowering &l) {
-  l.addKernel(&Lowering::lowerReduce);
+void populateReducePatterns(RewritePatternSet &patterns, Lowering &l) {
+  l.addKernel(patterns, &Lowering::lowerReduce);
 }
 
 } // namespace tpuc::hlotpu

@@ -180,8 +180,8 @@ LogicalResult Lowering::lowerReduceWindow(hlo::ReduceWindowOp op) {
   return success();
 }
 
-void populateReduceWindowKernels(Lowering &l) {
-  l.addKernel(&Lowering::lowerReduceWindow);
+void populateReduceWindowPatterns(RewritePatternSet &patterns, Lowering &l) {
+  l.addKernel(patterns, &Lowering::lowerReduceWindow);
 }
 
 } // namespace tpuc::hlotpu

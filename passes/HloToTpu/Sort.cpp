@@ -789,9 +789,9 @@ LogicalResult Lowering::lowerTopK(hlo::TopKOp op) {
   return TopKKernel(*this, op).emit();
 }
 
-void populateSortKernels(Lowering &l) {
-  l.addKernel(&Lowering::lowerSort);
-  l.addKernel(&Lowering::lowerTopK);
+void populateSortPatterns(RewritePatternSet &patterns, Lowering &l) {
+  l.addKernel(patterns, &Lowering::lowerSort);
+  l.addKernel(patterns, &Lowering::lowerTopK);
 }
 
 } // namespace tpuc::hlotpu
