@@ -121,12 +121,42 @@ LogicalResult Lowering::lowerIota(hlo::IotaOp op) {
 
   // One loop per dim above the two minor ones (so a dim's index is a loop
   // counter, no division), then the tile rows; each tile row is built in
-  // VMEM and written by one DMA (tile rows are contiguous in the layout).
+  // VMEM and written by one DMA (tile rows are contiguous in the layout),
+  // in blocks of at most kBlockTiles column tiles when it is longer.
+  constexpr int64_t kBlockTiles = 256;
   Type storage = storageType(elem);
-  VBuf rowBuf = vmem(storage, g.colTiles * g.tileBytes());
+  int64_t blockTiles = std::min(g.colTiles, kBlockTiles);
+  VBuf rowBuf = vmem(storage, blockTiles * g.tileBytes());
   Value out = allocHbm(type, op.getLoc());
   hbm[op.getResult()] = out;
   int64_t rowBytes = g.colTiles * g.tileBytes();
+  // Writes column tiles firstCol .. firstCol + tiles - 1 of tile row rt.
+  auto columns = [&](Value row, Value dimIndex, Value rt, Value firstCol,
+                     int64_t tiles) {
+    loop(tiles, [&](Value i) {
+      Value ct = add(firstCol, i);
+      // The index along `dim` of the tile's first element.
+      Value base = dimIndex;
+      if (rank == 1)
+        base = mul(ct, kSublanes * kLanes);
+      else if (rank >= 2 && dim == rank - 1)
+        base = mul(ct, kLanes);
+      else if (rank >= 2 && dim == rank - 2)
+        base = mul(rt, kSublanes);
+      Value r = splatIndex(base);
+      if (pattern)
+        r = tpu::VAddOp::create(b, loc, pattern, r);
+      if (!storage.isInteger(32))
+        r = tpu::VConvertOp::create(b, loc, f32Reg(), r);
+      tpu::VStoreOp::create(b, loc, r, rowBuf.arena,
+                            add(mul(i, g.tileBytes()), rowBuf.offset), 0);
+    });
+    Value tileRow = add(mul(row, g.rowTiles), rt);
+    dma(rowBuf.arena, c(rowBuf.offset), out,
+        add(mul(tileRow, rowBytes), mul(firstCol, g.tileBytes())), 1,
+        tiles * g.tileBytes(), 0, 0, 1);
+    wait(1, 1);
+  };
   std::function<void(int64_t, Value, Value)> nest = [&](int64_t d, Value row,
                                                         Value dimIndex) {
     if (d < rank - 2) {
@@ -136,27 +166,12 @@ LogicalResult Lowering::lowerIota(hlo::IotaOp op) {
       return;
     }
     loop(g.rowTiles, [&](Value rt) {
-      loop(g.colTiles, [&](Value ct) {
-        // The index along `dim` of the tile's first element.
-        Value base = dimIndex;
-        if (rank == 1)
-          base = mul(ct, kSublanes * kLanes);
-        else if (rank >= 2 && dim == rank - 1)
-          base = mul(ct, kLanes);
-        else if (rank >= 2 && dim == rank - 2)
-          base = mul(rt, kSublanes);
-        Value r = splatIndex(base);
-        if (pattern)
-          r = tpu::VAddOp::create(b, loc, pattern, r);
-        if (!storage.isInteger(32))
-          r = tpu::VConvertOp::create(b, loc, f32Reg(), r);
-        tpu::VStoreOp::create(b, loc, r, rowBuf.arena,
-                              add(mul(ct, g.tileBytes()), rowBuf.offset), 0);
+      int64_t full = g.colTiles / blockTiles, rest = g.colTiles % blockTiles;
+      loop(full, [&](Value cb) {
+        columns(row, dimIndex, rt, mul(cb, blockTiles), blockTiles);
       });
-      Value tileRow = add(mul(row, g.rowTiles), rt);
-      dma(rowBuf.arena, c(rowBuf.offset), out, mul(tileRow, rowBytes), 1,
-          rowBytes, 0, 0, 1);
-      wait(1, 1);
+      if (rest)
+        columns(row, dimIndex, rt, c(full * blockTiles), rest);
     });
   };
   nest(0, c(0), c(0));

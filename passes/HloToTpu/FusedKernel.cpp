@@ -493,8 +493,8 @@ Value Lowering::loadRow(const RowStream &r, Value rowOffset) {
   return tpu::VBroadcastLaneOp::create(b, loc, tile, c(0));
 }
 
-FailureOr<Lowering::OperandStream> Lowering::streamOperand(Value operand,
-                                                           int64_t slotBytes) {
+FailureOr<Lowering::OperandStream>
+Lowering::streamOperand(Value operand, int64_t slotBytes, int64_t pitchTiles) {
   auto type = cast<RankedTensorType>(operand.getType());
   OperandStream s;
   s.operand = operand;
@@ -525,7 +525,7 @@ FailureOr<Lowering::OperandStream> Lowering::streamOperand(Value operand,
         unsupported(def, "feeding a reduce through a broadcast"));
   Geometry g = geometryOf(type);
   s.tileBytes = kSublanes * kLanes * s.elemBytes;
-  s.rowBytes = g.colTiles * s.tileBytes;
+  s.rowBytes = (pitchTiles ? pitchTiles : g.colTiles) * s.tileBytes;
   FailureOr<SmallVector<RowStream>> rows =
       rowStreams(*this, spreads, slotBytes / s.rowBytes, 2);
   if (failed(rows))

@@ -596,8 +596,9 @@ public:
   struct OperandStream {
     Value operand;
     int64_t elemBytes = 4; // the operand's
-    int64_t tileBytes = 0, rowBytes = 0; // the operand's tile and tile row
-    int64_t slotRows = 0; // tile rows per slot
+    int64_t tileBytes = 0; // the operand's tile
+    int64_t rowBytes = 0;  // a tile row in the slots (the columns streamed)
+    int64_t slotRows = 0;  // tile rows per slot
     /// HBM source, its slots, its element bytes.
     SmallVector<std::tuple<Value, VBuf, int64_t>> sources;
     llvm::DenseMap<Value, std::pair<VBuf, int64_t>> ins;
@@ -605,7 +606,10 @@ public:
     SmallVector<RowStream> rows; // two slots of a block's tile rows each
     bool produced = false;
   };
-  FailureOr<OperandStream> streamOperand(Value operand, int64_t slotBytes);
+  /// `pitchTiles`: the tiles of a tile row in the slots, when the kernel
+  /// streams column blocks (0: the operand's whole tile rows).
+  FailureOr<OperandStream> streamOperand(Value operand, int64_t slotBytes,
+                                         int64_t pitchTiles = 0);
   /// The VMEM `streamOperand(operand, slotBytes)` takes, in units of
   /// 2 * slotBytes: 1 for an HBM operand, the streamed inputs' element
   /// bytes over the operand's for an input fusion (at least 1).
