@@ -426,12 +426,24 @@ public:
   // --- vector registers -------------------------------------------------------
   VectorType f32Reg() { return VectorType::get({8, 128}, b.getF32Type()); }
   VectorType i32Reg() { return VectorType::get({8, 128}, b.getI32Type()); }
-  Value vload(const VBuf &buf, Value off, int64_t stride = 0) {
-    return tpu::VLoadOp::create(b, loc, f32Reg(), buf.arena,
-                                  add(off, buf.offset), stride);
+  /// The register type of a buffer's loads: i32 buffers give i32
+  /// registers, f32 and bf16 ones f32 (VLD widens bf16).
+  VectorType regOf(Value arena) {
+    Type elem = cast<MemRefType>(arena.getType()).getElementType();
+    return elem.isInteger(32) ? i32Reg() : f32Reg();
   }
-  void vstore(Value v, const VBuf &buf, Value off) {
-    tpu::VStoreOp::create(b, loc, v, buf.arena, add(off, buf.offset), 0);
+  Value vload(const VBuf &buf, Value off, int64_t stride = 0) {
+    return tpu::VLoadOp::create(b, loc, regOf(buf.arena), buf.arena,
+                                add(off, buf.offset), stride);
+  }
+  void vstore(Value v, const VBuf &buf, Value off, int64_t stride = 0) {
+    tpu::VStoreOp::create(b, loc, v, buf.arena, add(off, buf.offset), stride);
+  }
+  Value vcmp(tpu::CmpKind kind, Value x, Value y) {
+    return tpu::VCmpOp::create(b, loc, i32Reg(), kind, x, y);
+  }
+  Value vsel(Value mask, Value x, Value y) {
+    return tpu::VSelectOp::create(b, loc, mask, x, y);
   }
   Value splatF32(double value) {
     Value cst = arith::ConstantOp::create(b, 
@@ -442,9 +454,8 @@ public:
   /// Lanes (sublanes) whose index is below `limit` keep `v`, the others
   /// become `fill`: masks the padding of ragged edges.
   Value maskBelow(Value v, Value ids, Value limit, double fill) {
-    Value mask = tpu::VCmpOp::create(b, loc, i32Reg(), tpu::CmpKind::lt, ids,
-                                       splatIndex(limit));
-    return tpu::VSelectOp::create(b, loc, mask, v, splatF32(fill));
+    Value mask = vcmp(tpu::CmpKind::lt, ids, splatIndex(limit));
+    return vsel(mask, v, splatF32(fill));
   }
 
   // --- the MXUs (Mxu.cpp) -------------------------------------------------------
