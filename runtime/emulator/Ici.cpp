@@ -64,30 +64,13 @@ IciFabric::exchange(int64_t device, Arrival arrival) {
   std::unique_lock<std::mutex> lock(mutex_);
   if (aborted_)
     return absl::AbortedError(why_);
-  slots_[device] = std::move(arrival);
+  slots_[device - first_] = std::move(arrival);
   uint64_t generation = generation_;
-  if (++arrived_ == count_) {
-    int64_t pc = slots_[0].pc;
-    for (int64_t d = 1; d < count_; ++d)
-      if (slots_[d].pc != pc) {
-        aborted_ = true;
-        why_ = absl::StrCat("device 0 is at the collective of instruction ",
-                            pc, ", device ", d, " at instruction ",
-                            slots_[d].pc,
-                            " (devices must reach the same collectives in "
-                            "the same order)");
-        arrivedAll_.notify_all();
-        return absl::FailedPreconditionError(why_);
-      }
-    published_ = std::make_shared<const Round>(std::move(slots_));
-    slots_ = std::vector<Arrival>(count_);
-    arrived_ = 0;
-    ++generation_;
-    arrivedAll_.notify_all();
-    return published_;
-  }
-  arrivedAll_.wait(lock,
-                   [&] { return generation_ != generation || aborted_; });
+  if (++arrived_ == local_)
+    completeRound();
+  else
+    arrivedAll_.wait(lock,
+                     [&] { return generation_ != generation || aborted_; });
   if (generation_ != generation)
     return published_;
   return absl::FailedPreconditionError(why_);
@@ -97,17 +80,61 @@ void IciFabric::finish(int64_t device) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (aborted_)
     return;
-  if (arrived_ > 0) {
-    aborted_ = true;
-    why_ = absl::StrCat("device ", device,
-                        " stopped while other devices wait at a collective");
-    arrivedAll_.notify_all();
+  slots_[device - first_] = Arrival{};
+  if (++arrived_ == local_)
+    completeRound();
+}
+
+void IciFabric::completeRound() {
+  std::vector<Arrival> local = std::move(slots_);
+  slots_ = std::vector<Arrival>(local_);
+  arrived_ = 0;
+  Round all;
+  if (transport_) {
+    absl::StatusOr<Round> gathered = transport_->allGather(std::move(local));
+    if (!gathered.ok()) {
+      aborted_ = true;
+      why_ = std::string(gathered.status().message());
+      arrivedAll_.notify_all();
+      return;
+    }
+    all = std::move(*gathered);
   } else {
-    // Later arrivals cannot complete either.
-    aborted_ = true;
-    why_ = absl::StrCat("device ", device,
-                        " stopped before reaching this collective");
+    all = std::move(local);
   }
+  // The first device at a collective and the first that stopped.
+  int64_t at = -1, stopped = -1;
+  for (int64_t d = 0; d < count_ && !aborted_; ++d) {
+    if (all[d].pc == Arrival::kStopped) {
+      if (stopped < 0)
+        stopped = d;
+    } else if (at < 0) {
+      at = d;
+    } else if (all[d].pc != all[at].pc) {
+      aborted_ = true;
+      why_ = absl::StrCat("device ", at, " is at the collective of instruction ",
+                          all[at].pc, ", device ", d, " at instruction ",
+                          all[d].pc,
+                          " (devices must reach the same collectives in "
+                          "the same order)");
+    }
+  }
+  if (!aborted_ && stopped >= 0) {
+    // Every device stopped (the run is over: nobody waits), or one stopped
+    // while others wait: those fail.
+    aborted_ = true;
+    why_ = at < 0 ? absl::StrCat("device ", stopped,
+                                 " stopped before reaching this collective")
+                  : absl::StrCat("device ", stopped,
+                                 " stopped while device ", at,
+                                 " waits at the collective of instruction ",
+                                 all[at].pc);
+  }
+  if (!aborted_) {
+    published_ = std::make_shared<const Round>(std::move(all));
+    ++generation_;
+  }
+  arrivedAll_.notify_all();
 }
 
 std::vector<int64_t> groupOf(const exe::Collective &c, int64_t device) {
@@ -338,33 +365,35 @@ absl::StatusOr<CollectiveProfile> runCollective(IciFabric *fabric,
   int64_t logical = elementCount(in) * elementBytes(in.dtype());
   std::vector<int64_t> group = groupOf(c, r.device);
   uint64_t start = r.arrival;
+  IciFabric::Arrival mine;
+  mine.pc = r.pc;
+  mine.cycle = r.arrival;
   if (r.functional) {
-    IciFabric::Arrival mine;
-    mine.pc = r.pc;
-    mine.cycle = r.arrival;
     mine.operand.resize(logical);
     if (absl::Status s = deviceToHost(in, in.dtype(), r.operand,
                                       absl::MakeSpan(mine.operand));
         !s.ok())
       return s;
-    std::shared_ptr<const IciFabric::Round> round;
-    int64_t self = r.device;
-    if (fabric) {
-      absl::StatusOr<std::shared_ptr<const IciFabric::Round>> met =
-          fabric->exchange(r.device, std::move(mine));
-      if (!met.ok())
-        return met.status();
-      round = *met;
-    } else {
-      // One device: groups of one.
-      auto alone = std::make_shared<IciFabric::Round>(1);
-      (*alone)[0] = std::move(mine);
-      round = alone;
-      self = 0;
-    }
-    for (int64_t d : group)
-      if (d < static_cast<int64_t>(round->size()))
-        start = std::max(start, (*round)[d].cycle);
+  }
+  std::shared_ptr<const IciFabric::Round> round;
+  int64_t self = r.device;
+  if (fabric) {
+    absl::StatusOr<std::shared_ptr<const IciFabric::Round>> met =
+        fabric->exchange(r.device, std::move(mine));
+    if (!met.ok())
+      return met.status();
+    round = *met;
+  } else {
+    // One device: groups of one.
+    auto alone = std::make_shared<IciFabric::Round>(1);
+    (*alone)[0] = std::move(mine);
+    round = alone;
+    self = 0;
+  }
+  for (int64_t d : group)
+    if (d < static_cast<int64_t>(round->size()))
+      start = std::max(start, (*round)[d].cycle);
+  if (r.functional) {
     absl::StatusOr<std::vector<uint8_t>> result =
         collectiveResult(r.opcode, c, self, *round);
     if (!result.ok())

@@ -24,31 +24,33 @@ absl::StatusOr<SliceRunResult>
 runSlice(const Executable &e,
          const std::vector<std::vector<hostio::HostArray>> &inputs,
          int64_t steps, const ExecuteOptions &options, KernelPath kernels,
-         const SliceStepCallback &afterStep) {
-  int64_t devices = numDevices(e.proto());
-  IciFabric fabric(devices, iciLinksOf(e));
+         const SliceStepCallback &afterStep, SlicePart part) {
+  int64_t devices = static_cast<int64_t>(inputs.size());
+  int64_t first = part.firstDevice;
+  IciFabric fabric(numDevices(e.proto()), iciLinksOf(e), first, devices,
+                   part.transport);
   SliceRunResult out;
   out.results.resize(devices);
   out.profiles.resize(devices);
   std::vector<absl::Status> status(devices);
   auto body = [&](int64_t d) {
     EmulatorDevice device(e.target(), kernels);
-    device.attachIci(&fabric, d);
+    device.attachIci(&fabric, first + d);
     StepCallback callback;
-    if (d == 0 && afterStep)
+    if (first + d == 0 && afterStep)
       callback = [&](int64_t step, const ExecutionProfile &p) {
         return afterStep(step, p, device);
       };
     absl::StatusOr<RunResult> r =
         runSteps(device, e, inputs[d], steps, options, callback);
-    fabric.finish(d);
+    fabric.finish(first + d);
     if (!r.ok()) {
       status[d] = r.status();
       return;
     }
     out.results[d] = std::move(r->results);
     out.profiles[d] = std::move(r->profile);
-    out.profiles[d].device = d;
+    out.profiles[d].device = first + d;
   };
   std::vector<std::thread> threads;
   for (int64_t d = 1; d < devices; ++d)
@@ -64,7 +66,7 @@ runSlice(const Executable &e,
           (pass == 1 || status[d].message().find("stopped") ==
                             absl::string_view::npos))
         return absl::Status(status[d].code(),
-                            absl::StrCat("device ", d, ": ",
+                            absl::StrCat("device ", first + d, ": ",
                                          status[d].message()));
   return out;
 }
