@@ -1,5 +1,6 @@
 #include "runtime/emulator/Ici.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -10,14 +11,57 @@
 
 namespace tpuc::runtime {
 
+IciPlacement placeCollective(exe::Opcode opcode, const exe::Collective &c,
+                             int64_t device, const Torus &torus) {
+  IciPlacement place;
+  if (torus.dims.empty() || opcode == exe::DEVICE_ID)
+    return place;
+  // Every transfer of the collective (they run at once), and the device's.
+  IciEdges all, mine;
+  auto add = [&](int64_t from, int64_t to, bool own) {
+    all.emplace_back(from, to);
+    if (own)
+      mine.emplace_back(from, to);
+  };
+  if (opcode == exe::COLLECTIVE_PERMUTE) {
+    for (const exe::SourceTarget &p : c.pairs())
+      if (p.source() != p.target())
+        add(p.source(), p.target(),
+            p.source() == device || p.target() == device);
+  } else {
+    bool chain = opcode == exe::COLLECTIVE_BROADCAST;
+    for (const exe::ReplicaGroup &g : c.groups()) {
+      int64_t n = g.devices_size();
+      bool own = std::find(g.devices().begin(), g.devices().end(),
+                           static_cast<uint32_t>(device)) != g.devices().end();
+      for (int64_t m = 0; n > 1 && m < (chain ? n - 1 : n); ++m)
+        add(g.devices(static_cast<int>(m)),
+            g.devices(static_cast<int>((m + 1) % n)), own);
+    }
+  }
+  int64_t hops = 0;
+  for (const auto &[from, to] : mine) {
+    int64_t h = std::max<int64_t>(torus.hops(from, to), 1);
+    hops = opcode == exe::COLLECTIVE_BROADCAST ? hops + h : std::max(hops, h);
+  }
+  place.hops = std::max<int64_t>(hops, 1);
+  place.linkLoad = maxLinkLoad(torus, all);
+  return place;
+}
+
 IciCost collectiveCost(exe::Opcode opcode, int64_t n, int64_t bytes,
-                       bool sends, const IciLinks &links, double clockHz) {
+                       bool sends, const IciLinks &links, double clockHz,
+                       const IciPlacement &place) {
   IciCost cost;
   if (opcode == exe::DEVICE_ID)
     return cost;
-  double lat = links.hopLatencySeconds;
-  double link = links.bytesPerSecondPerLink > 0 ? links.bytesPerSecondPerLink
-                                                : 1e12;
+  // One ring step's latency, and the links' bandwidth shared by the
+  // transfers that cross one.
+  double lat = static_cast<double>(place.hops) * links.hopLatencySeconds;
+  double link = (links.bytesPerSecondPerLink > 0
+                     ? links.bytesPerSecondPerLink
+                     : 1e12) /
+                static_cast<double>(place.linkLoad);
   double ring = 2 * link; // both directions of the ring
   double seconds = 0, sent = 0;
   double b = static_cast<double>(bytes);
@@ -47,7 +91,10 @@ IciCost collectiveCost(exe::Opcode opcode, int64_t n, int64_t bytes,
     break;
   case exe::COLLECTIVE_BROADCAST: // pipelined along a chain
     if (n > 1) {
-      seconds = (n - 1) * lat + b / link;
+      // place.hops: the whole chain's (without a torus, one per step).
+      seconds = static_cast<double>(std::max<int64_t>(n - 1, place.hops)) *
+                    links.hopLatencySeconds +
+                b / link;
       sent = sends ? b : 0;
     }
     break;
@@ -408,8 +455,9 @@ absl::StatusOr<CollectiveProfile> runCollective(IciFabric *fabric,
   for (const exe::SourceTarget &p : c.pairs())
     sends |= p.source() == r.device;
   IciLinks links = fabric ? fabric->links() : IciLinks{};
-  IciCost cost = collectiveCost(r.opcode, static_cast<int64_t>(group.size()),
-                                logical, sends, links, r.clockHz);
+  IciCost cost = collectiveCost(
+      r.opcode, static_cast<int64_t>(group.size()), logical, sends, links,
+      r.clockHz, placeCollective(r.opcode, c, r.device, links.torus));
   profile.groupSize = static_cast<int64_t>(group.size());
   profile.bytes = logical;
   profile.iciBytes = cost.bytesSent;

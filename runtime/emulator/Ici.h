@@ -14,16 +14,19 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "runtime/emulator/Torus.h"
 #include "runtime/loader/Executable.h"
 #include "runtime/loader/Profile.h"
 #include "runtime/schema/executable.pb.h"
 
 namespace tpuc::runtime {
 
-// One direction of one link and one hop's latency (the slice preset's).
+// One direction of one link and one hop's latency, and the chips'
+// topology (the slice preset's).
 struct IciLinks {
   double bytesPerSecondPerLink = 0;
   double hopLatencySeconds = 0;
+  Torus torus;
 };
 
 // The modeled cost of one collective on one device.
@@ -32,10 +35,27 @@ struct IciCost {
   uint64_t bytesSent = 0; // what this device puts on its links
 };
 
-// The ring model: a group of n devices is a bidirectional ring (half the
-// data each way), each step one hop. bytes = the operand's (logical) size.
+// Where one device's collective runs on the slice's torus (Torus.h).
+struct IciPlacement {
+  // Hop latencies of one ring step: the longest transfer between
+  // consecutive members of the device's group (one for the cores of a
+  // chip); a broadcast: of the whole chain; a permute: of the device's own
+  // transfers.
+  int64_t hops = 1;
+  // The most of the collective's transfers (every group's at once) that
+  // cross one direction of one link: they share its bandwidth.
+  int64_t linkLoad = 1;
+};
+IciPlacement placeCollective(exe::Opcode opcode, const exe::Collective &c,
+                             int64_t device, const Torus &torus);
+
+// The ring model: a group of n devices is a bidirectional ring in group
+// order (half the data each way); each step takes `place.hops` hop
+// latencies and its bytes at 1 / place.linkLoad of the links' bandwidth.
+// bytes = the operand's (logical) size.
 IciCost collectiveCost(exe::Opcode opcode, int64_t groupSize, int64_t bytes,
-                       bool sends, const IciLinks &links, double clockHz);
+                       bool sends, const IciLinks &links, double clockHz,
+                       const IciPlacement &place = {});
 
 // One device's arrival at a collective: the instruction, its operand
 // (row-major host bytes; empty in a timing-only run) and the cycle it

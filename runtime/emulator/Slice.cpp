@@ -17,6 +17,16 @@ IciLinks iciLinksOf(const Executable &e) {
                                             : 82e9;
   links.hopLatencySeconds =
       s.ici_hop_latency_seconds() > 0 ? s.ici_hop_latency_seconds() : 1e-6;
+  // The chips' torus, when the slice gives one that holds its devices.
+  int64_t chips = 1;
+  for (int64_t n : s.topology())
+    chips *= n > 0 ? n : 0;
+  if (s.topology_size() > 0 && chips > 0 && s.devices() > 0 &&
+      s.devices() % chips == 0) {
+    links.torus.dims.assign(s.topology().begin(), s.topology().end());
+    links.torus.wraparound = s.wraparound();
+    links.torus.devicesPerChip = s.devices() / chips;
+  }
   return links;
 }
 
