@@ -1,7 +1,10 @@
 #include "runtime/emulator/MpiFabric.h"
 
+#include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cstring>
+#include <thread>
 
 #include <mpi.h>
 
@@ -19,6 +22,28 @@ absl::Status check(int code, const char *what) {
   MPI_Error_string(code, text, &length);
   return absl::InternalError(
       absl::StrCat(what, " failed: ", std::string(text, length)));
+}
+
+// Starts a nonblocking MPI call (`start(&request)`) and waits for it
+// without spinning: MPI's blocking calls busy-poll, which takes a core from
+// the devices' threads (the emulation's work) when processes share a host.
+template <typename Start>
+absl::Status completed(const char *what, Start start) {
+  MPI_Request request;
+  if (absl::Status s = check(start(&request), what); !s.ok())
+    return s;
+  auto pause = std::chrono::microseconds(1);
+  for (;;) {
+    int done = 0;
+    if (absl::Status s =
+            check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), what);
+        !s.ok())
+      return s;
+    if (done)
+      return absl::OkStatus();
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(200));
+  }
 }
 
 int worldSize() {
@@ -71,12 +96,14 @@ public:
       header[3 * d + 2] = static_cast<int64_t>(mine[d].operand.size());
       myBytes += mine[d].operand.size();
     }
-    if (absl::Status s =
-            check(MPI_Allgather(header.data(), static_cast<int>(3 * local_),
-                                MPI_INT64_T, headers.data(),
-                                static_cast<int>(3 * local_), MPI_INT64_T,
-                                MPI_COMM_WORLD),
-                  "MPI_Allgather");
+    if (absl::Status s = completed(
+            "MPI_Iallgather",
+            [&](MPI_Request *request) {
+              return MPI_Iallgather(header.data(), static_cast<int>(3 * local_),
+                                    MPI_INT64_T, headers.data(),
+                                    static_cast<int>(3 * local_), MPI_INT64_T,
+                                    MPI_COMM_WORLD, request);
+            });
         !s.ok())
       return s;
     int64_t devices = local_ * ranks;
@@ -106,10 +133,13 @@ public:
     for (const IciArrival &a : mine)
       send.insert(send.end(), a.operand.begin(), a.operand.end());
     std::vector<uint8_t> received(total);
-    if (absl::Status s = check(
-            MPI_Allgatherv(send.data(), *myCount, MPI_BYTE, received.data(),
-                           counts.data(), at.data(), MPI_BYTE, MPI_COMM_WORLD),
-            "MPI_Allgatherv");
+    if (absl::Status s = completed(
+            "MPI_Iallgatherv",
+            [&](MPI_Request *request) {
+              return MPI_Iallgatherv(send.data(), *myCount, MPI_BYTE,
+                                     received.data(), counts.data(), at.data(),
+                                     MPI_BYTE, MPI_COMM_WORLD, request);
+            });
         !s.ok())
       return s;
     size_t offset = 0;

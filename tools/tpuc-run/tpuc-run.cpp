@@ -552,7 +552,8 @@ sliceInputs(const Options &o, const runtime::Executable &e) {
 }
 
 // An error as one rank reports it to the others: "E" and the message, or
-// "K" and the payload.
+// "K" and the payload. A relayed error is Cancelled: the rank that had it
+// reports it.
 std::string okPart(const std::string &payload) { return "K" + payload; }
 std::string errorPart(const absl::Status &s) {
   return absl::StrCat("E", s.message());
@@ -561,8 +562,8 @@ absl::StatusOr<std::string> payloadOf(absl::StatusOr<std::string> part) {
   if (!part.ok())
     return part.status();
   if (part->empty() || (*part)[0] != 'K')
-    return absl::AbortedError(part->empty() ? "no reply from rank 0"
-                                            : part->substr(1));
+    return absl::CancelledError(part->empty() ? "no reply from rank 0"
+                                              : part->substr(1));
   return part->substr(1);
 }
 
@@ -683,6 +684,9 @@ absl::Status runDevices(const Options &o, const runtime::Executable &e,
                       : std::vector<std::vector<hostio::HostArray>>();
   if (world.size > 1)
     inputs = scatterInputs(world, local, std::move(inputs));
+  // Rank 0's error reached every rank; rank 0 reports it.
+  if (!inputs.ok() && world.rank != 0 && absl::IsCancelled(inputs.status()))
+    return absl::OkStatus();
   if (!inputs.ok())
     return inputs.status();
   runtime::ExecuteOptions options;
@@ -710,8 +714,11 @@ absl::Status runDevices(const Options &o, const runtime::Executable &e,
       e, *inputs, o.steps, options, o.kernels, afterStep, part);
   if (world.size > 1) {
     r = gatherRuns(world, static_cast<size_t>(results.size()), std::move(r));
+    // Every rank's error reached rank 0, which reports it; the other ranks
+    // end quietly (a non-zero exit would make mpirun kill rank 0 before it
+    // prints).
     if (world.rank != 0)
-      return r.ok() ? absl::OkStatus() : absl::CancelledError();
+      return absl::OkStatus();
   }
   if (!r.ok())
     return r.status();
@@ -806,11 +813,14 @@ int main(int argc, char **argv) {
   if (mpi)
     runtime::mpi::finalize();
 #endif
-  // Under mpirun, rank 0 reports the run's error (the other ranks' reach it).
-  if (!status.ok() && world.rank == 0) {
+  // Under mpirun, an error rank 0 reports for every rank (a run's, a bad
+  // input) does not come back here on the others; the rest (arguments, the
+  // executable, the device split) each rank reports, as mpirun stops the
+  // job at the first that exits non-zero.
+  if (!status.ok()) {
     std::fprintf(stderr, "tpuc-run: error: %s\n",
                  std::string(status.message()).c_str());
     return 1;
   }
-  return status.ok() ? 0 : 1;
+  return 0;
 }
