@@ -170,6 +170,29 @@ std::optional<Tiling> Propagation::forward(Operation *op) const {
       return out;
     return std::nullopt;
   }
+  if (auto gather = dyn_cast<hlo::GatherOp>(op)) {
+    // Passthrough operand dimensions and the indices' batch dimensions; the
+    // operand's win where the two do not form a tiling together.
+    spmd::IndexedDims dims = spmd::gatherDims(gather);
+    Tiling operand = tilingOf(gather.getOperand()),
+           indices = tilingOf(gather.getStartIndices());
+    for (auto [d, o] : dims.passthrough)
+      out.set(o, operand.axis(d));
+    Tiling operandOnly = out;
+    for (auto [i, o] : dims.batch)
+      out.set(o, indices.axis(i));
+    return out.valid() ? out : operandOnly;
+  }
+  if (auto scatter = dyn_cast<hlo::ScatterOp>(op)) {
+    // The input's splits of passthrough dimensions stay.
+    if (scatter.getInputs().size() != 1)
+      return std::nullopt;
+    spmd::IndexedDims dims = spmd::scatterDims(scatter);
+    Tiling input = tilingOf(scatter.getInputs()[0]);
+    for (auto [d, u] : dims.passthrough)
+      out.set(d, input.axis(d));
+    return out;
+  }
   if (op->getNumOperands() == 0 || !isSplit(op->getOperand(0)))
     return std::nullopt;
   Tiling in = tilingOf(op->getOperand(0));

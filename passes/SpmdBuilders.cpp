@@ -257,6 +257,20 @@ bool isIdentityInit(Region &body, Value init) {
   return false;
 }
 
+bool isAddCombiner(Region &body) {
+  Block &block = body.front();
+  if (block.getNumArguments() != 2 || block.getOperations().size() != 2)
+    return false;
+  auto add = dyn_cast<hlo::AddOp>(block.front());
+  auto ret = dyn_cast<hlo::ReturnOp>(block.back());
+  if (!add || !ret || ret->getNumOperands() != 1 ||
+      ret->getOperand(0) != add.getResult())
+    return false;
+  Value a = block.getArgument(0), b = block.getArgument(1);
+  return (add.getLhs() == a && add.getRhs() == b) ||
+         (add.getLhs() == b && add.getRhs() == a);
+}
+
 bool reduceWindowHaloFits(hlo::ReduceWindowOp op, int64_t dim, int64_t block) {
   if (op.getInputs().size() != 1 ||
       !isIdentityInit(op.getBody(), op.getInitValues()[0]))

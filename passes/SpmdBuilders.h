@@ -86,6 +86,10 @@ private:
 /// combining the blocks adds it once.
 bool isIdentityInit(mlir::Region &body, mlir::Value init);
 
+/// Whether `body` (a scatter's update computation) returns the sum of its
+/// two arguments.
+bool isAddCombiner(mlir::Region &body);
+
 /// Whether a one-input reduce-window split along `dim` can be computed on
 /// blocks of `block` rows with halos (haloFits). Its init must be the
 /// identity of its body: XLA skips padded positions, and only the identity

@@ -49,6 +49,9 @@ struct Plan {
   /// The windowed op's dimension that needs halos (a convolution: the
   /// index of the spatial dimension), or -1.
   int64_t halo = -1;
+  /// A scatter whose updates are split: it scatters into zeros, and the
+  /// input is added to the all-reduced sum.
+  bool zeroInit = false;
 };
 
 int64_t rankOf(Value value) {
@@ -321,6 +324,69 @@ Plan SpmdPartitioner::plan(Operation *op, const spmd::Tiling &t) {
       p.partial = true;
       p.groups = std::move(groups);
     }
+    return p;
+  }
+  if (auto gather = dyn_cast<hlo::GatherOp>(op)) {
+    // Passthrough operand dimensions and the indices' batch dimensions
+    // split as the result does; each partition gathers its tile.
+    spmd::Tiling operand = current(gather.getOperand());
+    spmd::IndexedDims dims = spmd::gatherDims(gather, &operand);
+    for (auto [d, o] : dims.passthrough) {
+      p.operands[0]->set(d, t.axis(o));
+      p.result->set(o, t.axis(o));
+    }
+    for (auto [i, o] : dims.batch) {
+      p.operands[1]->set(i, t.axis(o));
+      p.result->set(o, t.axis(o));
+    }
+    return p;
+  }
+  if (auto scatter = dyn_cast<hlo::ScatterOp>(op)) {
+    if (scatter.getInputs().size() != 1)
+      return p;
+    spmd::Tiling updates = current(scatter.getUpdates()[0]),
+                 indices = current(scatter.getScatterIndices()),
+                 input = current(scatter.getInputs()[0]);
+    spmd::IndexedDims dims = spmd::scatterDims(scatter, &input, &updates);
+    // The input split along passthrough dimensions only: each partition
+    // scatters the matching window of the updates into its tile.
+    bool passthrough = llvm::all_of(t.splitDims(), [&](int64_t d) {
+      return llvm::any_of(dims.passthrough,
+                          [&](auto pair) { return pair.first == d; });
+    });
+    if (t.isSplit() && passthrough) {
+      p.operands[0] = t;
+      for (auto [d, u] : dims.passthrough)
+        p.operands[2]->set(u, t.axis(d));
+      p.result = t;
+      return p;
+    }
+    // Updates (or indices) split along their scatter dimensions, combined
+    // by add: each partition scatters its updates into zeros, an all-reduce
+    // sums them, and the input is added (XLA's partial scatter).
+    SmallVector<spmd::Axis> across;
+    for (auto [i, u] : dims.batch) {
+      const spmd::Axis &axis = updates.axis(u).split() ? updates.axis(u)
+                                                       : indices.axis(i);
+      if (!axis.split())
+        continue;
+      p.operands[1]->set(i, axis);
+      p.operands[2]->set(u, axis);
+      across.push_back(axis);
+    }
+    spmd::Groups groups = spmd::groupsAcross(
+        partitions, p.result->allAxes(), across);
+    if (across.empty() || groups.empty() || !p.operands[1]->valid() ||
+        !p.operands[2]->valid() ||
+        !spmd::isAddCombiner(scatter.getUpdateComputation())) {
+      p.operands = {replicated(op->getOperand(0)),
+                    replicated(op->getOperand(1)),
+                    replicated(op->getOperand(2))};
+      return p;
+    }
+    p.partial = true;
+    p.zeroInit = true;
+    p.groups = std::move(groups);
     return p;
   }
   // Windowed ops split along one dimension.
@@ -607,6 +673,26 @@ LogicalResult SpmdPartitioner::visit(Operation *op) {
     if (local != operand)
       op->setOperand(i, local);
   }
+  if (auto gather = dyn_cast<hlo::GatherOp>(op)) {
+    // Split passthrough dimensions gather slices of the tile's size.
+    SmallVector<int64_t> sizes(gather.getSliceSizes());
+    for (int64_t d = 0; d < p.operands[0]->rank(); ++d)
+      sizes[d] /= p.operands[0]->axis(d).tiles;
+    gather.setSliceSizes(sizes);
+  }
+  Value scatterInput;
+  if (p.zeroInit) {
+    scatterInput = op->getOperand(0);
+    auto type = cast<RankedTensorType>(scatterInput.getType());
+    auto scalar = RankedTensorType::get({}, type.getElementType());
+    Value zero = hlo::ConstantOp::create(
+        builder, op->getLoc(),
+        DenseElementsAttr::get(scalar,
+                               builder.getZeroAttr(type.getElementType())));
+    op->setOperand(0, hlo::BroadcastInDimOp::create(
+                          builder, op->getLoc(), type, zero,
+                          builder.getDenseI64ArrayAttr({})));
+  }
   if (auto conv = dyn_cast<hlo::ConvolutionOp>(op); conv && p.halo >= 0) {
     auto dims = conv.getDimensionNumbers();
     int64_t input = dims.getInputSpatial()[p.halo];
@@ -655,6 +741,8 @@ LogicalResult SpmdPartitioner::visit(Operation *op) {
   if (p.partial) {
     last = collectives.allReduce(builder, op->getLoc(), last, p.combiner,
                                  p.groups);
+    if (scatterInput)
+      last = hlo::AddOp::create(builder, op->getLoc(), scatterInput, last);
     record(last, *p.result);
   }
   last = reshard(builder, op->getLoc(), last, *t);

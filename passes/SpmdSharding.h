@@ -298,6 +298,105 @@ inline bool reshapeKeepsSplit(mlir::RankedTensorType source, int64_t from,
          (a % b == 0 || b % a == 0);
 }
 
+/// Dimension pairs of a gather or scatter that partition alike: operand
+/// dimensions that pass through whole (not indexed, not collapsed or
+/// inserted, the slice or window the full size) and the result (gather) or
+/// update (scatter) window dimension they become; and the index array's
+/// batch dimensions (all but index_vector_dim) and the result or update
+/// dimensions they become. Empty with operand batching dimensions.
+struct IndexedDims {
+  llvm::SmallVector<std::pair<int64_t, int64_t>> passthrough; // operand, out
+  llvm::SmallVector<std::pair<int64_t, int64_t>> batch;       // indices, out
+};
+
+inline IndexedDims
+indexedDims(mlir::RankedTensorType operand, mlir::RankedTensorType indices,
+            int64_t outRank, llvm::ArrayRef<int64_t> windowDims,
+            llvm::ArrayRef<int64_t> droppedDims,
+            llvm::ArrayRef<int64_t> operandBatching,
+            llvm::ArrayRef<int64_t> indexMap, int64_t indexVectorDim,
+            llvm::function_ref<int64_t(int64_t)> windowSize,
+            llvm::function_ref<int64_t(int64_t)> operandSize) {
+  IndexedDims dims;
+  if (!operandBatching.empty())
+    return dims;
+  int64_t k = 0;
+  for (int64_t d = 0; d < operand.getRank(); ++d) {
+    if (llvm::is_contained(droppedDims, d))
+      continue;
+    int64_t out = windowDims[k++];
+    if (!llvm::is_contained(indexMap, d) &&
+        windowSize(out) == operandSize(d))
+      dims.passthrough.push_back({d, out});
+  }
+  llvm::SmallVector<int64_t> outBatch;
+  for (int64_t o = 0; o < outRank; ++o)
+    if (!llvm::is_contained(windowDims, o))
+      outBatch.push_back(o);
+  k = 0;
+  for (int64_t i = 0; i < indices.getRank(); ++i)
+    if (i != indexVectorDim && k < static_cast<int64_t>(outBatch.size()))
+      dims.batch.push_back({i, outBatch[k++]});
+  return dims;
+}
+
+/// The pairs of a gather. The passes may ask once the operand is already
+/// partitioned: `operand` (when given) is its tiling, to know the global
+/// sizes.
+template <typename GatherOp>
+IndexedDims gatherDims(GatherOp gather, const Tiling *operand = nullptr) {
+  auto numbers = gather.getDimensionNumbers();
+  auto operandType =
+      mlir::cast<mlir::RankedTensorType>(gather.getOperand().getType());
+  auto result = mlir::cast<mlir::RankedTensorType>(gather.getType());
+  llvm::ArrayRef<int64_t> sizes = gather.getSliceSizes();
+  // A gather's offset dims take the slice sizes of the kept operand dims.
+  llvm::SmallVector<int64_t> kept;
+  for (int64_t d = 0; d < operandType.getRank(); ++d)
+    if (!llvm::is_contained(numbers.getCollapsedSliceDims(), d) &&
+        !llvm::is_contained(numbers.getOperandBatchingDims(), d))
+      kept.push_back(d);
+  return indexedDims(
+      operandType,
+      mlir::cast<mlir::RankedTensorType>(gather.getStartIndices().getType()),
+      result.getRank(), numbers.getOffsetDims(),
+      numbers.getCollapsedSliceDims(), numbers.getOperandBatchingDims(),
+      numbers.getStartIndexMap(), numbers.getIndexVectorDim(),
+      [&](int64_t out) {
+        auto it = llvm::find(numbers.getOffsetDims(), out);
+        return sizes[kept[it - numbers.getOffsetDims().begin()]];
+      },
+      [&](int64_t d) {
+        return operandType.getDimSize(d) *
+               (operand ? operand->axis(d).tiles : 1);
+      });
+}
+
+/// The pairs of a one-input scatter; `input` and `updates` as for
+/// gatherDims.
+template <typename ScatterOp>
+IndexedDims scatterDims(ScatterOp scatter, const Tiling *input = nullptr,
+                        const Tiling *updates = nullptr) {
+  auto numbers = scatter.getDimensionNumbers();
+  auto inputType =
+      mlir::cast<mlir::RankedTensorType>(scatter.getInputs()[0].getType());
+  auto updatesType =
+      mlir::cast<mlir::RankedTensorType>(scatter.getUpdates()[0].getType());
+  return indexedDims(
+      inputType,
+      mlir::cast<mlir::RankedTensorType>(scatter.getScatterIndices().getType()),
+      updatesType.getRank(), numbers.getUpdateWindowDims(),
+      numbers.getInsertedWindowDims(), numbers.getInputBatchingDims(),
+      numbers.getScatterDimsToOperandDims(), numbers.getIndexVectorDim(),
+      [&](int64_t out) {
+        return updatesType.getDimSize(out) *
+               (updates ? updates->axis(out).tiles : 1);
+      },
+      [&](int64_t d) {
+        return inputType.getDimSize(d) * (input ? input->axis(d).tiles : 1);
+      });
+}
+
 /// Whether window dimension `index` (of `count`) of a windowed op can be
 /// computed on blocks of `block` rows with halos from the neighbours: stride
 /// and dilations 1, padding that keeps the size (low + high = window - 1,
