@@ -9,6 +9,7 @@
 #include "dialects/hlo/HloOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/Format.h"
 
 #include <algorithm>
@@ -142,7 +143,7 @@ std::vector<Ring> ringsOf(const Torus &torus, ArrayRef<int64_t> group) {
 /// when the program's devices are not the slice's.
 std::vector<int64_t> firstGroup(Operation *op, int64_t devices,
                                 const target::SliceSpec *slice) {
-  if (!slice || slice->devices != devices || isa<hlo::CollectivePermuteOp>(op))
+  if (!slice || isa<hlo::CollectivePermuteOp>(op))
     return {};
   ModuleOp module = op->getParentOfType<ModuleOp>();
   interpreter::DeviceGrid grid;
@@ -150,8 +151,28 @@ std::vector<int64_t> firstGroup(Operation *op, int64_t devices,
     grid.replicaCount = r.getInt();
   if (auto p = module->getAttrOfType<IntegerAttr>("hlo.num_partitions"))
     grid.numPartitions = p.getInt();
-  if (grid.numDevices() != devices)
-    return {};
+  if (grid.numDevices() < 2 || grid.numDevices() != devices ||
+      devices > slice->devices) {
+    // The module does not say how its ids map to devices (the count comes
+    // from its groups): the first group's ids are the devices.
+    auto groups = op->getAttrOfType<DenseIntElementsAttr>("replica_groups");
+    std::vector<int64_t> first;
+    auto type = groups ? cast<ShapedType>(groups.getType()) : ShapedType();
+    if (!groups || type.getRank() != 2 || type.getNumElements() == 0) {
+      for (int64_t d = 0; d < devices; ++d)
+        first.push_back(d);
+      return first;
+    }
+    auto values = groups.getValues<int64_t>();
+    for (int64_t i = 0, e = type.getDimSize(1); i < e; ++i)
+      if (values[i] >= 0)
+        first.push_back(values[i]);
+    return first;
+  }
+  // Groups that do not fit the grid were reported by the verifier; here
+  // they only mean no placement.
+  ScopedDiagnosticHandler quiet(op->getContext(),
+                                [](Diagnostic &) { return success(); });
   FailureOr<std::vector<int64_t>> group =
       interpreter::collectiveParticipants(op, grid, 0);
   return succeeded(group) ? *group : std::vector<int64_t>();
@@ -209,19 +230,18 @@ void modelCollective(Operation *op, int64_t devices,
     return;
   double latency = slice->iciHopLatencySeconds,
          bandwidth = 2 * slice->iciBytesPerSecondPerLink;
-  std::optional<Torus> torus;
-  if (slice->devices == devices)
-    torus.emplace(*slice);
+  // A program on fewer devices than the slice has runs on its first ones.
+  Torus torus(*slice);
   if (auto permute = dyn_cast<hlo::CollectivePermuteOp>(op)) {
     // The step takes as long as the farthest pair's hops.
     int64_t hops = 1;
     auto pairs = permute.getSourceTargetPairs().getValues<int64_t>();
-    for (int64_t i = 0; torus && i + 1 < int64_t(pairs.size()); i += 2) {
-      std::vector<int64_t> a = torus->coordinates(pairs[i]),
-                           b = torus->coordinates(pairs[i + 1]);
+    for (int64_t i = 0; i + 1 < int64_t(pairs.size()); i += 2) {
+      std::vector<int64_t> a = torus.coordinates(pairs[i]),
+                           b = torus.coordinates(pairs[i + 1]);
       int64_t h = 0;
       for (size_t k = 0; k < a.size(); ++k)
-        h += torus->distance(k, a[k], b[k]);
+        h += torus.distance(k, a[k], b[k]);
       hops = std::max(hops, h);
     }
     c.seconds = hops * latency + stepBytes / bandwidth;
@@ -229,8 +249,9 @@ void modelCollective(Operation *op, int64_t devices,
   }
   std::vector<int64_t> group = firstGroup(op, devices, slice);
   std::vector<Ring> rings = {{n, 1}};
-  if (torus && static_cast<int64_t>(group.size()) == n)
-    rings = ringsOf(*torus, group);
+  if (static_cast<int64_t>(group.size()) == n &&
+      llvm::all_of(group, [&](int64_t d) { return d < slice->devices; }))
+    rings = ringsOf(torus, group);
   if (rings.size() == 1 || isa<hlo::CollectiveBroadcastOp>(op)) {
     c.seconds = steps * (rings[0].hops * latency + stepBytes / bandwidth);
     return;
