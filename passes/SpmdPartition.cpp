@@ -171,7 +171,25 @@ withSplits(spmd::Tiling tiling,
   return tiling;
 }
 
-Plan SpmdPartitioner::plan(Operation *op, const spmd::Tiling &t) {
+/// `t` with the axes `offered` (result dimension, axis) added where `t`
+/// leaves the dimension whole and the result stays a valid tiling: the op
+/// computes on the tiles its operands already have, and only its (smaller)
+/// result is resharded to `t` afterwards.
+spmd::Tiling refined(spmd::Tiling t,
+                     ArrayRef<std::pair<int64_t, spmd::Axis>> offered) {
+  for (const auto &[d, axis] : offered) {
+    if (t.axis(d).split() || !axis.split())
+      continue;
+    spmd::Tiling more = t;
+    more.set(d, axis);
+    if (more.valid())
+      t = std::move(more);
+  }
+  return t;
+}
+
+Plan SpmdPartitioner::plan(Operation *op, const spmd::Tiling &annotated) {
+  const spmd::Tiling &t = annotated;
   Plan p;
   for (Value operand : op->getOperands())
     p.operands.push_back(replicated(operand));
@@ -240,12 +258,16 @@ Plan SpmdPartitioner::plan(Operation *op, const spmd::Tiling &t) {
     for (int64_t d = 0; d < rankOf(reduce.getInputs()[0]); ++d)
       if (!llvm::is_contained(reduced, d))
         kept.push_back(d);
+    spmd::Tiling in = current(reduce.getInputs()[0]);
+    SmallVector<std::pair<int64_t, spmd::Axis>> offered;
     for (auto [i, d] : llvm::enumerate(kept))
-      p.operands[0]->set(d, t.axis(i));
-    p.result = t;
+      offered.push_back({int64_t(i), in.axis(d)});
+    spmd::Tiling r = refined(t, offered);
+    for (auto [i, d] : llvm::enumerate(kept))
+      p.operands[0]->set(d, r.axis(i));
+    p.result = r;
     // Reduced dimensions the input is split along stay split: each tile is
     // reduced, and the groups across those splits complete the result.
-    spmd::Tiling in = current(reduce.getInputs()[0]);
     SmallVector<std::pair<int64_t, spmd::Axis>> extra;
     SmallVector<spmd::Axis> across;
     for (int64_t d : reduced)
@@ -258,7 +280,7 @@ Plan SpmdPartitioner::plan(Operation *op, const spmd::Tiling &t) {
       return p;
     std::optional<spmd::Tiling> input = withSplits(*p.operands[0], extra);
     spmd::Groups groups =
-        spmd::groupsAcross(partitions, t.allAxes(), across);
+        spmd::groupsAcross(partitions, r.allAxes(), across);
     if (input && !groups.empty()) {
       p.operands[0] = input;
       p.partial = true;
@@ -284,7 +306,18 @@ Plan SpmdPartitioner::plan(Operation *op, const spmd::Tiling &t) {
     SmallVector<int64_t> rhsFree =
         freeDims(rhs.getRank(), dims.getRhsBatch(), dims.getRhsContracting());
     int64_t batch = dims.getLhsBatch().size();
-    // Result dimensions: batch, lhs free, rhs free.
+    spmd::Tiling lhsNow = current(dot.getLhs()), rhsNow = current(dot.getRhs());
+    // Result dimensions: batch, lhs free, rhs free; the operands' splits of
+    // them refine the annotation.
+    SmallVector<std::pair<int64_t, spmd::Axis>> offered;
+    for (int64_t i = 0; i < batch; ++i)
+      offered.push_back({i, lhsNow.axis(dims.getLhsBatch()[i])});
+    for (auto [i, d] : llvm::enumerate(lhsFree))
+      offered.push_back({batch + int64_t(i), lhsNow.axis(d)});
+    for (auto [i, d] : llvm::enumerate(rhsFree))
+      offered.push_back(
+          {batch + int64_t(lhsFree.size() + i), rhsNow.axis(d)});
+    const spmd::Tiling t = refined(annotated, offered);
     for (int64_t i = 0; i < batch; ++i) {
       p.operands[0]->set(dims.getLhsBatch()[i], t.axis(i));
       p.operands[1]->set(dims.getRhsBatch()[i], t.axis(i));
@@ -296,7 +329,6 @@ Plan SpmdPartitioner::plan(Operation *op, const spmd::Tiling &t) {
     p.result = t;
     // Contracting dimensions either side is split along stay split on
     // both: partial products, summed across those splits.
-    spmd::Tiling lhsNow = current(dot.getLhs()), rhsNow = current(dot.getRhs());
     SmallVector<std::pair<int64_t, spmd::Axis>> lhsExtra, rhsExtra;
     SmallVector<spmd::Axis> across;
     auto lhsContract = dims.getLhsContracting(),
