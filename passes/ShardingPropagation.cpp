@@ -2,9 +2,9 @@
 //------------------===//
 //
 // GSPMD's sharding propagation on the tiled shardings of SpmdSharding.h
-// (any device mesh, partial replication): from the annotated parameters and ops of the public
-// function, forward through the ops whose result split follows from an
-// operand's, and backward from annotated values to the unannotated
+// (any device mesh, partial replication): from the annotated parameters and ops
+// of the public function, forward through the ops whose result split follows
+// from an operand's, and backward from annotated values to the unannotated
 // elementwise ops, broadcasts, transposes and reshapes that produce them,
 // refining a tiling where another adds splits to it, until nothing
 // changes. Every op of the function's body that ends up split gets
@@ -355,9 +355,9 @@ LogicalResult Propagation::run() {
     for (Operation &op : *block)
       if (op.getNumResults() == 1 && !op.hasAttr("hlo.sharding") &&
           isSplit(op.getResult(0)))
-        op.setAttr("hlo.sharding",
-                   StringAttr::get(op.getContext(),
-                                   tilingOf(op.getResult(0)).str()));
+        op.setAttr(
+            "hlo.sharding",
+            StringAttr::get(op.getContext(), tilingOf(op.getResult(0)).str()));
   return success();
 }
 

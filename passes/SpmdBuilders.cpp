@@ -14,8 +14,8 @@ using namespace mlir;
 
 namespace tpuc::spmd {
 
-DenseIntElementsAttr
-CollectiveBuilder::groupsAttr(OpBuilder &builder, const Groups &groups) const {
+DenseIntElementsAttr CollectiveBuilder::groupsAttr(OpBuilder &builder,
+                                                   const Groups &groups) const {
   SmallVector<int64_t> ids;
   if (groups.empty())
     for (int64_t d = 0; d < partitions; ++d)
@@ -186,8 +186,8 @@ Value CollectiveBuilder::tileIndex(OpBuilder &builder, Location loc,
     if (stride > 1)
       index = hlo::DivideOp::create(builder, loc, index, constant(stride));
     if (stride * axis.tiles < partitions)
-      index = hlo::RemainderOp::create(builder, loc, index,
-                                       constant(axis.tiles));
+      index =
+          hlo::RemainderOp::create(builder, loc, index, constant(axis.tiles));
     return index;
   }
   SmallVector<int32_t> table(axis.index.begin(), axis.index.end());
@@ -202,8 +202,8 @@ Value CollectiveBuilder::tileIndex(OpBuilder &builder, Location loc,
   return hlo::ReshapeOp::create(builder, loc, i32, entry);
 }
 
-Value CollectiveBuilder::localTile(OpBuilder &builder, Location loc,
-                                   Value full, const Tiling &tiling) {
+Value CollectiveBuilder::localTile(OpBuilder &builder, Location loc, Value full,
+                                   const Tiling &tiling) {
   auto type = cast<RankedTensorType>(full.getType());
   auto i32 = RankedTensorType::get({}, builder.getI32Type());
   Value zero = hlo::ConstantOp::create(

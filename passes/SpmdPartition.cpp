@@ -146,9 +146,8 @@ FailureOr<spmd::Tiling> SpmdPartitioner::target(Operation *op) {
   auto text = op->getAttrOfType<StringAttr>("hlo.sharding");
   if (!text || op->getNumResults() != 1 ||
       !isa<RankedTensorType>(op->getResult(0).getType()))
-    return op->getNumResults() == 1
-               ? replicated(op->getResult(0))
-               : spmd::Tiling::replicated(0, partitions);
+    return op->getNumResults() == 1 ? replicated(op->getResult(0))
+                                    : spmd::Tiling::replicated(0, partitions);
   std::string why;
   FailureOr<spmd::Tiling> tiling = spmd::parseTiling(
       text.getValue(), op->getResult(0).getType(), partitions, why);
@@ -279,8 +278,7 @@ Plan SpmdPartitioner::plan(Operation *op, const spmd::Tiling &annotated) {
         !spmd::isIdentityInit(reduce.getBody(), reduce.getInitValues()[0]))
       return p;
     std::optional<spmd::Tiling> input = withSplits(*p.operands[0], extra);
-    spmd::Groups groups =
-        spmd::groupsAcross(partitions, r.allAxes(), across);
+    spmd::Groups groups = spmd::groupsAcross(partitions, r.allAxes(), across);
     if (input && !groups.empty()) {
       p.operands[0] = input;
       p.partial = true;
@@ -315,8 +313,7 @@ Plan SpmdPartitioner::plan(Operation *op, const spmd::Tiling &annotated) {
     for (auto [i, d] : llvm::enumerate(lhsFree))
       offered.push_back({batch + int64_t(i), lhsNow.axis(d)});
     for (auto [i, d] : llvm::enumerate(rhsFree))
-      offered.push_back(
-          {batch + int64_t(lhsFree.size() + i), rhsNow.axis(d)});
+      offered.push_back({batch + int64_t(lhsFree.size() + i), rhsNow.axis(d)});
     const spmd::Tiling t = refined(annotated, offered);
     for (int64_t i = 0; i < batch; ++i) {
       p.operands[0]->set(dims.getLhsBatch()[i], t.axis(i));
@@ -349,8 +346,7 @@ Plan SpmdPartitioner::plan(Operation *op, const spmd::Tiling &annotated) {
         withSplits(*p.operands[0], lhsExtra);
     std::optional<spmd::Tiling> rhsTiling =
         withSplits(*p.operands[1], rhsExtra);
-    spmd::Groups groups =
-        spmd::groupsAcross(partitions, t.allAxes(), across);
+    spmd::Groups groups = spmd::groupsAcross(partitions, t.allAxes(), across);
     if (lhsTiling && rhsTiling && !groups.empty()) {
       p.operands = {lhsTiling, rhsTiling};
       p.partial = true;
@@ -398,16 +394,16 @@ Plan SpmdPartitioner::plan(Operation *op, const spmd::Tiling &annotated) {
     // sums them, and the input is added (XLA's partial scatter).
     SmallVector<spmd::Axis> across;
     for (auto [i, u] : dims.batch) {
-      const spmd::Axis &axis = updates.axis(u).split() ? updates.axis(u)
-                                                       : indices.axis(i);
+      const spmd::Axis &axis =
+          updates.axis(u).split() ? updates.axis(u) : indices.axis(i);
       if (!axis.split())
         continue;
       p.operands[1]->set(i, axis);
       p.operands[2]->set(u, axis);
       across.push_back(axis);
     }
-    spmd::Groups groups = spmd::groupsAcross(
-        partitions, p.result->allAxes(), across);
+    spmd::Groups groups =
+        spmd::groupsAcross(partitions, p.result->allAxes(), across);
     if (across.empty() || groups.empty() || !p.operands[1]->valid() ||
         !p.operands[2]->valid() ||
         !spmd::isAddCombiner(scatter.getUpdateComputation())) {
@@ -523,8 +519,8 @@ Value SpmdPartitioner::reshard(OpBuilder &builder, Location loc, Value value,
     if (auto it = resharded.find(partKey); it != resharded.end()) {
       now = it->second;
     } else {
-      spmd::Groups groups = spmd::groupsAcross(partitions, rest.allAxes(),
-                                               {gathered.axis(d)});
+      spmd::Groups groups =
+          spmd::groupsAcross(partitions, rest.allAxes(), {gathered.axis(d)});
       now = collectives.allGather(builder, loc, now, d, groups);
       record(now, rest);
       resharded[partKey] = now;
@@ -611,11 +607,12 @@ void SpmdPartitioner::exchangeHalo(Operation *op, int64_t d,
     auto i32 = RankedTensorType::get({}, builder.getI32Type());
     Value which = hlo::ConstantOp::create(
         builder, loc,
-        DenseElementsAttr::get(i32, builder.getI32IntegerAttr(tile).getValue()));
-    Value isEnd = hlo::CompareOp::create(
-        builder, loc, hlo::ComparisonDirection::EQ,
-        collectives.tileIndex(builder, loc, axis), which,
-        hlo::ComparisonTypeAttr());
+        DenseElementsAttr::get(i32,
+                               builder.getI32IntegerAttr(tile).getValue()));
+    Value isEnd =
+        hlo::CompareOp::create(builder, loc, hlo::ComparisonDirection::EQ,
+                               collectives.tileIndex(builder, loc, axis), which,
+                               hlo::ComparisonTypeAttr());
     Value mask = hlo::BroadcastInDimOp::create(
         builder, loc,
         RankedTensorType::get(haloType.getShape(), builder.getI1Type()), isEnd,
@@ -697,11 +694,10 @@ LogicalResult SpmdPartitioner::visit(Operation *op) {
     if (!p.operands[i])
       continue;
     // A tuple with split elements meets an op without a rule for it.
-    Value local =
-        isa<TupleType>(operand.getType())
-            ? reshardTuple(builder, op->getLoc(), operand,
-                           replicatedLeaves(operand))
-            : reshard(builder, op->getLoc(), operand, *p.operands[i]);
+    Value local = isa<TupleType>(operand.getType())
+                      ? reshardTuple(builder, op->getLoc(), operand,
+                                     replicatedLeaves(operand))
+                      : reshard(builder, op->getLoc(), operand, *p.operands[i]);
     if (local != operand)
       op->setOperand(i, local);
   }
@@ -721,9 +717,9 @@ LogicalResult SpmdPartitioner::visit(Operation *op) {
         builder, op->getLoc(),
         DenseElementsAttr::get(scalar,
                                builder.getZeroAttr(type.getElementType())));
-    op->setOperand(0, hlo::BroadcastInDimOp::create(
-                          builder, op->getLoc(), type, zero,
-                          builder.getDenseI64ArrayAttr({})));
+    op->setOperand(
+        0, hlo::BroadcastInDimOp::create(builder, op->getLoc(), type, zero,
+                                         builder.getDenseI64ArrayAttr({})));
   }
   if (auto conv = dyn_cast<hlo::ConvolutionOp>(op); conv && p.halo >= 0) {
     auto dims = conv.getDimensionNumbers();
@@ -759,9 +755,10 @@ LogicalResult SpmdPartitioner::visit(Operation *op) {
   Value result = op->getResult(0);
   result.setType(p.result->local(cast<RankedTensorType>(result.getType())));
   if (auto constant = dyn_cast<hlo::ConstantOp>(op))
-    constant.setValueAttr(SplatElementsAttr::get(
-        cast<ShapedType>(result.getType()),
-        cast<SplatElementsAttr>(constant.getValue()).getSplatValue<Attribute>()));
+    constant.setValueAttr(
+        SplatElementsAttr::get(cast<ShapedType>(result.getType()),
+                               cast<SplatElementsAttr>(constant.getValue())
+                                   .getSplatValue<Attribute>()));
   record(result, *p.result);
   if (!p.partial && *p.result == *t)
     return success();
@@ -814,8 +811,8 @@ LogicalResult SpmdPartitioner::run() {
     spmd::Tiling wanted = replicated(value);
     if (auto text = func.getResultAttrOfType<StringAttr>(i, "hlo.sharding")) {
       std::string why;
-      FailureOr<spmd::Tiling> tiling = spmd::parseTiling(
-          text.getValue(), globalResults[i], partitions, why);
+      FailureOr<spmd::Tiling> tiling =
+          spmd::parseTiling(text.getValue(), globalResults[i], partitions, why);
       if (failed(tiling))
         return func.emitOpError()
                << "tpuc-spmd-partition: cannot partition result " << i

@@ -62,7 +62,8 @@ inline Groups groupsAcross(int64_t partitions, llvm::ArrayRef<Axis> key,
   int64_t count = 1;
   for (const Axis &axis : vary)
     count *= axis.tiles;
-  std::map<llvm::SmallVector<int64_t>, llvm::SmallVector<llvm::SmallVector<int64_t>>>
+  std::map<llvm::SmallVector<int64_t>,
+           llvm::SmallVector<llvm::SmallVector<int64_t>>>
       classes; // key coordinates -> partitions by vary index
   for (int64_t p = 0; p < partitions; ++p) {
     llvm::SmallVector<int64_t> coords;
@@ -244,9 +245,8 @@ inline mlir::FailureOr<Tiling> parseTiling(llvm::StringRef text,
       continue;
     if (tensor.getDimSize(d) % tiles) {
       why = "dimension " + std::to_string(d) + " (" +
-            std::to_string(tensor.getDimSize(d)) +
-            ") does not divide into " + std::to_string(tiles) +
-            " equal blocks";
+            std::to_string(tensor.getDimSize(d)) + ") does not divide into " +
+            std::to_string(tiles) + " equal blocks";
       return mlir::failure();
     }
     Axis axis;
@@ -325,8 +325,7 @@ indexedDims(mlir::RankedTensorType operand, mlir::RankedTensorType indices,
     if (llvm::is_contained(droppedDims, d))
       continue;
     int64_t out = windowDims[k++];
-    if (!llvm::is_contained(indexMap, d) &&
-        windowSize(out) == operandSize(d))
+    if (!llvm::is_contained(indexMap, d) && windowSize(out) == operandSize(d))
       dims.passthrough.push_back({d, out});
   }
   llvm::SmallVector<int64_t> outBatch;
