@@ -742,18 +742,15 @@ LogicalResult SpmdPartitioner::visit(Operation *op) {
     return success();
   }
   op->removeAttr("hlo.sharding");
-  if (auto element = dyn_cast<hlo::GetTupleElementOp>(op)) {
-    // The element's type is the (partitioned) tuple's.
-    element->getResult(0).setType(
-        cast<TupleType>(element->getOperand(0).getType())
-            .getType(element.getIndex()));
-    record(element->getResult(0), *p.result);
-    return success();
-  }
   if (!p.result)
     return success();
   Value result = op->getResult(0);
-  result.setType(p.result->local(cast<RankedTensorType>(result.getType())));
+  if (auto element = dyn_cast<hlo::GetTupleElementOp>(op))
+    // The element's type is the (partitioned) tuple's.
+    result.setType(cast<TupleType>(element->getOperand(0).getType())
+                       .getType(element.getIndex()));
+  else
+    result.setType(p.result->local(cast<RankedTensorType>(result.getType())));
   if (auto constant = dyn_cast<hlo::ConstantOp>(op))
     constant.setValueAttr(
         SplatElementsAttr::get(cast<ShapedType>(result.getType()),
