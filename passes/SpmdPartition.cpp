@@ -73,6 +73,16 @@ private:
                ? spmd::Tiling::replicated(rankOf(value), partitions)
                : it->second;
   }
+  /// The type `value` has in the global program (operands visited earlier
+  /// already have their tile's type).
+  RankedTensorType globalType(Value value) const {
+    auto type = cast<RankedTensorType>(value.getType());
+    spmd::Tiling tiling = current(value);
+    SmallVector<int64_t> shape(type.getShape());
+    for (int64_t d = 0; d < tiling.rank(); ++d)
+      shape[d] *= tiling.axis(d).tiles;
+    return RankedTensorType::get(shape, type.getElementType());
+  }
   spmd::Tiling replicated(Value value) const {
     return spmd::Tiling::replicated(rankOf(value), partitions);
   }
@@ -223,7 +233,7 @@ Plan SpmdPartitioner::plan(Operation *op, const spmd::Tiling &annotated) {
   if (auto broadcast = dyn_cast<hlo::BroadcastInDimOp>(op)) {
     // A dimension the operand does not have (or has as size 1) is the same
     // on every tile: broadcast the replicated operand to the tile.
-    auto operand = cast<RankedTensorType>(broadcast.getOperand().getType());
+    RankedTensorType operand = globalType(broadcast.getOperand());
     for (auto [i, d] : llvm::enumerate(broadcast.getBroadcastDimensions()))
       if (operand.getDimSize(i) != 1)
         p.operands[0]->set(i, t.axis(d));
@@ -239,7 +249,7 @@ Plan SpmdPartitioner::plan(Operation *op, const spmd::Tiling &annotated) {
   if (auto reshape = dyn_cast<hlo::ReshapeOp>(op)) {
     // The result's splits whose dimension maps to an operand's; the others
     // are cut from the result afterwards.
-    auto source = cast<RankedTensorType>(reshape.getOperand().getType());
+    RankedTensorType source = globalType(reshape.getOperand());
     for (int64_t to : t.splitDims())
       for (int64_t from = 0; from < source.getRank(); ++from)
         if (spmd::reshapeKeepsSplit(source, from, resultType, to,
