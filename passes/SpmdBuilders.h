@@ -1,10 +1,11 @@
 //===- SpmdBuilders.h - what the partitioning passes build -----*- C++ -*-===//
 //
 // Shared by tpuc-data-parallel and tpuc-spmd-partition: the all-reduce that
-// completes a partial result, the all-gather that replicates a split
-// value, a partition's block of a replicated value (dynamic-slice at
-// partition_id * block), the moves of a split (all-to-all) and halos
-// (collective-permute), and which reductions may be split.
+// completes a partial result, the all-gather that joins a split value, a
+// partition's tile of a whole value (dynamic-slice at its tile index,
+// computed from partition_id), the moves of a split (all-to-all) and halos
+// (collective-permute), each within groups of partitions (a mesh axis), and
+// which reductions and scatters may be split.
 //
 //===----------------------------------------------------------------------===//
 
