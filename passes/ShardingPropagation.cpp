@@ -50,20 +50,20 @@ private:
                              : it->second;
   }
   bool isSplit(Value value) const { return split.count(value); }
-  /// Records `tiling` for `value` when it splits something, is a valid
-  /// tile assignment, divides evenly, and is new or refines the value's
-  /// tiling (keeps its splits and adds some: GSPMD's merge, so a bias
-  /// broadcast along the model axis also takes the batch split it meets).
+  /// Records `tiling` for `value` (not annotated) when it splits something,
+  /// is a valid tile assignment, divides evenly, and is new or refines the
+  /// value's tiling (keeps its splits and adds some: GSPMD's merge, so a
+  /// bias broadcast along the model axis also takes the batch split it
+  /// meets).
   bool assign(Value value, const std::optional<Tiling> &tiling) {
     auto tensor = dyn_cast<RankedTensorType>(value.getType());
-    if (!tiling || !tensor || !tiling->isSplit() ||
+    if (!tiling || !tensor || !tiling->isSplit() || annotated.contains(value) ||
         tiling->rank() != tensor.getRank() || !tiling->divides(tensor) ||
         !tiling->valid())
       return false;
     if (auto it = split.find(value); it != split.end()) {
       const Tiling &now = it->second;
-      if (annotated.contains(value) ||
-          tiling->splitDims().size() <= now.splitDims().size() ||
+      if (tiling->splitDims().size() <= now.splitDims().size() ||
           llvm::any_of(now.splitDims(), [&](int64_t d) {
             return tiling->axis(d) != now.axis(d);
           }))
