@@ -224,6 +224,11 @@ Plan SpmdPartitioner::plan(Operation *op, const spmd::Tiling &annotated) {
     p.result = t;
     return p;
   }
+  if (isa<hlo::IotaOp>(op)) {
+    // Each tile counts from its offset along the iota dimension.
+    p.result = t;
+    return p;
+  }
   if (auto constant = dyn_cast<hlo::ConstantOp>(op)) {
     // A splat is the same splat on every tile.
     if (auto splat = dyn_cast<SplatElementsAttr>(constant.getValue()))
@@ -767,6 +772,30 @@ LogicalResult SpmdPartitioner::visit(Operation *op) {
                                cast<SplatElementsAttr>(constant.getValue())
                                    .getSplatValue<Attribute>()));
   record(result, *p.result);
+  if (auto iota = dyn_cast<hlo::IotaOp>(op);
+      iota && p.result->axis(iota.getIotaDimension()).split()) {
+    // The tile's iota plus its first index: tile index x tile size.
+    auto type = cast<RankedTensorType>(result.getType());
+    int64_t d = iota.getIotaDimension();
+    builder.setInsertionPointAfter(op);
+    Location loc = op->getLoc();
+    auto i32 = RankedTensorType::get({}, builder.getI32Type());
+    Value size = hlo::ConstantOp::create(
+        builder, loc,
+        DenseElementsAttr::get(
+            i32, builder.getI32IntegerAttr(type.getDimSize(d)).getValue()));
+    Value first = hlo::MultiplyOp::create(
+        builder, loc, collectives.tileIndex(builder, loc, p.result->axis(d)),
+        size);
+    Value start = hlo::ConvertOp::create(
+        builder, loc, RankedTensorType::get({}, type.getElementType()), first);
+    Value offsets = hlo::BroadcastInDimOp::create(
+        builder, loc, type, start, builder.getDenseI64ArrayAttr({}));
+    Value counted = hlo::AddOp::create(builder, loc, result, offsets);
+    result.replaceAllUsesExcept(counted, counted.getDefiningOp());
+    record(counted, *p.result);
+    return success(); // an iota's tile is its annotated tiling
+  }
   if (!p.partial && *p.result == *t)
     return success();
   // Complete the result (all-reduce) and move it to its annotated tiling;
