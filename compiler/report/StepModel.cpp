@@ -129,8 +129,13 @@ std::vector<Ring> ringsOf(const Torus &torus, ArrayRef<int64_t> group) {
     int64_t hops = 0;
     for (size_t i = 0; i + 1 < v.size(); ++i)
       hops = std::max(hops, torus.distance(k, v[i], v[i + 1]));
-    if (v.size() > 2)
+    // A torus closes the ring with its wraparound link; a mesh dimension
+    // folds it (out through every other member, back through the others),
+    // so its longest step spans two gaps.
+    if (v.size() > 2 && torus.wraps[k])
       hops = std::max(hops, torus.distance(k, v.back(), v.front()));
+    else if (v.size() > 2)
+      hops *= 2;
     rings.push_back({int64_t(v.size()), std::max<int64_t>(hops, 1)});
     product *= v.size();
   }
