@@ -180,9 +180,9 @@ bool isLoopKernelOp(Operation *op);
 bool isSplatConstant(Value v);
 /// Why the VPU loop kernel cannot compute `op` (empty if it can).
 std::string unsupportedForm(Operation *op);
-/// Whether a loop kernel of `op`'s result shape computes the
-/// broadcast_in_dim `op` from its source kept whole in VMEM
-/// (FusedKernel.cpp).
+/// Whether a loop kernel of `op`'s result shape computes `op` from the
+/// tile's position: an iota, or a broadcast_in_dim read from its source
+/// (kept whole in VMEM, or streamed with the blocks) (FusedKernel.cpp).
 bool fitsLoopBroadcast(Operation *op);
 
 /// "tpuc cannot lower 'hlo.gather' yet": the one message for ops outside
@@ -615,6 +615,17 @@ public:
     llvm::DenseMap<Value, std::pair<VBuf, int64_t>> ins;
     llvm::DenseMap<Value, Value> hoisted;
     SmallVector<RowStream> rows; // two slots of a block's tile rows each
+    /// A broadcast of a rank-1 [C] array along the rows (a per-column
+    /// statistic) too large to keep whole: its HBM buffer and a VMEM
+    /// buffer for the current column block (beginColumns).
+    SmallVector<std::pair<Value, VBuf>> columns;
+    /// Values read by position (iotas, per-column broadcasts kept whole or
+    /// streamed by column block): each tile's register from its global
+    /// tile row, global column tile and column tile in the column block.
+    SmallVector<std::pair<Value, std::function<Value(Value, Value, Value)>>>
+        positional;
+    Value blockRow; // the global tile row of the current block's first row
+    Value firstCol; // the first column tile of the current column block
     bool produced = false;
   };
   /// `pitchTiles`: the tiles of a tile row in the slots, when the kernel
@@ -627,11 +638,17 @@ public:
   int64_t streamSlotFactor(Value operand);
   /// The operand's tile at byte offset `off` of its slots.
   Value loadStreamed(OperandStream &s, Value off);
+  /// Starts the column block of `tiles` column tiles from `firstCol`:
+  /// fetches its columns of the streamed per-column broadcasts (waited).
+  void beginColumns(OperandStream &s, Value firstCol, int64_t tiles);
   std::function<bool(Operation *)> fusedProducer;
   // Constant.cpp: constants that are not splats (the executable's constant
   // table), iota.
   LogicalResult lowerConstant(hlo::ConstantOp op);
   LogicalResult lowerIota(hlo::IotaOp op);
+  /// The tile of `op` at tile row `tileRow` (the dims above the minor one
+  /// flattened, in tiles) and column tile `colTile` (rank 1: the tile).
+  Value iotaTile(hlo::IotaOp op, Value tileRow, Value colTile);
   // DataMovement.cpp: DMA relayouts.
   LogicalResult lowerBroadcast(hlo::BroadcastInDimOp op);
   LogicalResult lowerReshape(hlo::ReshapeOp op);

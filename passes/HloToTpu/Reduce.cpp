@@ -242,15 +242,21 @@ void streamBlocks(Lowering &l, Lowering::OperandStream &s, int64_t blocks,
     for (const Lowering::RowStream &r : s.rows)
       l.fetchRows(r, firstRow, l.mul(l.rem(blk, 2), r.slotBytes), tileRows);
   };
+  // Values read by position learn the block's first tile row.
+  auto run = [&](Value blk) {
+    if (!s.positional.empty())
+      s.blockRow = divide(l, srcOff(blk), srcStride ? srcStride : s.rowBytes);
+    body(slot(blk), blk);
+  };
   int64_t n = s.sources.size() + s.rows.size();
   fetch(l.c(0));
   l.loop(blocks - 1, [&](Value blk) {
     fetch(l.add(blk, 1));
     l.wait(0, n); // block blk (completions are consumed in issue order)
-    body(slot(blk), blk);
+    run(blk);
   });
   l.wait(0, n);
-  body(slot(l.c(blocks - 1)), l.c(blocks - 1));
+  run(l.c(blocks - 1));
 }
 
 /// Byte offset in a rank >= 2 result of its element (`row`, `col`), where
@@ -405,6 +411,7 @@ LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
     if (failed(in))
       return failure();
     VBuf staging = vmem(outStore, blockRows * outTile);
+    beginColumns(*in, c(0), rowTileCols);
     auto srcOff = [&](Value blk) { return mul(blk, blockBytes); };
     streamBlocks(
         *this, *in, tileRows / blockRows, blockBytes, srcOff,
@@ -446,6 +453,7 @@ LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
     bool raggedRows = g.rank >= 2 && g.rows % kSublanes != 0;
     bool raggedFlat = g.rank == 1 && g.cols % (kSublanes * kLanes) != 0;
     forColumnBlocks([&](Value firstCol, int64_t tiles, bool last) {
+      beginColumns(*in, firstCol, tiles);
       streamColumns(
           *in, c(0), tileRows, blockRows, firstCol, tiles,
           [&](Value slot, Value blk) {
@@ -501,6 +509,7 @@ LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
       forTiles(tiles, [&](Value col) {
         vstore(red->identity(), acc, mul(col, accTile));
       });
+      beginColumns(*in, firstCol, tiles);
       streamColumns(
           *in, mul(a, slabRows), slabRows, blockRows, firstCol, tiles,
           [&](Value slot, Value blk) {
