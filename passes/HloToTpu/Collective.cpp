@@ -16,6 +16,8 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+using namespace mlir;
+
 namespace tpuc::hlotpu {
 
 namespace {
@@ -302,6 +304,15 @@ LogicalResult Lowering::recordDeviceGrid() {
             })))
       return failure();
   return success();
+}
+
+void populateCollectivePatterns(RewritePatternSet &patterns, Lowering &l) {
+  l.addKernels<hlo::AllReduceOp, hlo::AllGatherOp, hlo::ReduceScatterOp,
+               hlo::AllToAllOp, hlo::CollectivePermuteOp,
+               hlo::CollectiveBroadcastOp>(patterns,
+                                           &Lowering::lowerCollective);
+  l.addKernels<hlo::ReplicaIdOp, hlo::PartitionIdOp>(patterns,
+                                                     &Lowering::lowerDeviceId);
 }
 
 } // namespace tpuc::hlotpu

@@ -343,4 +343,11 @@ LogicalResult Lowering::lowerControlFlow(Operation *op) {
   return success();
 }
 
+void populateControlFlowPatterns(RewritePatternSet &patterns, Lowering &l) {
+  // Their results may be tuples: no per-kernel result type check.
+  l.addKernels<hlo::TupleOp, hlo::GetTupleElementOp, hlo::CallOp, hlo::WhileOp,
+               hlo::ConditionalOp>(patterns, &Lowering::lowerControlFlow,
+                                   KernelKind::Direct);
+}
+
 } // namespace tpuc::hlotpu

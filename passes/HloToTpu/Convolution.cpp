@@ -917,4 +917,8 @@ LogicalResult Lowering::lowerConvolution(hlo::ConvolutionOp op) {
   return lowerConvMxu(*this, op);
 }
 
+void populateConvolutionPatterns(RewritePatternSet &patterns, Lowering &l) {
+  l.addKernel(patterns, &Lowering::lowerConvolution);
+}
+
 } // namespace tpuc::hlotpu

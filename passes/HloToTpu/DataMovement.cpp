@@ -832,4 +832,14 @@ LogicalResult Lowering::lowerPad(hlo::PadOp op) {
   return success();
 }
 
+void populateDataMovementPatterns(RewritePatternSet &patterns, Lowering &l) {
+  l.addKernel(patterns, &Lowering::lowerBroadcast);
+  l.addKernel(patterns, &Lowering::lowerReshape);
+  l.addKernel(patterns, &Lowering::lowerTranspose);
+  l.addKernel(patterns, &Lowering::lowerSlice);
+  l.addKernel(patterns, &Lowering::lowerPad);
+  l.addKernel(patterns, &Lowering::lowerConcatenate);
+  l.addKernel(patterns, &Lowering::lowerReverse);
+}
+
 } // namespace tpuc::hlotpu

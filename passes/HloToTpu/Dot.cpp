@@ -459,4 +459,8 @@ LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
   return success();
 }
 
+void populateDotPatterns(RewritePatternSet &patterns, Lowering &l) {
+  l.addKernel(patterns, &Lowering::lowerDot);
+}
+
 } // namespace tpuc::hlotpu

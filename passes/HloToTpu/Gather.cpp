@@ -401,4 +401,11 @@ LogicalResult Lowering::lowerScatter(hlo::ScatterOp op) {
   return failure(failed(total));
 }
 
+void populateGatherPatterns(RewritePatternSet &patterns, Lowering &l) {
+  l.addKernel(patterns, &Lowering::lowerDynamicSlice);
+  l.addKernel(patterns, &Lowering::lowerDynamicUpdateSlice);
+  l.addKernel(patterns, &Lowering::lowerGather);
+  l.addKernel(patterns, &Lowering::lowerScatter);
+}
+
 } // namespace tpuc::hlotpu

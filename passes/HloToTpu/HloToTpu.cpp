@@ -4,9 +4,12 @@
 // kernel (an hlo.fusion: loop kernels around its other ops, FusedKernel.cpp),
 // a straight-line sequence of tpu ops (DMA into VMEM, VPU/MXU loops,
 // DMA back to HBM) that leaves no DMA in flight. Tensors become HBM memrefs
-// in XLA's TPU tiled layouts. This file is the driver (program order, the
-// value -> memref map, the dispatch) and the pass; the kernels are in the
-// other files of this folder. docs/codegen.md describes them.
+// in XLA's TPU tiled layouts. This file is the driver and the pass: the new
+// function's signature, then applyFullConversion over the entry's ops in
+// program order with one pattern that runs each op's kernel (registered by
+// the families' populate<Family>Kernels) and replaces its results by the
+// memrefs written. The kernels are in the other files of this folder.
+// docs/codegen.md describes them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +17,7 @@
 #include "passes/ModuleTarget.h"
 #include "passes/HloToTpu/Lowering.h"
 
-#include "llvm/ADT/TypeSwitch.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace tpuc {
 #define GEN_PASS_DEF_CONVERTHLOTOTPU
@@ -81,18 +84,32 @@ LogicalResult Lowering::run() {
   // Allocs go before this marker, so they stay at the top of the function.
   allocPoint = arith::ConstantIndexOp::create(b, oldFunc.getLoc(), 0);
 
-  for (Operation &op : oldFunc.getBody().front().without_terminator()) {
-    stepMarks.push_back(&entry->back());
-    if (failed(lowerOp(&op)))
-      return failure();
-    for (Value result : op.getResults())
-      if (Value mem = hbm.lookup(result))
-        heldValues.push_back({result, mem});
-  }
-  int64_t numSteps = stepMarks.size();
-  stepMarks.push_back(&entry->back()); // the result copies and the return
+  // Every op of the entry, then its return, through the conversion
+  // (convertEntry below): the driver visits them in program order.
+  if (failed(convertEntry()))
+    return failure();
+  int64_t numSteps = stepMarks.size() - 1;
+  annotateHbmBuffers(numSteps);
+  if (failed(recordDeviceGrid())) // Collective.cpp
+    return failure();
 
-  Operation *terminator = oldFunc.getBody().front().getTerminator();
+  // Size the arenas (one overlaid region) for the largest kernel.
+  int64_t bytes = std::max<int64_t>(peakKernelBytes, 4096);
+  for (auto &[elem, arena] : arenas)
+    arena.setType(MemRefType::get({bytes / elementBytes(elem)}, elem, nullptr,
+                                  vmemSpace));
+  if (allocPoint->use_empty())
+    allocPoint->erase();
+  return success();
+}
+
+/// The entry's results. One buffer returned twice (a value returned twice,
+/// or a no-op transpose of another result): the later one gets a copy, as
+/// in XLA. A result read in a permuted layout took that layout's type
+/// (lowerTranspose): the function returns what it returns.
+LogicalResult Lowering::lowerReturn(Operation *terminator) {
+  Block *entry = &newFunc.getBody().front();
+  stepMarks.push_back(&entry->back()); // the result copies and the return
   SmallVector<Value> results;
   for (Value v : terminator->getOperands()) {
     loc = terminator->getLoc();
@@ -100,8 +117,6 @@ LogicalResult Lowering::run() {
     if (failed(mem))
       return failure();
     if (llvm::is_contained(results, *mem)) {
-      // One buffer for two results (a value returned twice, or a no-op
-      // transpose of another result): the later one gets a copy, as in XLA.
       auto type = cast<RankedTensorType>(v.getType());
       Value copy = allocHbm(type, v.getLoc());
       dma(*mem, c(0), copy, c(0), 1, geometryOf(type).bytes(), 0, 0, 0);
@@ -112,12 +127,11 @@ LogicalResult Lowering::run() {
   }
   if (failed(applyInputOutputAliases(results)))
     return failure();
-  // A result read in a permuted layout took that layout's type
-  // (lowerTranspose): the function returns what it returns.
   SmallVector<Type> returned;
   for (Value v : results)
     returned.push_back(v.getType());
-  newFunc.setType(b.getFunctionType(argTypes, returned));
+  newFunc.setType(
+      b.getFunctionType(newFunc.getFunctionType().getInputs(), returned));
   // The return's location keeps each result's HLO instruction (the ROOT
   // tuple's operand): fused<"tpu.results">[NameLoc("result<i>", its loc)].
   // The serializer names the executable's results after them.
@@ -130,18 +144,6 @@ LogicalResult Lowering::run() {
       FusedLoc::get(b.getContext(), sources,
                     b.getStringAttr("tpu.results")),
       results);
-
-  annotateHbmBuffers(numSteps);
-  if (failed(recordDeviceGrid())) // Collective.cpp
-    return failure();
-
-  // Size the arenas (one overlaid region) for the largest kernel.
-  int64_t bytes = std::max<int64_t>(peakKernelBytes, 4096);
-  for (auto &[elem, arena] : arenas)
-    arena.setType(MemRefType::get({bytes / elementBytes(elem)}, elem, nullptr,
-                                  vmemSpace));
-  if (allocPoint->use_empty())
-    allocPoint->erase();
   return success();
 }
 
@@ -189,13 +191,11 @@ void Lowering::annotateHbmBuffers(int64_t numSteps) {
   if (!plan)
     return;
   llvm::DenseMap<Value, int64_t> planOffset; // memref -> offset, -1: none
-  for (auto [value, mem] : heldValues) {
+  for (auto [allocation, mem] : heldValues) {
     auto alloc = mem.getDefiningOp<tpu::AllocOp>();
-    auto it = plan->allocationOf.find(value);
-    if (!alloc || !alloc->hasAttr(tpu::kLiveAttrName) ||
-        it == plan->allocationOf.end())
+    if (!alloc || !alloc->hasAttr(tpu::kLiveAttrName))
       continue;
-    const analysis::Allocation &a = plan->allocations[it->second];
+    const analysis::Allocation &a = plan->allocations[allocation];
     MemRefType type = alloc.getType();
     int64_t padded =
         geometryOf(RankedTensorType::get(type.getShape(), type.getElementType()))
@@ -345,26 +345,24 @@ FailureOr<Value> Lowering::memOf(Value v) {
                           << "tpuc cannot lower a use of this value yet");
 }
 
+bool Lowering::isMaterializedAtUse(Operation *op) {
+  if (isa<hlo::ConstantOp>(op))
+    return splatValue(op->getResult(0)).has_value();
+  // A compare that only feeds selects' predicates lives in registers,
+  // inside them; otherwise it is an array of its own (s32 0/1).
+  auto cmp = dyn_cast<hlo::CompareOp>(op);
+  return cmp && llvm::all_of(cmp->getUsers(), [&](Operation *user) {
+           auto select = dyn_cast<hlo::SelectOp>(user);
+           return select && select.getPred() == cmp.getResult();
+         });
+}
+
 LogicalResult Lowering::lowerOp(Operation *op) {
-  if (auto cst = dyn_cast<hlo::ConstantOp>(op)) {
-    if (splatValue(op->getResult(0)))
-      return success(); // materialised where it is used
-    return lowerConstant(cst);
-  }
-  if (auto fusion = dyn_cast<hlo::FusionOp>(op))
-    return lowerFusion(fusion); // FusedKernel.cpp
-  if (isa<hlo::TupleOp, hlo::GetTupleElementOp, hlo::CallOp, hlo::WhileOp,
-          hlo::ConditionalOp>(op))
-    return lowerControlFlow(op);
-  if (auto cmp = dyn_cast<hlo::CompareOp>(op)) {
-    // A compare that only feeds selects' predicates lives in registers,
-    // inside them; otherwise it is an array of its own (s32 0/1).
-    if (llvm::all_of(cmp->getUsers(), [&](Operation *user) {
-          auto select = dyn_cast<hlo::SelectOp>(user);
-          return select && select.getPred() == cmp.getResult();
-        }))
-      return success();
-  }
+  if (isMaterializedAtUse(op))
+    return success();
+  auto kernel = kernels.find(op->getName());
+  if (kernel != kernels.end() && kernel->second.kind == KernelKind::Direct)
+    return kernel->second.lower(*this, op);
   for (Value result : op->getResults()) {
     auto type = dyn_cast<RankedTensorType>(result.getType());
     if (!type || !isLowerableElementType(type.getElementType())) {
@@ -375,41 +373,142 @@ LogicalResult Lowering::lowerOp(Operation *op) {
     }
   }
   beginKernel(op);
-  LogicalResult result =
-      isLoopKernelOp(op) ? lowerElementwise(op) :
-      llvm::TypeSwitch<Operation *, LogicalResult>(op)
-          .Case([&](hlo::IotaOp op) { return lowerIota(op); })
-          .Case([&](hlo::BroadcastInDimOp op) { return lowerBroadcast(op); })
-          .Case([&](hlo::ReshapeOp op) { return lowerReshape(op); })
-          .Case([&](hlo::TransposeOp op) { return lowerTranspose(op); })
-          .Case([&](hlo::SliceOp op) { return lowerSlice(op); })
-          .Case([&](hlo::PadOp op) { return lowerPad(op); })
-          .Case([&](hlo::ConcatenateOp op) { return lowerConcatenate(op); })
-          .Case([&](hlo::ReverseOp op) { return lowerReverse(op); })
-          .Case([&](hlo::DynamicSliceOp op) { return lowerDynamicSlice(op); })
-          .Case([&](hlo::DynamicUpdateSliceOp op) {
-            return lowerDynamicUpdateSlice(op);
-          })
-          .Case([&](hlo::GatherOp op) { return lowerGather(op); })
-          .Case([&](hlo::ScatterOp op) { return lowerScatter(op); })
-          .Case([&](hlo::ReduceOp op) { return lowerReduce(op); })
-          .Case([&](hlo::ReduceWindowOp op) { return lowerReduceWindow(op); })
-          .Case([&](hlo::DotGeneralOp op) { return lowerDot(op); })
-          .Case([&](hlo::ConvolutionOp op) { return lowerConvolution(op); })
-          .Case([&](hlo::SortOp op) { return lowerSort(op); })
-          .Case([&](hlo::TopKOp op) { return lowerTopK(op); })
-          .Case<hlo::AllReduceOp, hlo::AllGatherOp, hlo::ReduceScatterOp,
-                hlo::AllToAllOp, hlo::CollectivePermuteOp,
-                hlo::CollectiveBroadcastOp>(
-              [&](Operation *op) { return lowerCollective(op); })
-          .Case<hlo::ReplicaIdOp, hlo::PartitionIdOp>(
-              [&](Operation *op) { return lowerDeviceId(op); })
-          .Default([&](Operation *op) { return unsupported(op); });
+  // Elementwise ops (one VPU instruction or an expansion, Elementwise.cpp)
+  // share the loop kernel; every other op has its family's entry.
+  LogicalResult result = isLoopKernelOp(op) ? lowerElementwise(op)
+                         : kernel != kernels.end()
+                             ? kernel->second.lower(*this, op)
+                             : unsupported(op);
   if (failed(result))
     return failure();
   return endKernel();
 }
 
+LogicalResult convertWithKernel(Lowering &l, Operation *op,
+                                ArrayRef<ValueRange> operands,
+                                ConversionPatternRewriter &rewriter) {
+  for (auto [operand, mems] : llvm::zip(op->getOperands(), operands)) {
+    if (isa<TupleType>(operand.getType())) {
+      if (!mems.empty())
+        l.tuples[operand] = SmallVector<Value>(mems);
+    } else if (mems.size() == 1 && isa<MemRefType>(mems[0].getType())) {
+      l.hbm[operand] = mems[0];
+    }
+  }
+  l.stepMarks.push_back(&l.newFunc.getBody().front().back());
+  if (failed(l.lowerOp(op)))
+    return failure();
+  SmallVector<SmallVector<Value>> replacements;
+  for (Value result : op->getResults()) {
+    SmallVector<Value> &mems = replacements.emplace_back();
+    if (isa<TupleType>(result.getType())) {
+      mems = l.tuples.lookup(result);
+      continue;
+    }
+    Value mem = l.hbm.lookup(result);
+    if (!mem)
+      continue;
+    mems.push_back(mem);
+    if (l.plan) {
+      auto it = l.plan->allocationOf.find(result);
+      if (it != l.plan->allocationOf.end())
+        l.heldValues.push_back({static_cast<int64_t>(it->second), mem});
+    }
+  }
+  rewriter.replaceOpWithMultiple(op, std::move(replacements));
+  return success();
+}
+
+namespace {
+
+/// The ops without a KernelPattern: elementwise ops (the loop kernel, by
+/// isLoopKernelOp and Elementwise.cpp's op -> instruction table), compares
+/// that only feed selects, and ops nothing lowers (lowerOp reports them).
+/// No type converter: a value's memref type is its kernel's choice (a
+/// transpose that is a view of a permuted layout keeps that layout), so
+/// the adaptor hands over the memrefs as replaced.
+class FallbackPattern : public ConversionPattern {
+public:
+  FallbackPattern(MLIRContext *ctx, Lowering &l)
+      : ConversionPattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx), l(l) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<ValueRange> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (isa<func::ReturnOp>(op) || l.kernels.contains(op->getName()))
+      return failure(); // their own patterns
+    return convertWithKernel(l, op, operands, rewriter);
+  }
+
+private:
+  Lowering &l;
+};
+
+/// The entry's return: the result copies and aliases, the new return.
+class ReturnPattern : public OpConversionPattern<func::ReturnOp> {
+public:
+  ReturnPattern(MLIRContext *ctx, Lowering &l)
+      : OpConversionPattern(ctx), l(l) {}
+
+  LogicalResult
+  matchAndRewrite(func::ReturnOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    for (auto [operand, mems] :
+         llvm::zip(op->getOperands(), adaptor.getOperands()))
+      if (mems.size() == 1 && isa<MemRefType>(mems[0].getType()))
+        l.hbm[operand] = mems[0];
+    if (failed(l.lowerReturn(op)))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+private:
+  Lowering &l;
+};
+
+} // namespace
+
+LogicalResult Lowering::convertEntry() {
+  // Every hlo op and the entry's return are illegal: a full conversion
+  // fails at the first op without a kernel.
+  ConversionTarget target(*ctx);
+  target.addIllegalDialect<hlo::HloDialect>();
+  target.addDynamicallyLegalOp<func::ReturnOp>(
+      [&](func::ReturnOp op) { return op->getParentOp() != oldFunc; });
+  RewritePatternSet patterns(ctx);
+  populateConstantPatterns(patterns, *this);
+  populateDataMovementPatterns(patterns, *this);
+  populateGatherPatterns(patterns, *this);
+  populateReducePatterns(patterns, *this);
+  populateReduceWindowPatterns(patterns, *this);
+  populateDotPatterns(patterns, *this);
+  populateConvolutionPatterns(patterns, *this);
+  populateSortPatterns(patterns, *this);
+  populateCollectivePatterns(patterns, *this);
+  populateControlFlowPatterns(patterns, *this);
+  populateFusionPatterns(patterns, *this);
+  patterns.add<FallbackPattern, ReturnPattern>(ctx, *this);
+  SmallVector<Operation *> ops;
+  for (Operation &op : oldFunc.getBody().front())
+    ops.push_back(&op);
+  // A kernel that fails has said why; the driver's "failed to legalize"
+  // after it adds nothing.
+  bool reported = false;
+  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+    if (diag.getSeverity() != DiagnosticSeverity::Error)
+      return failure();
+    if (reported && StringRef(diag.str()).starts_with("failed to legalize"))
+      return success();
+    reported = true;
+    return failure();
+  });
+  // No folding: the hlo graph was simplified before; a fold here would
+  // change which kernels run (a broadcast of a splat becoming a splat).
+  ConversionConfig config;
+  config.foldingMode = DialectConversionFoldingMode::Never;
+  return applyFullConversion(ops, target, std::move(patterns), config);
+}
 
 } // namespace tpuc::hlotpu
 

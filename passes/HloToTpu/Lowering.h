@@ -1,7 +1,8 @@
 //===- Lowering.h - the hlo -> tpu lowering's shared state and emitter ---===//
 //
-// tpuc-convert-hlo-to-tpu walks the entry function in program order and
-// emits one kernel per hlo op. `Lowering` holds what every kernel needs:
+// tpuc-convert-hlo-to-tpu converts the entry function's ops in program
+// order (applyFullConversion, HloToTpu.cpp) into one kernel each, through
+// the kernel table the families fill. `Lowering` holds what every kernel needs:
 // the tensor -> HBM memref map, the VMEM arenas, and small builders for the
 // tpu ops (scalar arithmetic folded to constants, loops, DMA, vregs). Each
 // kernel family lives in its own file of this folder and is declared here.
@@ -25,6 +26,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -34,7 +36,45 @@
 
 namespace tpuc::hlotpu {
 
-using namespace mlir;
+// The MLIR names this folder uses, declared here (as mlir/Support/LLVM.h
+// does for LLVM's) instead of a using-directive in a header.
+using mlir::APFloat;
+using mlir::ArrayRef;
+using mlir::Attribute;
+using mlir::BlockArgument;
+using mlir::cast;
+using mlir::DenseFPElementsAttr;
+using mlir::dyn_cast;
+using mlir::dyn_cast_or_null;
+using mlir::failed;
+using mlir::failure;
+using mlir::FailureOr;
+using mlir::function_ref;
+using mlir::InFlightDiagnostic;
+using mlir::IntegerType;
+using mlir::isa;
+using mlir::Location;
+using mlir::LogicalResult;
+using mlir::MemRefType;
+using mlir::MLIRContext;
+using mlir::ModuleOp;
+using mlir::OpBuilder;
+using mlir::Operation;
+using mlir::OperationName;
+using mlir::RankedTensorType;
+using mlir::Region;
+using mlir::SmallVector;
+using mlir::SmallVectorImpl;
+using mlir::succeeded;
+using mlir::success;
+using mlir::Twine;
+using mlir::Type;
+using mlir::UnknownLoc;
+using mlir::Value;
+using mlir::ValueRange;
+using mlir::VectorType;
+namespace arith = mlir::arith;
+namespace func = mlir::func;
 
 inline constexpr int64_t kSublanes = 8, kLanes = 128;
 
@@ -69,6 +109,16 @@ inline int64_t elementBytes(Type type) { return type.isBF16() ? 2 : 4; }
 /// contiguous. Rank 1 uses {0:T(1024)}: 1024 contiguous elements, one vreg
 /// (sublane s holds elements 128s..128s+127). Rank 0 uses {:T(1024)}: the
 /// scalar is element 0 of one padded vreg-sized tile.
+inline layout::TiledLayout hbmLayout(int64_t rank) {
+  layout::TiledLayout hbm;
+  hbm.minorToMajor = layout::descendingOrder(rank);
+  hbm.tiles.push_back(rank <= 1 ? layout::Tile{kSublanes * kLanes}
+                                : layout::Tile{kSublanes, kLanes});
+  return hbm;
+}
+
+/// A tensor's HBM array (hbmLayout) as the kernels address it: tiles of
+/// the two minor dims (one tile row of a rank-1 array) over `outer`.
 struct Geometry {
   int64_t rank = 0;
   int64_t outer = 1;   // product of the dims above the two minor ones
@@ -76,9 +126,10 @@ struct Geometry {
   int64_t cols = 1;    // minor dim
   int64_t rowTiles = 1, colTiles = 1;
   int64_t elemBytes = 4;
+  int64_t paddedBytes = 0; // the array's size: layout::byteSizes
   int64_t tileBytes() const { return kSublanes * kLanes * elemBytes; }
   int64_t tiles() const { return outer * rowTiles * colTiles; }
-  int64_t bytes() const { return tiles() * tileBytes(); }
+  int64_t bytes() const { return paddedBytes; }
 };
 
 inline Geometry geometryOf(RankedTensorType type) {
@@ -86,19 +137,25 @@ inline Geometry geometryOf(RankedTensorType type) {
   g.rank = type.getRank();
   g.elemBytes = elementBytes(type.getElementType());
   ArrayRef<int64_t> shape = type.getShape();
-  if (g.rank == 0)
-    return g;
   if (g.rank == 1) {
     g.cols = shape[0];
     g.colTiles = ceilDiv(shape[0], kSublanes * kLanes);
-    return g;
+  } else if (g.rank >= 2) {
+    for (int64_t i = 0; i + 2 < g.rank; ++i)
+      g.outer *= shape[i];
+    g.rows = shape[g.rank - 2];
+    g.cols = shape[g.rank - 1];
+    g.rowTiles = ceilDiv(g.rows, kSublanes);
+    g.colTiles = ceilDiv(g.cols, kLanes);
   }
-  for (int64_t i = 0; i + 2 < g.rank; ++i)
-    g.outer *= shape[i];
-  g.rows = shape[g.rank - 2];
-  g.cols = shape[g.rank - 1];
-  g.rowTiles = ceilDiv(g.rows, kSublanes);
-  g.colTiles = ceilDiv(g.cols, kLanes);
+  // The size comes from the one size function (the runtime's
+  // paddedByteSize) of the stored type; a shape it rejects keeps the tile
+  // count's size, and the serializer reports it.
+  std::string error;
+  FailureOr<layout::ByteSizes> sizes = layout::byteSizes(
+      RankedTensorType::get(shape, storageType(type.getElementType())),
+      hbmLayout(g.rank), error);
+  g.paddedBytes = succeeded(sizes) ? sizes->padded : g.tiles() * g.tileBytes();
   return g;
 }
 
@@ -124,9 +181,9 @@ bool isLoopKernelOp(Operation *op);
 bool isSplatConstant(Value v);
 /// Why the VPU loop kernel cannot compute `op` (empty if it can).
 std::string unsupportedForm(Operation *op);
-/// Whether a loop kernel of `op`'s result shape computes the
-/// broadcast_in_dim `op` from its source kept whole in VMEM
-/// (FusedKernel.cpp).
+/// Whether a loop kernel of `op`'s result shape computes `op` from the
+/// tile's position: an iota, or a broadcast_in_dim read from its source
+/// (kept whole in VMEM, or streamed with the blocks) (FusedKernel.cpp).
 bool fitsLoopBroadcast(Operation *op);
 
 /// "tpuc cannot lower 'hlo.gather' yet": the one message for ops outside
@@ -175,34 +232,87 @@ struct MxuStream {
   bool accumulate;
 };
 
-class Lowering {
+class Lowering;
+
+/// How `Lowering::lowerOp` runs a kernel entry point: a `Kernel` gets its
+/// result types checked and is bracketed by beginKernel/endKernel; a
+/// `Direct` one (constants, fusions, control flow) does its own.
+enum class KernelKind { Kernel, Direct };
+
+/// The kernel entry point of one hlo op (see Lowering::kernels).
+struct KernelEntry {
+  std::function<LogicalResult(Lowering &, Operation *)> lower;
+  KernelKind kind = KernelKind::Kernel;
+};
+
+// Each kernel family adds one KernelPattern per op it lowers (one line per
+// op, Lowering::addKernel); HloToTpu.cpp calls them all.
+void populateConstantPatterns(mlir::RewritePatternSet &patterns, Lowering &l);
+void populateDataMovementPatterns(mlir::RewritePatternSet &patterns,
+                                  Lowering &l);
+void populateGatherPatterns(mlir::RewritePatternSet &patterns, Lowering &l);
+void populateReducePatterns(mlir::RewritePatternSet &patterns, Lowering &l);
+void populateReduceWindowPatterns(mlir::RewritePatternSet &patterns,
+                                  Lowering &l);
+void populateDotPatterns(mlir::RewritePatternSet &patterns, Lowering &l);
+void populateConvolutionPatterns(mlir::RewritePatternSet &patterns,
+                                 Lowering &l);
+void populateSortPatterns(mlir::RewritePatternSet &patterns, Lowering &l);
+void populateCollectivePatterns(mlir::RewritePatternSet &patterns, Lowering &l);
+void populateControlFlowPatterns(mlir::RewritePatternSet &patterns,
+                                 Lowering &l);
+void populateFusionPatterns(mlir::RewritePatternSet &patterns, Lowering &l);
+
+/// Converts `op` (HloToTpu.cpp): binds its operands to their memrefs from
+/// the adaptor (a tuple's leaves, 1:N), lowers it (Lowering::lowerOp) and
+/// replaces its results by the memrefs its kernel wrote.
+LogicalResult convertWithKernel(Lowering &l, Operation *op,
+                                ArrayRef<ValueRange> operands,
+                                mlir::ConversionPatternRewriter &rewriter);
+
+/// The conversion pattern of one hlo op with a kernel of its own.
+template <typename OpTy>
+class KernelPattern : public mlir::OpConversionPattern<OpTy> {
 public:
-  Lowering(ModuleOp module, func::FuncOp func, const target::TargetSpec &spec)
+  KernelPattern(MLIRContext *ctx, Lowering &l)
+      : mlir::OpConversionPattern<OpTy>(ctx), l(l) {}
+
+  LogicalResult matchAndRewrite(
+      OpTy op,
+      typename mlir::OpConversionPattern<OpTy>::OneToNOpAdaptor adaptor,
+      mlir::ConversionPatternRewriter &rewriter) const override {
+    return convertWithKernel(l, op, adaptor.getOperands(), rewriter);
+  }
+
+private:
+  Lowering &l;
+};
+
+/// The emitter every kernel builds with: the tpu ops' builders (scalar
+/// arithmetic folded to constants, loops, DMA, vregs, the MXU issue loop),
+/// the HBM buffer types and allocation, and the per-kernel state: the
+/// kernel's op and location and its VMEM, bump-allocated in the overlaid
+/// arenas between beginKernel and endKernel (which checks it against the
+/// target). The driver's state (value -> memref maps, steps, the memory
+/// plan) is `Lowering`'s.
+class KernelBuilder {
+public:
+  KernelBuilder(ModuleOp module, const target::TargetSpec &spec)
       : module(module), spec(spec), b(module.getContext()),
         ctx(module.getContext()) {
     vmemSpace = tpu::MemorySpaceAttr::get(ctx, tpu::MemorySpace::vmem);
     hbmSpace = tpu::MemorySpaceAttr::get(ctx, tpu::MemorySpace::hbm);
-    oldFunc = func;
   }
-
-  LogicalResult run();
-  func::FuncOp lowered() { return newFunc; }
 
   // --- types and buffers ---------------------------------------------------
   MemRefType hbmType(RankedTensorType type) {
-    int64_t rank = type.getRank();
-    SmallVector<int64_t> minorToMajor;
-    for (int64_t d = rank - 1; d >= 0; --d)
-      minorToMajor.push_back(d);
+    layout::TiledLayout hbm = hbmLayout(type.getRank());
     SmallVector<int64_t> tileRanks, tileDims;
-    if (rank <= 1) {
-      tileRanks = {1};
-      tileDims = {kSublanes * kLanes};
-    } else {
-      tileRanks = {2};
-      tileDims = {kSublanes, kLanes};
+    for (const layout::Tile &tile : hbm.tiles) {
+      tileRanks.push_back(tile.size());
+      tileDims.append(tile.begin(), tile.end());
     }
-    auto layout = tpu::TiledLayoutAttr::get(ctx, minorToMajor, tileRanks,
+    auto layout = tpu::TiledLayoutAttr::get(ctx, hbm.minorToMajor, tileRanks,
                                             tileDims);
     return MemRefType::get(type.getShape(),
                            storageType(type.getElementType()), layout,
@@ -317,12 +427,24 @@ public:
   // --- vector registers -------------------------------------------------------
   VectorType f32Reg() { return VectorType::get({8, 128}, b.getF32Type()); }
   VectorType i32Reg() { return VectorType::get({8, 128}, b.getI32Type()); }
-  Value vload(const VBuf &buf, Value off, int64_t stride = 0) {
-    return tpu::VLoadOp::create(b, loc, f32Reg(), buf.arena,
-                                  add(off, buf.offset), stride);
+  /// The register type of a buffer's loads: i32 buffers give i32
+  /// registers, f32 and bf16 ones f32 (VLD widens bf16).
+  VectorType regOf(Value arena) {
+    Type elem = cast<MemRefType>(arena.getType()).getElementType();
+    return elem.isInteger(32) ? i32Reg() : f32Reg();
   }
-  void vstore(Value v, const VBuf &buf, Value off) {
-    tpu::VStoreOp::create(b, loc, v, buf.arena, add(off, buf.offset), 0);
+  Value vload(const VBuf &buf, Value off, int64_t stride = 0) {
+    return tpu::VLoadOp::create(b, loc, regOf(buf.arena), buf.arena,
+                                add(off, buf.offset), stride);
+  }
+  void vstore(Value v, const VBuf &buf, Value off, int64_t stride = 0) {
+    tpu::VStoreOp::create(b, loc, v, buf.arena, add(off, buf.offset), stride);
+  }
+  Value vcmp(tpu::CmpKind kind, Value x, Value y) {
+    return tpu::VCmpOp::create(b, loc, i32Reg(), kind, x, y);
+  }
+  Value vsel(Value mask, Value x, Value y) {
+    return tpu::VSelectOp::create(b, loc, mask, x, y);
   }
   Value splatF32(double value) {
     Value cst = arith::ConstantOp::create(b, 
@@ -333,9 +455,8 @@ public:
   /// Lanes (sublanes) whose index is below `limit` keep `v`, the others
   /// become `fill`: masks the padding of ragged edges.
   Value maskBelow(Value v, Value ids, Value limit, double fill) {
-    Value mask = tpu::VCmpOp::create(b, loc, i32Reg(), tpu::CmpKind::lt, ids,
-                                       splatIndex(limit));
-    return tpu::VSelectOp::create(b, loc, mask, v, splatF32(fill));
+    Value mask = vcmp(tpu::CmpKind::lt, ids, splatIndex(limit));
+    return vsel(mask, v, splatF32(fill));
   }
 
   // --- the MXUs (Mxu.cpp) -------------------------------------------------------
@@ -355,9 +476,72 @@ public:
                 function_ref<Value(int64_t tile)> weightsAt,
                 ArrayRef<MxuStream> streams);
 
+  ModuleOp module;
+  const target::TargetSpec &spec;
+  OpBuilder b;
+  MLIRContext *ctx;
+  Attribute vmemSpace, hbmSpace;
+  /// Allocs go before this marker, so they stay at the top of the function.
+  Operation *allocPoint = nullptr;
+  Location loc = UnknownLoc::get(ctx);
+  Operation *kernelOp = nullptr;
+  llvm::MapVector<Type, Value> arenas;
+  int64_t kernelBytes = 0;     // VMEM the current kernel has taken
+  int64_t peakKernelBytes = 0; // the most any kernel took: the arenas' size
+};
+
+class Lowering : public KernelBuilder {
+public:
+  Lowering(ModuleOp module, func::FuncOp func, const target::TargetSpec &spec)
+      : KernelBuilder(module, spec), oldFunc(func) {}
+
+  LogicalResult run();
+  func::FuncOp lowered() { return newFunc; }
+
   // --- the driver (HloToTpu.cpp) ----------------------------------------------
   FailureOr<Value> memOf(Value v);
+  /// Lowers `op` through its entry in `kernels` (elementwise ops: the loop
+  /// kernel). The conversion pattern calls it for the entry's ops, the
+  /// region kernels (ControlFlow.cpp, FusedKernel.cpp) for nested ones.
   LogicalResult lowerOp(Operation *op);
+  /// Ops that become no kernel of their own: splat constants (filled or
+  /// kept in registers where used) and compares that only feed selects.
+  static bool isMaterializedAtUse(Operation *op);
+  /// Registers `fn` as the kernel of `OpTy` and adds its pattern.
+  template <typename OpTy>
+  void addKernel(mlir::RewritePatternSet &patterns,
+                 LogicalResult (Lowering::*fn)(OpTy),
+                 KernelKind kind = KernelKind::Kernel) {
+    kernels.insert_or_assign(
+        OperationName(OpTy::getOperationName(), ctx),
+        KernelEntry{
+            [fn](Lowering &l, Operation *op) { return (l.*fn)(cast<OpTy>(op)); },
+            kind});
+    patterns.add<KernelPattern<OpTy>>(ctx, *this);
+  }
+  /// Registers `fn` as the kernel of each of `OpTys` and adds their
+  /// patterns.
+  template <typename... OpTys>
+  void addKernels(mlir::RewritePatternSet &patterns,
+                  LogicalResult (Lowering::*fn)(Operation *),
+                  KernelKind kind = KernelKind::Kernel) {
+    (kernels.insert_or_assign(
+         OperationName(OpTys::getOperationName(), ctx),
+         KernelEntry{[fn](Lowering &l, Operation *op) { return (l.*fn)(op); },
+                     kind}),
+     ...);
+    patterns.add<KernelPattern<OpTys>...>(ctx, *this);
+  }
+  /// hlo op name -> its kernel entry point (the families' populate
+  /// functions fill it): what lowerOp dispatches on, for the patterns and
+  /// for ops nested in region bodies.
+  llvm::DenseMap<OperationName, KernelEntry> kernels;
+  /// The entry's results: copies where one buffer would be returned twice,
+  /// the input_output_alias copies, and the new function's return.
+  LogicalResult lowerReturn(Operation *terminator);
+  /// Converts the entry's ops (then its return) into the new function by
+  /// applyFullConversion over the kernel patterns (HloToTpu.cpp).
+  LogicalResult convertEntry();
   LogicalResult applyInputOutputAliases(SmallVectorImpl<Value> &results);
   // Arguments in permuted layouts read through views of their physical
   // order (tpuc-normalize-layouts): the memref an argument is stored as
@@ -424,27 +608,48 @@ public:
   struct OperandStream {
     Value operand;
     int64_t elemBytes = 4; // the operand's
-    int64_t tileBytes = 0, rowBytes = 0; // the operand's tile and tile row
-    int64_t slotRows = 0; // tile rows per slot
+    int64_t tileBytes = 0; // the operand's tile
+    int64_t rowBytes = 0;  // a tile row in the slots (the columns streamed)
+    int64_t slotRows = 0;  // tile rows per slot
     /// HBM source, its slots, its element bytes.
     SmallVector<std::tuple<Value, VBuf, int64_t>> sources;
     llvm::DenseMap<Value, std::pair<VBuf, int64_t>> ins;
     llvm::DenseMap<Value, Value> hoisted;
     SmallVector<RowStream> rows; // two slots of a block's tile rows each
+    /// A broadcast of a rank-1 [C] array along the rows (a per-column
+    /// statistic) too large to keep whole: its HBM buffer and a VMEM
+    /// buffer for the current column block (beginColumns).
+    SmallVector<std::pair<Value, VBuf>> columns;
+    /// Values read by position (iotas, per-column broadcasts kept whole or
+    /// streamed by column block): each tile's register from its global
+    /// tile row, global column tile and column tile in the column block.
+    SmallVector<std::pair<Value, std::function<Value(Value, Value, Value)>>>
+        positional;
+    Value blockRow; // the global tile row of the current block's first row
+    Value firstCol; // the first column tile of the current column block
     bool produced = false;
   };
-  FailureOr<OperandStream> streamOperand(Value operand, int64_t slotBytes);
+  /// `pitchTiles`: the tiles of a tile row in the slots, when the kernel
+  /// streams column blocks (0: the operand's whole tile rows).
+  FailureOr<OperandStream> streamOperand(Value operand, int64_t slotBytes,
+                                         int64_t pitchTiles = 0);
   /// The VMEM `streamOperand(operand, slotBytes)` takes, in units of
   /// 2 * slotBytes: 1 for an HBM operand, the streamed inputs' element
   /// bytes over the operand's for an input fusion (at least 1).
   int64_t streamSlotFactor(Value operand);
   /// The operand's tile at byte offset `off` of its slots.
   Value loadStreamed(OperandStream &s, Value off);
+  /// Starts the column block of `tiles` column tiles from `firstCol`:
+  /// fetches its columns of the streamed per-column broadcasts (waited).
+  void beginColumns(OperandStream &s, Value firstCol, int64_t tiles);
   std::function<bool(Operation *)> fusedProducer;
   // Constant.cpp: constants that are not splats (the executable's constant
   // table), iota.
   LogicalResult lowerConstant(hlo::ConstantOp op);
   LogicalResult lowerIota(hlo::IotaOp op);
+  /// The tile of `op` at tile row `tileRow` (the dims above the minor one
+  /// flattened, in tiles) and column tile `colTile` (rank 1: the tile).
+  Value iotaTile(hlo::IotaOp op, Value tileRow, Value colTile);
   // DataMovement.cpp: DMA relayouts.
   LogicalResult lowerBroadcast(hlo::BroadcastInDimOp op);
   LogicalResult lowerReshape(hlo::ReshapeOp op);
@@ -471,15 +676,7 @@ public:
   // results may be tuples; called before the per-kernel type checks).
   LogicalResult lowerControlFlow(Operation *op);
 
-  ModuleOp module;
-  const target::TargetSpec &spec;
-  OpBuilder b;
-  MLIRContext *ctx;
-  Attribute vmemSpace, hbmSpace;
   func::FuncOp oldFunc, newFunc;
-  Operation *allocPoint = nullptr;
-  Location loc = UnknownLoc::get(ctx);
-  Operation *kernelOp = nullptr;
   llvm::DenseMap<Value, Value> hbm; // hlo tensor -> HBM memref
   /// hlo tuple -> the HBM memrefs of its leaves, flattened in order
   /// (ControlFlow.cpp; tuples are never copied).
@@ -487,15 +684,13 @@ public:
   /// The last op of the new function before each top-level hlo op's kernel
   /// (step k's ops follow stepMarks[k]).
   SmallVector<Operation *> stepMarks;
-  /// (hlo value, the HBM memref holding it), for the memory plan's offsets.
-  SmallVector<std::pair<Value, Value>> heldValues;
+  /// (memory plan allocation, the HBM memref holding its value), for the
+  /// memory plan's offsets.
+  SmallVector<std::pair<int64_t, Value>> heldValues;
   /// The module's memory plan (none when it cannot be planned).
   std::optional<analysis::MemoryPlan> plan;
   /// --dot-precision.
   DotPrecision dotPrecision = DotPrecision::PerOp;
-  llvm::MapVector<Type, Value> arenas;
-  int64_t kernelBytes = 0;     // VMEM the current kernel has taken
-  int64_t peakKernelBytes = 0; // the most any kernel took: the arenas' size
   /// Loop kernels: bf16 values computed in f32 registers, rounded where
   /// they are read (emitTile), and each register's rounded copy.
   llvm::DenseSet<Value> roundOnUse;

@@ -13,7 +13,7 @@ using namespace mlir;
 
 namespace tpuc::hlotpu {
 
-MxuSplit Lowering::splitForMxus(int64_t tiles, int64_t rows,
+MxuSplit KernelBuilder::splitForMxus(int64_t tiles, int64_t rows,
                                 int64_t rowAlign) const {
   MxuSplit split;
   split.mxus = std::max<int64_t>(spec.machine.mxu_count(), 1);
@@ -35,7 +35,7 @@ MxuSplit Lowering::splitForMxus(int64_t tiles, int64_t rows,
   return split;
 }
 
-void Lowering::issueMxu(const MxuSplit &split, Value weights,
+void KernelBuilder::issueMxu(const MxuSplit &split, Value weights,
                         function_ref<Value(int64_t tile)> weightsAt,
                         ArrayRef<MxuStream> streams) {
   for (int64_t t = 0; t < split.tiles; ++t)

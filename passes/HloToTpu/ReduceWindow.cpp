@@ -180,4 +180,8 @@ LogicalResult Lowering::lowerReduceWindow(hlo::ReduceWindowOp op) {
   return success();
 }
 
+void populateReduceWindowPatterns(RewritePatternSet &patterns, Lowering &l) {
+  l.addKernel(patterns, &Lowering::lowerReduceWindow);
+}
+
 } // namespace tpuc::hlotpu

@@ -123,32 +123,13 @@ FailureOr<SortOrder> matchComparator(hlo::SortOp op) {
 // Register helpers
 //===----------------------------------------------------------------------===//
 
-/// Loads and stores with the register type of the buffer (i32 buffers give
-/// i32 registers, f32 and bf16 ones f32).
+/// The VPU helpers of the sort kernels (on top of KernelBuilder's).
 struct Vpu {
   Lowering &L;
 
-  VectorType regOf(Value arena) {
-    Type elem = cast<MemRefType>(arena.getType()).getElementType();
-    return elem.isInteger(32) ? L.i32Reg() : L.f32Reg();
-  }
-  Value load(const VBuf &buf, Value off, int64_t stride = 0) {
-    return tpu::VLoadOp::create(L.b, L.loc, regOf(buf.arena), buf.arena,
-                                L.add(off, buf.offset), stride);
-  }
-  void store(Value v, const VBuf &buf, Value off, int64_t stride = 0) {
-    tpu::VStoreOp::create(L.b, L.loc, v, buf.arena, L.add(off, buf.offset),
-                          stride);
-  }
   Value splatI(int64_t v) { return L.splatIndex(L.c(v)); }
   Value zero(VectorType type) {
     return type.getElementType().isInteger(32) ? splatI(0) : L.splatF32(0.0);
-  }
-  Value cmp(tpu::CmpKind kind, Value x, Value y) {
-    return tpu::VCmpOp::create(L.b, L.loc, L.i32Reg(), kind, x, y);
-  }
-  Value sel(Value mask, Value x, Value y) {
-    return tpu::VSelectOp::create(L.b, L.loc, mask, x, y);
   }
   Value addV(Value x, Value y) { return tpu::VAddOp::create(L.b, L.loc, x, y); }
   Value subV(Value x, Value y) { return tpu::VSubOp::create(L.b, L.loc, x, y); }
@@ -159,8 +140,8 @@ struct Vpu {
   /// The s32 total-order key of f32 bits and back (an involution): negative
   /// floats count down from INT_MAX - bits, so -NaN < -inf < -0 < 0 < NaN.
   Value totalOrder(Value bits) {
-    return sel(cmp(tpu::CmpKind::lt, bits, splatI(0)),
-               subV(splatI(INT_MAX), bits), bits);
+    return L.vsel(L.vcmp(tpu::CmpKind::lt, bits, splatI(0)),
+                  subV(splatI(INT_MAX), bits), bits);
   }
   /// Copies `tiles` (8,128) tiles from HBM at `off` into `buf` (sem 0),
   /// or one row of a 1-D array ({0:T(1024)}, the same bytes as rows of 128)
@@ -172,7 +153,7 @@ struct Vpu {
             0);
       return;
     }
-    L.loop(tiles, [&](Value t) { store(fill, buf, L.mul(t, tileBytes)); });
+    L.loop(tiles, [&](Value t) { L.vstore(fill, buf, L.mul(t, tileBytes)); });
     L.dma(hbm, off, buf.arena, L.c(buf.offset), tiles, tileBytes / 8,
           tileBytes / 8, tileBytes, 0);
   }
@@ -186,7 +167,7 @@ struct Vpu {
       L.dma(buf.arena, L.c(buf.offset), hbm, off, tiles, tileBytes / 8,
             tileBytes, tileBytes / 8, 1);
   }
-  /// Transposes the 128x128 block of 32-bit elements whose rows `load(r)`
+  /// Transposes the 128x128 block of 32-bit elements whose rows `L.vload(r)`
   /// gives (register r holds rows 8r..8r+7) and hands result r to `use`.
   /// The sources are loaded back to back with nothing else live, so that
   /// they land in consecutive registers next to 16 free ones.
@@ -329,7 +310,7 @@ void SortKernel::block(ArrayRef<Value> ins, ArrayRef<Value> outs, Value tileRow,
   for (int64_t i = 0; i < count; ++i)
     copyIn(ins[i], L.mul(tileRow, g.colTiles * tileBytes(i)), staging[i],
            tileRows * g.colTiles, tileBytes(i), g.rank == 1,
-           g.rank == 1 ? zero(regOf(columns[i].arena)) : Value());
+           g.rank == 1 ? zero(L.regOf(columns[i].arena)) : Value());
   L.wait(0, count);
 
   // Tile (r, ct) -> element rows 128ct .. 128ct+127; rows past the array
@@ -340,13 +321,14 @@ void SortKernel::block(ArrayRef<Value> ins, ArrayRef<Value> outs, Value tileRow,
       transpose(
           [&](int64_t r) {
             if (r < tileRows)
-              return load(staging[i],
-                          L.add(L.mul(ct, tb), r * g.colTiles * tb));
-            return zero(regOf(columns[i].arena));
+              return L.vload(staging[i],
+                             L.add(L.mul(ct, tb), r * g.colTiles * tb));
+            return zero(L.regOf(columns[i].arena));
           },
           [&](int64_t r, Value v) {
-            store(v, columns[i],
-                  L.add(L.mul(ct, kLanes * kElementRow), r * 8 * kElementRow));
+            L.vstore(
+                v, columns[i],
+                L.add(L.mul(ct, kLanes * kElementRow), r * 8 * kElementRow));
           });
     });
   }
@@ -362,12 +344,13 @@ void SortKernel::block(ArrayRef<Value> ins, ArrayRef<Value> outs, Value tileRow,
     L.loop(g.colTiles, [&](Value ct) {
       transpose(
           [&](int64_t r) {
-            return load(columns[i], L.add(L.mul(ct, kLanes * kElementRow),
-                                          r * 8 * kElementRow));
+            return L.vload(columns[i], L.add(L.mul(ct, kLanes * kElementRow),
+                                             r * 8 * kElementRow));
           },
           [&](int64_t r, Value v) {
             if (r < tileRows)
-              store(v, staging[i], L.add(L.mul(ct, tb), r * g.colTiles * tb));
+              L.vstore(v, staging[i],
+                       L.add(L.mul(ct, tb), r * g.colTiles * tb));
           });
     });
   }
@@ -387,36 +370,36 @@ void SortKernel::prepareKeys() {
   int64_t data = g.colTiles * kLanes / 8; // element blocks that hold data
   L.loop(data, [&](Value q) {
     Value off = L.mul(q, 8 * kElementRow);
-    Value x = load(key, off);
+    Value x = L.vload(key, off);
     Value e = addV(sublaneIds(), L.splatIndex(L.mul(q, 8)));
-    Value valid = cmp(tpu::CmpKind::lt, e, splatI(n));
+    Value valid = L.vcmp(tpu::CmpKind::lt, e, splatI(n));
     Value k, shift;
     if (floatKey) {
-      Value nan = cmp(tpu::CmpKind::ne, x, x);
+      Value nan = L.vcmp(tpu::CmpKind::ne, x, x);
       k = order.descending ? tpu::VNegOp::create(L.b, L.loc, x).getResult() : x;
-      k = sel(nan, L.splatF32(order.descending ? -inf : inf), k);
-      k = sel(valid, k, L.splatF32(inf));
-      shift = sel(nan, splatI(order.descending ? -nPad : nPad), splatI(0));
+      k = L.vsel(nan, L.splatF32(order.descending ? -inf : inf), k);
+      k = L.vsel(valid, k, L.splatF32(inf));
+      shift = L.vsel(nan, splatI(order.descending ? -nPad : nPad), splatI(0));
     } else {
       k = order.descending ? subV(splatI(-1), x) : x;
-      k = sel(valid, k, splatI(INT_MAX));
+      k = L.vsel(valid, k, splatI(INT_MAX));
       shift = splatI(0);
     }
-    shift = sel(valid, shift, splatI(2 * nPad));
-    store(k, key, off);
-    store(addV(e, shift), sec, off);
+    shift = L.vsel(valid, shift, splatI(2 * nPad));
+    L.vstore(k, key, off);
+    L.vstore(addV(e, shift), sec, off);
   });
   L.loop(nPad / 8 - data, [&](Value q) {
     Value blk = L.add(q, data);
     Value off = L.mul(blk, 8 * kElementRow);
     for (auto [i, column] : llvm::enumerate(columns)) {
       if (i == order.key)
-        store(floatKey ? L.splatF32(inf) : splatI(INT_MAX), column, off);
+        L.vstore(floatKey ? L.splatF32(inf) : splatI(INT_MAX), column, off);
       else
-        store(zero(regOf(column.arena)), column, off);
+        L.vstore(zero(L.regOf(column.arena)), column, off);
     }
-    store(addV(sublaneIds(), L.splatIndex(L.add(L.mul(blk, 8), 2 * nPad))), sec,
-          off);
+    L.vstore(addV(sublaneIds(), L.splatIndex(L.add(L.mul(blk, 8), 2 * nPad))),
+             sec, off);
   });
 }
 
@@ -426,18 +409,18 @@ void SortKernel::finishKeys() {
   VBuf &key = columns[order.key];
   L.loop(g.colTiles * kLanes / 8, [&](Value q) {
     Value off = L.mul(q, 8 * kElementRow);
-    Value k = load(key, off);
+    Value k = L.vload(key, off);
     Value x;
     if (floatKey) {
-      Value s = load(sec, off);
+      Value s = L.vload(sec, off);
       x = order.descending ? tpu::VNegOp::create(L.b, L.loc, k).getResult() : k;
-      Value nan = order.descending ? cmp(tpu::CmpKind::lt, s, splatI(0))
-                                   : cmp(tpu::CmpKind::ge, s, splatI(nPad));
-      x = sel(nan, L.splatF32(std::nan("")), x);
+      Value nan = order.descending ? L.vcmp(tpu::CmpKind::lt, s, splatI(0))
+                                   : L.vcmp(tpu::CmpKind::ge, s, splatI(nPad));
+      x = L.vsel(nan, L.splatF32(std::nan("")), x);
     } else {
       x = order.descending ? subV(splatI(-1), k) : k;
     }
-    store(x, key, off);
+    L.vstore(x, key, off);
   });
 }
 
@@ -454,33 +437,34 @@ void SortKernel::packKeys() {
   int64_t data = g.colTiles * kLanes / 8; // element blocks that hold data
   L.loop(data, [&](Value q) {
     Value off = L.mul(q, 8 * kElementRow);
-    Value x = load(key, off);
-    store(sel(cmp(tpu::CmpKind::ne, x, x), L.splatF32(std::nan("")), x), key,
-          off);
+    Value x = L.vload(key, off);
+    L.vstore(
+        L.vsel(L.vcmp(tpu::CmpKind::ne, x, x), L.splatF32(std::nan("")), x),
+        key, off);
   });
   L.dma(key.arena, L.c(key.offset), sec.arena, L.c(sec.offset), 1,
         data * 8 * kElementRow, 0, 0, 3);
   L.wait(3, 1);
   L.loop(data, [&](Value q) {
     Value off = L.mul(q, 8 * kElementRow);
-    Value bits = load(sec, off);
+    Value bits = L.vload(sec, off);
     Value half = tpu::VDivOp::create(L.b, L.loc, bits, splatI(65536));
-    Value negative = cmp(tpu::CmpKind::lt, half, splatI(0));
-    Value ord = sel(negative, subV(splatI(-32768), half), half);
+    Value negative = L.vcmp(tpu::CmpKind::lt, half, splatI(0));
+    Value ord = L.vsel(negative, subV(splatI(-32768), half), half);
     if (order.descending)
       ord = subV(splatI(-1), ord);
     Value e = addV(sublaneIds(), L.splatIndex(L.mul(q, 8)));
-    ord = sel(cmp(tpu::CmpKind::lt, e, splatI(n)), ord, splatI(32767));
-    Value negZero = cmp(tpu::CmpKind::eq, bits, splatI(INT_MIN));
+    ord = L.vsel(L.vcmp(tpu::CmpKind::lt, e, splatI(n)), ord, splatI(32767));
+    Value negZero = L.vcmp(tpu::CmpKind::eq, bits, splatI(INT_MIN));
     Value low = addV(addV(e, e), negZero);
-    store(addV(tpu::VMulOp::create(L.b, L.loc, ord, splatI(65536)), low), sec,
-          off);
+    L.vstore(addV(tpu::VMulOp::create(L.b, L.loc, ord, splatI(65536)), low),
+             sec, off);
   });
   L.loop(nPad / 8 - data, [&](Value q) {
     Value blk = L.add(q, data);
     Value e = addV(sublaneIds(), L.splatIndex(L.mul(blk, 8)));
-    store(addV(splatI(32767 * 65536), addV(e, e)), sec,
-          L.mul(blk, 8 * kElementRow));
+    L.vstore(addV(splatI(32767 * 65536), addV(e, e)), sec,
+             L.mul(blk, 8 * kElementRow));
   });
 }
 
@@ -491,22 +475,22 @@ void SortKernel::unpackKeys() {
   int64_t data = g.colTiles * kLanes / 8;
   L.loop(data, [&](Value q) {
     Value off = L.mul(q, 8 * kElementRow);
-    Value packedKey = load(sec, off);
+    Value packedKey = L.vload(sec, off);
     Value c65536 = splatI(65536);
     Value ord = tpu::VDivOp::create(L.b, L.loc, packedKey, c65536);
     Value low = subV(packedKey, tpu::VMulOp::create(L.b, L.loc, ord, c65536));
-    Value below = cmp(tpu::CmpKind::lt, low, splatI(0));
-    ord = sel(below, subV(ord, splatI(1)), ord);
-    low = sel(below, addV(low, c65536), low);
+    Value below = L.vcmp(tpu::CmpKind::lt, low, splatI(0));
+    ord = L.vsel(below, subV(ord, splatI(1)), ord);
+    low = L.vsel(below, addV(low, c65536), low);
     Value negZero =
         subV(low, addV(tpu::VDivOp::create(L.b, L.loc, low, splatI(2)),
                        tpu::VDivOp::create(L.b, L.loc, low, splatI(2))));
     if (order.descending)
       ord = subV(splatI(-1), ord);
-    Value half = sel(cmp(tpu::CmpKind::lt, ord, splatI(0)),
-                     subV(splatI(-32768), ord), ord);
-    half = sel(negZero, splatI(-32768), half);
-    store(tpu::VMulOp::create(L.b, L.loc, half, c65536), sec, off);
+    Value half = L.vsel(L.vcmp(tpu::CmpKind::lt, ord, splatI(0)),
+                        subV(splatI(-32768), ord), ord);
+    half = L.vsel(negZero, splatI(-32768), half);
+    L.vstore(tpu::VMulOp::create(L.b, L.loc, half, c65536), sec, off);
   });
   L.dma(sec.arena, L.c(sec.offset), key.arena, L.c(key.offset), 1,
         data * 8 * kElementRow, 0, 0, 3);
@@ -573,8 +557,8 @@ void SortKernel::compareExchange(Value a, int64_t distance, int64_t stride,
     side.at[0] = L.add(a, buf.offset);
     side.at[1] = L.add(side.at[0], distance);
     for (int i = 0; i < 2; ++i)
-      side.v[i] = tpu::VLoadOp::create(L.b, L.loc, regOf(buf.arena), buf.arena,
-                                       side.at[i], stride);
+      side.v[i] = tpu::VLoadOp::create(L.b, L.loc, L.regOf(buf.arena),
+                                       buf.arena, side.at[i], stride);
     arrays.push_back(side);
   };
   if (!packed)
@@ -593,17 +577,17 @@ void SortKernel::compareExchange(Value a, int64_t distance, int64_t stride,
         tpu::VMaxOp::create(L.b, L.loc, sa, sb));
     return;
   }
-  Value first = cmp(tpu::CmpKind::lt, sa, sb);
+  Value first = L.vcmp(tpu::CmpKind::lt, sa, sb);
   if (!packed) {
     Value ka = arrays[order.key].v[0], kb = arrays[order.key].v[1];
-    first = sel(cmp(tpu::CmpKind::eq, ka, kb), first,
-                cmp(tpu::CmpKind::lt, ka, kb));
+    first = L.vsel(L.vcmp(tpu::CmpKind::eq, ka, kb), first,
+                   L.vcmp(tpu::CmpKind::lt, ka, kb));
   }
   if (dirMask)
-    first = cmp(tpu::CmpKind::ne, first, dirMask);
+    first = L.vcmp(tpu::CmpKind::ne, first, dirMask);
   for (const Side &side : arrays)
-    put(side, sel(first, side.v[0], side.v[1]),
-        sel(first, side.v[1], side.v[0]));
+    put(side, L.vsel(first, side.v[0], side.v[1]),
+        L.vsel(first, side.v[1], side.v[0]));
 }
 
 //===----------------------------------------------------------------------===//
@@ -682,7 +666,7 @@ LogicalResult TopKKernel::emit() {
              row ? L.splatF32(0) : Value());
       L.wait(0, 1);
       L.loop(g.colTiles, [&](Value t) {
-        store(load(input, L.mul(t, tb)), floats, L.mul(t, kTile32));
+        L.vstore(L.vload(input, L.mul(t, tb)), floats, L.mul(t, kTile32));
       });
       L.dma(floats.arena, L.c(floats.offset), keys.arena, L.c(keys.offset), 1,
             g.colTiles * kTile32, 0, 0, 0);
@@ -691,23 +675,23 @@ LogicalResult TopKKernel::emit() {
     }
     L.wait(0, 1);
     L.loop(g.colTiles, [&](Value t) {
-      Value x = load(keys, L.mul(t, kTile32));
+      Value x = L.vload(keys, L.mul(t, kTile32));
       if (isFloat)
         x = totalOrder(x);
       if (!largest)
         x = subV(splatI(-1), x);
       if (ragged) // lanes past the row can never win
-        x = sel(cmp(tpu::CmpKind::lt,
-                    addV(laneIds(), L.splatIndex(L.mul(t, kLanes))),
-                    splatI(g.cols)),
-                x, splatI(INT_MIN));
-      store(x, keys, L.mul(t, kTile32));
+        x = L.vsel(L.vcmp(tpu::CmpKind::lt,
+                          addV(laneIds(), L.splatIndex(L.mul(t, kLanes))),
+                          splatI(g.cols)),
+                   x, splatI(INT_MIN));
+      L.vstore(x, keys, L.mul(t, kTile32));
     });
 
-    store(splatI(-1), prev, L.c(0));
+    L.vstore(splatI(-1), prev, L.c(0));
     for (int64_t t = 0; t < kTiles; ++t) {
-      store(splatI(0), resultKeys, L.c(t * kTile32));
-      store(splatI(0), resultIndices, L.c(t * kTile32));
+      L.vstore(splatI(0), resultKeys, L.c(t * kTile32));
+      L.vstore(splatI(0), resultIndices, L.c(t * kTile32));
     }
     for (int64_t t = 0; t < kTiles; ++t)
       L.loop(std::min(kLanes, k - t * kLanes),
@@ -715,20 +699,21 @@ LogicalResult TopKKernel::emit() {
 
     // Keys back to values: undo the negation and the total order.
     for (int64_t t = 0; t < kTiles; ++t) {
-      Value x = load(resultKeys, L.c(t * kTile32));
+      Value x = L.vload(resultKeys, L.c(t * kTile32));
       if (!largest)
         x = subV(splatI(-1), x);
       if (isFloat)
         x = totalOrder(x);
-      store(x, isFloat ? resultKeys : outStaging,
-            L.c(t * (isFloat ? kTile32 : outTb)));
+      L.vstore(x, isFloat ? resultKeys : outStaging,
+               L.c(t * (isFloat ? kTile32 : outTb)));
     }
     if (isFloat) {
       L.dma(resultKeys.arena, L.c(resultKeys.offset), resultFloats.arena,
             L.c(resultFloats.offset), 1, kTiles * kTile32, 0, 0, 0);
       L.wait(0, 1);
       for (int64_t t = 0; t < kTiles; ++t)
-        store(load(resultFloats, L.c(t * kTile32)), outStaging, L.c(t * outTb));
+        L.vstore(L.vload(resultFloats, L.c(t * kTile32)), outStaging,
+                 L.c(t * outTb));
     }
     copyOut(outStaging, outValues, L.mul(tr, kTiles * outTb), kTiles, outTb,
             row);
@@ -742,38 +727,40 @@ LogicalResult TopKKernel::emit() {
 /// One round: the next key of each row and its first index, recorded in
 /// lane `lane` of result tile `resultTile`.
 void TopKKernel::round(Value lane, int64_t resultTile) {
-  Value taken = load(prev, L.c(0));
+  Value taken = L.vload(prev, L.c(0));
   auto visit = [&](Value t, bool first) {
     Value off = L.mul(t, kTile32);
     Value index = addV(laneIds(), L.splatIndex(L.mul(t, kLanes)));
-    Value x = sel(cmp(tpu::CmpKind::eq, index, taken), splatI(INT_MIN),
-                  load(keys, off));
-    store(x, keys, off);
+    Value x = L.vsel(L.vcmp(tpu::CmpKind::eq, index, taken), splatI(INT_MIN),
+                     L.vload(keys, off));
+    L.vstore(x, keys, off);
     if (first) {
-      store(x, best, L.c(0));
-      store(index, bestIndex, L.c(0));
+      L.vstore(x, best, L.c(0));
+      L.vstore(index, bestIndex, L.c(0));
       return;
     }
     // Strictly greater: an equal key at a later index does not win.
-    Value m = load(best, L.c(0));
-    Value better = cmp(tpu::CmpKind::gt, x, m);
-    store(sel(better, x, m), best, L.c(0));
-    store(sel(better, index, load(bestIndex, L.c(0))), bestIndex, L.c(0));
+    Value m = L.vload(best, L.c(0));
+    Value better = L.vcmp(tpu::CmpKind::gt, x, m);
+    L.vstore(L.vsel(better, x, m), best, L.c(0));
+    L.vstore(L.vsel(better, index, L.vload(bestIndex, L.c(0))), bestIndex,
+             L.c(0));
   };
   visit(L.c(0), true);
   L.loop(g.colTiles - 1, [&](Value t) { visit(L.add(t, 1), false); });
 
-  Value m = load(best, L.c(0));
+  Value m = L.vload(best, L.c(0));
   Value top = tpu::VReduceLanesOp::create(L.b, L.loc, tpu::ReduceKind::max, m);
-  Value index = tpu::VReduceLanesOp::create(L.b, L.loc, tpu::ReduceKind::min,
-                                            sel(cmp(tpu::CmpKind::eq, m, top),
-                                                load(bestIndex, L.c(0)),
-                                                splatI(INT_MAX)));
-  store(index, prev, L.c(0));
-  Value here = cmp(tpu::CmpKind::eq, laneIds(), L.splatIndex(lane));
+  Value index = tpu::VReduceLanesOp::create(
+      L.b, L.loc, tpu::ReduceKind::min,
+      L.vsel(L.vcmp(tpu::CmpKind::eq, m, top), L.vload(bestIndex, L.c(0)),
+             splatI(INT_MAX)));
+  L.vstore(index, prev, L.c(0));
+  Value here = L.vcmp(tpu::CmpKind::eq, laneIds(), L.splatIndex(lane));
   Value off = L.c(resultTile * kTile32);
-  store(sel(here, top, load(resultKeys, off)), resultKeys, off);
-  store(sel(here, index, load(resultIndices, off)), resultIndices, off);
+  L.vstore(L.vsel(here, top, L.vload(resultKeys, off)), resultKeys, off);
+  L.vstore(L.vsel(here, index, L.vload(resultIndices, off)), resultIndices,
+           off);
 }
 
 } // namespace
@@ -787,6 +774,11 @@ LogicalResult Lowering::lowerSort(hlo::SortOp op) {
 
 LogicalResult Lowering::lowerTopK(hlo::TopKOp op) {
   return TopKKernel(*this, op).emit();
+}
+
+void populateSortPatterns(RewritePatternSet &patterns, Lowering &l) {
+  l.addKernel(patterns, &Lowering::lowerSort);
+  l.addKernel(patterns, &Lowering::lowerTopK);
 }
 
 } // namespace tpuc::hlotpu
