@@ -7,7 +7,7 @@
 // Args: n (an [n,n] x [n,n] matmul), element type (0 bf16, 1 f32), and
 // for f32 the MXU passes per product (--dot-precision 0 default, 1 high,
 // 2 highest).
-#include "compiler/codegen/Codegen.h"
+#include "driver/codegen/Codegen.h"
 #include "dialects/hlo/HloDialect.h"
 #include "dialects/tpu/TpuDialect.h"
 #include "runtime/emulator/EmulatorDevice.h"

@@ -18,7 +18,7 @@
 // docs/performance.md ("Emulator speed") come from this binary.
 // The graphs are the resnet50 corpus graph, the training demo's MLP and CNN
 // steps (examples/), the layer_norm corpus graph and a 512^3 f32 matmul.
-#include "compiler/codegen/Codegen.h"
+#include "driver/codegen/Codegen.h"
 #include "compiler/importer/ModuleLoader.h"
 #include "compiler/interpreter/Interpreter.h"
 #include "passes/Passes.h"

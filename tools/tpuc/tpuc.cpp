@@ -1,10 +1,10 @@
 //===- tpuc.cpp - the tpuc command line ------------------------------------===//
 //
-// tpuc SUBCOMMAND [options]. The subcommands live in compiler/driver.
+// tpuc SUBCOMMAND [options]. The subcommands live in driver/commands.
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/driver/Commands.h"
+#include "driver/commands/Commands.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"

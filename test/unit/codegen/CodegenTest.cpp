@@ -7,7 +7,7 @@
 // whatever its width, and the kernels only change how the work is tiled and
 // spread). test/e2e checks the tpu-v3 programs against the interpreter;
 // test/e2e/mxu-targets.test runs every preset.
-#include "compiler/codegen/Codegen.h"
+#include "driver/codegen/Codegen.h"
 #include "dialects/hlo/HloDialect.h"
 #include "dialects/tpu/TpuDialect.h"
 #include "runtime/emulator/EmulatorDevice.h"

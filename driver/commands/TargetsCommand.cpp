@@ -1,6 +1,6 @@
 //===- TargetsCommand.cpp - `tpuc targets` ---------------------------------===//
 
-#include "compiler/driver/Commands.h"
+#include "driver/commands/Commands.h"
 #include "compiler/report/Reports.h"
 #include "runtime/target/Targets.h"
 

@@ -1,6 +1,6 @@
 //===- Codegen.cpp - hlo module to executable -----------------------------===//
 
-#include "compiler/codegen/Codegen.h"
+#include "driver/codegen/Codegen.h"
 
 #include "compiler/serializer/Serializer.h"
 #include "passes/ModuleTarget.h"

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/driver/Commands.h"
-#include "compiler/driver/Output.h"
+#include "driver/commands/Commands.h"
+#include "driver/commands/Output.h"
 #include "compiler/serializer/Serializer.h"
 #include "dialects/tpu/TpuDialect.h"
 #include "runtime/loader/Executable.h"

@@ -1,7 +1,7 @@
 //===- ImportCommand.cpp - `tpuc import` -----------------------------------===//
 
-#include "compiler/driver/Commands.h"
-#include "compiler/driver/Output.h"
+#include "driver/commands/Commands.h"
+#include "driver/commands/Output.h"
 #include "compiler/importer/ModuleLoader.h"
 
 #include "mlir/IR/MLIRContext.h"

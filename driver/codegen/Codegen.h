@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TPUC_COMPILER_CODEGEN_CODEGEN_H
-#define TPUC_COMPILER_CODEGEN_CODEGEN_H
+#ifndef TPUC_DRIVER_CODEGEN_CODEGEN_H
+#define TPUC_DRIVER_CODEGEN_CODEGEN_H
 
 #include "passes/Passes.h"
 #include "runtime/schema/executable.pb.h"
@@ -60,4 +60,4 @@ compileToExecutable(mlir::ModuleOp module, const target::TargetSpec &target,
 
 } // namespace tpuc::codegen
 
-#endif // TPUC_COMPILER_CODEGEN_CODEGEN_H
+#endif // TPUC_DRIVER_CODEGEN_CODEGEN_H

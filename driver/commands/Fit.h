@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TPUC_COMPILER_DRIVER_FIT_H
-#define TPUC_COMPILER_DRIVER_FIT_H
+#ifndef TPUC_DRIVER_COMMANDS_FIT_H
+#define TPUC_DRIVER_COMMANDS_FIT_H
 
 #include "passes/Passes.h"
 #include "runtime/target/Targets.h"
@@ -77,4 +77,4 @@ std::optional<BatchFit> searchBatch(mlir::ModuleOp module,
 
 } // namespace tpuc::driver
 
-#endif // TPUC_COMPILER_DRIVER_FIT_H
+#endif // TPUC_DRIVER_COMMANDS_FIT_H

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TPUC_COMPILER_DRIVER_COMMANDS_H
-#define TPUC_COMPILER_DRIVER_COMMANDS_H
+#ifndef TPUC_DRIVER_COMMANDS_COMMANDS_H
+#define TPUC_DRIVER_COMMANDS_COMMANDS_H
 
 #include "llvm/Support/CommandLine.h"
 
@@ -40,4 +40,4 @@ extern Command opsCommand;
 
 } // namespace tpuc::driver
 
-#endif // TPUC_COMPILER_DRIVER_COMMANDS_H
+#endif // TPUC_DRIVER_COMMANDS_COMMANDS_H

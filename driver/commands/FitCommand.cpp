@@ -14,9 +14,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/analysis/BufferAssignment.h"
-#include "compiler/codegen/Codegen.h"
-#include "compiler/driver/Commands.h"
-#include "compiler/driver/Fit.h"
+#include "driver/codegen/Codegen.h"
+#include "driver/commands/Commands.h"
+#include "driver/commands/Fit.h"
 #include "compiler/importer/ModuleLoader.h"
 #include "compiler/report/Reports.h"
 #include "passes/Passes.h"

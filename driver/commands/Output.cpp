@@ -1,6 +1,6 @@
 //===- Output.cpp - writing tpuc's output files ---------------------------===//
 
-#include "compiler/driver/Output.h"
+#include "driver/commands/Output.h"
 
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Support/FileUtilities.h"

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/driver/Commands.h"
+#include "driver/commands/Commands.h"
 #include "compiler/importer/ModuleLoader.h"
 #include "compiler/interpreter/Interpreter.h"
 #include "compiler/serializer/Serializer.h"

@@ -1,6 +1,6 @@
 //===- Output.h - writing tpuc's output files -------------------*- C++ -*-===//
-#ifndef TPUC_COMPILER_DRIVER_OUTPUT_H
-#define TPUC_COMPILER_DRIVER_OUTPUT_H
+#ifndef TPUC_DRIVER_COMMANDS_OUTPUT_H
+#define TPUC_DRIVER_COMMANDS_OUTPUT_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -20,4 +20,4 @@ int writeModule(mlir::ModuleOp module, llvm::StringRef path, bool debugInfo);
 
 } // namespace tpuc::driver
 
-#endif // TPUC_COMPILER_DRIVER_OUTPUT_H
+#endif // TPUC_DRIVER_COMMANDS_OUTPUT_H

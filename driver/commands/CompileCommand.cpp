@@ -12,10 +12,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/analysis/BufferAssignment.h"
-#include "compiler/codegen/Codegen.h"
-#include "compiler/driver/Commands.h"
-#include "compiler/driver/Fit.h"
-#include "compiler/driver/Output.h"
+#include "driver/codegen/Codegen.h"
+#include "driver/commands/Commands.h"
+#include "driver/commands/Fit.h"
+#include "driver/commands/Output.h"
 #include "compiler/importer/ModuleLoader.h"
 #include "compiler/report/Reports.h"
 #include "compiler/report/StepModel.h"

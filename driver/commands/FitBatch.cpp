@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/driver/Fit.h"
+#include "driver/commands/Fit.h"
 
 #include "passes/Passes.h"
 
