@@ -109,6 +109,10 @@ void buildExpansionPipeline(mlir::OpPassManager &pm,
   // Fusions that read entry arguments of permuted layouts compute in their
   // physical order (before the reductions take their kernel forms).
   pm.addPass(createNormalizeLayouts());
+  // XLA's CholeskyExpander and TriangularSolveExpander (the first emits
+  // triangular solves for the second).
+  pm.addPass(createExpandCholesky());
+  pm.addPass(createExpandTriangularSolve());
   pm.addPass(createExpandMath());
   pm.addPass(createDecomposeDots());
   pm.addPass(createDecomposeReductions());

@@ -387,6 +387,67 @@ def CanonicalizeConvolutions : Pass<"tpuc-canonicalize-convolutions"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def ExpandCholesky : Pass<"tpuc-expand-cholesky"> {
+  let summary = "Expand cholesky into XLA's blocked factorization";
+  let description = [{
+    XLA's CholeskyExpander (block size 128, HIGHEST-precision dots): an
+    upper factorization is the transposed lower factorization of the
+    transposed operand; the lower one runs, per block column `i` of size
+    `k`,
+
+    - `panel = a[i:, i:i+k] - l[i:, :i] l[i:i+k, :i]^T`;
+    - the diagonal block factored by the unblocked Cholesky-Banachiewicz
+      loop: an `hlo.while` over its columns `j`, each trip computing
+      `s = a - l l^T`, `d = sqrt(s[j, j])` and adding `s / d` masked to
+      column `j` on and below the diagonal (one column of 1x1 blocks: a
+      sqrt);
+    - the rows below it by `hlo.triangular_solve` (right side, lower,
+      transposed; expanded by tpuc-expand-triangular-solve).
+
+    A NaN pivot (a matrix that is not positive definite) makes the whole
+    matrix of that batch element NaN, as XLA's expansion does. The other
+    triangle of the result is zero.
+
+    ```mlir
+    // Before:
+    %l = hlo.cholesky %a {lower = true} : tensor<4x7x7xf32>
+    // After: an hlo.while of 7 trips (a, l, error) -> ..., then
+    //        hlo.select(error, NaN, l).
+    ```
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
+def ExpandTriangularSolve : Pass<"tpuc-expand-triangular-solve"> {
+  let summary = "Expand triangular_solve into XLA's blocked substitution";
+  let description = [{
+    XLA's TriangularSolveExpander (block size 128, HIGHEST-precision dots):
+
+    - a 1x1 `a`: `b / a` (or `b` with `unit_diagonal`);
+    - more than 8 matrices of size below 32: `SolveDirectly`, the
+      substitution unrolled row by row (column by column for the right
+      side), each row `(b[j] - a[j, solved] b[solved]) / a[j, j]`;
+    - otherwise `SolveByInvertingDiagonalBlocks`: `a` masked to its
+      triangle (with `unit_diagonal`, its strict triangle plus the
+      identity), its 128x128 diagonal blocks (the last padded with the
+      identity) scaled to unit diagonal and inverted all at once by an
+      `hlo.while` of one row per trip, then the solution assembled block
+      row by block row: `inv(a[j, j]) (b[j] - a[j, solved] x[solved])`.
+
+    `transpose_a` (XLA's TRANSPOSE and, for real types, ADJOINT) and
+    `left_side` choose which side and which direction, as in XLA.
+
+    ```mlir
+    // Before:
+    %x = hlo.triangular_solve %a, %b {left_side = true, lower = true}
+         : (tensor<130x130xf32>, tensor<130x4xf32>) -> tensor<130x4xf32>
+    // After: two diagonal blocks inverted by an hlo.while, then two
+    //        block rows of dot_generals and a concatenate.
+    ```
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def ExpandSelectAndScatter : Pass<"tpuc-expand-select-and-scatter"> {
   let summary = "Expand select_and_scatter (max-pool gradients) into slices, "
                 "selects and pads";
