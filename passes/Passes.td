@@ -448,6 +448,63 @@ def ExpandTriangularSolve : Pass<"tpuc-expand-triangular-solve"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def ExpandRngBitGenerator : Pass<"tpuc-expand-rng-bit-generator"> {
+  let summary = "Expand rng_bit_generator into Threefry/Philox rounds on "
+                "32-bit words";
+  let description = [{
+    XLA's RngBitGeneratorExpander (xla/hlo/builder/lib/prng.cc): THREE_FRY
+    is Threefry-2x32 (20 rounds) on counter + iota, PHILOX and DEFAULT are
+    Philox-4x32 (10 rounds) on the 128-bit counter + iota, with the same
+    element order and state update as the interpreter (docs/random.md).
+    It runs after fusion: each op is a kernel of its own (fused, the
+    rounds need more vector registers than the serializer has, and it does
+    not spill). The words are s32 arrays: unsigned 32x32 -> 64 products are the signed
+    `mulhi` plus corrections, unsigned compares flip the sign bits, 64-bit
+    counter adds carry by compare. The u64 state is read and written
+    through `hlo.bitcast_convert` to u32 pairs (which tpuc-expand-x64
+    removes at the function boundary); 64-bit bits are u32 pairs bitcast to
+    64 bits. Results narrower than 32 bits are an error.
+
+    ```mlir
+    // Before:
+    %s, %bits = hlo.rng_bit_generator %state, algorithm = PHILOX
+        : (tensor<3xui64>) -> (tensor<3xui64>, tensor<8x128xui32>)
+    // After: bitcast_convert of the state to s32 words, 10 rounds of
+    //        multiply/mulhi/xor on [256] s32 counters, the words
+    //        interleaved and reshaped to 8x128, the new counter bitcast back.
+    ```
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
+def ExpandX64 : Pass<"tpuc-expand-x64", "::mlir::ModuleOp"> {
+  let summary = "Hold s64/u64 parameters and results as 32-bit word pairs";
+  let description = [{
+    The VPU has no 64-bit integers. A function parameter or result of type
+    [...]xs64/u64 becomes [..., 2]xs32/u32, its (low, high) little-endian
+    words (the same bytes), joined and split by `hlo.bitcast_convert`;
+    bitcast_convert round trips are then removed. What remains of a 64-bit
+    integer type (arithmetic on it) is an error naming the op: only
+    rng_bit_generator's state and 64-bit bits (tpuc-expand-rng-bit-generator)
+    are emulated so far. The executable's parameter is the u32 pair array
+    (docs/executable-format.md). The front end runs it with `check=false`
+    (the signature first, before layouts are assigned), the expansion
+    pipeline again after tpuc-expand-rng-bit-generator.
+
+    ```mlir
+    // Before:
+    func.func @main(%s: tensor<2xui64>) -> tensor<2xui64>
+    // After:
+    func.func @main(%s: tensor<2x2xui32>) -> tensor<2x2xui32>
+    ```
+  }];
+  let options = [
+    Option<"check", "check", "bool", /*default=*/"true",
+           "Fail on any op left on a 64-bit integer">,
+  ];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def ExpandSelectAndScatter : Pass<"tpuc-expand-select-and-scatter"> {
   let summary = "Expand select_and_scatter (max-pool gradients) into slices, "
                 "selects and pads";
