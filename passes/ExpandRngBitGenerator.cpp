@@ -16,6 +16,7 @@
 #include "passes/LinalgBuilder.h"
 
 #include "dialects/hlo/HloOps.h"
+#include "dialects/hlo/RngShape.h"
 
 namespace tpuc {
 #define GEN_PASS_DEF_EXPANDRNGBITGENERATOR
@@ -235,15 +236,8 @@ Draw threeFry(Words &w, ArrayRef<std::pair<Value, Value>> state,
     draw.state = {state[0], add64(w, c0, c1, w.scalar(count))};
     return draw;
   }
-  // SplitShapeIntoHalves: the first even dimension, else the largest.
   SmallVector<int64_t> half(shape);
-  int64_t split = -1;
-  for (size_t d = 0; d < shape.size() && split < 0; ++d)
-    if (shape[d] % 2 == 0)
-      split = d;
-  for (size_t d = 0; d < shape.size() && split < 0; ++d)
-    if (d == 0 || shape[d] > shape[split])
-      split = d;
+  int64_t split = hlo::threeFrySplitDimension(shape);
   if (split >= 0)
     half[split] = (shape[split] + 1) / 2;
   int64_t halves = 1;
