@@ -41,9 +41,11 @@ RankedTensorType pairType(RankedTensorType type) {
       shape, IntegerType::get(type.getContext(), 32, elem.getSignedness()));
 }
 
-/// Rewrites `func`'s 64-bit parameters and results into word pairs.
+/// Rewrites `func`'s 64-bit parameters and results into word pairs. Only
+/// entry functions (public): a private one is called with its own types
+/// (the inliner has normally removed them).
 void splitSignature(func::FuncOp func) {
-  if (func.isExternal())
+  if (func.isExternal() || !func.isPublic())
     return;
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);

@@ -25,3 +25,12 @@ func.func @add(%a: tensor<4xi64>, %b: tensor<4xi64>) -> tensor<4xi64> {
   %0 = hlo.add %a, %b : tensor<4xi64>
   return %0 : tensor<4xi64>
 }
+
+// -----
+
+// A private function keeps its types (its callers pass them as they are).
+// CHECK-LABEL: func.func private @keep
+// CHECK-SAME: (%{{.+}}: tensor<2xui64>) -> tensor<2xui64>
+func.func private @keep(%s: tensor<2xui64>) -> tensor<2xui64> {
+  return %s : tensor<2xui64>
+}
