@@ -29,13 +29,15 @@ fuzz_dir="${FUZZ_BUILD_DIR:-build-fuzz}"
 # Exactly what the build and the tests use. lit and FileCheck come from
 # llvm-22-tools; numpy is for test scripts (run with /usr/bin/python3);
 # clang-22 and its runtime (libFuzzer) build the fuzz targets; chromium
-# renders the memory viewer in a browser test.
+# renders the memory viewer in a browser test; Open MPI runs a slice's
+# devices over several processes (mpirun -np K tpuc-run, docs/spmd.md).
 packages=(
   g++ cmake ninja-build python3 python3-numpy
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libabsl-dev libprotobuf-dev protobuf-compiler
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-22 libclang-rt-22-dev chromium
+  openmpi-bin libopenmpi-dev
 )
 
 install_packages() {

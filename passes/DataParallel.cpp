@@ -12,6 +12,7 @@
 
 #include "passes/Passes.h"
 #include "passes/SpmdBuilders.h"
+#include "passes/SpmdSharding.h"
 
 #include "dialects/hlo/HloOps.h"
 
@@ -242,6 +243,37 @@ LogicalResult Partitioner::visit(Operation *op) {
       return op->emitOpError() << "tpuc-data-parallel: a reshape to " << result
                                << " does not keep the split leading dimension";
     return splitValue(op, reshape.getResult(), 0);
+  }
+  if (auto concat = dyn_cast<hlo::ConcatenateOp>(op);
+      concat && concat.getDimension() != static_cast<uint64_t>(dim)) {
+    // Joined along another dimension: each device joins its rows.
+    SmallVector<unsigned> indices;
+    for (unsigned i = 0; i < op->getNumOperands(); ++i)
+      indices.push_back(i);
+    sliceReplicated(op, dim, indices);
+    return splitValue(op, concat.getResult(), dim);
+  }
+  if (auto gather = dyn_cast<hlo::GatherOp>(op)) {
+    int64_t from = splitDim(gather.getOperand()),
+            indices = splitDim(gather.getStartIndices());
+    // Indices split along a batch dimension into a whole operand: each
+    // device gathers its rows (an embedding lookup).
+    if (from < 0)
+      for (auto [i, out] : spmd::gatherDims(gather).batch)
+        if (i == indices)
+          return splitValue(op, gather.getResult(), out);
+    // An operand split along a dimension the slices take whole, whole
+    // indices: each device gathers from its rows.
+    spmd::Tiling tiling = spmd::splitAlong(
+        cast<RankedTensorType>(gather.getOperand().getType()), from, n);
+    if (from >= 0 && indices < 0)
+      for (auto [d, out] : spmd::gatherDims(gather, &tiling).passthrough)
+        if (d == from) {
+          SmallVector<int64_t> sizes(gather.getSliceSizes());
+          sizes[d] /= n;
+          gather.setSliceSizes(sizes);
+          return splitValue(op, gather.getResult(), out);
+        }
   }
   if (auto reduce = dyn_cast<hlo::ReduceOp>(op))
     return visitReduce(reduce, dim);

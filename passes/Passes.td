@@ -817,18 +817,19 @@ def ShardingPropagation : Pass<"tpuc-sharding-propagation", "mlir::ModuleOp"> {
     For a module with `hlo.num_partitions` = P > 1: starting from the
     `hlo.sharding` of the public function's parameters and ops (the
     importer keeps `Sharding` custom-calls as the sharding of their
-    operand), carries splits forward through elementwise ops, select,
-    clamp, broadcast_in_dim, transpose, reshape (where the split dimension
-    maps), reduce (a reduced split gives a replicated result), dot_general
-    (batch and free dimensions; a contracted split gives a replicated
-    result), convolution (input batch, kernel output feature, a spatial
-    dimension that halos can serve), reduce_window, tuples and while loop
-    state, and
-    backward from a split result to the unannotated elementwise ops,
-    transposes and reshapes that produce it, until nothing changes.
-    Shardings are one-dimensional: replicated, or one dimension split into
-    P blocks in partition order; any other annotation is an error naming
-    the op and the sharding (docs/spmd.md).
+    operand), carries tilings (any device mesh, partial replication, any
+    device order) forward dimension by dimension through elementwise ops,
+    select, clamp, broadcast_in_dim, transpose, reshape (where a split
+    dimension maps), reduce (the kept dimensions), dot_general (batch and
+    free dimensions of both sides), convolution (input batch, kernel output
+    feature, a spatial dimension that halos can serve), reduce_window,
+    gather (passthrough and index batch dimensions), scatter (passthrough
+    dimensions), tuples and while loop state, and backward from a split
+    result to the unannotated elementwise ops, broadcasts, transposes and
+    reshapes that produce it, refining a tiling where another adds splits
+    to it, until nothing changes. Maximal and manual shardings, tile
+    assignments that do not list the P partitions and uneven tiles are
+    errors naming the op and the sharding (docs/spmd.md).
 
     ```mlir
     // Before (num_partitions = 2):
@@ -853,19 +854,22 @@ def SpmdPartition : Pass<"tpuc-spmd-partition", "mlir::ModuleOp"> {
     Rewrites the public function of a module with `hlo.num_partitions` =
     P > 1 whose values carry shardings (after tpuc-sharding-propagation)
     into the per-partition program: split parameters and values become
-    their block (dimension / P), elementwise ops, broadcasts, transposes,
-    reshapes that keep the split, reduce and dot_general over kept
-    dimensions and convolution over batch or output feature run on blocks;
-    a convolution or reduce_window split along a windowed dimension gets
-    halos from its neighbours (`hlo.collective_permute`); a while loop
-    keeps the splits of its state;
-    a reduce or dot_general over a split dimension computes a partial
-    result completed by an `hlo.all_reduce`; where an operand is split
-    otherwise than the op needs it is resharded (`hlo.all_gather` to
-    replicate, `hlo.dynamic_slice` at `partition_id` to split, `hlo.all_to_all` to move
-    the split). Other ops run on replicated operands and their result is
-    sliced to its sharding. Results are resharded to the function's result
-    shardings (replicated when absent).
+    their tile (each dimension / its tiles), elementwise ops, broadcasts,
+    transposes, reshapes that keep a split, reduce and dot_general over
+    kept dimensions, convolution over batch and output feature, gather
+    over passthrough and index batch dimensions and scatter into a tile
+    run on tiles; a convolution or reduce_window split along a windowed
+    dimension gets halos from its neighbours (`hlo.collective_permute`); a
+    while loop keeps the tilings of its state; a reduce or dot_general over
+    a split dimension, and an add scatter of split updates, compute a
+    partial result completed by an `hlo.all_reduce` across the partitions
+    that hold its terms (the groups of that mesh axis); where an operand is
+    tiled otherwise than the op needs it is resharded (`hlo.all_gather`
+    within a mesh axis' groups, `hlo.dynamic_slice` at the tile index
+    computed from `partition_id` to split, `hlo.all_to_all` to move a split
+    within its axis). Other ops run on replicated operands and their result
+    is sliced to its sharding. Results are resharded to the function's
+    result shardings (replicated when absent).
 
     ```mlir
     // Before (num_partitions = 2; x split along the contracted dimension):

@@ -1,11 +1,12 @@
 //===- ShardingPropagation.cpp - tpuc-sharding-propagation
 //------------------===//
 //
-// GSPMD's sharding propagation on the one-dimensional shardings of
-// SpmdSharding.h: from the annotated parameters and ops of the public
-// function, forward through the ops whose result split follows from an
-// operand's, and backward from annotated values to the unannotated
-// elementwise ops, transposes and reshapes that produce them, until nothing
+// GSPMD's sharding propagation on the tiled shardings of SpmdSharding.h
+// (any device mesh, partial replication): from the annotated parameters and ops
+// of the public function, forward through the ops whose result split follows
+// from an operand's, and backward from annotated values to the unannotated
+// elementwise ops, broadcasts, transposes and reshapes that produce them,
+// refining a tiling where another adds splits to it, until nothing
 // changes. Every op of the function's body that ends up split gets
 // `hlo.sharding`; unannotated values stay replicated.
 //
@@ -27,6 +28,14 @@ namespace {
 
 using namespace mlir;
 
+using spmd::Axis;
+using spmd::Tiling;
+
+int64_t rankOf(Value value) {
+  auto tensor = dyn_cast<RankedTensorType>(value.getType());
+  return tensor ? tensor.getRank() : 0;
+}
+
 class Propagation {
 public:
   Propagation(func::FuncOp func, int64_t partitions)
@@ -35,46 +44,63 @@ public:
   LogicalResult run();
 
 private:
-  int64_t dimOf(Value value) const {
+  Tiling tilingOf(Value value) const {
     auto it = split.find(value);
-    return it == split.end() ? -1 : it->second;
+    return it == split.end() ? Tiling::replicated(rankOf(value), partitions)
+                             : it->second;
   }
-  /// Records `dim` for `value` when it is new and divides evenly.
-  bool assign(Value value, int64_t dim) {
+  bool isSplit(Value value) const { return split.count(value); }
+  /// Records `tiling` for `value` (not annotated) when it splits something,
+  /// is a valid tile assignment, divides evenly, and is new or refines the
+  /// value's tiling (keeps its splits and adds some: GSPMD's merge, so a
+  /// bias broadcast along the model axis also takes the batch split it
+  /// meets).
+  bool assign(Value value, const std::optional<Tiling> &tiling) {
     auto tensor = dyn_cast<RankedTensorType>(value.getType());
-    if (dim < 0 || !tensor || split.count(value) || dim >= tensor.getRank() ||
-        tensor.getDimSize(dim) % partitions)
+    if (!tiling || !tensor || !tiling->isSplit() || annotated.contains(value) ||
+        tiling->rank() != tensor.getRank() || !tiling->divides(tensor) ||
+        !tiling->valid())
       return false;
-    split[value] = dim;
+    if (auto it = split.find(value); it != split.end()) {
+      const Tiling &now = it->second;
+      if (tiling->splitDims().size() <= now.splitDims().size() ||
+          llvm::any_of(now.splitDims(), [&](int64_t d) {
+            return tiling->axis(d) != now.axis(d);
+          }))
+        return false;
+    }
+    split[value] = *tiling;
     return true;
   }
-  /// The result split `op` gets from its operands', or -1.
-  int64_t forward(Operation *op) const;
-  /// Operand splits that give `op`'s result split `dim` (-1: none).
-  SmallVector<int64_t> backward(Operation *op, int64_t dim) const;
+  /// The result tiling `op` gets from its operands', if any.
+  std::optional<Tiling> forward(Operation *op) const;
+  /// Operand tilings that give `op`'s result `tiling` (none: no
+  /// requirement).
+  SmallVector<std::optional<Tiling>> backward(Operation *op,
+                                              const Tiling &tiling) const;
 
-  /// Tuples (a while loop's state): the split of each element.
-  bool assignLeaves(Value value, SmallVector<int64_t> dims) {
-    if (llvm::all_of(dims, [](int64_t d) { return d < 0; }) ||
+  /// Tuples (a while loop's state): the tiling of each element.
+  bool assignLeaves(Value value, SmallVector<Tiling> tilings) {
+    if (llvm::none_of(tilings, [](const Tiling &t) { return t.isSplit(); }) ||
         leaves.count(value))
       return false;
-    leaves[value] = std::move(dims);
+    leaves[value] = std::move(tilings);
     return true;
   }
-  /// The splits of a tuple's elements or a tensor's split, as carried by
+  /// The tilings of a tuple's elements or a tensor's tiling, as carried by
   /// a while loop from `from` into `to`.
   bool carry(Value from, Value to) {
     if (auto it = leaves.find(from); it != leaves.end())
       return assignLeaves(to, it->second);
-    return assign(to, dimOf(from));
+    return isSplit(from) && assign(to, tilingOf(from));
   }
-  /// Tuple, get_tuple_element and while: splits through the loop state.
+  /// Tuple, get_tuple_element and while: tilings through the loop state.
   bool forwardState(Operation *op);
 
   func::FuncOp func;
   int64_t partitions;
-  llvm::DenseMap<Value, int64_t> split;
-  llvm::DenseMap<Value, SmallVector<int64_t>> leaves;
+  llvm::DenseMap<Value, Tiling> split;
+  llvm::DenseMap<Value, SmallVector<Tiling>> leaves;
   llvm::DenseSet<Value> annotated;
 };
 
@@ -83,108 +109,140 @@ bool isElementwise(Operation *op) {
          isa<hlo::SelectOp, hlo::ClampOp>(op);
 }
 
-int64_t Propagation::forward(Operation *op) const {
+std::optional<Tiling> Propagation::forward(Operation *op) const {
   if (op->getNumResults() != 1)
-    return -1;
+    return std::nullopt;
   auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!result)
-    return -1;
+    return std::nullopt;
+  Tiling out = Tiling::replicated(result.getRank(), partitions);
   if (isElementwise(op)) {
     for (Value operand : op->getOperands())
-      if (cast<ShapedType>(operand.getType()).getRank() == result.getRank() &&
-          dimOf(operand) >= 0)
-        return dimOf(operand);
-    return -1;
-  }
-  if (op->getNumOperands() == 0 || dimOf(op->getOperand(0)) < 0) {
-    if (auto dot = dyn_cast<hlo::DotGeneralOp>(op)) {
-      // Only the rhs is split: its batch or free dimension.
-      int64_t d = dimOf(dot.getRhs());
-      auto dims = dot.getDotDimensionNumbers();
-      auto lhs = cast<RankedTensorType>(dot.getLhs().getType());
-      if (d < 0 || llvm::is_contained(dims.getRhsContracting(), d))
-        return -1;
-      if (auto it = llvm::find(dims.getRhsBatch(), d);
-          it != dims.getRhsBatch().end())
-        return it - dims.getRhsBatch().begin();
-      int64_t index = lhs.getRank() - int64_t(dims.getLhsContracting().size());
-      for (int64_t i = 0; i < d; ++i)
-        if (!llvm::is_contained(dims.getRhsBatch(), i) &&
-            !llvm::is_contained(dims.getRhsContracting(), i))
-          ++index;
-      return index;
-    }
-    if (auto conv = dyn_cast<hlo::ConvolutionOp>(op)) {
-      auto dims = conv.getDimensionNumbers();
-      if (conv.getFeatureGroupCount() == 1 && conv.getBatchGroupCount() == 1 &&
-          dimOf(conv.getRhs()) == dims.getKernelOutputFeature())
-        return dims.getOutputFeature();
-    }
-    return -1;
-  }
-  int64_t d = dimOf(op->getOperand(0));
-  if (auto broadcast = dyn_cast<hlo::BroadcastInDimOp>(op))
-    return broadcast.getBroadcastDimensions()[d];
-  if (auto transpose = dyn_cast<hlo::TransposeOp>(op))
-    return llvm::find(transpose.getPermutation(), d) -
-           transpose.getPermutation().begin();
-  if (auto reshape = dyn_cast<hlo::ReshapeOp>(op)) {
-    auto source = cast<RankedTensorType>(reshape.getOperand().getType());
-    for (int64_t to = 0; to < result.getRank(); ++to)
-      if (spmd::reshapeKeepsSplit(source, d, result, to, partitions))
-        return to;
-    return -1;
-  }
-  if (auto reduce = dyn_cast<hlo::ReduceOp>(op)) {
-    if (llvm::is_contained(reduce.getDimensions(), d))
-      return -1;
-    return d - llvm::count_if(reduce.getDimensions(),
-                              [&](int64_t r) { return r < d; });
+      if (rankOf(operand) == result.getRank() && isSplit(operand))
+        return tilingOf(operand);
+    return std::nullopt;
   }
   if (auto dot = dyn_cast<hlo::DotGeneralOp>(op)) {
+    // Batch and free dimensions of either side; a contracted split gives
+    // nothing (its partial result is completed by an all-reduce). Where
+    // both sides' splits do not form a tiling together, the lhs's win.
     auto dims = dot.getDotDimensionNumbers();
-    if (llvm::is_contained(dims.getLhsContracting(), d)) {
-      // A contracted split gives a replicated result, unless the rhs is
-      // split along a free dimension (then its split wins below).
-      return -1;
-    }
-    if (auto it = llvm::find(dims.getLhsBatch(), d);
-        it != dims.getLhsBatch().end())
-      return it - dims.getLhsBatch().begin();
-    int64_t index = dims.getLhsBatch().size();
-    for (int64_t i = 0; i < d; ++i)
-      if (!llvm::is_contained(dims.getLhsBatch(), i) &&
-          !llvm::is_contained(dims.getLhsContracting(), i))
-        ++index;
-    return index;
-  }
-  if (auto window = dyn_cast<hlo::ReduceWindowOp>(op)) {
-    auto input = cast<RankedTensorType>(window.getInputs()[0].getType());
-    return spmd::reduceWindowHaloFits(window, d,
-                                      input.getDimSize(d) / partitions)
-               ? d
-               : -1;
+    Tiling lhs = tilingOf(dot.getLhs()), rhs = tilingOf(dot.getRhs());
+    int64_t batch = dims.getLhsBatch().size(), index = batch;
+    for (int64_t i = 0; i < batch; ++i)
+      out.set(i, lhs.axis(dims.getLhsBatch()[i]).split()
+                     ? lhs.axis(dims.getLhsBatch()[i])
+                     : rhs.axis(dims.getRhsBatch()[i]));
+    for (int64_t d = 0; d < lhs.rank(); ++d)
+      if (!llvm::is_contained(dims.getLhsBatch(), d) &&
+          !llvm::is_contained(dims.getLhsContracting(), d))
+        out.set(index++, lhs.axis(d));
+    Tiling lhsOnly = out;
+    for (int64_t d = 0; d < rhs.rank(); ++d)
+      if (!llvm::is_contained(dims.getRhsBatch(), d) &&
+          !llvm::is_contained(dims.getRhsContracting(), d))
+        out.set(index++, rhs.axis(d));
+    if (out.valid())
+      return out;
+    return lhsOnly;
   }
   if (auto conv = dyn_cast<hlo::ConvolutionOp>(op)) {
     auto dims = conv.getDimensionNumbers();
-    if (d == dims.getInputBatch() && conv.getBatchGroupCount() == 1)
-      return dims.getOutputBatch();
-    auto input = cast<RankedTensorType>(conv.getLhs().getType());
-    if (int64_t s =
-            spmd::haloSpatialIndex(conv, d, input.getDimSize(d) / partitions);
-        s >= 0)
-      return dims.getOutputSpatial()[s];
-    return -1;
+    if (conv.getFeatureGroupCount() != 1 || conv.getBatchGroupCount() != 1)
+      return std::nullopt;
+    Tiling input = tilingOf(conv.getLhs());
+    SmallVector<int64_t> inputSplits = input.splitDims();
+    // One spatial split with halos.
+    if (inputSplits.size() == 1 && inputSplits[0] != dims.getInputBatch()) {
+      int64_t d = inputSplits[0];
+      auto type = cast<RankedTensorType>(conv.getLhs().getType());
+      int64_t s = spmd::haloSpatialIndex(
+          conv, d, type.getDimSize(d) / input.axis(d).tiles);
+      if (s < 0)
+        return std::nullopt;
+      out.set(dims.getOutputSpatial()[s], input.axis(d));
+      return out;
+    }
+    out.set(dims.getOutputBatch(), input.axis(dims.getInputBatch()));
+    out.set(dims.getOutputFeature(),
+            tilingOf(conv.getRhs()).axis(dims.getKernelOutputFeature()));
+    if (out.valid())
+      return out;
+    return std::nullopt;
   }
-  return -1;
+  if (auto gather = dyn_cast<hlo::GatherOp>(op)) {
+    // Passthrough operand dimensions and the indices' batch dimensions; the
+    // operand's win where the two do not form a tiling together.
+    spmd::IndexedDims dims = spmd::gatherDims(gather);
+    Tiling operand = tilingOf(gather.getOperand()),
+           indices = tilingOf(gather.getStartIndices());
+    for (auto [d, o] : dims.passthrough)
+      out.set(o, operand.axis(d));
+    Tiling operandOnly = out;
+    for (auto [i, o] : dims.batch)
+      out.set(o, indices.axis(i));
+    return out.valid() ? out : operandOnly;
+  }
+  if (auto scatter = dyn_cast<hlo::ScatterOp>(op)) {
+    // The input's splits of passthrough dimensions stay.
+    if (scatter.getInputs().size() != 1)
+      return std::nullopt;
+    spmd::IndexedDims dims = spmd::scatterDims(scatter);
+    Tiling input = tilingOf(scatter.getInputs()[0]);
+    for (auto [d, u] : dims.passthrough)
+      out.set(d, input.axis(d));
+    return out;
+  }
+  if (op->getNumOperands() == 0 || !isSplit(op->getOperand(0)))
+    return std::nullopt;
+  Tiling in = tilingOf(op->getOperand(0));
+  if (auto broadcast = dyn_cast<hlo::BroadcastInDimOp>(op)) {
+    for (auto [i, d] : llvm::enumerate(broadcast.getBroadcastDimensions()))
+      out.set(d, in.axis(i));
+    return out;
+  }
+  if (auto transpose = dyn_cast<hlo::TransposeOp>(op)) {
+    for (auto [i, d] : llvm::enumerate(transpose.getPermutation()))
+      out.set(i, in.axis(d));
+    return out;
+  }
+  if (auto reshape = dyn_cast<hlo::ReshapeOp>(op)) {
+    auto source = cast<RankedTensorType>(reshape.getOperand().getType());
+    for (int64_t from : in.splitDims())
+      for (int64_t to = 0; to < result.getRank(); ++to)
+        if (spmd::reshapeKeepsSplit(source, from, result, to,
+                                    in.axis(from).tiles)) {
+          out.set(to, in.axis(from));
+          break;
+        }
+    return out;
+  }
+  if (auto reduce = dyn_cast<hlo::ReduceOp>(op)) {
+    int64_t index = 0;
+    for (int64_t d = 0; d < in.rank(); ++d)
+      if (!llvm::is_contained(reduce.getDimensions(), d))
+        out.set(index++, in.axis(d));
+    return out;
+  }
+  if (auto window = dyn_cast<hlo::ReduceWindowOp>(op)) {
+    SmallVector<int64_t> splits = in.splitDims();
+    auto input = cast<RankedTensorType>(window.getInputs()[0].getType());
+    if (splits.size() != 1 ||
+        !spmd::reduceWindowHaloFits(window, splits[0],
+                                    input.getDimSize(splits[0]) /
+                                        in.axis(splits[0]).tiles))
+      return std::nullopt;
+    return in;
+  }
+  return std::nullopt;
 }
 
 bool Propagation::forwardState(Operation *op) {
   if (auto tuple = dyn_cast<hlo::TupleOp>(op)) {
-    SmallVector<int64_t> dims;
+    SmallVector<Tiling> tilings;
     for (Value operand : tuple->getOperands())
-      dims.push_back(dimOf(operand));
-    return assignLeaves(tuple->getResult(0), dims);
+      tilings.push_back(tilingOf(operand));
+    return assignLeaves(tuple->getResult(0), tilings);
   }
   if (auto element = dyn_cast<hlo::GetTupleElementOp>(op)) {
     auto it = leaves.find(element->getOperand(0));
@@ -202,27 +260,44 @@ bool Propagation::forwardState(Operation *op) {
   return changed;
 }
 
-SmallVector<int64_t> Propagation::backward(Operation *op, int64_t dim) const {
-  SmallVector<int64_t> dims(op->getNumOperands(), -1);
+SmallVector<std::optional<Tiling>>
+Propagation::backward(Operation *op, const Tiling &tiling) const {
+  SmallVector<std::optional<Tiling>> tilings(op->getNumOperands());
   auto result = cast<RankedTensorType>(op->getResult(0).getType());
   if (isElementwise(op)) {
     for (auto [i, operand] : llvm::enumerate(op->getOperands()))
-      if (cast<ShapedType>(operand.getType()).getRank() == result.getRank())
-        dims[i] = dim;
+      if (rankOf(operand) == result.getRank())
+        tilings[i] = tiling;
+  } else if (auto broadcast = dyn_cast<hlo::BroadcastInDimOp>(op)) {
+    // A broadcast computes its tile from the operand's matching tile (or
+    // the whole operand along new dimensions).
+    auto source = cast<RankedTensorType>(broadcast.getOperand().getType());
+    Tiling in = Tiling::replicated(source.getRank(), partitions);
+    for (auto [i, d] : llvm::enumerate(broadcast.getBroadcastDimensions()))
+      if (source.getDimSize(i) != 1)
+        in.set(i, tiling.axis(d));
+    tilings[0] = in;
   } else if (auto transpose = dyn_cast<hlo::TransposeOp>(op)) {
-    dims[0] = transpose.getPermutation()[dim];
+    Tiling in = Tiling::replicated(tiling.rank(), partitions);
+    for (auto [i, d] : llvm::enumerate(transpose.getPermutation()))
+      in.set(d, tiling.axis(i));
+    tilings[0] = in;
   } else if (auto reshape = dyn_cast<hlo::ReshapeOp>(op)) {
     auto source = cast<RankedTensorType>(reshape.getOperand().getType());
-    for (int64_t from = 0; from < source.getRank(); ++from)
-      if (spmd::reshapeKeepsSplit(source, from, result, dim, partitions))
-        dims[0] = from;
+    Tiling in = Tiling::replicated(source.getRank(), partitions);
+    for (int64_t to : tiling.splitDims())
+      for (int64_t from = 0; from < source.getRank(); ++from)
+        if (spmd::reshapeKeepsSplit(source, from, result, to,
+                                    tiling.axis(to).tiles))
+          in.set(from, tiling.axis(to));
+    tilings[0] = in;
   }
-  return dims;
+  return tilings;
 }
 
 LogicalResult Propagation::run() {
   // The function's block, then the regions of its while loops (a loop's
-  // state carries its operands' splits).
+  // state carries its operands' tilings).
   SmallVector<Block *> blocks = {&func.getBody().front()};
   func.walk<WalkOrder::PreOrder>([&](hlo::WhileOp loop) {
     blocks.push_back(&loop.getCond().front());
@@ -231,17 +306,17 @@ LogicalResult Propagation::run() {
   auto seed = [&](Operation *owner, Value value,
                   StringAttr text) -> LogicalResult {
     if (!isa<RankedTensorType>(value.getType()))
-      return success(); // tuple shardings: the elements' splits propagate
+      return success(); // tuple shardings: the elements' tilings propagate
     std::string why;
-    FailureOr<int64_t> dim =
-        spmd::splitDimension(text.getValue(), value.getType(), partitions, why);
-    if (failed(dim))
+    FailureOr<Tiling> tiling =
+        spmd::parseTiling(text.getValue(), value.getType(), partitions, why);
+    if (failed(tiling))
       return owner->emitOpError()
              << "tpuc-sharding-propagation: cannot partition by sharding "
              << text.getValue() << ": " << why;
     annotated.insert(value);
-    if (*dim >= 0)
-      split[value] = *dim;
+    if (tiling->isSplit())
+      split[value] = *tiling;
     return success();
   };
   for (BlockArgument arg : func.getArguments())
@@ -267,24 +342,22 @@ LogicalResult Propagation::run() {
           changed |= assign(op.getResult(0), forward(&op));
       }
       for (Operation &op : llvm::reverse(*block)) {
-        if (op.getNumResults() != 1 || dimOf(op.getResult(0)) < 0)
+        if (op.getNumResults() != 1 || !isSplit(op.getResult(0)))
           continue;
-        for (auto [operand, dim] :
-             llvm::zip(op.getOperands(), backward(&op, dimOf(op.getResult(0)))))
+        for (auto [operand, tiling] : llvm::zip(
+                 op.getOperands(), backward(&op, tilingOf(op.getResult(0)))))
           if (operand.getDefiningOp() && !annotated.contains(operand))
-            changed |= assign(operand, dim);
+            changed |= assign(operand, tiling);
       }
     }
   }
   for (Block *block : blocks)
     for (Operation &op : *block)
       if (op.getNumResults() == 1 && !op.hasAttr("hlo.sharding") &&
-          dimOf(op.getResult(0)) >= 0)
-        op.setAttr("hlo.sharding",
-                   StringAttr::get(op.getContext(),
-                                   spmd::shardingText(op.getResult(0).getType(),
-                                                      dimOf(op.getResult(0)),
-                                                      partitions)));
+          isSplit(op.getResult(0)))
+        op.setAttr(
+            "hlo.sharding",
+            StringAttr::get(op.getContext(), tilingOf(op.getResult(0)).str()));
   return success();
 }
 

@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -34,6 +35,12 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 if config.tpuc_sanitize:
     config.available_features.add("asan")
+
+# tpuc-run built with Open MPI (setup.sh installs it) and mpirun to start it.
+if config.tpuc_have_mpi:
+    config.available_features.add("mpi-build")
+    if shutil.which("mpirun"):
+        config.available_features.add("mpi")
 
 # Headless Chromium (Debian's `chromium`, installed by setup.sh) for tests that
 # render pages. It runs as root in CI, offline, with a fresh profile.

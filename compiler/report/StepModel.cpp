@@ -4,13 +4,17 @@
 
 #include "compiler/analysis/BufferAssignment.h"
 #include "compiler/fusion/HbmTraffic.h"
+#include "compiler/interpreter/Collectives.h"
 #include "compiler/layout/TiledLayout.h"
 #include "dialects/hlo/HloOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/Format.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <optional>
 
 using namespace mlir;
 
@@ -62,10 +66,128 @@ int64_t groupSize(DenseIntElementsAttr groups, int64_t devices) {
   return std::max<int64_t>(size, 1);
 }
 
+/// Where the devices of a slice sit: the cores of a chip (the first
+/// coordinate, when a chip has several devices), then the chip's place on
+/// each ICI dimension (chip c: the first dimension varies fastest).
+struct Torus {
+  std::vector<int64_t> sizes;
+  std::vector<bool> wraps;
+
+  explicit Torus(const target::SliceSpec &slice) {
+    int64_t perChip = slice.chips > 0 ? slice.devices / slice.chips : 1;
+    if (perChip > 1) {
+      sizes.push_back(perChip);
+      wraps.push_back(false);
+    }
+    for (int64_t size : slice.topology) {
+      sizes.push_back(size);
+      wraps.push_back(slice.wraparound);
+    }
+  }
+  std::vector<int64_t> coordinates(int64_t device) const {
+    std::vector<int64_t> at;
+    for (int64_t size : sizes) {
+      at.push_back(device % size);
+      device /= size;
+    }
+    return at;
+  }
+  /// Links between positions `a` and `b` of dimension `k`.
+  int64_t distance(size_t k, int64_t a, int64_t b) const {
+    int64_t d = std::abs(a - b);
+    return wraps[k] ? std::min(d, sizes[k] - d) : d;
+  }
+};
+
+/// One ring of a collective: `members` devices on one torus dimension,
+/// `hops` links apart at most (the ring's longest step).
+struct Ring {
+  int64_t members;
+  int64_t hops;
+};
+
+/// The rings a group runs on: one per torus dimension the group spans when
+/// it is a full grid of the torus (its members differ along dimensions
+/// whose values they take in every combination), ordered from the fastest
+/// dimension; otherwise one ring of every member, one hop apart.
+std::vector<Ring> ringsOf(const Torus &torus, ArrayRef<int64_t> group) {
+  std::vector<Ring> single = {{int64_t(group.size()), 1}};
+  std::vector<std::vector<int64_t>> values(torus.sizes.size());
+  for (int64_t device : group) {
+    std::vector<int64_t> at = torus.coordinates(device);
+    for (size_t k = 0; k < at.size(); ++k)
+      if (!llvm::is_contained(values[k], at[k]))
+        values[k].push_back(at[k]);
+  }
+  std::vector<Ring> rings;
+  int64_t product = 1;
+  for (size_t k = 0; k < values.size(); ++k) {
+    auto &v = values[k];
+    if (v.size() < 2)
+      continue;
+    llvm::sort(v);
+    int64_t hops = 0;
+    for (size_t i = 0; i + 1 < v.size(); ++i)
+      hops = std::max(hops, torus.distance(k, v[i], v[i + 1]));
+    // A torus closes the ring with its wraparound link; a mesh dimension
+    // folds it (out through every other member, back through the others),
+    // so its longest step spans two gaps.
+    if (v.size() > 2 && torus.wraps[k])
+      hops = std::max(hops, torus.distance(k, v.back(), v.front()));
+    else if (v.size() > 2)
+      hops *= 2;
+    rings.push_back({int64_t(v.size()), std::max<int64_t>(hops, 1)});
+    product *= v.size();
+  }
+  if (product != static_cast<int64_t>(group.size()) || rings.empty())
+    return single;
+  return rings;
+}
+
+/// The devices of `op`'s group of device 0 on the slice's torus, or none
+/// when the program's devices are not the slice's.
+std::vector<int64_t> firstGroup(Operation *op, int64_t devices,
+                                const target::SliceSpec *slice) {
+  if (!slice || isa<hlo::CollectivePermuteOp>(op))
+    return {};
+  ModuleOp module = op->getParentOfType<ModuleOp>();
+  interpreter::DeviceGrid grid;
+  if (auto r = module->getAttrOfType<IntegerAttr>("hlo.replica_count"))
+    grid.replicaCount = r.getInt();
+  if (auto p = module->getAttrOfType<IntegerAttr>("hlo.num_partitions"))
+    grid.numPartitions = p.getInt();
+  if (grid.numDevices() < 2 || grid.numDevices() != devices ||
+      devices > slice->devices) {
+    // The module does not say how its ids map to devices (the count comes
+    // from its groups): the first group's ids are the devices.
+    auto groups = op->getAttrOfType<DenseIntElementsAttr>("replica_groups");
+    std::vector<int64_t> first;
+    auto type = groups ? cast<ShapedType>(groups.getType()) : ShapedType();
+    if (!groups || type.getRank() != 2 || type.getNumElements() == 0) {
+      for (int64_t d = 0; d < devices; ++d)
+        first.push_back(d);
+      return first;
+    }
+    auto values = groups.getValues<int64_t>();
+    for (int64_t i = 0, e = type.getDimSize(1); i < e; ++i)
+      if (values[i] >= 0)
+        first.push_back(values[i]);
+    return first;
+  }
+  // Groups that do not fit the grid were reported by the verifier; here
+  // they only mean no placement.
+  ScopedDiagnosticHandler quiet(op->getContext(),
+                                [](Diagnostic &) { return success(); });
+  FailureOr<std::vector<int64_t>> group =
+      interpreter::collectiveParticipants(op, grid, 0);
+  return succeeded(group) ? *group : std::vector<int64_t>();
+}
+
 /// The ring model of one collective (docs/reports.md, "Step model"): the
-/// group forms a ring whose links carry data both ways (two
-/// counter-rotating rings, each with half the data), so a step moving `b`
-/// bytes per device takes `latency + b / (2 * link bandwidth)`.
+/// group runs on the rings of the torus dimensions it spans, one phase per
+/// ring; each ring's links carry data both ways (two counter-rotating
+/// rings, each with half the data), so a step moving `b` bytes per device
+/// over `h` links takes `h * latency + b / (2 * link bandwidth)`.
 void modelCollective(Operation *op, int64_t devices,
                      const target::SliceSpec *slice, CollectiveTraffic &c) {
   int64_t bytes = 0;
@@ -97,7 +219,7 @@ void modelCollective(Operation *op, int64_t devices,
     steps = n - 1;
     stepBytes = double(bytes) / n;
   } else if (auto permute = dyn_cast<hlo::CollectivePermuteOp>(op)) {
-    // One hop (a neighbour's shard or halo): the whole operand once.
+    // One step (a neighbour's shard or halo): the whole operand once.
     n = permute.getSourceTargetPairs().getNumElements() / 2;
     steps = n > 0 ? 1 : 0;
     stepBytes = bytes;
@@ -109,9 +231,61 @@ void modelCollective(Operation *op, int64_t devices,
   }
   c.groupSize = n; // for collective-permute: the pairs
   c.sentBytes = c.receivedBytes = static_cast<int64_t>(steps * stepBytes);
-  if (slice && steps > 0)
-    c.seconds = steps * (slice->iciHopLatencySeconds +
-                         stepBytes / (2 * slice->iciBytesPerSecondPerLink));
+  if (!slice || steps <= 0)
+    return;
+  double latency = slice->iciHopLatencySeconds,
+         bandwidth = 2 * slice->iciBytesPerSecondPerLink;
+  // A program on fewer devices than the slice has runs on its first ones.
+  Torus torus(*slice);
+  if (auto permute = dyn_cast<hlo::CollectivePermuteOp>(op)) {
+    // The step takes as long as the farthest pair's hops.
+    int64_t hops = 1;
+    auto pairs = permute.getSourceTargetPairs().getValues<int64_t>();
+    for (int64_t i = 0; i + 1 < int64_t(pairs.size()); i += 2) {
+      std::vector<int64_t> a = torus.coordinates(pairs[i]),
+                           b = torus.coordinates(pairs[i + 1]);
+      int64_t h = 0;
+      for (size_t k = 0; k < a.size(); ++k)
+        h += torus.distance(k, a[k], b[k]);
+      hops = std::max(hops, h);
+    }
+    c.seconds = hops * latency + stepBytes / bandwidth;
+    return;
+  }
+  std::vector<int64_t> group = firstGroup(op, devices, slice);
+  std::vector<Ring> rings = {{n, 1}};
+  if (static_cast<int64_t>(group.size()) == n &&
+      llvm::all_of(group, [&](int64_t d) { return d < slice->devices; }))
+    rings = ringsOf(torus, group);
+  if (rings.size() == 1 || isa<hlo::CollectiveBroadcastOp>(op)) {
+    c.seconds = steps * (rings[0].hops * latency + stepBytes / bandwidth);
+    return;
+  }
+  // One phase per ring. Reductions shrink the data by each ring's size
+  // (reduce-scatter phases, then all-gather phases back for an
+  // all-reduce); an all-gather grows each phase's blocks; an all-to-all
+  // sends (m-1)/m of the operand in each phase.
+  double seconds = 0, data = bytes;
+  auto phase = [&](const Ring &ring, double perStep) {
+    seconds += (ring.members - 1) * (ring.hops * latency + perStep / bandwidth);
+  };
+  if (isa<hlo::AllReduceOp, hlo::ReduceScatterOp>(op)) {
+    for (const Ring &ring : rings) {
+      phase(ring, data / ring.members);
+      data /= ring.members;
+    }
+    if (isa<hlo::AllReduceOp>(op))
+      seconds *= 2;
+  } else if (isa<hlo::AllGatherOp>(op)) {
+    for (const Ring &ring : rings) {
+      phase(ring, data);
+      data *= ring.members;
+    }
+  } else {
+    for (const Ring &ring : rings)
+      phase(ring, data / ring.members);
+  }
+  c.seconds = seconds;
 }
 
 bool isCollective(Operation *op) {

@@ -4,7 +4,7 @@
 // compute time from the MXU FLOPs at the target's peak and the vector work
 // at one vreg per cycle, HBM time from the fusion traffic model at the
 // target's bandwidth, and ICI time from ring algorithms over the slice's
-// links. Collective traffic per op (bytes each device sends and receives)
+// links, one ring per torus dimension a collective's group spans. Collective traffic per op (bytes each device sends and receives)
 // comes with it. Needs no code generation, so it works on programs with
 // collectives.
 //

@@ -94,72 +94,80 @@ LogicalResult Lowering::lowerConstant(hlo::ConstantOp op) {
   return endKernel();
 }
 
+Value Lowering::iotaTile(hlo::IotaOp op, Value tileRow, Value colTile) {
+  auto type = cast<RankedTensorType>(op.getType());
+  Geometry g = geometryOf(type);
+  int64_t rank = type.getRank();
+  int64_t dim = op.getIotaDimension();
+  ArrayRef<int64_t> shape = type.getShape();
+  // The index along `dim` of the tile's first element, and how it grows
+  // through the tile: rank 1 counts 0..1023 through the tile, rank >= 2
+  // along lanes (minor dim) or sublanes; a dim above the two minor ones is
+  // one value per tile.
+  Value base, pattern;
+  if (rank == 1) {
+    base = mul(colTile, kSublanes * kLanes);
+    Value rows = tpu::VMulOp::create(
+        b, loc, tpu::VSublaneIdOp::create(b, loc, i32Reg()),
+        splatIndex(c(kLanes)));
+    pattern = tpu::VAddOp::create(b, loc, rows,
+                                  tpu::VLaneIdOp::create(b, loc, i32Reg()));
+  } else if (dim == rank - 1) {
+    base = mul(colTile, kLanes);
+    pattern = tpu::VLaneIdOp::create(b, loc, i32Reg());
+  } else if (dim == rank - 2) {
+    base = mul(rem(tileRow, g.rowTiles), kSublanes);
+    pattern = tpu::VSublaneIdOp::create(b, loc, i32Reg());
+  } else {
+    int64_t inner = 1; // the outer dims after `dim`
+    for (int64_t d = dim + 1; d < rank - 2; ++d)
+      inner *= shape[d];
+    Value outer = tileRow;
+    for (int64_t divisor : {g.rowTiles, inner})
+      if (divisor != 1)
+        outer = arith::DivSIOp::create(b, loc, outer, c(divisor));
+    base = rem(outer, shape[dim]);
+  }
+  Value r = splatIndex(base);
+  if (pattern)
+    r = tpu::VAddOp::create(b, loc, pattern, r);
+  if (!storageType(type.getElementType()).isInteger(32))
+    r = tpu::VConvertOp::create(b, loc, f32Reg(), r);
+  return r;
+}
+
 LogicalResult Lowering::lowerIota(hlo::IotaOp op) {
   auto type = cast<RankedTensorType>(op.getType());
   Type elem = type.getElementType();
   if (elem.isInteger(1))
     return unsupported(op, "of pred");
   Geometry g = geometryOf(type);
-  int64_t rank = type.getRank();
-  int64_t dim = op.getIotaDimension();
-  ArrayRef<int64_t> shape = type.getShape();
-
-  // The lane pattern of a tile, before the loops: rank 1 counts 0..1023
-  // through the tile, rank >= 2 counts along lanes (minor dim) or sublanes.
-  Value pattern;
-  if (rank == 1) {
-    Value rows = tpu::VMulOp::create(
-        b, loc, tpu::VSublaneIdOp::create(b, loc, i32Reg()),
-        splatIndex(c(kLanes)));
-    pattern = tpu::VAddOp::create(b, loc, rows,
-                                  tpu::VLaneIdOp::create(b, loc, i32Reg()));
-  } else if (rank >= 2 && dim == rank - 1) {
-    pattern = tpu::VLaneIdOp::create(b, loc, i32Reg());
-  } else if (rank >= 2 && dim == rank - 2) {
-    pattern = tpu::VSublaneIdOp::create(b, loc, i32Reg());
-  }
-
-  // One loop per dim above the two minor ones (so a dim's index is a loop
-  // counter, no division), then the tile rows; each tile row is built in
-  // VMEM and written by one DMA (tile rows are contiguous in the layout).
-  Type storage = storageType(elem);
-  VBuf rowBuf = vmem(storage, g.colTiles * g.tileBytes());
+  // Tile rows (rank 1: one row of 1024-element tiles), each built in VMEM
+  // and written by one DMA (tile rows are contiguous in the layout), in
+  // blocks of at most kBlockTiles column tiles when it is longer.
+  constexpr int64_t kBlockTiles = 256;
+  int64_t blockTiles = std::min(g.colTiles, kBlockTiles);
+  VBuf rowBuf = vmem(storageType(elem), blockTiles * g.tileBytes());
   Value out = allocHbm(type, op.getLoc());
   hbm[op.getResult()] = out;
   int64_t rowBytes = g.colTiles * g.tileBytes();
-  std::function<void(int64_t, Value, Value)> nest = [&](int64_t d, Value row,
-                                                        Value dimIndex) {
-    if (d < rank - 2) {
-      loop(shape[d], [&](Value i) {
-        nest(d + 1, add(mul(row, shape[d]), i), d == dim ? i : dimIndex);
-      });
-      return;
-    }
-    loop(g.rowTiles, [&](Value rt) {
-      loop(g.colTiles, [&](Value ct) {
-        // The index along `dim` of the tile's first element.
-        Value base = dimIndex;
-        if (rank == 1)
-          base = mul(ct, kSublanes * kLanes);
-        else if (rank >= 2 && dim == rank - 1)
-          base = mul(ct, kLanes);
-        else if (rank >= 2 && dim == rank - 2)
-          base = mul(rt, kSublanes);
-        Value r = splatIndex(base);
-        if (pattern)
-          r = tpu::VAddOp::create(b, loc, pattern, r);
-        if (!storage.isInteger(32))
-          r = tpu::VConvertOp::create(b, loc, f32Reg(), r);
-        tpu::VStoreOp::create(b, loc, r, rowBuf.arena,
-                              add(mul(ct, g.tileBytes()), rowBuf.offset), 0);
-      });
-      Value tileRow = add(mul(row, g.rowTiles), rt);
-      dma(rowBuf.arena, c(rowBuf.offset), out, mul(tileRow, rowBytes), 1,
-          rowBytes, 0, 0, 1);
-      wait(1, 1);
+  // Writes column tiles firstCol .. firstCol + tiles - 1 of tile row t.
+  auto columns = [&](Value t, Value firstCol, int64_t tiles) {
+    loop(tiles, [&](Value i) {
+      vstore(iotaTile(op, t, add(firstCol, i)), rowBuf,
+             mul(i, g.tileBytes()));
     });
+    dma(rowBuf.arena, c(rowBuf.offset), out,
+        add(mul(t, rowBytes), mul(firstCol, g.tileBytes())), 1,
+        tiles * g.tileBytes(), 0, 0, 1);
+    wait(1, 1);
   };
-  nest(0, c(0), c(0));
+  loop(g.outer * g.rowTiles, [&](Value t) {
+    int64_t full = g.colTiles / blockTiles, rest = g.colTiles % blockTiles;
+    loop(full, [&](Value cb) { columns(t, mul(cb, blockTiles), blockTiles); });
+    if (rest)
+      columns(t, c(full * blockTiles), rest);
+  });
   return success();
 }
 

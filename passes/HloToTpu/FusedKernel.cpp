@@ -67,6 +67,11 @@ enum class Spread {
   RowStream, // source [R] of a rank-2 [R, C] result (per-row statistics, a
              // one-hot's labels): streamed with the blocks; tile row t
              // reads elements 8t.. one per sublane, lane 0 to every lane
+  ColStream, // source [C] of a rank-2 [R, C] result too large to keep whole
+             // (per-column statistics: a one-hot's in its physical order):
+             // the block's columns fetched with it; column tile ct reads
+             // elements 128ct.., the same on every sublane
+  Iota,      // an iota (`source` is the iota): computed from the position
 };
 
 struct BroadcastForm {
@@ -140,6 +145,10 @@ std::optional<BroadcastForm> broadcastForm(hlo::BroadcastInDimOp op) {
       ceilDiv(cols, kLanes) <= fusion::kLoopKernelBlockTiles)
     return BroadcastForm{Spread::RowStream, source};
   if (aligned[n - 2] == 1 && aligned[n - 1] == cols && outerGone) {
+    if (xr == 1 && outer == 1 &&
+        elementBytes(storageType(x.getElementType())) == 4 &&
+        geometryOf(x).bytes() > fusion::kResidentInputBytes)
+      return BroadcastForm{Spread::ColStream, source};
     if (xr == 1)
       return BroadcastForm{Spread::PerColFlat, source, true};
     if (xs[xr - 1] == cols && xs[xr - 2] == 1 && xOuter == 1)
@@ -151,6 +160,10 @@ std::optional<BroadcastForm> broadcastForm(hlo::BroadcastInDimOp op) {
 } // namespace
 
 bool fitsLoopBroadcast(Operation *op) {
+  if (auto iota = dyn_cast<hlo::IotaOp>(op)) {
+    Type elem = iota.getType().getElementType();
+    return isLowerableElementType(elem) && !elem.isInteger(1);
+  }
   auto bcast = dyn_cast<hlo::BroadcastInDimOp>(op);
   if (!bcast)
     return false;
@@ -159,6 +172,7 @@ bool fitsLoopBroadcast(Operation *op) {
     return false;
   auto x = cast<RankedTensorType>(form->source.getType());
   return form->spread == Spread::Splat || form->spread == Spread::RowStream ||
+         form->spread == Spread::ColStream ||
          geometryOf(x).bytes() <= fusion::kResidentInputBytes;
 }
 
@@ -258,7 +272,9 @@ LogicalResult Lowering::lowerFusion(hlo::FusionOp fusion) {
         std::optional<BroadcastForm> form = broadcastForm(bcast);
         if (!form || (form->spread != Spread::Splat &&
                       form->spread != Spread::Scalar &&
-                      form->spread != Spread::RowStream))
+                      form->spread != Spread::RowStream &&
+                      form->spread != Spread::ColStream &&
+                      form->spread != Spread::PerColFlat))
           return std::nullopt;
         continue;
       }
@@ -359,6 +375,11 @@ LogicalResult collectLeaves(ValueRange roots, RankedTensorType type,
       spreads.push_back({bcast.getResult(), *form});
       return success();
     }
+    if (auto iota = dyn_cast<hlo::IotaOp>(user)) {
+      spreads.push_back(
+          {iota.getResult(), BroadcastForm{Spread::Iota, iota.getResult()}});
+      return success();
+    }
     if (std::string why = unsupportedForm(user); !why.empty())
       return unsupported(user, why);
     for (Value v : user->getOperands()) {
@@ -401,8 +422,9 @@ loadResidents(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
   SmallVector<Resident> residents;
   int64_t dmas = 0;
   for (auto &[value, form] : spreads) {
-    if (form.spread == Spread::RowStream)
-      continue; // streamed with the blocks (rowStreams)
+    if (form.spread == Spread::RowStream || form.spread == Spread::ColStream ||
+        form.spread == Spread::Iota)
+      continue; // streamed with the blocks, or computed per tile
     auto x = cast<RankedTensorType>(form.source.getType());
     bool isInt = !x.getElementType().isF32() && !x.getElementType().isBF16();
     if (form.spread == Spread::Splat) {
@@ -447,22 +469,38 @@ loadResidents(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
   return perTile;
 }
 
+/// The `kind` spreads of `spreads`: (the broadcast, its source's HBM
+/// buffer, the source's storage type).
+FailureOr<SmallVector<std::tuple<Value, Value, Type>>>
+spreadSources(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
+              Spread kind) {
+  SmallVector<std::tuple<Value, Value, Type>> sources;
+  for (auto &[value, form] : spreads) {
+    if (form.spread != kind)
+      continue;
+    FailureOr<Value> mem = l.memOf(form.source);
+    if (failed(mem))
+      return failure();
+    sources.push_back(
+        {value, *mem,
+         storageType(
+             cast<RankedTensorType>(form.source.getType()).getElementType())});
+  }
+  return sources;
+}
+
 /// The RowStream sources of `spreads`, each with a VMEM buffer of `slots`
 /// slots of `tileRows` tile rows (8 elements each), zeroed once: a tile
 /// row's load reads 128 lanes from each of its 8 elements on.
 FailureOr<SmallVector<Lowering::RowStream>>
 rowStreams(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
            int64_t tileRows, int64_t slots) {
+  auto sources = spreadSources(l, spreads, Spread::RowStream);
+  if (failed(sources))
+    return failure();
   SmallVector<Lowering::RowStream> streams;
   constexpr int64_t tile = kSublanes * kLanes * 4;
-  for (auto &[value, form] : spreads) {
-    if (form.spread != Spread::RowStream)
-      continue;
-    FailureOr<Value> mem = l.memOf(form.source);
-    if (failed(mem))
-      return failure();
-    Type elem = storageType(
-        cast<RankedTensorType>(form.source.getType()).getElementType());
+  for (auto &[value, mem, elem] : *sources) {
     // Each slot ends with a lane row of padding, so no load of one slot
     // reaches into the other (which a DMA may be filling).
     int64_t slotBytes = tileRows * Lowering::kRowStreamRowBytes + kLanes * 4;
@@ -470,12 +508,52 @@ rowStreams(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
     Value zero = elem.isF32() ? l.splatF32(0.0) : l.splatIndex(l.c(0));
     l.loop(buf.bytes / tile,
            [&](Value i) { l.vstore(zero, buf, l.mul(i, tile)); });
-    streams.push_back({value, *mem, buf, slotBytes, !elem.isF32()});
+    streams.push_back({value, mem, buf, slotBytes, !elem.isF32()});
   }
   return streams;
 }
 
+/// The ColStream sources of `spreads`: (the broadcast, its source's HBM
+/// buffer, a VMEM buffer for `tiles` column tiles of 128 elements and a
+/// vreg of slack, so the last tile's load stays inside).
+FailureOr<SmallVector<std::tuple<Value, Value, VBuf>>>
+columnStreams(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
+              int64_t tiles) {
+  auto sources = spreadSources(l, spreads, Spread::ColStream);
+  if (failed(sources))
+    return failure();
+  SmallVector<std::tuple<Value, Value, VBuf>> streams;
+  for (auto &[value, mem, elem] : *sources)
+    streams.push_back(
+        {value, mem, l.vmem(elem, (tiles + kSublanes) * kLanes * 4)});
+  return streams;
+}
+
+/// DMAs column tiles firstCol .. firstCol + tiles - 1 (128 elements each,
+/// contiguous in a rank-1 source) into each buffer (semaphore 0).
+void fetchColumns(Lowering &l, ArrayRef<std::pair<Value, VBuf>> columns,
+                  Value firstCol, int64_t tiles) {
+  for (auto &[mem, buf] : columns)
+    l.dma(mem, l.mul(firstCol, kLanes * 4), buf.arena, l.c(buf.offset), 1,
+          tiles * kLanes * 4, 0, 0, 0);
+}
+
+/// Column tile `colInBlock` of a streamed per-column broadcast, the same
+/// 128 lanes on every sublane.
+Value loadColumn(Lowering &l, const VBuf &buf, bool isInt, Value colInBlock) {
+  Value x = tpu::VLoadOp::create(
+      l.b, l.loc, isInt ? l.i32Reg() : l.f32Reg(), buf.arena,
+      l.add(l.mul(colInBlock, kLanes * 4), buf.offset), 0);
+  return tpu::VBroadcastSublaneOp::create(l.b, l.loc, x, l.c(0));
+}
+
 } // namespace
+
+void Lowering::beginColumns(OperandStream &s, Value firstCol, int64_t tiles) {
+  s.firstCol = firstCol;
+  fetchColumns(*this, s.columns, firstCol, tiles);
+  wait(0, s.columns.size());
+}
 
 void Lowering::fetchRows(const RowStream &r, Value firstTileRow,
                          Value slotOffset, int64_t tileRows) {
@@ -493,8 +571,8 @@ Value Lowering::loadRow(const RowStream &r, Value rowOffset) {
   return tpu::VBroadcastLaneOp::create(b, loc, tile, c(0));
 }
 
-FailureOr<Lowering::OperandStream> Lowering::streamOperand(Value operand,
-                                                           int64_t slotBytes) {
+FailureOr<Lowering::OperandStream>
+Lowering::streamOperand(Value operand, int64_t slotBytes, int64_t pitchTiles) {
   auto type = cast<RankedTensorType>(operand.getType());
   OperandStream s;
   s.operand = operand;
@@ -520,12 +598,49 @@ FailureOr<Lowering::OperandStream> Lowering::streamOperand(Value operand,
       loadResidents(*this, spreads, s.hoisted);
   if (failed(perTile))
     return failure();
-  if (!perTile->empty())
-    return FailureOr<OperandStream>(
-        unsupported(def, "feeding a reduce through a broadcast"));
   Geometry g = geometryOf(type);
   s.tileBytes = kSublanes * kLanes * s.elemBytes;
-  s.rowBytes = g.colTiles * s.tileBytes;
+  s.rowBytes = (pitchTiles ? pitchTiles : g.colTiles) * s.tileBytes;
+  // Values read by position: per-column broadcasts (kept whole, or
+  // streamed by column block) and iotas.
+  for (const Resident &r : *perTile) {
+    if (r.form.spread != Spread::PerColFlat)
+      return FailureOr<OperandStream>(
+          unsupported(def, "feeding a reduce through a broadcast"));
+    s.positional.push_back({r.value, [this, r](Value, Value col, Value) {
+                              Value tile = tpu::VLoadOp::create(
+                                  b, loc, r.isInt ? i32Reg() : f32Reg(),
+                                  r.buf.arena,
+                                  add(mul(arith::DivSIOp::create(
+                                              b, loc, col, c(kSublanes)),
+                                          r.tileBytes),
+                                      r.buf.offset),
+                                  0);
+                              return Value(tpu::VBroadcastSublaneOp::create(
+                                  b, loc, tile, rem(col, kSublanes)));
+                            }});
+  }
+  FailureOr<SmallVector<std::tuple<Value, Value, VBuf>>> columns =
+      columnStreams(*this, spreads, s.rowBytes / s.tileBytes);
+  if (failed(columns))
+    return failure();
+  for (auto &[value, mem, buf] : *columns) {
+    s.columns.push_back({mem, buf});
+    bool isInt = !cast<RankedTensorType>(value.getType())
+                      .getElementType()
+                      .isF32();
+    s.positional.push_back(
+        {value, [this, buf = buf, isInt](Value, Value, Value colInBlock) {
+           return loadColumn(*this, buf, isInt, colInBlock);
+         }});
+  }
+  for (auto &[value, form] : spreads)
+    if (form.spread == Spread::Iota)
+      s.positional.push_back(
+          {value, [this, iota = value.getDefiningOp<hlo::IotaOp>()](
+                      Value row, Value col, Value) {
+             return iotaTile(iota, row, col);
+           }});
   FailureOr<SmallVector<RowStream>> rows =
       rowStreams(*this, spreads, slotBytes / s.rowBytes, 2);
   if (failed(rows))
@@ -593,6 +708,22 @@ Value Lowering::loadStreamed(OperandStream &s, Value off) {
       memo[r.value] = loadRow(
           r, add(mul(slot, r.slotBytes), mul(row, kRowStreamRowBytes)));
   }
+  if (!s.positional.empty()) {
+    // The tile's place: its tile row in the slots after the block's first,
+    // its column tile in the column block after the block's first.
+    auto divide = [&](Value x, int64_t y) -> Value {
+      if (std::optional<int64_t> cx = constant(x))
+        return c(*cx / y);
+      return arith::DivSIOp::create(b, loc, x, c(y));
+    };
+    Value row = add(s.blockRow, rem(divide(off, s.rowBytes), s.slotRows));
+    Value colInBlock = divide(rem(off, s.rowBytes), s.tileBytes);
+    Value col = cast<RankedTensorType>(s.operand.getType()).getRank() == 1
+                    ? row // a rank-1 operand's tile rows are its tiles
+                    : add(s.firstCol ? s.firstCol : c(0), colInBlock);
+    for (auto &[value, tileOf] : s.positional)
+      memo[value] = tileOf(row, col, colInBlock);
+  }
   Value r = *emitTile(s.operand, elements, s.ins, memo);
   // A bf16 operand computed here reads as the rounded value it would
   // have been stored as.
@@ -618,6 +749,10 @@ Lowering::emitLoopKernel(ValueRange roots,
         geometryOf(cast<RankedTensorType>(v.getType())).tileBytes();
   bool streamsRows = llvm::any_of(
       spreads, [](auto &p) { return p.second.spread == Spread::RowStream; });
+  // A streamed per-column broadcast needs blocks within a tile row (or of
+  // whole tile rows): each block fetches its columns.
+  bool streamsCols = llvm::any_of(
+      spreads, [](auto &p) { return p.second.spread == Spread::ColStream; });
   int64_t limit = std::min<int64_t>(
       fusion::kLoopKernelBlockTiles,
       std::max<int64_t>(1, fusion::kLoopKernelVmemBytes / bytesPerTile));
@@ -625,7 +760,16 @@ Lowering::emitLoopKernel(ValueRange roots,
       streamsRows ? g.colTiles * largestDivisorAtMost(
                                      g.rowTiles,
                                      std::max<int64_t>(1, limit / g.colTiles))
-                  : largestDivisorAtMost(g.tiles(), limit);
+      : streamsCols ? largestDivisorAtMost(g.colTiles, limit)
+                    : largestDivisorAtMost(g.tiles(), limit);
+  int64_t blockCols = std::min(blockTiles, g.colTiles);
+  FailureOr<SmallVector<std::tuple<Value, Value, VBuf>>> colStreams =
+      columnStreams(*this, spreads, blockCols);
+  if (failed(colStreams))
+    return failure();
+  SmallVector<std::pair<Value, VBuf>> columns;
+  for (auto &[value, mem, buf] : *colStreams)
+    columns.push_back({mem, buf});
   int64_t blocks = g.tiles() / blockTiles;
   int64_t blockRows = blockTiles / g.colTiles;
   FailureOr<SmallVector<RowStream>> rows =
@@ -687,7 +831,10 @@ Lowering::emitLoopKernel(ValueRange roots,
     }
     for (const RowStream &r : *rows)
       fetchRows(r, mul(blk, blockRows), c(0), blockRows);
-    wait(0, inMems.size() + rows->size());
+    if (!columns.empty())
+      fetchColumns(*this, columns, rem(mul(blk, blockTiles), g.colTiles),
+                   blockCols);
+    wait(0, inMems.size() + rows->size() + columns.size());
     loop(blockTiles, [&](Value t) {
       llvm::DenseMap<Value, Value> memo = hoisted;
       if (!rows->empty()) {
@@ -697,6 +844,16 @@ Lowering::emitLoopKernel(ValueRange roots,
       }
       // The tile's place in the result, for the broadcast sources.
       Value global = add(mul(blk, blockTiles), t);
+      for (auto &[value, mem, buf] : *colStreams)
+        memo[value] = loadColumn(
+            *this, buf,
+            !cast<RankedTensorType>(value.getType()).getElementType().isF32(),
+            blockTiles > g.colTiles ? rem(t, g.colTiles) : t);
+      for (auto &[value, form] : spreads)
+        if (form.spread == Spread::Iota)
+          memo[value] = iotaTile(value.getDefiningOp<hlo::IotaOp>(),
+                                 div(global, g.colTiles),
+                                 rem(global, g.colTiles));
       for (const Resident &r : *perTile) {
         Value row = div(global, g.colTiles), col = rem(global, g.colTiles);
         Value rowInOuter = rem(row, g.rowTiles);
@@ -705,6 +862,8 @@ Lowering::emitLoopKernel(ValueRange roots,
         case Spread::Splat:
         case Spread::Scalar:
         case Spread::RowStream:
+        case Spread::ColStream:
+        case Spread::Iota:
           break;
         case Spread::PerRow:
           memo[r.value] = tpu::VBroadcastLaneOp::create(

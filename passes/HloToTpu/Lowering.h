@@ -123,9 +123,9 @@ bool isLoopKernelOp(Operation *op);
 bool isSplatConstant(Value v);
 /// Why the VPU loop kernel cannot compute `op` (empty if it can).
 std::string unsupportedForm(Operation *op);
-/// Whether a loop kernel of `op`'s result shape computes the
-/// broadcast_in_dim `op` from its source kept whole in VMEM
-/// (FusedKernel.cpp).
+/// Whether a loop kernel of `op`'s result shape computes `op` from the
+/// tile's position: an iota, or a broadcast_in_dim read from its source
+/// (kept whole in VMEM, or streamed with the blocks) (FusedKernel.cpp).
 bool fitsLoopBroadcast(Operation *op);
 
 /// "tpuc cannot lower 'hlo.gather' yet": the one message for ops outside
@@ -423,27 +423,48 @@ public:
   struct OperandStream {
     Value operand;
     int64_t elemBytes = 4; // the operand's
-    int64_t tileBytes = 0, rowBytes = 0; // the operand's tile and tile row
-    int64_t slotRows = 0; // tile rows per slot
+    int64_t tileBytes = 0; // the operand's tile
+    int64_t rowBytes = 0;  // a tile row in the slots (the columns streamed)
+    int64_t slotRows = 0;  // tile rows per slot
     /// HBM source, its slots, its element bytes.
     SmallVector<std::tuple<Value, VBuf, int64_t>> sources;
     llvm::DenseMap<Value, std::pair<VBuf, int64_t>> ins;
     llvm::DenseMap<Value, Value> hoisted;
     SmallVector<RowStream> rows; // two slots of a block's tile rows each
+    /// A broadcast of a rank-1 [C] array along the rows (a per-column
+    /// statistic) too large to keep whole: its HBM buffer and a VMEM
+    /// buffer for the current column block (beginColumns).
+    SmallVector<std::pair<Value, VBuf>> columns;
+    /// Values read by position (iotas, per-column broadcasts kept whole or
+    /// streamed by column block): each tile's register from its global
+    /// tile row, global column tile and column tile in the column block.
+    SmallVector<std::pair<Value, std::function<Value(Value, Value, Value)>>>
+        positional;
+    Value blockRow; // the global tile row of the current block's first row
+    Value firstCol; // the first column tile of the current column block
     bool produced = false;
   };
-  FailureOr<OperandStream> streamOperand(Value operand, int64_t slotBytes);
+  /// `pitchTiles`: the tiles of a tile row in the slots, when the kernel
+  /// streams column blocks (0: the operand's whole tile rows).
+  FailureOr<OperandStream> streamOperand(Value operand, int64_t slotBytes,
+                                         int64_t pitchTiles = 0);
   /// The VMEM `streamOperand(operand, slotBytes)` takes, in units of
   /// 2 * slotBytes: 1 for an HBM operand, the streamed inputs' element
   /// bytes over the operand's for an input fusion (at least 1).
   int64_t streamSlotFactor(Value operand);
   /// The operand's tile at byte offset `off` of its slots.
   Value loadStreamed(OperandStream &s, Value off);
+  /// Starts the column block of `tiles` column tiles from `firstCol`:
+  /// fetches its columns of the streamed per-column broadcasts (waited).
+  void beginColumns(OperandStream &s, Value firstCol, int64_t tiles);
   std::function<bool(Operation *)> fusedProducer;
   // Constant.cpp: constants that are not splats (the executable's constant
   // table), iota.
   LogicalResult lowerConstant(hlo::ConstantOp op);
   LogicalResult lowerIota(hlo::IotaOp op);
+  /// The tile of `op` at tile row `tileRow` (the dims above the minor one
+  /// flattened, in tiles) and column tile `colTile` (rank 1: the tile).
+  Value iotaTile(hlo::IotaOp op, Value tileRow, Value colTile);
   // DataMovement.cpp: DMA relayouts.
   LogicalResult lowerBroadcast(hlo::BroadcastInDimOp op);
   LogicalResult lowerReshape(hlo::ReshapeOp op);

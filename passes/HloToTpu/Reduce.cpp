@@ -210,37 +210,53 @@ Value divide(Lowering &l, Value x, int64_t y) {
 /// Streams `blocks` blocks of `bytes` bytes of the operand (block i at
 /// `srcOff(i)`) through the two slots of each of its sources: block i+1's
 /// DMAs are issued before the work on block i, so the transfer overlaps it.
-/// `body` gets the block's byte offset in the slots and its index. Sources
-/// of another element size than the operand (the inputs of fused
-/// producers) move proportionally more or fewer bytes.
+/// `body` gets the block's byte offset in the slots and its index. A block
+/// of a column-blocked stream is `chunks` tile rows of `chunkBytes` (its
+/// columns), `srcStride` (the operand's tile row) apart in HBM and
+/// bytes / chunks apart in the slot. Sources of another element size than
+/// the operand (the inputs of fused producers) move proportionally more or
+/// fewer bytes.
 void streamBlocks(Lowering &l, Lowering::OperandStream &s, int64_t blocks,
                   int64_t bytes, function_ref<Value(Value)> srcOff,
-                  function_ref<void(Value, Value)> body) {
+                  function_ref<void(Value, Value)> body, int64_t chunks = 1,
+                  int64_t chunkBytes = 0, int64_t srcStride = 0) {
   auto slot = [&](Value blk) { return l.mul(l.rem(blk, 2), bytes); };
   auto scaled = [&](Value x, int64_t eb) {
     return eb == s.elemBytes ? x : divide(l, l.mul(x, eb), s.elemBytes);
   };
+  auto scaledBytes = [&](int64_t x, int64_t eb) { return x * eb / s.elemBytes; };
+  if (!chunkBytes)
+    chunkBytes = bytes / chunks;
+  int64_t dstStride = chunks > 1 ? bytes / chunks : 0;
   auto fetch = [&](Value blk) {
     for (auto &[src, slots, eb] : s.sources)
       l.dma(src, scaled(srcOff(blk), eb), slots.arena,
-            l.add(scaled(slot(blk), eb), slots.offset), 1,
-            bytes * eb / s.elemBytes, 0, 0, 0);
+            l.add(scaled(slot(blk), eb), slots.offset), chunks,
+            scaledBytes(chunkBytes, eb), scaledBytes(srcStride, eb),
+            scaledBytes(dstStride, eb), 0);
     if (s.rows.empty())
       return;
     int64_t tileRows = bytes / s.rowBytes;
-    Value firstRow = divide(l, srcOff(blk), s.rowBytes);
+    Value firstRow =
+        divide(l, srcOff(blk), srcStride ? srcStride : s.rowBytes);
     for (const Lowering::RowStream &r : s.rows)
       l.fetchRows(r, firstRow, l.mul(l.rem(blk, 2), r.slotBytes), tileRows);
+  };
+  // Values read by position learn the block's first tile row.
+  auto run = [&](Value blk) {
+    if (!s.positional.empty())
+      s.blockRow = divide(l, srcOff(blk), srcStride ? srcStride : s.rowBytes);
+    body(slot(blk), blk);
   };
   int64_t n = s.sources.size() + s.rows.size();
   fetch(l.c(0));
   l.loop(blocks - 1, [&](Value blk) {
     fetch(l.add(blk, 1));
     l.wait(0, n); // block blk (completions are consumed in issue order)
-    body(slot(blk), blk);
+    run(blk);
   });
   l.wait(0, n);
-  body(slot(l.c(blocks - 1)), l.c(blocks - 1));
+  run(l.c(blocks - 1));
 }
 
 /// Byte offset in a rank >= 2 result of its element (`row`, `col`), where
@@ -298,46 +314,91 @@ LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
   int64_t tileRows = g.rank == 1 ? g.colTiles : g.outer * g.rowTiles;
   int64_t rowTileCols = g.rank == 1 ? 1 : g.colTiles;
   int64_t rowBytes = rowTileCols * g.tileBytes();
+  // Blocks of whole tile rows, at most kSlotBytes (two slots in VMEM) for
+  // all the arrays streamed: few blocks, since each ends waiting for its
+  // result DMAs (one latency). A tile row longer than that (the rows of
+  // [10, 29360128], a one-hot's logits in their physical order) streams in
+  // column blocks of `blockCols` column tiles, each block of rows
+  // `blockCols` tiles wide in the slots, each column block with its own
+  // accumulators (kMaxBlockCols tiles of them at most).
+  constexpr int64_t kSlotBytes = 2 << 20, kMaxBlockCols = 256;
+  int64_t streamed = streamSlotFactor(input);
+  int64_t blockCols = rowTileCols;
+  if (!minor && rowBytes * streamed > kSlotBytes)
+    blockCols = std::clamp<int64_t>(kSlotBytes / (g.tileBytes() * streamed), 1,
+                                    kMaxBlockCols);
+  bool columnBlocked = blockCols < rowTileCols;
+  int64_t pitch = blockCols * g.tileBytes(); // a tile row in the slots
+  auto blockOf = [&](int64_t rowsTotal) {
+    return largestDivisorAtMost(
+        rowsTotal, std::max<int64_t>(1, kSlotBytes / (pitch * streamed)));
+  };
+  // Calls `fn(firstCol, tiles, last)` for every column block (the last one
+  // may be narrower): a loop over all but the last, then the last.
+  auto forColumnBlocks = [&](function_ref<void(Value, int64_t, bool)> fn) {
+    int64_t blocks = ceilDiv(rowTileCols, blockCols);
+    loop(blocks - 1,
+         [&](Value cb) { fn(mul(cb, blockCols), blockCols, false); });
+    fn(c((blocks - 1) * blockCols), rowTileCols - (blocks - 1) * blockCols,
+       true);
+  };
+  // Streams the tile rows of one column block (`tiles` wide, from column
+  // tile `firstCol`) in blocks of `blockRows` tile rows from tile row
+  // `firstRow` on (`rows` of them).
+  auto streamColumns = [&](OperandStream &in, Value firstRow, int64_t rows,
+                           int64_t blockRows, Value firstCol, int64_t tiles,
+                           function_ref<void(Value, Value)> body) {
+    auto srcOff = [&](Value blk) {
+      return add(mul(add(firstRow, mul(blk, blockRows)), rowBytes),
+                 mul(firstCol, g.tileBytes()));
+    };
+    if (!columnBlocked)
+      return streamBlocks(*this, in, rows / blockRows, blockRows * rowBytes,
+                          srcOff, body);
+    streamBlocks(*this, in, rows / blockRows, blockRows * pitch, srcOff, body,
+                 blockRows, tiles * g.tileBytes(), rowBytes);
+  };
+  // Runs `fn(col)` for `tiles` column tiles: unrolled (constant offsets)
+  // when few, else a loop.
+  auto forTiles = [&](int64_t tiles, function_ref<void(Value)> fn) {
+    if (tiles > 16)
+      return loop(tiles, fn);
+    for (int64_t col = 0; col < tiles; ++col)
+      fn(c(col));
+  };
 
-  // The combination of the tiles of one tile row (at `base` in `buf`),
-  // the ragged last one masked: in registers, or through a VMEM
-  // accumulator for long rows.
+  // The combination of the `tiles` tiles of one tile row (at `base` in the
+  // slots), the ragged last one masked when `last` (the row's last column
+  // block): in registers, or through a VMEM accumulator for long rows.
   int64_t raggedLanes = g.rank >= 2 ? g.cols % kLanes : 0;
   VBuf rowAcc;
-  auto combineRow = [&](OperandStream &in, Value base) -> Value {
+  auto combineRow = [&](OperandStream &in, Value base, int64_t tiles,
+                        bool last) -> Value {
     auto tileAt = [&](int64_t col) {
       return loadStreamed(in, add(base, col * g.tileBytes()));
     };
-    auto last = [&]() {
-      Value x = tileAt(rowTileCols - 1);
-      if (raggedLanes)
+    auto lastTile = [&]() {
+      Value x = tileAt(tiles - 1);
+      if (raggedLanes && last)
         x = red->maskBelow(x, tpu::VLaneIdOp::create(b, loc, i32Reg()),
                            c(raggedLanes));
       return x;
     };
-    if (rowTileCols <= 16) {
+    if (tiles <= 16) {
       Value acc;
-      for (int64_t col = 0; col + 1 < rowTileCols; ++col)
+      for (int64_t col = 0; col + 1 < tiles; ++col)
         acc = acc ? red->combine(acc, tileAt(col)) : tileAt(col);
-      return acc ? red->combine(acc, last()) : last();
+      return acc ? red->combine(acc, lastTile()) : lastTile();
     }
     vstore(tileAt(0), rowAcc, c(0));
-    loop(rowTileCols - 2, [&](Value col) {
+    loop(tiles - 2, [&](Value col) {
       Value x = loadStreamed(in, add(base, mul(add(col, 1), g.tileBytes())));
       vstore(red->combine(red->load(rowAcc, c(0)), x), rowAcc, c(0));
     });
-    return red->combine(red->load(rowAcc, c(0)), last());
+    return red->combine(red->load(rowAcc, c(0)), lastTile());
   };
-  if (rowTileCols > 16)
+  if ((minor || all) && blockCols > 16)
     rowAcc = vmem(red->accElem(), accTile);
-  // Blocks of whole tile rows, at most 2 MiB (two slots in VMEM) for all
-  // the arrays streamed: few blocks, since each ends waiting for its
-  // result DMAs (one latency).
-  int64_t streamed = streamSlotFactor(input);
-  auto blockOf = [&](int64_t rowsTotal) {
-    return largestDivisorAtMost(
-        rowsTotal, std::max<int64_t>(1, (2 << 20) / (rowBytes * streamed)));
-  };
 
   if (minor) {
     // Per tile row: combine its tiles, reduce the lanes; sublane s then
@@ -350,13 +411,14 @@ LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
     if (failed(in))
       return failure();
     VBuf staging = vmem(outStore, blockRows * outTile);
+    beginColumns(*in, c(0), rowTileCols);
     auto srcOff = [&](Value blk) { return mul(blk, blockBytes); };
     streamBlocks(
         *this, *in, tileRows / blockRows, blockBytes, srcOff,
         [&](Value slot, Value blk) {
           loop(blockRows, [&](Value r) {
-            Value v = red->reduceLanes(
-                combineRow(*in, add(slot, mul(r, rowBytes))));
+            Value v = red->reduceLanes(combineRow(
+                *in, add(slot, mul(r, rowBytes)), rowTileCols, true));
             vstore(red->combine(v, initReg), staging, mul(r, outTile));
             if (type.getRank() < 2)
               return;
@@ -382,38 +444,40 @@ LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
     // masked by sublane, the ragged last column tile by lane; rank 1 by
     // flat index), then lanes and sublanes; element 0 of the scalar's tile.
     int64_t blockRows = blockOf(tileRows);
-    int64_t blockBytes = blockRows * rowBytes;
-    FailureOr<OperandStream> in = streamOperand(input, blockBytes);
+    FailureOr<OperandStream> in =
+        streamOperand(input, blockRows * pitch, columnBlocked ? blockCols : 0);
     if (failed(in))
       return failure();
     VBuf acc = vmem(red->accElem(), accTile);
     vstore(red->identity(), acc, c(0));
     bool raggedRows = g.rank >= 2 && g.rows % kSublanes != 0;
     bool raggedFlat = g.rank == 1 && g.cols % (kSublanes * kLanes) != 0;
-    auto srcOff = [&](Value blk) { return mul(blk, blockBytes); };
-    streamBlocks(
-        *this, *in, tileRows / blockRows, blockBytes, srcOff,
-        [&](Value slot, Value blk) {
-          loop(blockRows, [&](Value r) {
-            Value t = add(mul(blk, blockRows), r);
-            Value x = combineRow(*in, add(slot, mul(r, rowBytes)));
-            if (raggedRows)
-              x = red->maskBelow(
-                  x, tpu::VSublaneIdOp::create(b, loc, i32Reg()),
-                  sub(c(g.rows), mul(rem(t, g.rowTiles), kSublanes)));
-            if (raggedFlat) {
-              Value ids = tpu::VAddOp::create(
-                  b, loc,
-                  tpu::VMulOp::create(
-                      b, loc, tpu::VSublaneIdOp::create(b, loc, i32Reg()),
-                      splatIndex(c(kLanes))),
-                  tpu::VLaneIdOp::create(b, loc, i32Reg()));
-              x = red->maskBelow(x, ids,
-                                 sub(c(g.cols), mul(t, kSublanes * kLanes)));
-            }
-            vstore(red->combine(red->load(acc, c(0)), x), acc, c(0));
+    forColumnBlocks([&](Value firstCol, int64_t tiles, bool last) {
+      beginColumns(*in, firstCol, tiles);
+      streamColumns(
+          *in, c(0), tileRows, blockRows, firstCol, tiles,
+          [&](Value slot, Value blk) {
+            loop(blockRows, [&](Value r) {
+              Value t = add(mul(blk, blockRows), r);
+              Value x = combineRow(*in, add(slot, mul(r, pitch)), tiles, last);
+              if (raggedRows)
+                x = red->maskBelow(
+                    x, tpu::VSublaneIdOp::create(b, loc, i32Reg()),
+                    sub(c(g.rows), mul(rem(t, g.rowTiles), kSublanes)));
+              if (raggedFlat) {
+                Value ids = tpu::VAddOp::create(
+                    b, loc,
+                    tpu::VMulOp::create(
+                        b, loc, tpu::VSublaneIdOp::create(b, loc, i32Reg()),
+                        splatIndex(c(kLanes))),
+                    tpu::VLaneIdOp::create(b, loc, i32Reg()));
+                x = red->maskBelow(x, ids,
+                                   sub(c(g.cols), mul(t, kSublanes * kLanes)));
+              }
+              vstore(red->combine(red->load(acc, c(0)), x), acc, c(0));
+            });
           });
-        });
+    });
     Value v = red->reduceSublanes(red->reduceLanes(red->load(acc, c(0))));
     VBuf staging = vmem(outStore, outTile);
     vstore(red->combine(v, initReg), staging, c(0));
@@ -422,62 +486,61 @@ LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
     return success();
   }
 
-  // Over dims p..r-2: for each index a of the dims before p, an
-  // accumulator tile per column tile, combined with every tile row of a's
-  // slab (rows past the second-minor dim masked by sublane), then the
-  // sublanes reduced; one DMA writes sublane 0 of every column tile.
+  // Over dims p..r-2: for each index a of the dims before p and each column
+  // block, an accumulator tile per column tile, combined with every tile
+  // row of a's slab (rows past the second-minor dim masked by sublane),
+  // then the sublanes reduced; one DMA writes sublane 0 of every column
+  // tile of the block.
   int64_t p = dims.front();
   int64_t slabs = 1;
   for (int64_t d = 0; d < p; ++d)
     slabs *= inType.getDimSize(d);
   int64_t slabRows = tileRows / slabs;
   int64_t blockRows = blockOf(slabRows);
-  int64_t blockBytes = blockRows * rowBytes;
-  FailureOr<OperandStream> in = streamOperand(input, blockBytes);
+  FailureOr<OperandStream> in =
+      streamOperand(input, blockRows * pitch, columnBlocked ? blockCols : 0);
   if (failed(in))
     return failure();
-  VBuf acc = vmem(red->accElem(), g.colTiles * accTile);
-  VBuf staging = vmem(outStore, g.colTiles * outTile);
+  VBuf acc = vmem(red->accElem(), blockCols * accTile);
+  VBuf staging = vmem(outStore, blockCols * outTile);
   bool ragged = g.rows % kSublanes != 0;
   loop(slabs, [&](Value a) {
-    for (int64_t col = 0; col < g.colTiles; ++col)
-      vstore(red->identity(), acc, c(col * accTile));
-    auto srcOff = [&](Value blk) {
-      return add(mul(a, slabRows * rowBytes), mul(blk, blockBytes));
-    };
-    streamBlocks(
-        *this, *in, slabRows / blockRows, blockBytes, srcOff,
-        [&](Value slot, Value blk) {
-          loop(blockRows, [&](Value r) {
-            Value rowLimit, sublanes;
-            if (ragged) { // rows left from this tile row on
-              Value t = add(mul(blk, blockRows), r);
-              rowLimit = sub(c(g.rows), mul(rem(t, g.rowTiles), kSublanes));
-              sublanes = tpu::VSublaneIdOp::create(b, loc, i32Reg());
-            }
-            for (int64_t col = 0; col < g.colTiles; ++col) {
-              Value x = loadStreamed(
-                  *in, add(add(slot, mul(r, rowBytes)), col * g.tileBytes()));
-              if (ragged)
-                x = red->maskBelow(x, sublanes, rowLimit);
-              Value prev = red->load(acc, c(col * accTile));
-              vstore(red->combine(prev, x), acc, c(col * accTile));
-            }
+    forColumnBlocks([&](Value firstCol, int64_t tiles, bool) {
+      forTiles(tiles, [&](Value col) {
+        vstore(red->identity(), acc, mul(col, accTile));
+      });
+      beginColumns(*in, firstCol, tiles);
+      streamColumns(
+          *in, mul(a, slabRows), slabRows, blockRows, firstCol, tiles,
+          [&](Value slot, Value blk) {
+            loop(blockRows, [&](Value r) {
+              Value rowLimit, sublanes;
+              if (ragged) { // rows left from this tile row on
+                Value t = add(mul(blk, blockRows), r);
+                rowLimit = sub(c(g.rows), mul(rem(t, g.rowTiles), kSublanes));
+                sublanes = tpu::VSublaneIdOp::create(b, loc, i32Reg());
+              }
+              forTiles(tiles, [&](Value col) {
+                Value x = loadStreamed(
+                    *in, add(add(slot, mul(r, pitch)), mul(col, g.tileBytes())));
+                if (ragged)
+                  x = red->maskBelow(x, sublanes, rowLimit);
+                Value prev = red->load(acc, mul(col, accTile));
+                vstore(red->combine(prev, x), acc, mul(col, accTile));
+              });
+            });
           });
-        });
-    for (int64_t col = 0; col < g.colTiles; ++col) {
-      Value v = red->reduceSublanes(red->load(acc, c(col * accTile)));
-      vstore(red->combine(v, initReg), staging, c(col * outTile));
-    }
-    if (type.getRank() < 2) {
-      dma(staging.arena, c(staging.offset), out, c(0), g.colTiles, kLanes * ob,
-          outTile, kLanes * ob, 1);
-    } else {
-      dma(staging.arena, c(staging.offset), out,
-          resultOffset(*this, type, a, c(0)), g.colTiles, kLanes * ob, outTile,
-          outTile, 1);
-    }
-    wait(1, 1);
+      forTiles(tiles, [&](Value col) {
+        Value v = red->reduceSublanes(red->load(acc, mul(col, accTile)));
+        vstore(red->combine(v, initReg), staging, mul(col, outTile));
+      });
+      Value dst = type.getRank() < 2
+                      ? mul(firstCol, kLanes * ob)
+                      : resultOffset(*this, type, a, mul(firstCol, kLanes));
+      dma(staging.arena, c(staging.offset), out, dst, tiles, kLanes * ob,
+          outTile, type.getRank() < 2 ? kLanes * ob : outTile, 1);
+      wait(1, 1);
+    });
   });
   return success();
 }

@@ -1,5 +1,6 @@
 #include "runtime/emulator/Ici.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -10,14 +11,57 @@
 
 namespace tpuc::runtime {
 
+IciPlacement placeCollective(exe::Opcode opcode, const exe::Collective &c,
+                             int64_t device, const Torus &torus) {
+  IciPlacement place;
+  if (torus.dims.empty() || opcode == exe::DEVICE_ID)
+    return place;
+  // Every transfer of the collective (they run at once), and the device's.
+  IciEdges all, mine;
+  auto add = [&](int64_t from, int64_t to, bool own) {
+    all.emplace_back(from, to);
+    if (own)
+      mine.emplace_back(from, to);
+  };
+  if (opcode == exe::COLLECTIVE_PERMUTE) {
+    for (const exe::SourceTarget &p : c.pairs())
+      if (p.source() != p.target())
+        add(p.source(), p.target(),
+            p.source() == device || p.target() == device);
+  } else {
+    bool chain = opcode == exe::COLLECTIVE_BROADCAST;
+    for (const exe::ReplicaGroup &g : c.groups()) {
+      int64_t n = g.devices_size();
+      bool own = std::find(g.devices().begin(), g.devices().end(),
+                           static_cast<uint32_t>(device)) != g.devices().end();
+      for (int64_t m = 0; n > 1 && m < (chain ? n - 1 : n); ++m)
+        add(g.devices(static_cast<int>(m)),
+            g.devices(static_cast<int>((m + 1) % n)), own);
+    }
+  }
+  int64_t hops = 0;
+  for (const auto &[from, to] : mine) {
+    int64_t h = std::max<int64_t>(torus.hops(from, to), 1);
+    hops = opcode == exe::COLLECTIVE_BROADCAST ? hops + h : std::max(hops, h);
+  }
+  place.hops = std::max<int64_t>(hops, 1);
+  place.linkLoad = maxLinkLoad(torus, all);
+  return place;
+}
+
 IciCost collectiveCost(exe::Opcode opcode, int64_t n, int64_t bytes,
-                       bool sends, const IciLinks &links, double clockHz) {
+                       bool sends, const IciLinks &links, double clockHz,
+                       const IciPlacement &place) {
   IciCost cost;
   if (opcode == exe::DEVICE_ID)
     return cost;
-  double lat = links.hopLatencySeconds;
-  double link = links.bytesPerSecondPerLink > 0 ? links.bytesPerSecondPerLink
-                                                : 1e12;
+  // One ring step's latency, and the links' bandwidth shared by the
+  // transfers that cross one.
+  double lat = static_cast<double>(place.hops) * links.hopLatencySeconds;
+  double link = (links.bytesPerSecondPerLink > 0
+                     ? links.bytesPerSecondPerLink
+                     : 1e12) /
+                static_cast<double>(place.linkLoad);
   double ring = 2 * link; // both directions of the ring
   double seconds = 0, sent = 0;
   double b = static_cast<double>(bytes);
@@ -47,7 +91,10 @@ IciCost collectiveCost(exe::Opcode opcode, int64_t n, int64_t bytes,
     break;
   case exe::COLLECTIVE_BROADCAST: // pipelined along a chain
     if (n > 1) {
-      seconds = (n - 1) * lat + b / link;
+      // place.hops: the whole chain's (without a torus, one per step).
+      seconds = static_cast<double>(std::max<int64_t>(n - 1, place.hops)) *
+                    links.hopLatencySeconds +
+                b / link;
       sent = sends ? b : 0;
     }
     break;
@@ -64,30 +111,13 @@ IciFabric::exchange(int64_t device, Arrival arrival) {
   std::unique_lock<std::mutex> lock(mutex_);
   if (aborted_)
     return absl::AbortedError(why_);
-  slots_[device] = std::move(arrival);
+  slots_[device - first_] = std::move(arrival);
   uint64_t generation = generation_;
-  if (++arrived_ == count_) {
-    int64_t pc = slots_[0].pc;
-    for (int64_t d = 1; d < count_; ++d)
-      if (slots_[d].pc != pc) {
-        aborted_ = true;
-        why_ = absl::StrCat("device 0 is at the collective of instruction ",
-                            pc, ", device ", d, " at instruction ",
-                            slots_[d].pc,
-                            " (devices must reach the same collectives in "
-                            "the same order)");
-        arrivedAll_.notify_all();
-        return absl::FailedPreconditionError(why_);
-      }
-    published_ = std::make_shared<const Round>(std::move(slots_));
-    slots_ = std::vector<Arrival>(count_);
-    arrived_ = 0;
-    ++generation_;
-    arrivedAll_.notify_all();
-    return published_;
-  }
-  arrivedAll_.wait(lock,
-                   [&] { return generation_ != generation || aborted_; });
+  if (++arrived_ == local_)
+    completeRound();
+  else
+    arrivedAll_.wait(lock,
+                     [&] { return generation_ != generation || aborted_; });
   if (generation_ != generation)
     return published_;
   return absl::FailedPreconditionError(why_);
@@ -97,17 +127,61 @@ void IciFabric::finish(int64_t device) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (aborted_)
     return;
-  if (arrived_ > 0) {
-    aborted_ = true;
-    why_ = absl::StrCat("device ", device,
-                        " stopped while other devices wait at a collective");
-    arrivedAll_.notify_all();
+  slots_[device - first_] = Arrival{};
+  if (++arrived_ == local_)
+    completeRound();
+}
+
+void IciFabric::completeRound() {
+  std::vector<Arrival> local = std::move(slots_);
+  slots_ = std::vector<Arrival>(local_);
+  arrived_ = 0;
+  Round all;
+  if (transport_) {
+    absl::StatusOr<Round> gathered = transport_->allGather(std::move(local));
+    if (!gathered.ok()) {
+      aborted_ = true;
+      why_ = std::string(gathered.status().message());
+      arrivedAll_.notify_all();
+      return;
+    }
+    all = std::move(*gathered);
   } else {
-    // Later arrivals cannot complete either.
-    aborted_ = true;
-    why_ = absl::StrCat("device ", device,
-                        " stopped before reaching this collective");
+    all = std::move(local);
   }
+  // The first device at a collective and the first that stopped.
+  int64_t at = -1, stopped = -1;
+  for (int64_t d = 0; d < count_ && !aborted_; ++d) {
+    if (all[d].pc == Arrival::kStopped) {
+      if (stopped < 0)
+        stopped = d;
+    } else if (at < 0) {
+      at = d;
+    } else if (all[d].pc != all[at].pc) {
+      aborted_ = true;
+      why_ = absl::StrCat("device ", at, " is at the collective of instruction ",
+                          all[at].pc, ", device ", d, " at instruction ",
+                          all[d].pc,
+                          " (devices must reach the same collectives in "
+                          "the same order)");
+    }
+  }
+  if (!aborted_ && stopped >= 0) {
+    // Every device stopped (the run is over: nobody waits), or one stopped
+    // while others wait: those fail.
+    aborted_ = true;
+    why_ = at < 0 ? absl::StrCat("device ", stopped,
+                                 " stopped before reaching this collective")
+                  : absl::StrCat("device ", stopped,
+                                 " stopped while device ", at,
+                                 " waits at the collective of instruction ",
+                                 all[at].pc);
+  }
+  if (!aborted_) {
+    published_ = std::make_shared<const Round>(std::move(all));
+    ++generation_;
+  }
+  arrivedAll_.notify_all();
 }
 
 std::vector<int64_t> groupOf(const exe::Collective &c, int64_t device) {
@@ -338,33 +412,35 @@ absl::StatusOr<CollectiveProfile> runCollective(IciFabric *fabric,
   int64_t logical = elementCount(in) * elementBytes(in.dtype());
   std::vector<int64_t> group = groupOf(c, r.device);
   uint64_t start = r.arrival;
+  IciFabric::Arrival mine;
+  mine.pc = r.pc;
+  mine.cycle = r.arrival;
   if (r.functional) {
-    IciFabric::Arrival mine;
-    mine.pc = r.pc;
-    mine.cycle = r.arrival;
     mine.operand.resize(logical);
     if (absl::Status s = deviceToHost(in, in.dtype(), r.operand,
                                       absl::MakeSpan(mine.operand));
         !s.ok())
       return s;
-    std::shared_ptr<const IciFabric::Round> round;
-    int64_t self = r.device;
-    if (fabric) {
-      absl::StatusOr<std::shared_ptr<const IciFabric::Round>> met =
-          fabric->exchange(r.device, std::move(mine));
-      if (!met.ok())
-        return met.status();
-      round = *met;
-    } else {
-      // One device: groups of one.
-      auto alone = std::make_shared<IciFabric::Round>(1);
-      (*alone)[0] = std::move(mine);
-      round = alone;
-      self = 0;
-    }
-    for (int64_t d : group)
-      if (d < static_cast<int64_t>(round->size()))
-        start = std::max(start, (*round)[d].cycle);
+  }
+  std::shared_ptr<const IciFabric::Round> round;
+  int64_t self = r.device;
+  if (fabric) {
+    absl::StatusOr<std::shared_ptr<const IciFabric::Round>> met =
+        fabric->exchange(r.device, std::move(mine));
+    if (!met.ok())
+      return met.status();
+    round = *met;
+  } else {
+    // One device: groups of one.
+    auto alone = std::make_shared<IciFabric::Round>(1);
+    (*alone)[0] = std::move(mine);
+    round = alone;
+    self = 0;
+  }
+  for (int64_t d : group)
+    if (d < static_cast<int64_t>(round->size()))
+      start = std::max(start, (*round)[d].cycle);
+  if (r.functional) {
     absl::StatusOr<std::vector<uint8_t>> result =
         collectiveResult(r.opcode, c, self, *round);
     if (!result.ok())
@@ -379,8 +455,9 @@ absl::StatusOr<CollectiveProfile> runCollective(IciFabric *fabric,
   for (const exe::SourceTarget &p : c.pairs())
     sends |= p.source() == r.device;
   IciLinks links = fabric ? fabric->links() : IciLinks{};
-  IciCost cost = collectiveCost(r.opcode, static_cast<int64_t>(group.size()),
-                                logical, sends, links, r.clockHz);
+  IciCost cost = collectiveCost(
+      r.opcode, static_cast<int64_t>(group.size()), logical, sends, links,
+      r.clockHz, placeCollective(r.opcode, c, r.device, links.torus));
   profile.groupSize = static_cast<int64_t>(group.size());
   profile.bytes = logical;
   profile.iciBytes = cost.bytesSent;

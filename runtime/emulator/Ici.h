@@ -9,20 +9,24 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "runtime/emulator/Torus.h"
 #include "runtime/loader/Executable.h"
 #include "runtime/loader/Profile.h"
 #include "runtime/schema/executable.pb.h"
 
 namespace tpuc::runtime {
 
-// One direction of one link and one hop's latency (the slice preset's).
+// One direction of one link and one hop's latency, and the chips'
+// topology (the slice preset's).
 struct IciLinks {
   double bytesPerSecondPerLink = 0;
   double hopLatencySeconds = 0;
+  Torus torus;
 };
 
 // The modeled cost of one collective on one device.
@@ -31,40 +35,91 @@ struct IciCost {
   uint64_t bytesSent = 0; // what this device puts on its links
 };
 
-// The ring model: a group of n devices is a bidirectional ring (half the
-// data each way), each step one hop. bytes = the operand's (logical) size.
-IciCost collectiveCost(exe::Opcode opcode, int64_t groupSize, int64_t bytes,
-                       bool sends, const IciLinks &links, double clockHz);
+// Where one device's collective runs on the slice's torus (Torus.h).
+struct IciPlacement {
+  // Hop latencies of one ring step: the longest transfer between
+  // consecutive members of the device's group (one for the cores of a
+  // chip); a broadcast: of the whole chain; a permute: of the device's own
+  // transfers.
+  int64_t hops = 1;
+  // The most of the collective's transfers (every group's at once) that
+  // cross one direction of one link: they share its bandwidth.
+  int64_t linkLoad = 1;
+};
+IciPlacement placeCollective(exe::Opcode opcode, const exe::Collective &c,
+                             int64_t device, const Torus &torus);
 
+// The ring model: a group of n devices is a bidirectional ring in group
+// order (half the data each way); each step takes `place.hops` hop
+// latencies and its bytes at 1 / place.linkLoad of the links' bandwidth.
+// bytes = the operand's (logical) size.
+IciCost collectiveCost(exe::Opcode opcode, int64_t groupSize, int64_t bytes,
+                       bool sends, const IciLinks &links, double clockHz,
+                       const IciPlacement &place = {});
+
+// One device's arrival at a collective: the instruction, its operand
+// (row-major host bytes; empty in a timing-only run) and the cycle it
+// arrived. pc == kStopped: the device finished or failed.
+struct IciArrival {
+  static constexpr int64_t kStopped = -1;
+  int64_t pc = kStopped;
+  std::vector<uint8_t> operand;
+  uint64_t cycle = 0;
+};
+
+// Carries the arrivals of one process's devices to the other processes of a
+// run spread over several (MpiFabric.h) and brings back every device's.
+class IciTransport {
+public:
+  virtual ~IciTransport() = default;
+  // `local`: the arrivals of this process's block of devices, in device
+  // order. Returns every device's arrival, indexed by device. Every process
+  // calls it once per round.
+  virtual absl::StatusOr<std::vector<IciArrival>>
+  allGather(std::vector<IciArrival> local) = 0;
+};
+
+// Where the devices' threads meet. A round ends when every device has
+// arrived at a collective or stopped; devices at different instructions, or
+// one that stopped while others wait, make every device fail (on hardware
+// they would hang). A round where every device stopped is the normal end.
 class IciFabric {
 public:
+  using Arrival = IciArrival;
+  using Round = std::vector<Arrival>;
+
+  // Every device in this process.
   IciFabric(int64_t devices, IciLinks links)
-      : count_(devices), links_(links), slots_(devices) {}
+      : IciFabric(devices, links, 0, devices, nullptr) {}
+  // Devices [first, first + local) of `devices` run in this process; the
+  // others' arrivals come through `transport` (not owned).
+  IciFabric(int64_t devices, IciLinks links, int64_t first, int64_t local,
+            IciTransport *transport)
+      : count_(devices), first_(first), local_(local), links_(links),
+        transport_(transport), slots_(local) {}
 
   int64_t numDevices() const { return count_; }
+  int64_t firstDevice() const { return first_; }
+  int64_t numLocalDevices() const { return local_; }
   const IciLinks &links() const { return links_; }
 
-  // One device's arrival at a collective: the instruction, its operand
-  // (row-major host bytes) and the cycle it arrived.
-  struct Arrival {
-    int64_t pc = -1;
-    std::vector<uint8_t> operand;
-    uint64_t cycle = 0;
-  };
-  using Round = std::vector<Arrival>;
-  // Deposits `arrival` for `device` and waits for every device. Devices at
-  // different instructions, or one that finished or failed, make every
-  // device fail (on hardware they would hang).
+  // Deposits `arrival` for `device` (one of this process's) and waits for
+  // every device; returns every device's arrival, indexed by device.
   absl::StatusOr<std::shared_ptr<const Round>> exchange(int64_t device,
                                                         Arrival arrival);
-  // `device` stopped (done or failed): devices waiting for it fail.
+  // `device` stopped (done or failed); does not wait.
   void finish(int64_t device);
 
 private:
+  // Called, with the lock held, by the last of this process's devices to
+  // arrive or stop: gathers the round, checks it, wakes the waiting.
+  void completeRound();
+
   std::mutex mutex_;
   std::condition_variable arrivedAll_;
-  int64_t count_;
+  int64_t count_, first_, local_;
   IciLinks links_;
+  IciTransport *transport_;
   int64_t arrived_ = 0;
   uint64_t generation_ = 0;
   std::vector<Arrival> slots_;
@@ -99,8 +154,9 @@ struct IciRequest {
 
 // Runs `r` of executable `e` on `fabric` (nullptr: a one-device grid, every
 // group is the device alone): meets the group, writes the result and models
-// the time. Functional runs exchange data; timing-only runs meet nobody and
-// take every member to arrive with this device. Errors are trap messages.
+// the time. Functional runs exchange data; timing-only runs exchange only
+// the arrival cycles, so they model the waiting too. Errors are trap
+// messages.
 absl::StatusOr<CollectiveProfile> runCollective(IciFabric *fabric,
                                                 const Executable &e,
                                                 const IciRequest &r);

@@ -17,6 +17,16 @@ IciLinks iciLinksOf(const Executable &e) {
                                             : 82e9;
   links.hopLatencySeconds =
       s.ici_hop_latency_seconds() > 0 ? s.ici_hop_latency_seconds() : 1e-6;
+  // The chips' torus, when the slice gives one that holds its devices.
+  int64_t chips = 1;
+  for (int64_t n : s.topology())
+    chips *= n > 0 ? n : 0;
+  if (s.topology_size() > 0 && chips > 0 && s.devices() > 0 &&
+      s.devices() % chips == 0) {
+    links.torus.dims.assign(s.topology().begin(), s.topology().end());
+    links.torus.wraparound = s.wraparound();
+    links.torus.devicesPerChip = s.devices() / chips;
+  }
   return links;
 }
 
@@ -24,31 +34,33 @@ absl::StatusOr<SliceRunResult>
 runSlice(const Executable &e,
          const std::vector<std::vector<hostio::HostArray>> &inputs,
          int64_t steps, const ExecuteOptions &options, KernelPath kernels,
-         const SliceStepCallback &afterStep) {
-  int64_t devices = numDevices(e.proto());
-  IciFabric fabric(devices, iciLinksOf(e));
+         const SliceStepCallback &afterStep, SlicePart part) {
+  int64_t devices = static_cast<int64_t>(inputs.size());
+  int64_t first = part.firstDevice;
+  IciFabric fabric(numDevices(e.proto()), iciLinksOf(e), first, devices,
+                   part.transport);
   SliceRunResult out;
   out.results.resize(devices);
   out.profiles.resize(devices);
   std::vector<absl::Status> status(devices);
   auto body = [&](int64_t d) {
     EmulatorDevice device(e.target(), kernels);
-    device.attachIci(&fabric, d);
+    device.attachIci(&fabric, first + d);
     StepCallback callback;
-    if (d == 0 && afterStep)
+    if (first + d == 0 && afterStep)
       callback = [&](int64_t step, const ExecutionProfile &p) {
         return afterStep(step, p, device);
       };
     absl::StatusOr<RunResult> r =
         runSteps(device, e, inputs[d], steps, options, callback);
-    fabric.finish(d);
+    fabric.finish(first + d);
     if (!r.ok()) {
       status[d] = r.status();
       return;
     }
     out.results[d] = std::move(r->results);
     out.profiles[d] = std::move(r->profile);
-    out.profiles[d].device = d;
+    out.profiles[d].device = first + d;
   };
   std::vector<std::thread> threads;
   for (int64_t d = 1; d < devices; ++d)
@@ -64,7 +76,7 @@ runSlice(const Executable &e,
           (pass == 1 || status[d].message().find("stopped") ==
                             absl::string_view::npos))
         return absl::Status(status[d].code(),
-                            absl::StrCat("device ", d, ": ",
+                            absl::StrCat("device ", first + d, ": ",
                                          status[d].message()));
   return out;
 }

@@ -12,25 +12,36 @@
 
 namespace tpuc::runtime {
 
+// Indexed by this process's devices (all of them in a one-process run).
 struct SliceRunResult {
   std::vector<std::vector<hostio::HostArray>> results; // [device][result]
   std::vector<ExecutionProfile> profiles;               // [device]
 };
 
-// Called on device 0's thread after each step (the step log).
+// This process's part of a run spread over several (MpiFabric.h): devices
+// [firstDevice, firstDevice + inputs.size()); the other devices' arrivals at
+// collectives come through `transport`. The default: every device here.
+struct SlicePart {
+  int64_t firstDevice = 0;
+  IciTransport *transport = nullptr;
+};
+
+// Called on device 0's thread after each step (the step log); not called
+// in the processes that do not run device 0.
 using SliceStepCallback = std::function<absl::Status(
     int64_t step, const ExecutionProfile &, Device &device0)>;
 
 // The ICI links of the executable's slice (defaults when it has none).
 IciLinks iciLinksOf(const Executable &e);
 
-// `inputs[d]` are device d's parameters. Runs `steps` steps on every
-// device at once; the first error (a trap names its device) is returned.
+// `inputs[d]` are device (part.firstDevice + d)'s parameters. Runs `steps`
+// steps on these devices at once; the first error (a trap names its device)
+// is returned.
 absl::StatusOr<SliceRunResult>
 runSlice(const Executable &e,
          const std::vector<std::vector<hostio::HostArray>> &inputs,
          int64_t steps, const ExecuteOptions &options, KernelPath kernels,
-         const SliceStepCallback &afterStep = {});
+         const SliceStepCallback &afterStep = {}, SlicePart part = {});
 
 // One Chrome trace of every device: each device is a process (pid = its
 // id, named "device d") with the tracks of traceToChromeJson.

@@ -1,9 +1,9 @@
 // RUN: tpuc-opt %s --split-input-file --tpuc-sharding-propagation --tpuc-spmd-partition --verify-diagnostics
 
-// A 2-D device mesh is refused, naming the op and the sharding.
-module attributes {hlo.num_partitions = 4 : i64} {
+// A tile assignment that does not cover the module's partitions.
+module attributes {hlo.num_partitions = 8 : i64} {
   func.func @main(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
-    // expected-error @+1 {{'hlo.exponential' op tpuc-sharding-propagation: cannot partition by sharding {devices=[2,2]<=[4]}: only a split of one dimension over all partitions is supported (no partial replication, no 2-D device mesh)}}
+    // expected-error @+1 {{'hlo.exponential' op tpuc-sharding-propagation: cannot partition by sharding {devices=[2,2]<=[4]}: its tile assignment lists 4 devices, the module has 8 partitions}}
     %y = hlo.exponential %x {hlo.sharding = "{devices=[2,2]<=[4]}"} : tensor<8x8xf32>
     return %y : tensor<8x8xf32>
   }
@@ -11,10 +11,10 @@ module attributes {hlo.num_partitions = 4 : i64} {
 
 // -----
 
-// Partial replication.
+// Manual subgroups (shard_map) are not partitioned.
 module attributes {hlo.num_partitions = 4 : i64} {
-  // expected-error @+1 {{'func.func' op tpuc-sharding-propagation: cannot partition by sharding {devices=[2,1,2]<=[4] last_tile_dim_replicate}: only a split of one dimension over all partitions is supported (no partial replication, no 2-D device mesh)}}
-  func.func @main(%x: tensor<8x8xf32> {hlo.sharding = "{devices=[2,1,2]<=[4] last_tile_dim_replicate}"}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'func.func' op tpuc-sharding-propagation: cannot partition by sharding {devices=[2,1,2]<=[4] last_tile_dims={manual}}: only replicated subgroups are supported (last_tile_dims=manual)}}
+  func.func @main(%x: tensor<8x8xf32> {hlo.sharding = "{devices=[2,1,2]<=[4] last_tile_dims={manual}}"}) -> tensor<8x8xf32> {
     return %x : tensor<8x8xf32>
   }
 }
@@ -31,17 +31,7 @@ module attributes {hlo.num_partitions = 4 : i64} {
 
 // -----
 
-// Another device order, and a maximal sharding.
-module attributes {hlo.num_partitions = 2 : i64} {
-  func.func @main(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
-    // expected-error @+1 {{'hlo.negate' op tpuc-sharding-propagation: cannot partition by sharding {devices=[2,1]1,0}: only devices in partition order (0, 1, 2, ...) are supported}}
-    %y = hlo.negate %x {hlo.sharding = "{devices=[2,1]1,0}"} : tensor<8x8xf32>
-    return %y : tensor<8x8xf32>
-  }
-}
-
-// -----
-
+// A maximal sharding.
 module attributes {hlo.num_partitions = 2 : i64} {
   func.func @main(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
     // expected-error @+1 {{'hlo.negate' op tpuc-sharding-propagation: cannot partition by sharding {maximal device=1}: only tiled and replicated shardings of arrays are supported}}

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -23,6 +25,10 @@
 #include "runtime/hostio/RandomInputs.h"
 #include "runtime/loader/Collectives.h"
 #include "runtime/loader/Run.h"
+#ifdef TPUC_HAVE_MPI
+#include "runtime/emulator/MpiFabric.h"
+#endif
+#include "runtime/emulator/Wire.h"
 
 namespace {
 
@@ -107,6 +113,17 @@ device's profile with its ICI traffic (json: "devices", the slowest
 device's "cycles", the total "ici_bytes" and "per_device" profiles with
 "ici_bytes" and one entry per collective: bytes, ici_bytes, wait_cycles,
 cycles). --trace gives each device its own process (pid = device id).
+--timing-only runs meet at the collectives too (on the arrival cycles
+only), so each device's modeled time includes waiting for its group.
+
+Under MPI (mpirun -np K tpuc-run EXE ..., Open MPI; tpuc-run built with
+it): the devices are spread over the K processes in contiguous blocks
+(K must divide the device count), each process runs its block's threads,
+and at every collective the blocks exchange their operands and arrival
+cycles, so results, profile and trace are byte-identical to one process.
+Rank 0 reads the inputs and writes every file and the output; EXE must be
+readable by every process. A tpuc-run built without MPI refuses to run
+under mpirun.
 
 Files are written only when the whole run succeeded (each through a
 temporary file renamed into place). Exit status: 0 on success, 1 on any
@@ -126,6 +143,20 @@ struct Options {
   int64_t steps = 1, printEvery = 0;
   bool stepLoop = false; // --steps given: print the step log
   runtime::KernelPath kernels = runtime::bestKernelPath();
+};
+
+// The processes of the run: this one, or an MPI job's (mpirun -np K).
+struct Processes {
+  int rank = 0, size = 1;
+  // Rank 0's parts[r] to rank r; returns this rank's.
+  std::function<absl::StatusOr<std::string>(const std::vector<std::string> &)>
+      scatter;
+  // Every rank's bytes on rank 0 (by rank; empty on the others).
+  std::function<absl::StatusOr<std::vector<std::string>>(const std::string &)>
+      gather;
+  // The collectives' transport of a rank running `local` devices.
+  std::function<std::unique_ptr<runtime::IciTransport>(int64_t local)>
+      transport;
 };
 
 absl::Status usageError(const std::string &message) {
@@ -313,7 +344,8 @@ absl::Status writeAll(
   return absl::OkStatus();
 }
 
-absl::Status runDevices(const Options &o, const runtime::Executable &e);
+absl::Status runDevices(const Options &o, const runtime::Executable &e,
+                        const Processes &world);
 
 // Result names in the step log and --output-dir: the HLO instruction that
 // computed each (resultN where it has none), or with --result-names=index
@@ -360,13 +392,18 @@ absl::Status printStep(const Options &o, int64_t step,
   return absl::OkStatus();
 }
 
-absl::Status run(const Options &o) {
+absl::Status run(const Options &o, const Processes &world) {
   absl::StatusOr<runtime::Executable> e =
       runtime::loadExecutableFromFile(o.executable);
   if (!e.ok())
     return e.status();
   if (runtime::numDevices(e->proto()) > 1)
-    return runDevices(o, *e);
+    return runDevices(o, *e, world);
+  if (world.size > 1)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the executable runs on one device; mpirun -np ", world.size,
+        " spreads the devices of a multi-device executable (run it without "
+        "mpirun)"));
   const auto &results = e->proto().results();
   if (o.outputs.size() > static_cast<size_t>(results.size()))
     return usageError(absl::StrCat(o.outputs.size(), " --output files for ",
@@ -462,16 +499,14 @@ absl::Status run(const Options &o) {
   return absl::OkStatus();
 }
 
-// Every device of a multi-device executable (docs/spmd.md).
-absl::Status runDevices(const Options &o, const runtime::Executable &e) {
+// Every device's parameters of a multi-device executable, from the --input
+// files (global or per device) or the generator.
+absl::StatusOr<std::vector<std::vector<hostio::HostArray>>>
+sliceInputs(const Options &o, const runtime::Executable &e) {
   const exe::Executable &proto = e.proto();
   int64_t devices = runtime::numDevices(proto);
   int64_t partitions = runtime::numPartitions(proto);
   const auto &params = proto.parameters();
-  const auto &results = proto.results();
-  if (o.outputs.size() > static_cast<size_t>(results.size()))
-    return usageError(absl::StrCat(o.outputs.size(), " --output files for ",
-                                   results.size(), " results"));
   size_t perDevice = static_cast<size_t>(params.size());
   bool global = o.inputs.size() <= perDevice;
   if (!global && o.inputs.size() != perDevice * devices)
@@ -513,12 +548,154 @@ absl::Status runDevices(const Options &o, const runtime::Executable &e) {
       inputs[d].push_back(std::move(*a));
     }
   }
+  return inputs;
+}
+
+// An error as one rank reports it to the others: "E" and the message, or
+// "K" and the payload. A relayed error is Cancelled: the rank that had it
+// reports it.
+std::string okPart(const std::string &payload) { return "K" + payload; }
+std::string errorPart(const absl::Status &s) {
+  return absl::StrCat("E", s.message());
+}
+absl::StatusOr<std::string> payloadOf(absl::StatusOr<std::string> part) {
+  if (!part.ok())
+    return part.status();
+  if (part->empty() || (*part)[0] != 'K')
+    return absl::CancelledError(part->empty() ? "no reply from rank 0"
+                                              : part->substr(1));
+  return part->substr(1);
+}
+
+// Rank 0's inputs of every device to the rank that runs it (ranks run
+// contiguous blocks of `local` devices); returns this rank's block.
+absl::StatusOr<std::vector<std::vector<hostio::HostArray>>>
+scatterInputs(const Processes &world, int64_t local,
+              absl::StatusOr<std::vector<std::vector<hostio::HostArray>>> all) {
+  std::vector<std::string> parts;
+  for (int r = 0; r < world.size && world.rank == 0; ++r) {
+    if (!all.ok()) {
+      parts.push_back(errorPart(all.status()));
+      continue;
+    }
+    std::vector<std::string> arrays;
+    for (int64_t d = r * local; d < (r + 1) * local; ++d)
+      for (const hostio::HostArray &a : (*all)[d])
+        arrays.push_back(hostio::serializeNpy(a));
+    parts.push_back(okPart(runtime::wire::packStrings(arrays)));
+  }
+  absl::StatusOr<std::string> mine = payloadOf(world.scatter(parts));
+  if (!mine.ok())
+    return mine.status();
+  absl::StatusOr<std::vector<std::string>> arrays =
+      runtime::wire::unpackStrings(*mine);
+  if (!arrays.ok())
+    return arrays.status();
+  size_t params = arrays->size() / static_cast<size_t>(local);
+  std::vector<std::vector<hostio::HostArray>> inputs(local);
+  for (size_t i = 0; i < arrays->size(); ++i) {
+    absl::StatusOr<hostio::HostArray> a =
+        hostio::parseNpy((*arrays)[i], "an input from rank 0");
+    if (!a.ok())
+      return a.status();
+    inputs[i / params].push_back(std::move(*a));
+  }
+  return inputs;
+}
+
+// Every rank's run on rank 0, as one run of every device; the other ranks
+// get an empty result. A failed rank's error reaches rank 0: the first that
+// failed for its own reason (not because another device stopped) names it.
+absl::StatusOr<runtime::SliceRunResult>
+gatherRuns(const Processes &world, size_t results,
+           absl::StatusOr<runtime::SliceRunResult> r) {
+  std::string mine;
+  if (r.ok()) {
+    std::vector<std::string> parts;
+    for (size_t d = 0; d < r->results.size(); ++d) {
+      parts.push_back(runtime::wire::packProfile(r->profiles[d]));
+      for (const hostio::HostArray &a : r->results[d])
+        parts.push_back(hostio::serializeNpy(a));
+    }
+    mine = okPart(runtime::wire::packStrings(parts));
+  } else {
+    mine = errorPart(r.status());
+  }
+  absl::StatusOr<std::vector<std::string>> all = world.gather(mine);
+  if (!all.ok())
+    return all.status();
+  runtime::SliceRunResult out;
+  std::optional<absl::Status> failed;
+  for (const std::string &rank : *all) {
+    absl::StatusOr<std::string> payload = payloadOf(rank);
+    if (!payload.ok()) {
+      bool own = payload.status().message().find("stopped") ==
+                 absl::string_view::npos;
+      if (!failed || (own && failed->message().find("stopped") !=
+                                 absl::string_view::npos))
+        failed = payload.status();
+      continue;
+    }
+    absl::StatusOr<std::vector<std::string>> parts =
+        runtime::wire::unpackStrings(*payload);
+    if (!parts.ok())
+      return parts.status();
+    // Each device: its profile, then its results.
+    for (size_t at = 0; at + results <= parts->size(); at += results + 1) {
+      absl::StatusOr<runtime::ExecutionProfile> p =
+          runtime::wire::unpackProfile((*parts)[at]);
+      if (!p.ok())
+        return p.status();
+      out.profiles.push_back(std::move(*p));
+      out.results.emplace_back();
+      for (size_t i = 1; i <= results; ++i) {
+        absl::StatusOr<hostio::HostArray> a =
+            hostio::parseNpy((*parts)[at + i], "a result from another rank");
+        if (!a.ok())
+          return a.status();
+        out.results.back().push_back(std::move(*a));
+      }
+    }
+  }
+  if (failed)
+    return *failed;
+  return out;
+}
+
+// Every device of a multi-device executable (docs/spmd.md), on this process
+// or spread over the ranks of an MPI job.
+absl::Status runDevices(const Options &o, const runtime::Executable &e,
+                        const Processes &world) {
+  const exe::Executable &proto = e.proto();
+  int64_t devices = runtime::numDevices(proto);
+  int64_t partitions = runtime::numPartitions(proto);
+  const auto &results = proto.results();
+  if (o.outputs.size() > static_cast<size_t>(results.size()))
+    return usageError(absl::StrCat(o.outputs.size(), " --output files for ",
+                                   results.size(), " results"));
+  if (devices % world.size != 0)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the executable runs on ", devices, " devices, which do not split "
+        "evenly over ", world.size, " MPI processes (use a divisor of ",
+        devices, " for mpirun -np)"));
+  int64_t local = devices / world.size;
+  absl::StatusOr<std::vector<std::vector<hostio::HostArray>>> inputs =
+      world.rank == 0 ? sliceInputs(o, e)
+                      : std::vector<std::vector<hostio::HostArray>>();
+  if (world.size > 1)
+    inputs = scatterInputs(world, local, std::move(inputs));
+  // Rank 0's error reached every rank; rank 0 reports it.
+  if (!inputs.ok() && world.rank != 0 && absl::IsCancelled(inputs.status()))
+    return absl::OkStatus();
+  if (!inputs.ok())
+    return inputs.status();
   runtime::ExecuteOptions options;
   options.functional = !o.timingOnly;
   options.trace = !o.trace.empty();
   options.maxInstructions = o.maxInstructions;
   auto [names, scalarResults] = labelResults(o, e);
   int64_t interval = runtime::stepPrintInterval(o.steps, o.printEvery);
+  // Printed by the rank that runs device 0.
   runtime::SliceStepCallback afterStep =
       [&](int64_t step, const runtime::ExecutionProfile &,
           runtime::Device &device0) -> absl::Status {
@@ -526,8 +703,23 @@ absl::Status runDevices(const Options &o, const runtime::Executable &e) {
       return absl::OkStatus();
     return printStep(o, step, scalarResults, names, device0, e, " (device 0)");
   };
-  absl::StatusOr<runtime::SliceRunResult> r =
-      runtime::runSlice(e, inputs, o.steps, options, o.kernels, afterStep);
+  std::unique_ptr<runtime::IciTransport> transport;
+  runtime::SlicePart part;
+  if (world.size > 1) {
+    transport = world.transport(local);
+    part.firstDevice = world.rank * local;
+    part.transport = transport.get();
+  }
+  absl::StatusOr<runtime::SliceRunResult> r = runtime::runSlice(
+      e, *inputs, o.steps, options, o.kernels, afterStep, part);
+  if (world.size > 1) {
+    r = gatherRuns(world, static_cast<size_t>(results.size()), std::move(r));
+    // Every rank's error reached rank 0, which reports it; the other ranks
+    // end quietly (a non-zero exit would make mpirun kill rank 0 before it
+    // prints).
+    if (world.rank != 0)
+      return absl::OkStatus();
+  }
   if (!r.ok())
     return r.status();
   std::vector<std::pair<std::string, std::string>> files;
@@ -573,14 +765,58 @@ absl::Status runDevices(const Options &o, const runtime::Executable &e) {
 
 } // namespace
 
+// The number of processes mpirun started, from Open MPI's environment (1
+// when not under mpirun).
+int mpirunProcesses() {
+  const char *size = std::getenv("OMPI_COMM_WORLD_SIZE");
+  int n = 1;
+  if (!size || !absl::SimpleAtoi(size, &n) || n < 1)
+    return 1;
+  return n;
+}
+
 int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
       std::fputs(kUsage, stdout);
       return 0;
     }
-  absl::StatusOr<Options> options = parseArgs(argc, argv);
-  absl::Status status = options.ok() ? run(*options) : options.status();
+  Processes world;
+  absl::Status status;
+#ifdef TPUC_HAVE_MPI
+  bool mpi = mpirunProcesses() > 1;
+  if (mpi) {
+    absl::StatusOr<runtime::mpi::World> w = runtime::mpi::init(&argc, &argv);
+    if (!w.ok()) {
+      std::fprintf(stderr, "tpuc-run: error: %s\n",
+                   std::string(w.status().message()).c_str());
+      return 1;
+    }
+    world.rank = w->rank;
+    world.size = w->size;
+    world.scatter = runtime::mpi::scatter;
+    world.gather = runtime::mpi::gather;
+    world.transport = runtime::mpi::makeTransport;
+  }
+#else
+  if (int n = mpirunProcesses(); n > 1)
+    status = absl::FailedPreconditionError(absl::StrCat(
+        "started by mpirun as one of ", n, " processes, but this tpuc-run "
+        "was built without MPI (install libopenmpi-dev, e.g. ./setup.sh "
+        "deps, and rebuild); refusing to run ", n, " independent copies"));
+#endif
+  if (status.ok()) {
+    absl::StatusOr<Options> options = parseArgs(argc, argv);
+    status = options.ok() ? run(*options, world) : options.status();
+  }
+#ifdef TPUC_HAVE_MPI
+  if (mpi)
+    runtime::mpi::finalize();
+#endif
+  // Under mpirun, an error rank 0 reports for every rank (a run's, a bad
+  // input) does not come back here on the others; the rest (arguments, the
+  // executable, the device split) each rank reports, as mpirun stops the
+  // job at the first that exits non-zero.
   if (!status.ok()) {
     std::fprintf(stderr, "tpuc-run: error: %s\n",
                  std::string(status.message()).c_str());
