@@ -4,11 +4,12 @@
 // s64/u64 array is held as its (low, high) 32-bit halves: a parameter or
 // result of a function of type [..]xs64/u64 becomes [.., 2]xs32/u32 (the
 // little-endian words of each element, the bytes unchanged), with
-// hlo.bitcast_convert between the two; chains of bitcast_converts that
-// return to their start are then removed, so the 64-bit type disappears
-// where only bitcasts met it (tpuc-expand-rng-bit-generator's state and
-// bits). 64-bit arithmetic is not emulated yet: any other op left on a
-// 64-bit integer is an error naming it. See Passes.td.
+// hlo.bitcast_convert between the two, and so does a 64-bit constant;
+// chains of bitcast_converts that return to their start are then removed,
+// so the 64-bit type disappears where only bitcasts met it
+// (tpuc-expand-rng-bit-generator's state and bits). 64-bit arithmetic is not
+// emulated yet: any other op left on a 64-bit integer is an error naming it.
+// See Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,6 +74,31 @@ void splitSignature(func::FuncOp func) {
       FunctionType::get(func.getContext(), entry.getArgumentTypes(), results));
 }
 
+/// A 64-bit integer constant as the constant of its word pairs, bitcast
+/// to 64 bits (so that bitcasts of it to words fold away).
+void splitConstant(hlo::ConstantOp op) {
+  auto type = dyn_cast<RankedTensorType>(op.getType());
+  auto values = dyn_cast<DenseIntElementsAttr>(op.getValue());
+  if (!type || !isX64(type) || !values)
+    return;
+  RankedTensorType pairs = pairType(type);
+  SmallVector<APInt> words;
+  for (const APInt &v : values.getValues<APInt>()) {
+    words.push_back(v.trunc(32));
+    words.push_back(v.lshr(32).trunc(32));
+  }
+  // s32 words (the VPU's constants), then the pair type, then 64 bits.
+  OpBuilder b(op);
+  auto signless = RankedTensorType::get(pairs.getShape(), b.getI32Type());
+  Value split = hlo::ConstantOp::create(
+      b, op.getLoc(), DenseIntElementsAttr::get(signless, words));
+  if (pairs != signless)
+    split = hlo::BitcastConvertOp::create(b, op.getLoc(), pairs, split);
+  op.replaceAllUsesWith(
+      hlo::BitcastConvertOp::create(b, op.getLoc(), type, split).getResult());
+  op.erase();
+}
+
 /// bitcast_convert(bitcast_convert(x)) of x's own type is x.
 void foldRoundTrips(Operation *root) {
   bool changed = true;
@@ -99,6 +125,7 @@ public:
 
   void runOnOperation() override {
     getOperation()->walk([](func::FuncOp func) { splitSignature(func); });
+    getOperation()->walk([](hlo::ConstantOp op) { splitConstant(op); });
     foldRoundTrips(getOperation());
     // Bitcasts nobody reads (a state the program drops).
     for (bool erased = true; erased;) {

@@ -482,7 +482,8 @@ def ExpandX64 : Pass<"tpuc-expand-x64", "::mlir::ModuleOp"> {
   let description = [{
     The VPU has no 64-bit integers. A function parameter or result of type
     [...]xs64/u64 becomes [..., 2]xs32/u32, its (low, high) little-endian
-    words (the same bytes), joined and split by `hlo.bitcast_convert`;
+    words (the same bytes), joined and split by `hlo.bitcast_convert`, and
+    a 64-bit constant becomes the constant of its words bitcast to 64 bits;
     bitcast_convert round trips are then removed. What remains of a 64-bit
     integer type (arithmetic on it) is an error naming the op: only
     rng_bit_generator's state and 64-bit bits (tpuc-expand-rng-bit-generator)

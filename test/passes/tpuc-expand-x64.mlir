@@ -34,3 +34,16 @@ func.func @add(%a: tensor<4xi64>, %b: tensor<4xi64>) -> tensor<4xi64> {
 func.func private @keep(%s: tensor<2xui64>) -> tensor<2xui64> {
   return %s : tensor<2xui64>
 }
+
+// -----
+
+// A u64 constant becomes the constant of its s32 words (5 = (5, 0),
+// 2^33 - 1 = (-1, 1)).
+// CHECK-LABEL: func.func @constant
+// CHECK: %[[C:.+]] = hlo.constant dense<{{\[\[}}5, 0], [-1, 1]]> : tensor<2x2xi32>
+// CHECK: %[[U:.+]] = hlo.bitcast_convert %[[C]] : (tensor<2x2xi32>) -> tensor<2x2xui32>
+// CHECK: return %[[U]]
+func.func @constant() -> tensor<2xui64> {
+  %c = hlo.constant dense<[5, 8589934591]> : tensor<2xui64>
+  return %c : tensor<2xui64>
+}
