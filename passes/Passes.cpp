@@ -89,6 +89,11 @@ void buildFrontEndPipeline(mlir::OpPassManager &pm,
   FloatNormalizationOptions normalization;
   normalization.targetName = config.target;
   pm.addPass(createFloatNormalization(normalization));
+  // 64-bit parameters and results as 32-bit word pairs, before layouts
+  // are assigned (64-bit ops are checked after the expansions).
+  ExpandX64Options x64;
+  x64.check = false;
+  pm.addPass(createExpandX64(x64));
   // Folds the convert pairs the precision passes leave; without them the
   // program stays as imported (the reports reproduce XLA's).
   // No CSE here: the fusion planner does not yet duplicate a cheap
@@ -109,6 +114,14 @@ void buildExpansionPipeline(mlir::OpPassManager &pm,
   // Fusions that read entry arguments of permuted layouts compute in their
   // physical order (before the reductions take their kernel forms).
   pm.addPass(createNormalizeLayouts());
+  // XLA's CholeskyExpander and TriangularSolveExpander (the first emits
+  // triangular solves for the second).
+  pm.addPass(createExpandCholesky());
+  pm.addPass(createExpandTriangularSolve());
+  // Random bits on 32-bit words (one kernel per op: fused, the rounds run
+  // out of vector registers), then no 64-bit integer may remain.
+  pm.addPass(createExpandRngBitGenerator());
+  pm.addPass(createExpandX64());
   pm.addPass(createExpandMath());
   pm.addPass(createDecomposeDots());
   pm.addPass(createDecomposeReductions());

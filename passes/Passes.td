@@ -389,6 +389,125 @@ def CanonicalizeConvolutions : Pass<"tpuc-canonicalize-convolutions"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def ExpandCholesky : Pass<"tpuc-expand-cholesky"> {
+  let summary = "Expand cholesky into XLA's blocked factorization";
+  let description = [{
+    XLA's CholeskyExpander (block size 128, HIGHEST-precision dots): an
+    upper factorization is the transposed lower factorization of the
+    transposed operand; the lower one runs, per block column `i` of size
+    `k`,
+
+    - `panel = a[i:, i:i+k] - l[i:, :i] l[i:i+k, :i]^T`;
+    - the diagonal block factored by the unblocked Cholesky-Banachiewicz
+      loop: an `hlo.while` over its columns `j`, each trip computing
+      `s = a - l l^T`, `d = sqrt(s[j, j])` and adding `s / d` masked to
+      column `j` on and below the diagonal (one column of 1x1 blocks: a
+      sqrt);
+    - the rows below it by `hlo.triangular_solve` (right side, lower,
+      transposed; expanded by tpuc-expand-triangular-solve).
+
+    A NaN pivot (a matrix that is not positive definite) makes the whole
+    matrix of that batch element NaN, as XLA's expansion does. The other
+    triangle of the result is zero.
+
+    ```mlir
+    // Before:
+    %l = hlo.cholesky %a {lower = true} : tensor<4x7x7xf32>
+    // After: an hlo.while of 7 trips (a, l, error) -> ..., then
+    //        hlo.select(error, NaN, l).
+    ```
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
+def ExpandTriangularSolve : Pass<"tpuc-expand-triangular-solve"> {
+  let summary = "Expand triangular_solve into XLA's blocked substitution";
+  let description = [{
+    XLA's TriangularSolveExpander (block size 128, HIGHEST-precision dots):
+
+    - a 1x1 `a`: `b / a` (or `b` with `unit_diagonal`);
+    - more than 8 matrices of size below 32: `SolveDirectly`, the
+      substitution unrolled row by row (column by column for the right
+      side), each row `(b[j] - a[j, solved] b[solved]) / a[j, j]`;
+    - otherwise `SolveByInvertingDiagonalBlocks`: `a` masked to its
+      triangle (with `unit_diagonal`, its strict triangle plus the
+      identity), its 128x128 diagonal blocks (the last padded with the
+      identity) scaled to unit diagonal and inverted all at once by an
+      `hlo.while` of one row per trip, then the solution assembled block
+      row by block row: `inv(a[j, j]) (b[j] - a[j, solved] x[solved])`.
+
+    `transpose_a` (XLA's TRANSPOSE and, for real types, ADJOINT) and
+    `left_side` choose which side and which direction, as in XLA.
+
+    ```mlir
+    // Before:
+    %x = hlo.triangular_solve %a, %b {left_side = true, lower = true}
+         : (tensor<130x130xf32>, tensor<130x4xf32>) -> tensor<130x4xf32>
+    // After: two diagonal blocks inverted by an hlo.while, then two
+    //        block rows of dot_generals and a concatenate.
+    ```
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
+def ExpandRngBitGenerator : Pass<"tpuc-expand-rng-bit-generator"> {
+  let summary = "Expand rng_bit_generator into Threefry/Philox rounds on "
+                "32-bit words";
+  let description = [{
+    XLA's RngBitGeneratorExpander (xla/hlo/builder/lib/prng.cc): THREE_FRY
+    is Threefry-2x32 (20 rounds) on counter + iota, PHILOX and DEFAULT are
+    Philox-4x32 (10 rounds) on the 128-bit counter + iota, with the same
+    element order and state update as the interpreter (docs/random.md).
+    It runs after fusion: each op is a kernel of its own (fused, the
+    rounds need more vector registers than the serializer has, and it does
+    not spill). The words are s32 arrays: unsigned 32x32 -> 64 products are the signed
+    `mulhi` plus corrections, unsigned compares flip the sign bits, 64-bit
+    counter adds carry by compare. The u64 state is read and written
+    through `hlo.bitcast_convert` to u32 pairs (which tpuc-expand-x64
+    removes at the function boundary); 64-bit bits are u32 pairs bitcast to
+    64 bits. Results narrower than 32 bits are an error.
+
+    ```mlir
+    // Before:
+    %s, %bits = hlo.rng_bit_generator %state, algorithm = PHILOX
+        : (tensor<3xui64>) -> (tensor<3xui64>, tensor<8x128xui32>)
+    // After: bitcast_convert of the state to s32 words, 10 rounds of
+    //        multiply/mulhi/xor on [256] s32 counters, the words
+    //        interleaved and reshaped to 8x128, the new counter bitcast back.
+    ```
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
+def ExpandX64 : Pass<"tpuc-expand-x64", "::mlir::ModuleOp"> {
+  let summary = "Hold s64/u64 parameters and results as 32-bit word pairs";
+  let description = [{
+    The VPU has no 64-bit integers. A function parameter or result of type
+    [...]xs64/u64 becomes [..., 2]xs32/u32, its (low, high) little-endian
+    words (the same bytes), joined and split by `hlo.bitcast_convert`, and
+    a 64-bit constant becomes the constant of its words bitcast to 64 bits;
+    bitcast_convert round trips are then removed. What remains of a 64-bit
+    integer type (arithmetic on it) is an error naming the op: only
+    rng_bit_generator's state and 64-bit bits (tpuc-expand-rng-bit-generator)
+    are emulated so far. The executable's parameter is the u32 pair array
+    (docs/executable-format.md). The front end runs it with `check=false`
+    (the signature first, before layouts are assigned), the expansion
+    pipeline again after tpuc-expand-rng-bit-generator.
+
+    ```mlir
+    // Before:
+    func.func @main(%s: tensor<2xui64>) -> tensor<2xui64>
+    // After:
+    func.func @main(%s: tensor<2x2xui32>) -> tensor<2x2xui32>
+    ```
+  }];
+  let options = [
+    Option<"check", "check", "bool", /*default=*/"true",
+           "Fail on any op left on a 64-bit integer">,
+  ];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def ExpandSelectAndScatter : Pass<"tpuc-expand-select-and-scatter"> {
   let summary = "Expand select_and_scatter (max-pool gradients) into slices, "
                 "selects and pads";

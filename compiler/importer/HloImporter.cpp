@@ -119,8 +119,8 @@ const char *unsupportedReason(StringRef opcode) {
       .Cases({"complex", "real", "imag", "fft"},
              "complex numbers are not supported")
       .Cases({"rng", "rng-get-and-update-state"},
-             "random number generation is not supported yet (pass random "
-             "bits in as a parameter)")
+             "XLA's RngExpander draws it from a module-level state tpuc "
+             "does not have yet (rng-bit-generator compiles)")
       .Default(nullptr);
 }
 

@@ -4,12 +4,15 @@
 // the element type): the unblocked Cholesky-Banachiewicz factorization and
 // forward/back substitution. XLA's expanders compute the same values with
 // blocked algorithms in the element type, so they agree within its
-// rounding. Only the triangle an op reads is read.
+// rounding. Only the triangle an op reads is read. A matrix whose
+// factorization meets a NaN pivot (not positive definite) is all NaN, as
+// XLA's expansion makes it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/interpreter/Kernels.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -48,12 +51,14 @@ Tensor cholesky(const Tensor &a, bool lower) {
   };
   for (int64_t b = 0; b < batch; ++b) {
     int64_t base = b * n * n;
+    bool failed = false;
     for (int64_t j = 0; j < n; ++j) {
       double diag = at(in, base, j, j);
       for (int64_t k = 0; k < j; ++k)
         diag -= at(out, base, j, k) * at(out, base, j, k);
       double root = diag >= 0 ? std::sqrt(diag)
                               : std::numeric_limits<double>::quiet_NaN();
+      failed |= std::isnan(root);
       at(out, base, j, j) = root;
       for (int64_t i = j + 1; i < n; ++i) {
         double v = at(in, base, i, j);
@@ -62,6 +67,11 @@ Tensor cholesky(const Tensor &a, bool lower) {
         at(out, base, i, j) = v / root;
       }
     }
+    // XLA's CholeskyExpander: a NaN pivot anywhere makes the whole matrix
+    // NaN (both triangles).
+    if (failed)
+      std::fill(out.begin() + base, out.begin() + base + n * n,
+                std::numeric_limits<double>::quiet_NaN());
   }
   return fromDoubles(a.dtype(), a.shape(), out);
 }

@@ -26,6 +26,8 @@
 
 #include "compiler/interpreter/Kernels.h"
 
+#include "dialects/hlo/RngShape.h"
+
 #include <array>
 
 namespace tpuc::interpreter {
@@ -104,15 +106,8 @@ Draw threeFry(llvm::ArrayRef<uint64_t> state, llvm::ArrayRef<int64_t> shape,
     draw.state = {state[0], counter + static_cast<uint64_t>(count)};
     return draw;
   }
-  // SplitShapeIntoHalves: the first even dimension, else the largest.
   llvm::SmallVector<int64_t, 6> half(shape.begin(), shape.end());
-  int64_t split = -1;
-  for (size_t d = 0; d < shape.size() && split < 0; ++d)
-    if (shape[d] % 2 == 0)
-      split = d;
-  for (size_t d = 0; d < shape.size() && split < 0; ++d)
-    if (d == 0 || shape[d] > shape[split])
-      split = d;
+  int64_t split = hlo::threeFrySplitDimension(shape);
   if (split >= 0)
     half[split] = (shape[split] + 1) / 2;
   int64_t halves = shape.empty() ? 1 : elementCount(half);

@@ -707,8 +707,9 @@ def Hlo_CholeskyOp : Hlo_Op<"cholesky", [Pure, SameOperandsAndResultType]> {
   let description = [{
     XLA's cholesky on [..., n, n]: `lower` gives L with a = L L^T, read from
     and written to the lower triangle, else U with a = U^T U in the upper
-    one; the other triangle of the result is zero. A matrix that is not
-    positive definite gives NaN from its first failing column on.
+    one; the other triangle of the result is zero. A matrix whose
+    factorization meets a NaN pivot (not positive definite) is all NaN, as
+    XLA's CholeskyExpander makes it.
   }];
   let arguments = (ins Hlo_FpTensor:$operand,
                        DefaultValuedAttr<BoolAttr, "false">:$lower);

@@ -1,0 +1,26 @@
+"""Compares tpuc-run's results with tpuc interpret's bit for bit.
+
+usage: rng_compare.py GOT_DIR WANT_DIR N_RESULTS
+
+Results are result<i>.npy. A u64/s64 result of the interpreter is compared
+as its little-endian u32 word pairs ([..., 2]), the form the executable
+returns it in (tpuc-expand-x64). Prints one line per result; exit 1 on any
+difference.
+"""
+import sys
+
+import numpy as np
+
+got_dir, want_dir, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+ok = True
+for i in range(count):
+    got = np.load("%s/result%d.npy" % (got_dir, i))
+    want = np.load("%s/result%d.npy" % (want_dir, i))
+    if want.dtype.itemsize == 8:
+        want = want.view(np.uint32).reshape(want.shape + (2,))
+    same = got.shape == want.shape and got.dtype.itemsize == 4 and bool(
+        (got.view(np.uint32) == want.view(np.uint32)).all())
+    ok &= same
+    print("result%d: %s shape=%s" % (i, "exact" if same else "MISMATCH",
+                                      list(want.shape)))
+sys.exit(0 if ok else 1)
