@@ -15,6 +15,7 @@
 #define TPUC_PASSES_LINALGBUILDER_H
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 
 #include <functional>
 

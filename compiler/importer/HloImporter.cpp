@@ -1663,7 +1663,6 @@ FailureOr<Value> Importer::emitBatchNorm(const Instruction &inst,
   for (int64_t d = 0; d < x.getRank(); ++d)
     if (d != feature)
       reduced.push_back(d);
-  auto scalarType = RankedTensorType::get({}, element);
   auto sum = [&](Value v) {
     return emitAddReduce(location, v, reduced, vector);
   };
