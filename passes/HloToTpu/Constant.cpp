@@ -73,11 +73,13 @@ LogicalResult Lowering::lowerConstant(hlo::ConstantOp op) {
         g.tileBytes(), 0);
     wait(0, 1);
   } else {
-    // pred is stored as s32 0/1.
+    // pred is stored as s32 0/1, u32 as the same 32 bits.
     if (elem.isInteger(1))
       dense = dense.mapValues(b.getI32Type(), [](const APInt &v) {
         return v.zext(32);
       });
+    else if (elem.isUnsignedInteger(32))
+      dense = dense.bitcast(b.getI32Type());
     MemRefType memType = hbmType(type);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(allocPoint);
