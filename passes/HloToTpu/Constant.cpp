@@ -126,8 +126,7 @@ Value Lowering::iotaTile(hlo::IotaOp op, Value tileRow, Value colTile) {
       inner *= shape[d];
     Value outer = tileRow;
     for (int64_t divisor : {g.rowTiles, inner})
-      if (divisor != 1)
-        outer = arith::DivSIOp::create(b, loc, outer, c(divisor));
+      outer = div(outer, divisor);
     base = rem(outer, shape[dim]);
   }
   Value r = splatIndex(base);

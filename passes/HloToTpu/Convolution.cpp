@@ -105,11 +105,6 @@ static Value smin(Lowering &l, Value x, int64_t y) {
 static Value smax(Lowering &l, Value x, int64_t y) {
   return arith::MaxSIOp::create(l.b, l.loc, x, l.c(y));
 }
-static Value sdiv(Lowering &l, Value x, int64_t y) {
-  if (std::optional<int64_t> cx = Lowering::constant(x))
-    return l.c(*cx / y);
-  return y == 1 ? x : arith::DivSIOp::create(l.b, l.loc, x, l.c(y)).getResult();
-}
 
 /// Zeroes `bytes` (a multiple of 4 KiB) of `buf`: one vreg store per 4 KiB
 /// (f32) or 2 KiB (bf16).
@@ -332,7 +327,7 @@ static LogicalResult lowerConvMxu(Lowering &l, hlo::ConvolutionOp op) {
                  (j * D + (cb % blocks) * kLanes) * bfRow);
   };
   auto fetchWeights = [&](Value og, Value kp) {
-    Value kh = sdiv(l, kp, win.kw), kw = l.rem(kp, win.kw);
+    Value kh = l.div(kp, win.kw), kw = l.rem(kp, win.kw);
     Value slot = l.mul(l.rem(kp, 2), wSlot);
     for (int64_t cb = 0; cb < Ct; ++cb) {
       Value base = l.mul(l.add(l.mul(kernelOuter(kh, kw), It), cb * 16), Ot);
@@ -440,8 +435,8 @@ static LogicalResult lowerConvMxu(Lowering &l, hlo::ConvolutionOp op) {
   // matmul per (output tile, row part).
   int64_t lhsSlotBytes = M * D * 2;
   auto step = [&](Value s, bool first) {
-    Value kp = sdiv(l, s, CtD), cbD = l.rem(s, CtD);
-    Value kh = sdiv(l, kp, win.kw), kw = l.rem(kp, win.kw);
+    Value kp = l.div(s, CtD), cbD = l.rem(s, CtD);
+    Value kh = l.div(kp, win.kw), kw = l.rem(kp, win.kw);
     Value colBase = l.mul(kw, win.dw);
     auto rowBaseOf = [&](int64_t i) {
       return l.add(l.mul(l.add(l.mul(cbD, blocks), i), HR), l.mul(kh, win.dh));
@@ -662,7 +657,7 @@ static LogicalResult lowerConvWeightGrad(Lowering &l, hlo::ConvolutionOp op) {
   // rows, one transpose, Cp/8 row stores.
   auto buildLhs = [&](Value kb, int64_t valid, Value slot) {
     l.loop(P, [&](Value p) {
-      Value p0 = sdiv(l, p, P1), p1 = l.rem(p, P1);
+      Value p0 = l.div(p, P1), p1 = l.rem(p, P1);
       for (int64_t cb = 0; cb < Ct; ++cb)
         for (int64_t i = 0; i < blocks; ++i) {
         SmallVector<Value> rows;
@@ -672,7 +667,7 @@ static LogicalResult lowerConvWeightGrad(Lowering &l, hlo::ConvolutionOp op) {
             continue;
           }
           Value t = l.add(l.mul(kb, PT), i * 16 + tt);
-          Value k0 = sdiv(l, t, OWdt), jt = l.rem(t, OWdt);
+          Value k0 = l.div(t, OWdt), jt = l.rem(t, OWdt);
           Value row =
               l.add(l.add(l.mul(p0, win.sh), l.mul(k0, win.dh)), cb * Hp);
           Value col = l.add(l.mul(p1, win.sw), l.mul(jt, kSublanes * win.dw));

@@ -184,11 +184,6 @@ LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
   int64_t mPanels = mt / panelTiles;
   int64_t colGroups = ceilDiv(nTiles, groups);
   int64_t jobs = nb * mPanels * colGroups;
-  auto div = [&](Value x, int64_t y) -> Value {
-    if (std::optional<int64_t> cx = constant(x))
-      return c(*cx / y);
-    return y == 1 ? x : arith::DivSIOp::create(b, loc, x, c(y)).getResult();
-  };
   auto minOf = [&](Value x, int64_t y) -> Value {
     if (std::optional<int64_t> cx = constant(x))
       return c(std::min(*cx, y));

@@ -489,6 +489,21 @@ spreadSources(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
   return sources;
 }
 
+/// Tile `tile` of a resident broadcast source.
+Value residentTile(Lowering &l, const Resident &r, Value tile) {
+  return tpu::VLoadOp::create(l.b, l.loc, r.isInt ? l.i32Reg() : l.f32Reg(),
+                              r.buf.arena,
+                              l.add(l.mul(tile, r.tileBytes), r.buf.offset), 0);
+}
+
+/// Column tile `col` of a resident rank-1 [C] source (T(1024) tiles: tile
+/// col / 8, sublane col % 8) on every sublane.
+Value perColFlatTile(Lowering &l, const Resident &r, Value col) {
+  return tpu::VBroadcastSublaneOp::create(
+      l.b, l.loc, residentTile(l, r, l.div(col, kSublanes)),
+      l.rem(col, kSublanes));
+}
+
 /// The RowStream sources of `spreads`, each with a VMEM buffer of `slots`
 /// slots of `tileRows` tile rows (8 elements each), zeroed once: a tile
 /// row's load reads 128 lanes from each of its 8 elements on.
@@ -608,16 +623,7 @@ Lowering::streamOperand(Value operand, int64_t slotBytes, int64_t pitchTiles) {
       return FailureOr<OperandStream>(
           unsupported(def, "feeding a reduce through a broadcast"));
     s.positional.push_back({r.value, [this, r](Value, Value col, Value) {
-                              Value tile = tpu::VLoadOp::create(
-                                  b, loc, r.isInt ? i32Reg() : f32Reg(),
-                                  r.buf.arena,
-                                  add(mul(arith::DivSIOp::create(
-                                              b, loc, col, c(kSublanes)),
-                                          r.tileBytes),
-                                      r.buf.offset),
-                                  0);
-                              return Value(tpu::VBroadcastSublaneOp::create(
-                                  b, loc, tile, rem(col, kSublanes)));
+                              return perColFlatTile(*this, r, col);
                             }});
   }
   FailureOr<SmallVector<std::tuple<Value, Value, VBuf>>> columns =
@@ -711,13 +717,8 @@ Value Lowering::loadStreamed(OperandStream &s, Value off) {
   if (!s.positional.empty()) {
     // The tile's place: its tile row in the slots after the block's first,
     // its column tile in the column block after the block's first.
-    auto divide = [&](Value x, int64_t y) -> Value {
-      if (std::optional<int64_t> cx = constant(x))
-        return c(*cx / y);
-      return arith::DivSIOp::create(b, loc, x, c(y));
-    };
-    Value row = add(s.blockRow, rem(divide(off, s.rowBytes), s.slotRows));
-    Value colInBlock = divide(rem(off, s.rowBytes), s.tileBytes);
+    Value row = add(s.blockRow, rem(div(off, s.rowBytes), s.slotRows));
+    Value colInBlock = div(rem(off, s.rowBytes), s.tileBytes);
     Value col = cast<RankedTensorType>(s.operand.getType()).getRank() == 1
                     ? row // a rank-1 operand's tile rows are its tiles
                     : add(s.firstCol ? s.firstCol : c(0), colInBlock);
@@ -796,11 +797,6 @@ Lowering::emitLoopKernel(ValueRange roots,
       loadResidents(*this, spreads, hoisted);
   if (failed(perTile))
     return failure();
-  auto loadResident = [&](const Resident &r, Value tile) -> Value {
-    return tpu::VLoadOp::create(b, loc, r.isInt ? i32Reg() : f32Reg(),
-                                r.buf.arena,
-                                add(mul(tile, r.tileBytes), r.buf.offset), 0);
-  };
 
   // One VMEM block and one HBM buffer per output.
   struct Out {
@@ -818,11 +814,6 @@ Lowering::emitLoopKernel(ValueRange roots,
     outs.push_back({root, mem, buf, tileBytes});
   }
 
-  auto div = [&](Value x, int64_t y) -> Value {
-    if (std::optional<int64_t> cx = constant(x))
-      return c(*cx / y);
-    return y == 1 ? x : arith::DivSIOp::create(b, loc, x, c(y)).getResult();
-  };
   LogicalResult status = success();
   loop(blocks, [&](Value blk) {
     for (auto &[mem, buf] : inMems) {
@@ -867,20 +858,17 @@ Lowering::emitLoopKernel(ValueRange roots,
           break;
         case Spread::PerRow:
           memo[r.value] = tpu::VBroadcastLaneOp::create(
-              b, loc, loadResident(r, outer ? rowInOuter : row), c(0));
+              b, loc, residentTile(*this, r, outer ? rowInOuter : row), c(0));
           break;
         case Spread::PerCol:
           memo[r.value] = tpu::VBroadcastSublaneOp::create(
-              b, loc, loadResident(r, col), c(0));
+              b, loc, residentTile(*this, r, col), c(0));
           break;
         case Spread::PerColFlat:
-          memo[r.value] = tpu::VBroadcastSublaneOp::create(
-              b, loc, loadResident(r, div(col, kSublanes)),
-              rem(col, kSublanes));
+          memo[r.value] = perColFlatTile(*this, r, col);
           break;
         case Spread::Whole:
-          memo[r.value] = loadResident(
-              r, outer ? rem(global, g.rowTiles * g.colTiles) : global);
+          memo[r.value] = residentTile(*this, r, outer ? rem(global, g.rowTiles * g.colTiles) : global);
           break;
         }
       }

@@ -400,6 +400,12 @@ public:
       return c(*cx % y);
     return arith::RemSIOp::create(b, loc, x, c(y));
   }
+  /// Scalar division (SDIV), folded for constants.
+  Value div(Value x, int64_t y) {
+    if (std::optional<int64_t> cx = constant(x))
+      return c(*cx / y);
+    return y == 1 ? x : arith::DivSIOp::create(b, loc, x, c(y)).getResult();
+  }
   /// A counted loop; a trip count of one is emitted inline.
   void loop(int64_t trips, function_ref<void(Value)> body) {
     if (trips <= 0)

@@ -198,15 +198,6 @@ FailureOr<Value> Reduction::init(Value initValue) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Scalar division (SDIV), folded for constants.
-Value divide(Lowering &l, Value x, int64_t y) {
-  if (std::optional<int64_t> cx = Lowering::constant(x))
-    return l.c(*cx / y);
-  if (y == 1)
-    return x;
-  return arith::DivSIOp::create(l.b, l.loc, x, l.c(y));
-}
-
 /// Streams `blocks` blocks of `bytes` bytes of the operand (block i at
 /// `srcOff(i)`) through the two slots of each of its sources: block i+1's
 /// DMAs are issued before the work on block i, so the transfer overlaps it.
@@ -222,7 +213,7 @@ void streamBlocks(Lowering &l, Lowering::OperandStream &s, int64_t blocks,
                   int64_t chunkBytes = 0, int64_t srcStride = 0) {
   auto slot = [&](Value blk) { return l.mul(l.rem(blk, 2), bytes); };
   auto scaled = [&](Value x, int64_t eb) {
-    return eb == s.elemBytes ? x : divide(l, l.mul(x, eb), s.elemBytes);
+    return eb == s.elemBytes ? x : l.div(l.mul(x, eb), s.elemBytes);
   };
   auto scaledBytes = [&](int64_t x, int64_t eb) { return x * eb / s.elemBytes; };
   if (!chunkBytes)
@@ -238,14 +229,14 @@ void streamBlocks(Lowering &l, Lowering::OperandStream &s, int64_t blocks,
       return;
     int64_t tileRows = bytes / s.rowBytes;
     Value firstRow =
-        divide(l, srcOff(blk), srcStride ? srcStride : s.rowBytes);
+        l.div(srcOff(blk), srcStride ? srcStride : s.rowBytes);
     for (const Lowering::RowStream &r : s.rows)
       l.fetchRows(r, firstRow, l.mul(l.rem(blk, 2), r.slotBytes), tileRows);
   };
   // Values read by position learn the block's first tile row.
   auto run = [&](Value blk) {
     if (!s.positional.empty())
-      s.blockRow = divide(l, srcOff(blk), srcStride ? srcStride : s.rowBytes);
+      s.blockRow = l.div(srcOff(blk), srcStride ? srcStride : s.rowBytes);
     body(slot(blk), blk);
   };
   int64_t n = s.sources.size() + s.rows.size();
@@ -265,9 +256,9 @@ void streamBlocks(Lowering &l, Lowering::OperandStream &s, int64_t blocks,
 Value resultOffset(Lowering &l, RankedTensorType type, Value row, Value col) {
   Geometry g = geometryOf(type);
   int64_t eb = g.elemBytes;
-  Value outer = divide(l, row, g.rows), r = l.rem(row, g.rows);
-  Value tileRow = l.add(l.mul(outer, g.rowTiles), divide(l, r, kSublanes));
-  Value tile = l.add(l.mul(tileRow, g.colTiles), divide(l, col, kLanes));
+  Value outer = l.div(row, g.rows), r = l.rem(row, g.rows);
+  Value tileRow = l.add(l.mul(outer, g.rowTiles), l.div(r, kSublanes));
+  Value tile = l.add(l.mul(tileRow, g.colTiles), l.div(col, kLanes));
   return l.add(l.add(l.mul(tile, g.tileBytes()),
                      l.mul(l.rem(r, kSublanes), kLanes * eb)),
                l.mul(l.rem(col, kLanes), eb));
@@ -425,7 +416,7 @@ LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
             // Tile row t covers result rows (t / rowTiles) and elements
             // 8 (t % rowTiles) ... of the minor dim.
             Value t = add(mul(blk, blockRows), r);
-            Value dst = resultOffset(*this, type, divide(*this, t, g.rowTiles),
+            Value dst = resultOffset(*this, type, div(t, g.rowTiles),
                                      mul(rem(t, g.rowTiles), kSublanes));
             dma(staging.arena, add(mul(r, outTile), staging.offset), out, dst,
                 kSublanes, ob, kLanes * ob, ob, 1);
