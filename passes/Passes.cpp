@@ -168,13 +168,14 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
   // The kernels compute each address where they need it: the same tile
   // index, division or product several times per tile, and values no
   // instruction reads (a broadcast source's column when it spreads by
-  // row). CSE and the canonicalizer's folding and dead-code removal leave
-  // one scalar instruction per distinct value (tpu ops with memory or
-  // machine effects are kept in order).
+  // row). The canonicalizer's folding and dead-code removal, then
+  // tpuc-cse-scalars, leave one scalar instruction per distinct value (tpu
+  // ops with memory or machine effects are kept in order).
   mlir::GreedyRewriteConfig cleanup;
   cleanup.setRegionSimplificationLevel(
       mlir::GreedySimplifyRegionLevel::Disabled);
   pm.addPass(mlir::createCanonicalizerPass(cleanup));
+  pm.addPass(createCseScalars());
 }
 
 void buildCompilePipeline(mlir::OpPassManager &pm,

@@ -814,6 +814,28 @@ def ConvertHloToTpu : Pass<"tpuc-convert-hlo-to-tpu", "mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def CseScalars : Pass<"tpuc-cse-scalars"> {
+  let summary = "One scalar instruction per value and block in the tpu function";
+  let description = [{
+    Common-subexpression elimination of pure `arith` ops with scalar
+    (index or integer) results, within each block: a later op equal to an
+    earlier one of its block (same name, operands and attributes) is
+    replaced by it. The kernels compute a tile's address, its tile row and
+    its column where each use needs them; this leaves one instruction per
+    distinct value. Only scalars: merging pure vector ops would keep vector
+    registers live across loops (there are 32), and values are never
+    merged across blocks, so no scalar lives longer than its block.
+    `tpuc compile` runs it after the canonicalizer that follows
+    `tpuc-convert-hlo-to-tpu`.
+
+    ```mlir
+    %a = arith.divsi %t, %c6 : index
+    %b = arith.divsi %t, %c6 : index   // removed, its uses read %a
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def ShardingPropagation : Pass<"tpuc-sharding-propagation", "mlir::ModuleOp"> {
   let summary = "Give every op of a sharded program its sharding (GSPMD's "
                 "sharding propagation)";
