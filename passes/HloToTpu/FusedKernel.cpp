@@ -176,6 +176,88 @@ bool fitsLoopBroadcast(Operation *op) {
          geometryOf(x).bytes() <= fusion::kResidentInputBytes;
 }
 
+/// The epilogue of an output fusion: the ops of the contraction's result
+/// shape after it that read it (or each other) and fit its kernel
+/// (fusion::fitsContractionEpilogue, the planner's predicate), up to the
+/// first other reader; the broadcasts they read; and the elementwise ops
+/// before it whose only readers are those. `last` is the last op after the
+/// contraction, where the kernel is emitted.
+static std::optional<Lowering::EpilogueOps>
+findEpilogue(Block &body, Operation *&hero, Operation *&last) {
+  hero = last = nullptr;
+  for (Operation &op : body.without_terminator())
+    if (isa<hlo::DotGeneralOp, hlo::ConvolutionOp>(op)) {
+      if (hero)
+        return std::nullopt;
+      hero = &op;
+    }
+  if (!hero)
+    return std::nullopt;
+  Lowering::EpilogueOps e;
+  e.result = hero->getResult(0);
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(e.result.getType()).getShape();
+  auto sameShape = [&](Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    return t && t.getShape() == shape;
+  };
+  auto fits = [&](Operation *op) {
+    return op->getNumResults() == 1 && sameShape(op->getResult(0)) &&
+           fusion::fitsContractionEpilogue(op) &&
+           (isa<hlo::BroadcastInDimOp>(op) ? fitsLoopBroadcast(op)
+                                           : fitsLoopKernel(op));
+  };
+  llvm::DenseSet<Value> reach{e.result};
+  for (Operation *op = hero->getNextNode(); op && op != body.getTerminator();
+       op = op->getNextNode()) {
+    if (llvm::none_of(op->getOperands(),
+                      [&](Value v) { return reach.contains(v); }))
+      continue;
+    // Every other operand: a splat, a scalar, an array of the shape, or a
+    // broadcast the kernel reads from its source.
+    bool operandsFit = llvm::all_of(op->getOperands(), [&](Value v) {
+      auto bcast = v.getDefiningOp<hlo::BroadcastInDimOp>();
+      return reach.contains(v) || !bcast || fits(bcast);
+    });
+    if (!fits(op) || isa<hlo::BroadcastInDimOp>(op) || !operandsFit)
+      break;
+    e.ops.insert(op);
+    reach.insert(op->getResult(0));
+    last = op;
+    for (Value v : op->getOperands())
+      if (auto bcast = v.getDefiningOp<hlo::BroadcastInDimOp>();
+          bcast && bcast->getBlock() == &body)
+        e.ops.insert(bcast);
+  }
+  if (!last)
+    return std::nullopt;
+  // Elementwise ops before the contraction that only the epilogue reads.
+  for (Operation *op = hero->getPrevNode(); op; op = op->getPrevNode())
+    if (fits(op) && !op->use_empty() &&
+        llvm::all_of(op->getUsers(),
+                     [&](Operation *user) { return e.ops.contains(user); })) {
+      e.ops.insert(op);
+      for (Value v : op->getOperands())
+        if (auto bcast = v.getDefiningOp<hlo::BroadcastInDimOp>();
+            bcast && bcast->getBlock() == &body && fits(bcast))
+          e.ops.insert(bcast);
+    }
+  // What is read outside: the kernel's results, in program order.
+  auto readOutside = [&](Value v) {
+    return llvm::any_of(v.getUsers(), [&](Operation *user) {
+      Operation *top = body.findAncestorOpInBlock(*user);
+      return !top || !e.ops.contains(top);
+    });
+  };
+  if (readOutside(e.result))
+    e.roots.push_back(e.result);
+  for (Operation &op : body.without_terminator())
+    if (e.ops.contains(&op) && !isa<hlo::BroadcastInDimOp>(op) &&
+        readOutside(op.getResult(0)))
+      e.roots.push_back(op.getResult(0));
+  return e;
+}
+
 LogicalResult Lowering::lowerFusion(hlo::FusionOp fusion) {
   Block &body = fusion.getBody().front();
   for (auto [arg, operand] :
@@ -289,7 +371,52 @@ LogicalResult Lowering::lowerFusion(hlo::FusionOp fusion) {
     return it->second;
   };
 
+  // An output fusion: the contraction's kernel applies the epilogue to
+  // its result tiles, emitted where the epilogue's last op is.
+  Operation *hero = nullptr, *lastEpilogueOp = nullptr;
+  std::optional<EpilogueOps> ep = findEpilogue(body, hero, lastEpilogueOp);
+  auto emitContraction = [&]() -> LogicalResult {
+    // The epilogue's operands computed by open groups are written first.
+    for (Operation *op : llvm::concat<Operation *>(
+             SmallVector<Operation *>{hero},
+             SmallVector<Operation *>(ep->ops.begin(), ep->ops.end())))
+      if (failed(emitProducers(op)))
+        return failure();
+    epilogue = *ep;
+    LogicalResult lowered = lowerOp(hero);
+    bool applied = !epilogue;
+    epilogue.reset();
+    if (failed(lowered) || applied)
+      return lowered;
+    // A kernel without an epilogue wrote its result: one loop kernel.
+    SmallVector<Value> computed;
+    for (Value root : ep->roots)
+      if (root != ep->result)
+        computed.push_back(root);
+    if (computed.empty())
+      return success();
+    beginKernel(lastEpilogueOp);
+    if (failed(emitLoopKernel(computed, [&](Operation *op) {
+          return ep->ops.contains(op);
+        })))
+      return failure();
+    return endKernel();
+  };
+
   for (Operation &inner : body.without_terminator()) {
+    if (ep && (&inner == hero || ep->ops.contains(&inner))) {
+      // A broadcast something else reads too is also lowered on its own.
+      bool alsoOutside =
+          isa<hlo::BroadcastInDimOp>(inner) &&
+          llvm::any_of(inner.getUsers(), [&](Operation *user) {
+            Operation *top = body.findAncestorOpInBlock(*user);
+            return !top || !ep->ops.contains(top);
+          });
+      if (&inner == lastEpilogueOp && failed(emitContraction()))
+        return failure();
+      if (!alsoOutside)
+        continue;
+    }
     if (std::optional<size_t> g = fuseIntoReduce(&inner)) {
       // The init value may come from a group; the input does not need one.
       inKernel.insert(&inner);
@@ -563,6 +690,73 @@ Value loadColumn(Lowering &l, const VBuf &buf, bool isInt, Value colInBlock) {
 }
 
 } // namespace
+
+/// The roots of an epilogue its ops compute (not the contraction's own
+/// result), and the leaves they read.
+static LogicalResult
+epilogueSpreads(const Lowering::EpilogueOps &e,
+                SmallVectorImpl<Value> &inputs,
+                SmallVectorImpl<std::pair<Value, BroadcastForm>> &spreads) {
+  SmallVector<Value> computed;
+  for (Value root : e.roots)
+    if (root != e.result)
+      computed.push_back(root);
+  auto type = cast<RankedTensorType>(e.result.getType());
+  if (failed(collectLeaves(
+          computed, type, [&](Operation *op) { return e.ops.contains(op); },
+          inputs, spreads)))
+    return failure();
+  for (auto &[value, form] : spreads)
+    if (form.spread != Spread::Splat && form.spread != Spread::Scalar &&
+        form.spread != Spread::PerCol && form.spread != Spread::PerColFlat)
+      return unsupported(value.getDefiningOp(),
+                         "in a contraction epilogue (only splats, scalars "
+                         "and per-column sources)");
+  return success();
+}
+
+LogicalResult Lowering::epilogueLeaves(const EpilogueOps &e,
+                                       SmallVectorImpl<Value> &inputs,
+                                       int64_t &residentBytes) {
+  SmallVector<std::pair<Value, BroadcastForm>> spreads;
+  if (failed(epilogueSpreads(e, inputs, spreads)))
+    return failure();
+  residentBytes = 0;
+  for (auto &[value, form] : spreads) {
+    if (form.spread == Spread::Splat)
+      continue;
+    Geometry g = geometryOf(cast<RankedTensorType>(form.source.getType()));
+    residentBytes += ceilDiv(form.spread == Spread::Scalar ? g.tileBytes()
+                                                           : g.bytes(),
+                             4096) *
+                     4096;
+  }
+  return success();
+}
+
+FailureOr<std::function<void(llvm::DenseMap<Value, Value> &, Value)>>
+Lowering::loadEpilogueSources(const EpilogueOps &e,
+                              llvm::DenseMap<Value, Value> &hoisted) {
+  SmallVector<Value> inputs;
+  SmallVector<std::pair<Value, BroadcastForm>> spreads;
+  if (failed(epilogueSpreads(e, inputs, spreads)))
+    return failure();
+  FailureOr<SmallVector<Resident>> perTile =
+      loadResidents(*this, spreads, hoisted);
+  if (failed(perTile))
+    return failure();
+  return std::function<void(llvm::DenseMap<Value, Value> &, Value)>(
+      [this, residents = std::move(*perTile)](
+          llvm::DenseMap<Value, Value> &memo, Value col) {
+        for (const Resident &r : residents)
+          memo[r.value] =
+              r.form.spread == Spread::PerColFlat
+                  ? perColFlatTile(*this, r, col)
+                  : tpu::VBroadcastSublaneOp::create(
+                        b, loc, residentTile(*this, r, col), c(0))
+                        .getResult();
+      });
+}
 
 void Lowering::beginColumns(OperandStream &s, Value firstCol, int64_t tiles) {
   s.firstCol = firstCol;
