@@ -178,6 +178,28 @@ static const VBuf &resultPanels(Lowering &l, const VBuf &panels,
   return bf16Copy;
 }
 
+/// An output fusion's epilogue on f32 panels that are whole output column
+/// tiles (panel ot: `rows` tile rows of column tile ot of a result with
+/// `cols` column tiles), then its results written, one piece per column.
+static LogicalResult applyPanelEpilogue(Lowering &l, EpilogueKernel &ep,
+                                        const VBuf &panels, int64_t rows,
+                                        int64_t cols) {
+  SmallVector<EpiloguePiece> pieces;
+  for (int64_t ot = 0; ot < cols; ++ot)
+    pieces.push_back({l.c(ot * rows), l.c(ot), rows, cols, l.c(ot)});
+  for (const EpiloguePiece &p : pieces)
+    ep.fetch(p, kSemIn);
+  l.wait(kSemIn, cols * ep.fetches());
+  for (const EpiloguePiece &p : pieces) {
+    if (failed(ep.apply(p, panels, l.mul(p.stageTile, kSublanes * kLanes * 4),
+                        l.c(0))))
+      return failure();
+    ep.write(p, l.c(0), kSemOut);
+  }
+  l.wait(kSemOut, cols * ep.writes());
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Implicit GEMM on the MXU
 //===----------------------------------------------------------------------===//
@@ -810,24 +832,8 @@ static LogicalResult lowerConvWeightGrad(Lowering &l, hlo::ConvolutionOp op) {
 
   // The panels are the output's tiles of each output column tile: one
   // piece each, through the epilogue when there is one.
-  if (ep) {
-    SmallVector<EpiloguePiece> pieces;
-    for (int64_t ot = 0; ot < COt; ++ot)
-      pieces.push_back({l.c(ot * M / kSublanes), l.c(ot), M / kSublanes, COt,
-                        l.c(ot)});
-    for (const EpiloguePiece &p : pieces)
-      ep->fetch(p, kSemIn);
-    l.wait(kSemIn, COt * ep->fetches());
-    for (const EpiloguePiece &p : pieces) {
-      if (failed(ep->apply(p, panels,
-                              l.mul(p.stageTile, kSublanes * kLanes * 4),
-                              l.c(0))))
-        return failure();
-      ep->write(p, l.c(0), kSemOut);
-    }
-    l.wait(kSemOut, COt * ep->writes());
-    return success();
-  }
+  if (ep)
+    return applyPanelEpilogue(l, *ep, panels, M / kSublanes, COt);
   const VBuf &src = resultPanels(l, panels, outStage, ob, COt * M * kLanes * 4);
   for (int64_t ot = 0; ot < COt; ++ot)
     l.dma(src.arena, l.c(src.offset + ot * M / kSublanes * outTile), out,
