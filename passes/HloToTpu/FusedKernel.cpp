@@ -770,16 +770,13 @@ Lowering::loadEpilogueSources(const EpilogueOps &e,
       loadResidents(*this, spreads, hoisted);
   if (failed(perTile))
     return failure();
+  // Only per-column forms are left (epilogueSpreads): the row is unused.
+  Geometry g = geometryOf(cast<RankedTensorType>(e.result.getType()));
   return std::function<void(llvm::DenseMap<Value, Value> &, Value)>(
-      [this, residents = std::move(*perTile)](
+      [this, g, residents = std::move(*perTile)](
           llvm::DenseMap<Value, Value> &memo, Value col) {
         for (const Resident &r : residents)
-          memo[r.value] =
-              r.form.spread == Spread::PerColFlat
-                  ? perColFlatTile(*this, r, col)
-                  : tpu::VBroadcastSublaneOp::create(
-                        b, loc, residentTile(*this, r, col), c(0))
-                        .getResult();
+          memo[r.value] = residentAt(*this, r, g, c(0), col);
       });
 }
 
