@@ -30,6 +30,17 @@ struct EpiloguePiece {
   Value col;
 };
 
+/// The epilogue of the output fusion `body` (FusedKernel.cpp's
+/// lowerFusion applies it): the contraction `hero` and the ops of its
+/// result shape after it that read it (or each other) and fit its kernel
+/// (fusion::fitsContractionEpilogue, the planner's predicate), up to the
+/// first other reader; the broadcasts they read; and the elementwise ops
+/// before it whose only readers are those. `last` is the last op after the
+/// contraction, where the kernel is emitted. None without a contraction or
+/// an op to apply.
+std::optional<Lowering::EpilogueOps>
+findEpilogue(mlir::Block &body, Operation *&hero, Operation *&last);
+
 class EpilogueKernel {
 public:
   /// Takes the pending epilogue of `result`'s kernel into `ep`, if there

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/HloToTpu/Epilogue.h"
 #include "passes/HloToTpu/Lowering.h"
 
 #include "compiler/fusion/FusedKernelSupport.h"
@@ -174,88 +175,6 @@ bool fitsLoopBroadcast(Operation *op) {
   return form->spread == Spread::Splat || form->spread == Spread::RowStream ||
          form->spread == Spread::ColStream ||
          geometryOf(x).bytes() <= fusion::kResidentInputBytes;
-}
-
-/// The epilogue of an output fusion: the ops of the contraction's result
-/// shape after it that read it (or each other) and fit its kernel
-/// (fusion::fitsContractionEpilogue, the planner's predicate), up to the
-/// first other reader; the broadcasts they read; and the elementwise ops
-/// before it whose only readers are those. `last` is the last op after the
-/// contraction, where the kernel is emitted.
-static std::optional<Lowering::EpilogueOps>
-findEpilogue(Block &body, Operation *&hero, Operation *&last) {
-  hero = last = nullptr;
-  for (Operation &op : body.without_terminator())
-    if (isa<hlo::DotGeneralOp, hlo::ConvolutionOp>(op)) {
-      if (hero)
-        return std::nullopt;
-      hero = &op;
-    }
-  if (!hero)
-    return std::nullopt;
-  Lowering::EpilogueOps e;
-  e.result = hero->getResult(0);
-  ArrayRef<int64_t> shape =
-      cast<RankedTensorType>(e.result.getType()).getShape();
-  auto sameShape = [&](Value v) {
-    auto t = dyn_cast<RankedTensorType>(v.getType());
-    return t && t.getShape() == shape;
-  };
-  auto fits = [&](Operation *op) {
-    return op->getNumResults() == 1 && sameShape(op->getResult(0)) &&
-           fusion::fitsContractionEpilogue(op) &&
-           (isa<hlo::BroadcastInDimOp>(op) ? fitsLoopBroadcast(op)
-                                           : fitsLoopKernel(op));
-  };
-  llvm::DenseSet<Value> reach{e.result};
-  for (Operation *op = hero->getNextNode(); op && op != body.getTerminator();
-       op = op->getNextNode()) {
-    if (llvm::none_of(op->getOperands(),
-                      [&](Value v) { return reach.contains(v); }))
-      continue;
-    // Every other operand: a splat, a scalar, an array of the shape, or a
-    // broadcast the kernel reads from its source.
-    bool operandsFit = llvm::all_of(op->getOperands(), [&](Value v) {
-      auto bcast = v.getDefiningOp<hlo::BroadcastInDimOp>();
-      return reach.contains(v) || !bcast || fits(bcast);
-    });
-    if (!fits(op) || isa<hlo::BroadcastInDimOp>(op) || !operandsFit)
-      break;
-    e.ops.insert(op);
-    reach.insert(op->getResult(0));
-    last = op;
-    for (Value v : op->getOperands())
-      if (auto bcast = v.getDefiningOp<hlo::BroadcastInDimOp>();
-          bcast && bcast->getBlock() == &body)
-        e.ops.insert(bcast);
-  }
-  if (!last)
-    return std::nullopt;
-  // Elementwise ops before the contraction that only the epilogue reads.
-  for (Operation *op = hero->getPrevNode(); op; op = op->getPrevNode())
-    if (fits(op) && !op->use_empty() &&
-        llvm::all_of(op->getUsers(),
-                     [&](Operation *user) { return e.ops.contains(user); })) {
-      e.ops.insert(op);
-      for (Value v : op->getOperands())
-        if (auto bcast = v.getDefiningOp<hlo::BroadcastInDimOp>();
-            bcast && bcast->getBlock() == &body && fits(bcast))
-          e.ops.insert(bcast);
-    }
-  // What is read outside: the kernel's results, in program order.
-  auto readOutside = [&](Value v) {
-    return llvm::any_of(v.getUsers(), [&](Operation *user) {
-      Operation *top = body.findAncestorOpInBlock(*user);
-      return !top || !e.ops.contains(top);
-    });
-  };
-  if (readOutside(e.result))
-    e.roots.push_back(e.result);
-  for (Operation &op : body.without_terminator())
-    if (e.ops.contains(&op) && !isa<hlo::BroadcastInDimOp>(op) &&
-        readOutside(op.getResult(0)))
-      e.roots.push_back(op.getResult(0));
-  return e;
 }
 
 LogicalResult Lowering::lowerFusion(hlo::FusionOp fusion) {
