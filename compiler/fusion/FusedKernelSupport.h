@@ -13,6 +13,10 @@
 
 #include <cstdint>
 
+namespace mlir {
+class Operation;
+} // namespace mlir
+
 namespace tpuc::fusion {
 
 /// One vreg: 8 sublanes x 128 lanes, the tile of the (8,128) layouts.
@@ -30,6 +34,16 @@ inline constexpr int64_t kLoopKernelVmemBytes = 4 << 20;
 /// Inputs that a loop kernel keeps whole in VMEM (broadcast sources: a
 /// bias, a per-row statistic) take at most this much.
 inline constexpr int64_t kResidentInputBytes = 4 << 20;
+
+/// Whether `op`, an op of a contraction's output shape in an output fusion,
+/// runs in the contraction's kernel on its result tiles in VMEM (the
+/// epilogue, passes/HloToTpu/Epilogue.cpp): an elementwise op, a splat
+/// constant, or a broadcast_in_dim whose source is one element or follows
+/// the result's minor dim only (a `[C]` bias or scale, `[1,...,1,C]`),
+/// at most kResidentInputBytes. Row-wise broadcasts and iotas are not: the
+/// planner does not fuse them into an epilogue, so the kernel never has to
+/// split one (FusionPlanner.cpp uses the same predicate).
+bool fitsContractionEpilogue(mlir::Operation *op);
 
 } // namespace tpuc::fusion
 

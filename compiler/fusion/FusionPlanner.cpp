@@ -107,13 +107,6 @@ bool isTranscendental(Operation *op) {
              hlo::RsqrtOp, hlo::DivideOp, hlo::RemainderOp>(op);
 }
 
-/// Ops that fit a contraction's epilogue: elementwise on its output tiles.
-bool isEpilogueOp(Operation *op) {
-  return op->hasTrait<OpTrait::Elementwise>() ||
-         isa<hlo::SelectOp, hlo::ClampOp, hlo::BroadcastInDimOp,
-             hlo::ConstantOp, hlo::IotaOp>(op);
-}
-
 /// Ops that fit a contraction's operand fetch (XLA TPU's convolution
 /// fusion): type conversion and data movement without arithmetic.
 bool isPrologueOp(Operation *op) {
@@ -404,7 +397,7 @@ bool Planner::tryFuse(Operation *producer, int g, Operation *user) {
                                                         group.clones)) {
       // Ops of the output's size run on its tiles; smaller side inputs
       // (a bias reshaped, a scale broadcast) are computed per tile.
-      if (numElements(op->getResult(0)) == n && !isEpilogueOp(op)) {
+      if (numElements(op->getResult(0)) == n && !fitsContractionEpilogue(op)) {
         note(producer, "its consumer " + opName(op) +
                            " does not fit a contraction epilogue");
         return false;
@@ -414,7 +407,7 @@ bool Planner::tryFuse(Operation *producer, int g, Operation *user) {
   if (role == Role::Loop && hero == Role::Contraction) {
     bool prologue = isa<hlo::DotGeneralOp, hlo::ConvolutionOp>(user);
     bool fits = prologue ? isPrologueOp(producer)
-                         : isEpilogueOp(producer) ||
+                         : fitsContractionEpilogue(producer) ||
                                numElements(producer->getResult(0)) !=
                                    numElements(group.heroes.front()->getResult(0));
     if (!fits) {

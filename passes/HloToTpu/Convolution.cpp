@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/HloToTpu/Epilogue.h"
 #include "passes/HloToTpu/Lowering.h"
 
 using namespace mlir;
@@ -125,10 +126,13 @@ struct ConvMems {
   Value lhs, rhs, out;
 };
 
-static FailureOr<ConvMems> memsOf(Lowering &l, hlo::ConvolutionOp op) {
+static FailureOr<ConvMems> memsOf(Lowering &l, hlo::ConvolutionOp op,
+                                  bool withResult = true) {
   FailureOr<Value> lhs = l.memOf(op.getLhs()), rhs = l.memOf(op.getRhs());
   if (failed(lhs) || failed(rhs))
     return failure();
+  if (!withResult) // an epilogue writes its roots instead
+    return ConvMems{*lhs, *rhs, Value()};
   Value out = l.allocHbm(cast<RankedTensorType>(op.getType()), op.getLoc());
   l.hbm[op.getResult()] = out;
   return ConvMems{*lhs, *rhs, out};
@@ -174,78 +178,146 @@ static const VBuf &resultPanels(Lowering &l, const VBuf &panels,
   return bf16Copy;
 }
 
+/// An output fusion's epilogue on f32 panels that are whole output column
+/// tiles (panel ot: `rows` tile rows of column tile ot of a result with
+/// `cols` column tiles), then its results written, one piece per column.
+static LogicalResult applyPanelEpilogue(Lowering &l, EpilogueKernel &ep,
+                                        const VBuf &panels, int64_t rows,
+                                        int64_t cols) {
+  SmallVector<EpiloguePiece> pieces;
+  for (int64_t ot = 0; ot < cols; ++ot)
+    pieces.push_back({l.c(ot * rows), l.c(ot), rows, cols, l.c(ot)});
+  for (const EpiloguePiece &p : pieces)
+    ep.fetch(p, kSemIn);
+  l.wait(kSemIn, cols * ep.fetches());
+  for (const EpiloguePiece &p : pieces) {
+    if (failed(ep.apply(p, panels, l.mul(p.stageTile, kSublanes * kLanes * 4),
+                        l.c(0))))
+      return failure();
+    ep.write(p, l.c(0), kSemOut);
+  }
+  l.wait(kSemOut, cols * ep.writes());
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Implicit GEMM on the MXU
 //===----------------------------------------------------------------------===//
 
-static LogicalResult lowerConvMxu(Lowering &l, hlo::ConvolutionOp op) {
-  hlo::ConvDimensionNumbersAttr dn = op.getDimensionNumbers();
-  ConvTypes ct = typesOf(op);
-  RankedTensorType lhsType = ct.lhs, type = ct.out;
-  const Window &win = ct.win;
-  Type inElem = ct.inElem;
-  int64_t ib = ct.ib, ob = ct.ob;
+namespace {
 
-  int64_t N = lhsType.getDimSize(dn.getInputBatch());
-  int64_t H = lhsType.getDimSize(dn.getInputSpatial()[0]);
-  int64_t W = lhsType.getDimSize(dn.getInputSpatial()[1]);
-  int64_t C = lhsType.getDimSize(dn.getInputFeature());
-  int64_t O = type.getDimSize(dn.getOutputFeature());
-  int64_t OH = type.getDimSize(dn.getOutputSpatial()[0]);
-  int64_t OW = type.getDimSize(dn.getOutputSpatial()[1]);
+/// The implicit-GEMM kernel of one forward NHWC-like convolution, in
+/// stages: the plan (output tiles per group G, output rows per block R),
+/// the weights (`prepareWeights`), the halo (`fillHalo`), the MXU pass loop
+/// (`step`) and the write-back, which applies an output fusion's epilogue
+/// when there is one.
+class ConvMxuKernel {
+public:
+  ConvMxuKernel(Lowering &l, hlo::ConvolutionOp op)
+      : l(l), op(op), dn(op.getDimensionNumbers()), ct(typesOf(op)),
+        win(ct.win) {}
+  LogicalResult run();
+
+private:
+  LogicalResult plan();
+  int64_t haloRows(int64_t r) const {
+    return (r - 1) * win.sh + (win.kh - 1) * win.dh + 1;
+  }
+  int64_t need(int64_t r, int64_t g) const;
+  LogicalResult allocate();
+  Value outerIndex(Value n, Value h, int64_t batchDim, int64_t nSize,
+                   int64_t hSize);
+  Value kernelOuter(Value kh, Value kw);
+  Value outTileOf(Value og, int64_t g, int64_t j);
+  void fetchWeights(Value og, Value kp);
+  void convertWeights(Value kp);
+  void prepareWeights(Value og);
+  void fillHalo(Value n, Value oh0);
+  void step(Value s, bool first);
+  void forEachPiece(Value n, Value oh0, Value og,
+                    function_ref<void(const EpiloguePiece &)> fn);
+  LogicalResult writeBack(Value n, Value oh0, Value og);
+
+  Lowering &l;
+  hlo::ConvolutionOp op;
+  hlo::ConvDimensionNumbersAttr dn;
+  ConvTypes ct;
+  const Window &win;
+  std::optional<EpilogueKernel> ep;
+  int64_t N = 0, H = 0, W = 0, C = 0, O = 0, OH = 0, OW = 0;
+  int64_t D = 128, blocks = 1, Wt = 0, Ct = 0, It = 0, Ot = 0, CtD = 0,
+          OtD = 0, CtPad = 0, OWt = 0, OWp = 0;
+  int64_t inTile = 0, outTile = 0, wTile = 0, kpos = 0;
+  int64_t Wp = 0, pitch = 0, spare = 0;
+  bool direct = false;
+  int64_t G = 0, R = 0, HR = 0, M = 0, parts = 1, gatherParts = 1;
+  MxuSplit split;
+  int64_t wBlock = 0, wSlot = 0, wFetches = 0;
+  Value in, ker, out, laneIds, sublaneIds, zero;
+  VBuf stage, halo, lhs, panels, outStage, weights, wStage;
+};
+
+constexpr int kSemEpilogue = 3;
+constexpr int64_t kBfRow = kLanes * 2;
+
+int64_t ConvMxuKernel::need(int64_t r, int64_t g) const {
+  int64_t hr = haloRows(r), m = r * pitch;
+  int64_t stageBytes = hr * Wt * Ct * inTile;
+  int64_t haloBytes = CtPad * hr * Wp * kBfRow + spare;
+  int64_t lhsBytes = direct ? 0 : 2 * m * D * 2;
+  int64_t panelBytes =
+      g * m * D * 4 + (ct.ob == 2 && !ep ? g * m * D * 2 : 0);
+  int64_t weightBytes =
+      kpos * CtD * g * wTile + 2 * Ct * g * blocks * kLanes * kLanes * ct.ib;
+  auto pages = [](int64_t x) { return ceilDiv(x, 4096) * 4096; };
+  return pages(stageBytes) + pages(haloBytes) + pages(lhsBytes) +
+         pages(panelBytes) + pages(weightBytes) +
+         (ep ? ep->vmemBytes(g * m * D / (kSublanes * kLanes), 1) : 0);
+}
+
+LogicalResult ConvMxuKernel::plan() {
+  RankedTensorType lhsType = ct.lhs, type = ct.out;
+  N = lhsType.getDimSize(dn.getInputBatch());
+  H = lhsType.getDimSize(dn.getInputSpatial()[0]);
+  W = lhsType.getDimSize(dn.getInputSpatial()[1]);
+  C = lhsType.getDimSize(dn.getInputFeature());
+  O = type.getDimSize(dn.getOutputFeature());
+  OH = type.getDimSize(dn.getOutputSpatial()[0]);
+  OW = type.getDimSize(dn.getOutputSpatial()[1]);
   // Ct, It and Ot count 128-lane blocks and 8-row tiles of the features; a
   // D x D MXU takes `blocks` = D/128 of the 128-blocks at a time: CtD
   // input blocks (K steps per window position), OtD output tiles.
-  int64_t D = l.mxuDim(), blocks = l.mxuBlocks();
-  int64_t Wt = ceilDiv(W, kSublanes), Ct = ceilDiv(C, kLanes);
-  int64_t It = ceilDiv(C, kSublanes), Ot = ceilDiv(O, kLanes);
-  int64_t CtD = ceilDiv(Ct, blocks), OtD = ceilDiv(Ot, blocks);
-  int64_t CtPad = CtD * blocks; // halo blocks, the ones past Ct zero
-  int64_t OWt = ceilDiv(OW, kSublanes), OWp = OWt * kSublanes;
-  int64_t inTile = kSublanes * kLanes * ib, outTile = kSublanes * kLanes * ob;
-  int64_t bfRow = kLanes * 2;
-  int64_t wTile = D * D * 2, kpos = win.kh * win.kw;
-  // The outer (above the two tiled dims) index of (batch, spatial 0).
-  auto outerIndex = [&](Value n, Value h, int64_t batchDim, int64_t nSize,
-                        int64_t hSize) {
-    return batchDim == 0 ? l.add(l.mul(n, hSize), h)
-                         : l.add(l.mul(h, nSize), n);
-  };
+  D = l.mxuDim(), blocks = l.mxuBlocks();
+  Wt = ceilDiv(W, kSublanes), Ct = ceilDiv(C, kLanes);
+  It = ceilDiv(C, kSublanes), Ot = ceilDiv(O, kLanes);
+  CtD = ceilDiv(Ct, blocks), OtD = ceilDiv(Ot, blocks);
+  CtPad = CtD * blocks; // halo blocks, the ones past Ct zero
+  OWt = ceilDiv(OW, kSublanes), OWp = OWt * kSublanes;
+  inTile = kSublanes * kLanes * ct.ib, outTile = kSublanes * kLanes * ct.ob;
+  wTile = D * D * 2, kpos = win.kh * win.kw;
 
   // Halo: rows of the padded input a block of R output rows reads, in
   // bf16, [CtPad][HR][Wp][128]; column pl + w holds input column w.
   int64_t readW = (OWp - 1) * win.sw + (win.kw - 1) * win.dw + 1;
-  int64_t Wp = std::max(readW, win.pl + Wt * kSublanes);
+  Wp = std::max(readW, win.pl + Wt * kSublanes);
   Wp = ceilDiv(Wp, kSublanes) * kSublanes;
   // Stride 1 on a 128-wide MXU: the LHS of window position (kh, kw) is a
   // contiguous run of halo rows when output pixel (r, w) is LHS row
   // r * Wp + w; rows with w >= OW are computed and dropped. Other strides,
   // and wider MXUs (whose LHS rows take several input blocks, each a run
   // of its own), gather the rows on the VPU into an LHS of pitch OWp.
-  bool direct = win.sw == 1 && win.sh == 1 && blocks == 1;
-  int64_t pitch = direct ? Wp : OWp;
+  direct = win.sw == 1 && win.sh == 1 && blocks == 1;
+  pitch = direct ? Wp : OWp;
   // The last run reads (kw - 1) * dw rows past the halo: one spare row.
-  int64_t spare = direct ? Wp * bfRow : 0;
-  auto haloRows = [&](int64_t r) {
-    return (r - 1) * win.sh + (win.kh - 1) * win.dh + 1;
-  };
-  auto need = [&](int64_t r, int64_t g) {
-    int64_t hr = haloRows(r), m = r * pitch;
-    int64_t stage = hr * Wt * Ct * inTile;
-    int64_t halo = CtPad * hr * Wp * bfRow + spare;
-    int64_t lhs = direct ? 0 : 2 * m * D * 2;
-    int64_t panels = g * m * D * 4 + (ob == 2 ? g * m * D * 2 : 0);
-    int64_t weights =
-        kpos * CtD * g * wTile + 2 * Ct * g * blocks * kLanes * kLanes * ib;
-    auto pages = [](int64_t x) { return ceilDiv(x, 4096) * 4096; };
-    return pages(stage) + pages(halo) + pages(lhs) + pages(panels) +
-           pages(weights);
-  };
-  int64_t budget = vmemBudget(l);
+  spare = direct ? Wp * kBfRow : 0;
+
+  if (failed(EpilogueKernel::take(l, op.getResult(), ep)))
+    return failure();
+
   // Output tiles per group (their weights resident) and output rows per
   // block: prefer long LHS streams (M >= 1024 rows or the whole image),
   // then as many resident output tiles as fit.
-  int64_t G = 0, R = 0;
+  int64_t budget = vmemBudget(l);
   for (int64_t g = OtD; g >= 1 && !G; --g) {
     if (OtD % g)
       continue;
@@ -260,270 +332,315 @@ static LogicalResult lowerConvMxu(Lowering &l, hlo::ConvolutionOp op) {
   }
   if (!G)
     return vmemError(l, op, need(1, 1));
-  int64_t HR = haloRows(R), M = R * pitch;
+  HR = haloRows(R), M = R * pitch;
   // Every MXU computes: the G tiles, and parts of the rows when G is below
   // the MXU count. A gathered LHS of several blocks is written part by
   // part, so its parts are whole output rows.
-  MxuSplit split = l.splitForMxus(G, M, blocks > 1 ? pitch : kSublanes);
-  int64_t parts = split.parts;
+  split = l.splitForMxus(G, M, blocks > 1 ? pitch : kSublanes);
+  parts = split.parts;
   // With one block the LHS and the panels are plain rows whatever the
   // parts; with several, output rows are laid out part by part.
-  int64_t gatherParts = blocks > 1 ? parts : 1;
+  gatherParts = blocks > 1 ? parts : 1;
+  return success();
+}
 
-  FailureOr<ConvMems> mems = memsOf(l, op);
+LogicalResult ConvMxuKernel::allocate() {
+  FailureOr<ConvMems> mems = memsOf(l, op, /*withResult=*/!ep);
   if (failed(mems))
     return failure();
-  Value in = mems->lhs, ker = mems->rhs, out = mems->out;
+  in = mems->lhs, ker = mems->rhs, out = mems->out;
   Type bf16 = l.b.getBF16Type(), f32 = l.b.getF32Type();
 
-  VBuf stage = l.vmem(inElem, HR * Wt * Ct * inTile);
-  int64_t haloBytes = CtPad * HR * Wp * bfRow + spare;
-  VBuf halo = l.vmem(bf16, haloBytes);
-  VBuf lhs = direct ? halo : l.vmem(bf16, 2 * M * D * 2);
-  VBuf panels = l.vmem(f32, G * M * D * 4);
-  VBuf outStage = ob == 2 ? l.vmem(bf16, G * M * D * 2) : VBuf();
-  VBuf weights = l.vmem(bf16, kpos * CtD * G * wTile);
-  VBuf wStage = l.vmem(inElem, 2 * Ct * G * blocks * kLanes * kLanes * ib);
+  stage = l.vmem(ct.inElem, HR * Wt * Ct * inTile);
+  int64_t haloBytes = CtPad * HR * Wp * kBfRow + spare;
+  halo = l.vmem(bf16, haloBytes);
+  lhs = direct ? halo : l.vmem(bf16, 2 * M * D * 2);
+  panels = l.vmem(f32, G * M * D * 4);
+  outStage = ct.ob == 2 && !ep ? l.vmem(bf16, G * M * D * 2) : VBuf();
+  weights = l.vmem(bf16, kpos * CtD * G * wTile);
+  wStage = l.vmem(ct.inElem, 2 * Ct * G * blocks * kLanes * kLanes * ct.ib);
+  if (ep && failed(ep->begin(G * M * D / (kSublanes * kLanes), 1)))
+    return failure();
 
   // The halo's padding stays zero: data stores only touch the data columns
   // (and write zeros where the input is ragged or out of range).
   zeroFill(l, halo, bf16, ceilDiv(haloBytes, 4096) * 4096);
-  Value laneIds = tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg());
-  Value sublaneIds = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
-  Value zero = l.splatF32(0.0);
+  laneIds = tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg());
+  sublaneIds = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
+  zero = l.splatF32(0.0);
+  wBlock = kLanes * kLanes * ct.ib, wSlot = Ct * G * blocks * wBlock;
+  wFetches = Ct * G * blocks;
+  return success();
+}
 
-  // Kernel tiles: [kernel spatial outer][It][Ot] with (i, o) the tiled dims.
+/// The outer (above the two tiled dims) index of (batch, spatial 0).
+Value ConvMxuKernel::outerIndex(Value n, Value h, int64_t batchDim,
+                                int64_t nSize, int64_t hSize) {
+  return batchDim == 0 ? l.add(l.mul(n, hSize), h)
+                       : l.add(l.mul(h, nSize), n);
+}
+
+/// Kernel tiles: [kernel spatial outer][It][Ot] with (i, o) the tiled dims.
+Value ConvMxuKernel::kernelOuter(Value kh, Value kw) {
   int64_t kSp0 = dn.getKernelSpatial()[0];
-  auto kernelOuter = [&](Value kh, Value kw) {
-    Value h = win.revH ? l.sub(l.c(win.kh - 1), kh) : kh;
-    Value w = win.revW ? l.sub(l.c(win.kw - 1), kw) : kw;
-    return kSp0 == 0 ? l.add(l.mul(h, win.kw), w) : l.add(l.mul(w, win.kh), h);
-  };
-  // The 128-wide output tile of block j of group tile g: past the last one
-  // it is the last one again (computed twice, written twice, identically).
-  auto outTileOf = [&](Value og, int64_t g, int64_t j) {
-    Value ot = l.add(l.mul(l.add(l.mul(og, G), g), blocks), j);
-    return Ot % blocks != 0 && j > 0
-               ? arith::MinSIOp::create(l.b, l.loc, ot, l.c(Ot - 1))
-                     .getResult()
-               : ot;
-  };
+  Value h = win.revH ? l.sub(l.c(win.kh - 1), kh) : kh;
+  Value w = win.revW ? l.sub(l.c(win.kw - 1), kw) : kw;
+  return kSp0 == 0 ? l.add(l.mul(h, win.kw), w) : l.add(l.mul(w, win.kh), h);
+}
 
-  // Converts the weights of group og to bf16 tiles weights[kpos][CtD][G]
-  // (each D x D in lane blocks), zero past the input features. The f32/bf16
-  // 128x128 blocks (cb, g, j) of window position kp + 1 are fetched while
-  // those of kp are converted.
-  int64_t wBlock = kLanes * kLanes * ib, wSlot = Ct * G * blocks * wBlock;
-  auto validTiles = [&](int64_t cb) {
-    return std::min<int64_t>(16, It - 16 * cb);
-  };
-  auto stageAt = [&](int64_t cb, int64_t g, int64_t j) {
-    return ((cb * G + g) * blocks + j) * wBlock;
-  };
-  // Where 128x128 block (input block cb, output block j) of tile g goes.
-  auto weightAt = [&](Value kp, int64_t cb, int64_t g, int64_t j) {
-    Value tile = l.add(l.mul(l.add(l.mul(kp, CtD), cb / blocks), G), g);
-    return l.add(l.mul(tile, wTile),
-                 (j * D + (cb % blocks) * kLanes) * bfRow);
-  };
-  auto fetchWeights = [&](Value og, Value kp) {
-    Value kh = l.div(kp, win.kw), kw = l.rem(kp, win.kw);
-    Value slot = l.mul(l.rem(kp, 2), wSlot);
-    for (int64_t cb = 0; cb < Ct; ++cb) {
-      Value base = l.mul(l.add(l.mul(kernelOuter(kh, kw), It), cb * 16), Ot);
-      for (int64_t g = 0; g < G; ++g)
-        for (int64_t j = 0; j < blocks; ++j)
-          l.dma(ker, l.mul(l.add(base, outTileOf(og, g, j)), inTile),
-                wStage.arena, l.add(slot, wStage.offset + stageAt(cb, g, j)),
-                validTiles(cb), inTile, Ot * inTile, inTile, kSemW);
-    }
-  };
-  auto convertWeights = [&](Value kp) {
-    Value slot = l.mul(l.rem(kp, 2), wSlot);
-    for (int64_t cb = 0; cb < CtPad; ++cb) {
-      int64_t valid = cb < Ct ? validTiles(cb) : 0,
-              rowsLeft = std::min(kLanes, C - kLanes * cb);
-      for (int64_t g = 0; g < G; ++g)
-        for (int64_t j = 0; j < blocks; ++j) {
-          Value dst = weightAt(kp, cb, g, j);
-          if (valid > 0) {
-            Value src = l.add(slot, stageAt(cb, g, j));
-            l.loop(valid, [&](Value t) {
-              Value x = l.vload(wStage, l.add(l.mul(t, inTile), src));
-              if (rowsLeft % kSublanes)
-                x = l.maskBelow(x, sublaneIds,
-                                l.sub(l.c(rowsLeft), l.mul(t, kSublanes)),
-                                0.0);
-              l.vstore(x, weights, l.add(dst, l.mul(t, kSublanes * bfRow)));
-            });
-          }
-          for (int64_t t = valid; t < 16; ++t)
-            l.vstore(zero, weights, l.add(dst, t * kSublanes * bfRow));
-        }
-    }
-  };
-  int64_t wFetches = Ct * G * blocks;
-  auto prepareWeights = [&](Value og) {
-    fetchWeights(og, l.c(0));
-    l.loop(kpos - 1, [&](Value kp) {
-      l.wait(kSemW, wFetches);
-      fetchWeights(og, l.add(kp, 1));
-      convertWeights(kp);
-    });
-    l.wait(kSemW, wFetches);
-    convertWeights(l.c(kpos - 1));
-  };
+/// The 128-wide output tile of block j of group tile g: past the last one
+/// it is the last one again (computed twice, written twice, identically).
+Value ConvMxuKernel::outTileOf(Value og, int64_t g, int64_t j) {
+  Value ot = l.add(l.mul(l.add(l.mul(og, G), g), blocks), j);
+  return Ot % blocks != 0 && j > 0
+             ? arith::MinSIOp::create(l.b, l.loc, ot, l.c(Ot - 1)).getResult()
+             : ot;
+}
 
-  // Fills the halo for output rows [oh0, oh0 + R) of image n.
-  auto fillHalo = [&](Value n, Value oh0) {
-    Value ih0 = l.sub(l.mul(oh0, win.sh), l.c(win.pt));
-    int64_t rowBytes = Wt * Ct * inTile;
-    l.loop(HR, [&](Value r) {
-      // Rows outside the input read a clamped row and are zeroed below.
-      Value ih = smax(l, smin(l, l.add(ih0, r), H - 1), 0);
-      Value src = l.mul(
-          outerIndex(n, ih, dn.getInputBatch() == 0 ? 0 : 1, N, H), rowBytes);
-      l.dma(in, src, stage.arena, l.add(l.mul(r, rowBytes), stage.offset), 1,
-            rowBytes, 0, 0, kSemIn);
-    });
-    l.wait(kSemIn, HR);
-    l.loop(HR, [&](Value r) {
-      Value ih = l.add(ih0, r);
-      // 1 inside the input, <= 0 outside: min(ih + 1, H - ih) clamped.
-      Value valid = smax(l,
-                         smin(l,
-                              arith::MinSIOp::create(l.b, l.loc, l.add(ih, 1),
-                                                     l.sub(l.c(H), ih)),
-                              1),
-                         0);
-      l.loop(Ct, [&](Value cb) {
-        Value lanesLeft = smin(l, l.sub(l.c(C), l.mul(cb, kLanes)), kLanes);
-        Value limit = arith::MulIOp::create(l.b, l.loc, lanesLeft, valid);
-        Value dstRow = l.add(l.mul(cb, HR), r);
-        // The row's lane mask once; its tiles unrolled (up to 64), each
-        // address one add to the row's base.
-        Value keep =
-            tpu::VCmpOp::create(l.b, l.loc, l.i32Reg(), tpu::CmpKind::lt,
-                                laneIds, l.splatIndex(limit));
-        VBuf stageAt0 = stage, haloAt0 = halo;
-        stageAt0.offset = haloAt0.offset = 0;
-        Value srcBase = l.add(
-            l.add(l.mul(r, Wt * Ct * inTile), l.mul(cb, inTile)), stage.offset);
-        Value dstBase =
-            l.add(l.mul(l.add(l.mul(dstRow, Wp), win.pl), bfRow), halo.offset);
-        auto column = [&](Value j, bool last) {
-          Value x = l.vload(stageAt0, l.add(srcBase, l.mul(j, Ct * inTile)));
-          x = tpu::VSelectOp::create(l.b, l.loc, keep, x, zero);
-          if (last && W % kSublanes)
-            x = l.maskBelow(x, sublaneIds, l.c(W % kSublanes), 0.0);
-          l.vstore(x, haloAt0, l.add(dstBase, l.mul(j, kSublanes * bfRow)));
-        };
-        if (Wt <= 64) {
-          for (int64_t j = 0; j < Wt; ++j)
-            column(l.c(j), j == Wt - 1);
-        } else {
-          l.loop(Wt - 1, [&](Value j) { column(j, false); });
-          column(l.c(Wt - 1), true);
-        }
-      });
-    });
-  };
+// The weights of group og become bf16 tiles weights[kpos][CtD][G] (each
+// D x D in lane blocks), zero past the input features. The f32/bf16
+// 128x128 blocks (cb, g, j) of window position kp + 1 are fetched while
+// those of kp are converted.
+void ConvMxuKernel::fetchWeights(Value og, Value kp) {
+  Value kh = l.div(kp, win.kw), kw = l.rem(kp, win.kw);
+  Value slot = l.mul(l.rem(kp, 2), wSlot);
+  for (int64_t cb = 0; cb < Ct; ++cb) {
+    Value base = l.mul(l.add(l.mul(kernelOuter(kh, kw), It), cb * 16), Ot);
+    for (int64_t g = 0; g < G; ++g)
+      for (int64_t j = 0; j < blocks; ++j)
+        l.dma(ker, l.mul(l.add(base, outTileOf(og, g, j)), inTile),
+              wStage.arena,
+              l.add(slot, wStage.offset + ((cb * G + g) * blocks + j) * wBlock),
+              std::min<int64_t>(16, It - 16 * cb), inTile, Ot * inTile, inTile,
+              kSemW);
+  }
+}
 
-  // Step s = (window position, input D-block): gather the LHS rows of
-  // every output pixel of the block from the halo into slot s % 2 (part by
-  // part, block by block: [parts][blocks][rows of a part][128]), then one
-  // matmul per (output tile, row part).
-  int64_t lhsSlotBytes = M * D * 2;
-  auto step = [&](Value s, bool first) {
-    Value kp = l.div(s, CtD), cbD = l.rem(s, CtD);
-    Value kh = l.div(kp, win.kw), kw = l.rem(kp, win.kw);
-    Value colBase = l.mul(kw, win.dw);
-    auto rowBaseOf = [&](int64_t i) {
-      return l.add(l.mul(l.add(l.mul(cbD, blocks), i), HR), l.mul(kh, win.dh));
-    };
-    Value slot = direct
-                     ? l.mul(l.add(l.mul(rowBaseOf(0), Wp), colBase), bfRow)
-                     : l.mul(l.rem(s, 2), lhsSlotBytes);
-    // One strided load and one store per 8 output pixels. The tiles of a
-    // row are unrolled (up to 64) so that each address is one add to the
-    // row's base (buffer offsets folded into the bases).
-    VBuf haloAt0 = halo, lhsAt0 = lhs;
-    haloAt0.offset = lhsAt0.offset = 0;
-    auto gather = [&](Value srcBase, Value dstBase, Value jt) {
-      Value x = l.vload(haloAt0,
-                        l.add(srcBase, l.mul(jt, kSublanes * win.sw * bfRow)),
-                        win.sw * bfRow);
-      l.vstore(x, lhsAt0, l.add(dstBase, l.mul(jt, kSublanes * bfRow)));
-    };
-    if (!direct)
-      for (int64_t q = 0; q < gatherParts; ++q)
-        for (int64_t i = 0; i < blocks; ++i) {
-          Value rowBase = rowBaseOf(i);
-          int64_t dstPart = ((q * blocks + i) * (M / gatherParts)) * bfRow;
-          l.loop(R / gatherParts, [&](Value prow) {
-            Value orow = l.add(prow, q * (R / gatherParts));
-            Value srcRow =
-                l.add(l.mul(rowBase, Wp), l.mul(orow, win.sh * Wp));
-            Value srcBase =
-                l.add(l.mul(l.add(srcRow, colBase), bfRow), halo.offset);
-            Value dstBase = l.add(
-                l.add(slot, l.mul(prow, OWp * bfRow)), lhs.offset + dstPart);
-            if (OWt <= 64) {
-              for (int64_t jt = 0; jt < OWt; ++jt)
-                gather(srcBase, dstBase, l.c(jt));
-            } else {
-              l.loop(OWt, [&](Value jt) { gather(srcBase, dstBase, jt); });
-            }
+void ConvMxuKernel::convertWeights(Value kp) {
+  Value slot = l.mul(l.rem(kp, 2), wSlot);
+  for (int64_t cb = 0; cb < CtPad; ++cb) {
+    int64_t valid = cb < Ct ? std::min<int64_t>(16, It - 16 * cb) : 0,
+            rowsLeft = std::min(kLanes, C - kLanes * cb);
+    for (int64_t g = 0; g < G; ++g)
+      for (int64_t j = 0; j < blocks; ++j) {
+        // Where 128x128 block (input block cb, output block j) of tile g
+        // goes.
+        Value tile = l.add(l.mul(l.add(l.mul(kp, CtD), cb / blocks), G), g);
+        Value dst = l.add(l.mul(tile, wTile),
+                          (j * D + (cb % blocks) * kLanes) * kBfRow);
+        if (valid > 0) {
+          Value src = l.add(slot, ((cb * G + g) * blocks + j) * wBlock);
+          l.loop(valid, [&](Value t) {
+            Value x = l.vload(wStage, l.add(l.mul(t, inTile), src));
+            if (rowsLeft % kSublanes)
+              x = l.maskBelow(x, sublaneIds,
+                              l.sub(l.c(rowsLeft), l.mul(t, kSublanes)), 0.0);
+            l.vstore(x, weights, l.add(dst, l.mul(t, kSublanes * kBfRow)));
           });
         }
-    Value wBase = l.mul(l.add(l.mul(kp, CtD), cbD), G * wTile);
-    matmulTiles(
-        l, split, M, weights,
-        [&](int64_t g) { return l.add(wBase, g * wTile); }, lhs, slot, panels,
-        !first);
-  };
+        for (int64_t t = valid; t < 16; ++t)
+          l.vstore(zero, weights, l.add(dst, t * kSublanes * kBfRow));
+      }
+  }
+}
 
-  // The C panels of a block go to output rows [oh0, oh0 + R), one DMA per
-  // (row, output tile, block): OWt tiles, a destination stride of Ot
-  // tiles. Panel g is [parts][blocks][rows of a part][128].
-  auto writeBack = [&](Value n, Value oh0, Value og) {
-    const VBuf &src = resultPanels(l, panels, outStage, ob, G * M * D * 4);
-    int64_t partsOut = gatherParts, rowsOut = R / partsOut;
-    int64_t partRowsOut = M / partsOut;
-    for (int64_t q = 0; q < partsOut; ++q)
-      l.loop(rowsOut, [&](Value prow) {
-        Value orow = l.add(prow, q * rowsOut);
-        Value outer = outerIndex(n, l.add(oh0, orow),
-                                 dn.getOutputBatch() == 0 ? 0 : 1, N, OH);
-        for (int64_t g = 0; g < G; ++g)
-          for (int64_t j = 0; j < blocks; ++j) {
-            Value dst =
-                l.mul(l.add(l.mul(outer, OWt * Ot), outTileOf(og, g, j)),
-                      outTile);
-            int64_t from = (g * M * blocks + (q * blocks + j) * partRowsOut) *
-                           kLanes * ob;
-            l.dma(src.arena,
-                  l.add(l.mul(prow, pitch * kLanes * ob), src.offset + from),
-                  out, dst, OWt, outTile, outTile, Ot * outTile, kSemOut);
+void ConvMxuKernel::prepareWeights(Value og) {
+  fetchWeights(og, l.c(0));
+  l.loop(kpos - 1, [&](Value kp) {
+    l.wait(kSemW, wFetches);
+    fetchWeights(og, l.add(kp, 1));
+    convertWeights(kp);
+  });
+  l.wait(kSemW, wFetches);
+  convertWeights(l.c(kpos - 1));
+}
+
+/// Fills the halo for output rows [oh0, oh0 + R) of image n.
+void ConvMxuKernel::fillHalo(Value n, Value oh0) {
+  Value ih0 = l.sub(l.mul(oh0, win.sh), l.c(win.pt));
+  int64_t rowBytes = Wt * Ct * inTile;
+  l.loop(HR, [&](Value r) {
+    // Rows outside the input read a clamped row and are zeroed below.
+    Value ih = smax(l, smin(l, l.add(ih0, r), H - 1), 0);
+    Value src = l.mul(
+        outerIndex(n, ih, dn.getInputBatch() == 0 ? 0 : 1, N, H), rowBytes);
+    l.dma(in, src, stage.arena, l.add(l.mul(r, rowBytes), stage.offset), 1,
+          rowBytes, 0, 0, kSemIn);
+  });
+  l.wait(kSemIn, HR);
+  l.loop(HR, [&](Value r) {
+    Value ih = l.add(ih0, r);
+    // 1 inside the input, <= 0 outside: min(ih + 1, H - ih) clamped.
+    Value valid = smax(
+        l,
+        smin(l,
+             arith::MinSIOp::create(l.b, l.loc, l.add(ih, 1), l.sub(l.c(H), ih)),
+             1),
+        0);
+    l.loop(Ct, [&](Value cb) {
+      Value lanesLeft = smin(l, l.sub(l.c(C), l.mul(cb, kLanes)), kLanes);
+      Value limit = arith::MulIOp::create(l.b, l.loc, lanesLeft, valid);
+      Value dstRow = l.add(l.mul(cb, HR), r);
+      // The row's lane mask once; its tiles unrolled (up to 64), each
+      // address one add to the row's base.
+      Value keep = tpu::VCmpOp::create(l.b, l.loc, l.i32Reg(),
+                                       tpu::CmpKind::lt, laneIds,
+                                       l.splatIndex(limit));
+      VBuf stageAt0 = stage, haloAt0 = halo;
+      stageAt0.offset = haloAt0.offset = 0;
+      Value srcBase = l.add(
+          l.add(l.mul(r, Wt * Ct * inTile), l.mul(cb, inTile)), stage.offset);
+      Value dstBase =
+          l.add(l.mul(l.add(l.mul(dstRow, Wp), win.pl), kBfRow), halo.offset);
+      auto column = [&](Value j, bool last) {
+        Value x = l.vload(stageAt0, l.add(srcBase, l.mul(j, Ct * inTile)));
+        x = tpu::VSelectOp::create(l.b, l.loc, keep, x, zero);
+        if (last && W % kSublanes)
+          x = l.maskBelow(x, sublaneIds, l.c(W % kSublanes), 0.0);
+        l.vstore(x, haloAt0, l.add(dstBase, l.mul(j, kSublanes * kBfRow)));
+      };
+      if (Wt <= 64) {
+        for (int64_t j = 0; j < Wt; ++j)
+          column(l.c(j), j == Wt - 1);
+      } else {
+        l.loop(Wt - 1, [&](Value j) { column(j, false); });
+        column(l.c(Wt - 1), true);
+      }
+    });
+  });
+}
+
+/// Step s = (window position, input D-block): gather the LHS rows of every
+/// output pixel of the block from the halo into slot s % 2 (part by part,
+/// block by block: [parts][blocks][rows of a part][128]), then one matmul
+/// per (output tile, row part).
+void ConvMxuKernel::step(Value s, bool first) {
+  Value kp = l.div(s, CtD), cbD = l.rem(s, CtD);
+  Value kh = l.div(kp, win.kw), kw = l.rem(kp, win.kw);
+  Value colBase = l.mul(kw, win.dw);
+  auto rowBaseOf = [&](int64_t i) {
+    return l.add(l.mul(l.add(l.mul(cbD, blocks), i), HR), l.mul(kh, win.dh));
+  };
+  Value slot = direct ? l.mul(l.add(l.mul(rowBaseOf(0), Wp), colBase), kBfRow)
+                      : l.mul(l.rem(s, 2), M * D * 2);
+  // One strided load and one store per 8 output pixels. The tiles of a
+  // row are unrolled (up to 64) so that each address is one add to the
+  // row's base (buffer offsets folded into the bases).
+  VBuf haloAt0 = halo, lhsAt0 = lhs;
+  haloAt0.offset = lhsAt0.offset = 0;
+  auto gather = [&](Value srcBase, Value dstBase, Value jt) {
+    Value x = l.vload(haloAt0,
+                      l.add(srcBase, l.mul(jt, kSublanes * win.sw * kBfRow)),
+                      win.sw * kBfRow);
+    l.vstore(x, lhsAt0, l.add(dstBase, l.mul(jt, kSublanes * kBfRow)));
+  };
+  if (!direct)
+    for (int64_t q = 0; q < gatherParts; ++q)
+      for (int64_t i = 0; i < blocks; ++i) {
+        Value rowBase = rowBaseOf(i);
+        int64_t dstPart = ((q * blocks + i) * (M / gatherParts)) * kBfRow;
+        l.loop(R / gatherParts, [&](Value prow) {
+          Value orow = l.add(prow, q * (R / gatherParts));
+          Value srcRow = l.add(l.mul(rowBase, Wp), l.mul(orow, win.sh * Wp));
+          Value srcBase =
+              l.add(l.mul(l.add(srcRow, colBase), kBfRow), halo.offset);
+          Value dstBase = l.add(l.add(slot, l.mul(prow, OWp * kBfRow)),
+                                lhs.offset + dstPart);
+          if (OWt <= 64) {
+            for (int64_t jt = 0; jt < OWt; ++jt)
+              gather(srcBase, dstBase, l.c(jt));
+          } else {
+            l.loop(OWt, [&](Value jt) { gather(srcBase, dstBase, jt); });
           }
-      });
-    l.wait(kSemOut, R * G * blocks);
-  };
+        });
+      }
+  Value wBase = l.mul(l.add(l.mul(kp, CtD), cbD), G * wTile);
+  matmulTiles(
+      l, split, M, weights, [&](int64_t g) { return l.add(wBase, g * wTile); },
+      lhs, slot, panels, !first);
+}
 
+/// The result tiles of a block, output rows [oh0, oh0 + R): one piece per
+/// (row, output tile, block), OWt tiles a destination stride of Ot tiles
+/// apart. Panel g is [parts][blocks][rows of a part][128].
+void ConvMxuKernel::forEachPiece(
+    Value n, Value oh0, Value og,
+    function_ref<void(const EpiloguePiece &)> fn) {
+  int64_t rowsOut = R / gatherParts, partRowsOut = M / gatherParts;
+  for (int64_t q = 0; q < gatherParts; ++q)
+    l.loop(rowsOut, [&](Value prow) {
+      Value orow = l.add(prow, q * rowsOut);
+      Value outer = outerIndex(n, l.add(oh0, orow),
+                               dn.getOutputBatch() == 0 ? 0 : 1, N, OH);
+      for (int64_t g = 0; g < G; ++g)
+        for (int64_t j = 0; j < blocks; ++j) {
+          EpiloguePiece p;
+          p.col = outTileOf(og, g, j);
+          p.outTile = l.add(l.mul(outer, OWt * Ot), p.col);
+          int64_t from = g * M * blocks + (q * blocks + j) * partRowsOut;
+          p.stageTile =
+              l.add(l.mul(prow, pitch / kSublanes), from / kSublanes);
+          p.tiles = OWt;
+          p.stride = Ot;
+          fn(p);
+        }
+    });
+}
+
+LogicalResult ConvMxuKernel::writeBack(Value n, Value oh0, Value og) {
+  constexpr int64_t kF32Tile = kSublanes * kLanes * 4;
+  if (ep) {
+    l.wait(kSemEpilogue, R * G * blocks * ep->fetches());
+    LogicalResult status = success();
+    forEachPiece(n, oh0, og, [&](const EpiloguePiece &p) {
+      if (failed(ep->apply(p, panels, l.mul(p.stageTile, kF32Tile), l.c(0))))
+        status = failure();
+      ep->write(p, l.c(0), kSemOut);
+    });
+    l.wait(kSemOut, R * G * blocks * ep->writes());
+    return status;
+  }
+  const VBuf &src = resultPanels(l, panels, outStage, ct.ob, G * M * D * 4);
+  int64_t tileOut = kSublanes * kLanes * ct.ob;
+  forEachPiece(n, oh0, og, [&](const EpiloguePiece &p) {
+    l.dma(src.arena, l.add(l.mul(p.stageTile, tileOut), src.offset), out,
+          l.mul(p.outTile, tileOut), p.tiles, tileOut, tileOut,
+          p.stride * tileOut, kSemOut);
+  });
+  l.wait(kSemOut, R * G * blocks);
+  return success();
+}
+
+LogicalResult ConvMxuKernel::run() {
+  if (failed(plan()) || failed(allocate()))
+    return failure();
   int64_t steps = kpos * CtD;
+  LogicalResult status = success();
   l.loop(OtD / G, [&](Value og) {
     prepareWeights(og);
     l.loop(N, [&](Value n) {
       l.loop(OH / R, [&](Value blk) {
         Value oh0 = l.mul(blk, R);
         fillHalo(n, oh0);
+        // The epilogue's same-shape operands arrive during the steps.
+        if (ep)
+          forEachPiece(n, oh0, og, [&](const EpiloguePiece &p) {
+            ep->fetch(p, kSemEpilogue);
+          });
         step(l.c(0), /*first=*/true);
         l.loop(steps - 1, [&](Value s) { step(l.add(s, 1), false); });
-        writeBack(n, oh0, og);
+        if (failed(writeBack(n, oh0, og)))
+          status = failure();
       });
     });
   });
-  return success();
+  return status;
+}
+
+} // namespace
+
+static LogicalResult lowerConvMxu(Lowering &l, hlo::ConvolutionOp op) {
+  return ConvMxuKernel(l, op).run();
 }
 
 //===----------------------------------------------------------------------===//
@@ -568,15 +685,20 @@ static LogicalResult lowerConvWeightGrad(Lowering &l, hlo::ConvolutionOp op) {
                         win.pl + Wt * kSublanes);
   Wp = ceilDiv(Wp, kSublanes) * kSublanes;
 
+  std::optional<EpilogueKernel> ep;
+  if (failed(EpilogueKernel::take(l, op.getResult(), ep)))
+    return failure();
+  int64_t panelTiles = COtPad * M / kSublanes;
   auto pages = [](int64_t x) { return ceilDiv(x, 4096) * 4096; };
   int64_t needed = pages(H * Wt * Ct * inTile) + pages(Ct * Hp * Wp * bfRow) +
                    pages(2 * M * D * 2) + pages(COtPad * M * kLanes * 4) +
-                   (ob == 2 ? pages(COtPad * M * bfRow) : 0) +
-                   pages(COtPad * otWeights) + pages(COt * PT * dyTile);
+                   (ob == 2 && !ep ? pages(COtPad * M * bfRow) : 0) +
+                   pages(COtPad * otWeights) + pages(COt * PT * dyTile) +
+                   (ep ? ep->vmemBytes(panelTiles, 1) : 0);
   if (needed > vmemBudget(l))
     return vmemError(l, op, needed);
 
-  FailureOr<ConvMems> mems = memsOf(l, op);
+  FailureOr<ConvMems> mems = memsOf(l, op, /*withResult=*/!ep);
   if (failed(mems))
     return failure();
   Value x = mems->lhs, dy = mems->rhs, out = mems->out;
@@ -586,9 +708,12 @@ static LogicalResult lowerConvWeightGrad(Lowering &l, hlo::ConvolutionOp op) {
   VBuf xpad = l.vmem(bf16, Ct * Hp * Wp * bfRow);
   VBuf lhs = l.vmem(bf16, 2 * M * D * 2);
   VBuf panels = l.vmem(f32, COtPad * M * kLanes * 4);
-  VBuf outStage = ob == 2 ? l.vmem(bf16, COtPad * M * bfRow) : VBuf();
+  VBuf outStage =
+      ob == 2 && !ep ? l.vmem(bf16, COtPad * M * bfRow) : VBuf();
   VBuf weights = l.vmem(bf16, COtPad * otWeights);
   VBuf wStage = l.vmem(rhsType.getElementType(), COt * PT * dyTile);
+  if (ep && failed(ep->begin(panelTiles, 1)))
+    return failure();
 
   zeroFill(l, xpad, bf16, pages(Ct * Hp * Wp * bfRow));
   zeroFill(l, panels, f32, pages(COtPad * M * kLanes * 4));
@@ -705,7 +830,10 @@ static LogicalResult lowerConvWeightGrad(Lowering &l, hlo::ConvolutionOp op) {
     block(n, l.c(KB - 1), lastValid);
   });
 
-  // The panels are the output's tiles of each output column tile.
+  // The panels are the output's tiles of each output column tile: one
+  // piece each, through the epilogue when there is one.
+  if (ep)
+    return applyPanelEpilogue(l, *ep, panels, M / kSublanes, COt);
   const VBuf &src = resultPanels(l, panels, outStage, ob, COt * M * kLanes * 4);
   for (int64_t ot = 0; ot < COt; ++ot)
     l.dma(src.arena, l.c(src.offset + ot * M / kSublanes * outTile), out,

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/HloToTpu/Epilogue.h"
 #include "passes/HloToTpu/Lowering.h"
 #include "passes/MxuPrecision.h"
 
@@ -48,367 +49,527 @@ bool isCanonicalDot(hlo::DotGeneralOp op) {
 // dot_general on the MXU
 //===----------------------------------------------------------------------===//
 
-LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
-  auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
-  auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
-  auto type = cast<RankedTensorType>(op.getType());
+namespace {
+
+constexpr int kSemLhs = 0, kSemW = 1, kSemOut = 2, kSemEpilogue = 3;
+constexpr int64_t kBf16Tile = kSublanes * kLanes * 2;
+constexpr int64_t kF32Tile = kSublanes * kLanes * 4;
+
+/// The MXU kernel of one canonical dot_general, in stages: the plan
+/// (panel size, VMEM), operand staging (`fetch`, `splitTiles`), the MXU
+/// pass loop (`step`), and the write-back (`finishJob`, `writePiece`),
+/// which applies an output fusion's epilogue when there is one.
+class DotKernel {
+public:
+  DotKernel(Lowering &l, hlo::DotGeneralOp op) : l(l), op(op) {}
+  LogicalResult run();
+
+private:
+  /// A job: (batch, M panel, column group).
+  struct Job {
+    Value batch, panel;
+    SmallVector<Value, 8> cols; // the N tile of each group
+  };
+
+  LogicalResult plan();
+  int64_t vmemNeed(int64_t rows) const;
+  LogicalResult allocate();
+  Job jobAt(Value j);
+  Value minOf(Value x, int64_t y);
+  Value colTile(Value n, int64_t j);
+  void when(Value flag, function_ref<void()> body);
+  int64_t slotTile(int64_t q, int64_t j) const {
+    return (q * blocks + j) * partTiles;
+  }
+  void fetch(const Job &job, Value k, Value slot);
+  EpiloguePiece pieceAt(const Job &job, int64_t p);
+  void fetchEpilogue(const Job &job);
+  void writePiece(const Job &job, Value cslot, int64_t p);
+  void splitTiles(const VBuf &stage, Value src, int64_t srcTile,
+                  ArrayRef<VBuf> dst, Value dstOff, int64_t tiles,
+                  function_ref<Value(Value, Value)> mask);
+  Value prepareOperands(Value slot, Value k);
+  void issueProducts(Value slot, Value wOff, Value cslot, bool first);
+  void step(Value j, const Job &job, Value k, bool first, bool last,
+            ArrayRef<int64_t> writes);
+  LogicalResult finishJob(Value j, const Job &job);
+
+  Lowering &l;
+  hlo::DotGeneralOp op;
+  std::optional<EpilogueKernel> ep;
+  RankedTensorType lhsType, rhsType, type;
+  Type inElem;
+  Geometry ga, gb, gc;
+  int64_t nb = 1, K = 0, D = 128, blocks = 1, mt = 0, kt = 0, nt = 0;
+  int64_t kSteps = 0, nTiles = 0, splits = 1, groups = 1;
+  bool raggedK = false, outBf16 = false, prepA = false, prepB = false;
+  SmallVector<std::pair<int64_t, int64_t>> products;
+  int64_t panelTiles = 1, mb = 8, parts = 1, partTiles = 1;
+  MxuSplit split;
+  int64_t aTile = 0, bTile = 0, cTile = 0, aBatch = 0, cBatch = 0;
+  int64_t wRowTiles = 16, bBatch = 0;
+  int64_t mPanels = 1, colGroups = 1, jobs = 1;
+  int64_t lhsSlot = 0, cSlot = 0, cOutSlot = 0, lhsStageSlot = 0,
+          wStageSlot = 0;
+  int64_t kWeightBytes = 0;
+  int64_t rowSplit = 1, pieces = 1, pieceTiles = 1;
+  Value a, bsrc, out;
+  SmallVector<VBuf> lhs, wStage, cp, cSmall, cOut;
+  SmallVector<SmallVector<VBuf>> w;
+  VBuf lhsStage;
+};
+
+/// Shapes, MXU tiling and the M panel: as many rows as fit (longer LHS
+/// streams amortise the MXU's fill and drain), a divisor of the row tiles.
+LogicalResult DotKernel::plan() {
+  lhsType = cast<RankedTensorType>(op.getLhs().getType());
+  rhsType = cast<RankedTensorType>(op.getRhs().getType());
+  type = cast<RankedTensorType>(op.getType());
   if (!isCanonicalDot(op))
     return unsupported(op, "other than [M,K] x [K,N] or [B,M,K] x [B,K,N] "
                            "(tpuc-decompose-dots makes that form)");
-  Type inElem = lhsType.getElementType(), outElem = type.getElementType();
+  inElem = lhsType.getElementType();
+  Type outElem = type.getElementType();
   if (!inElem.isF32() && !inElem.isBF16())
     return unsupported(op, "with integer operands");
   if (!outElem.isF32() && !outElem.isBF16())
     return unsupported(op, "with an integer result");
 
   int64_t rank = lhsType.getRank();
-  int64_t nb = rank == 3 ? lhsType.getDimSize(0) : 1;
-  int64_t K = lhsType.getDimSize(rank - 1);
-  Geometry ga = geometryOf(lhsType), gb = geometryOf(rhsType),
-           gc = geometryOf(type);
+  nb = rank == 3 ? lhsType.getDimSize(0) : 1;
+  K = lhsType.getDimSize(rank - 1);
+  ga = geometryOf(lhsType), gb = geometryOf(rhsType), gc = geometryOf(type);
   // kt and nt count 128-wide tiles of K and N; a D x D MXU takes D/128
   // (`blocks`) of them at a time: kSteps steps along K, nTiles weight
   // tiles along N.
-  int64_t D = mxuDim(), blocks = mxuBlocks();
-  int64_t mt = ga.rowTiles, kt = ga.colTiles, nt = gb.colTiles;
-  int64_t kSteps = ceilDiv(K, D), nTiles = ceilDiv(nt, blocks);
-  bool raggedK = K % D != 0;
-  bool outBf16 = outElem.isBF16();
+  D = l.mxuDim(), blocks = l.mxuBlocks();
+  mt = ga.rowTiles, kt = ga.colTiles, nt = gb.colTiles;
+  kSteps = ceilDiv(K, D), nTiles = ceilDiv(nt, blocks);
+  raggedK = K % D != 0;
+  outBf16 = outElem.isBF16();
   // f32 operands are split into bf16 pieces on the VPU (one piece is XLA's
   // DEFAULT rounding); bf16 operands are exact in one piece.
-  int64_t splits = inElem.isF32() ? bf16PiecesFor(op.getPrecisionConfig(), dotPrecision) : 1;
-  SmallVector<std::pair<int64_t, int64_t>> products = productsOf(splits);
+  splits = inElem.isF32()
+               ? bf16PiecesFor(op.getPrecisionConfig(), l.dotPrecision)
+               : 1;
+  products = productsOf(splits);
   // Operands the MXU cannot read as they are go through the VPU: f32 ones
   // are split, and a ragged K is zeroed past its end on both sides.
-  bool prepA = !inElem.isBF16() || raggedK;
-  bool prepB = prepA;
+  prepA = !inElem.isBF16() || raggedK;
+  prepB = prepA;
   // Every MXU computes: one weight tile (N tile) per group, and the panel's
   // rows split in parts when there are fewer N tiles than MXUs.
-  int64_t groups =
-      std::min<int64_t>(std::max<int64_t>(spec.machine.mxu_count(), 1), nTiles);
+  groups = std::min<int64_t>(
+      std::max<int64_t>(l.spec.machine.mxu_count(), 1), nTiles);
+  kWeightBytes = D * D * 2;
 
-  FailureOr<Value> a = memOf(op.getLhs()), bm = memOf(op.getRhs());
-  if (failed(a) || failed(bm))
+  if (failed(EpilogueKernel::take(l, op.getResult(), ep)))
     return failure();
-  Value out = allocHbm(type, op.getLoc());
-  hbm[op.getResult()] = out;
-  Type bf16 = b.getBF16Type(), f32 = b.getF32Type();
 
-  // M panels: as many rows as fit (longer LHS streams amortise the MXU's
-  // fill and drain), a divisor of the row tiles.
-  const int64_t kWeightBytes = D * D * 2;
-  int64_t vmemBytes = spec.machine.vmem_bytes();
-  auto need = [&](int64_t rows) {
-    int64_t lhs = splits * 2 * rows * D * 2 +
-                  (prepA ? 2 * rows * D * ga.elemBytes : 0);
-    int64_t w = groups * (splits * 2 * kWeightBytes +
-                          (prepB ? 2 * D * D * gb.elemBytes : 0));
-    int64_t cp = groups * 2 * rows * D *
-                 (4 + (splits > 1 ? 4 : 0) + (outBf16 ? 2 : 0));
-    return lhs + w + cp;
-  };
-  int64_t panelTiles = 1;
+  int64_t vmemBytes = l.spec.machine.vmem_bytes();
   for (int64_t d = std::min<int64_t>(mt, 1024); d >= 1; --d)
-    if (mt % d == 0 && need(d * kSublanes) <= vmemBytes * 3 / 4) {
+    if (mt % d == 0 && vmemNeed(d * kSublanes) <= vmemBytes * 3 / 4) {
       panelTiles = d;
       break;
     }
-  int64_t mb = panelTiles * kSublanes;
-  if (need(mb) > vmemBytes)
+  mb = panelTiles * kSublanes;
+  if (vmemNeed(mb) > vmemBytes)
     return op.emitError() << "the kernel for 'hlo.dot_general' needs "
-                          << need(mb) << " bytes of VMEM but "
-                          << spec.machine.name() << " has " << vmemBytes;
-  MxuSplit split = splitForMxus(groups, mb);
-  int64_t parts = split.parts, partTiles = panelTiles / parts;
+                          << vmemNeed(mb) << " bytes of VMEM but "
+                          << l.spec.machine.name() << " has " << vmemBytes;
+  split = l.splitForMxus(groups, mb);
+  parts = split.parts, partTiles = panelTiles / parts;
 
-  int64_t aTile = ga.tileBytes(), bTile = gb.tileBytes(),
-          cTile = gc.tileBytes();
-  int64_t aBatch = mt * kt * aTile, cBatch = mt * nt * cTile;
+  aTile = ga.tileBytes(), bTile = gb.tileBytes(), cTile = gc.tileBytes();
+  aBatch = mt * kt * aTile, cBatch = mt * nt * cTile;
   // B as the kernel reads it: kSteps whole D-row weight tiles per batch.
-  int64_t wRowTiles = D / kSublanes;
-  int64_t bBatch = kSteps * wRowTiles * nt * bTile;
-  // With a ragged K, B's last weight tile would read past its buffer: copy
-  // B into one padded to whole D-row tiles (the rows past K are masked).
-  Value bsrc = *bm;
-  if (raggedK) {
-    SmallVector<int64_t> shape(rhsType.getShape());
-    shape[rank - 2] = kSteps * D;
-    bsrc = allocHbm(rhsType.clone(shape), op.getLoc());
-    int64_t srcBatch = gb.rowTiles * nt * bTile;
-    dma(*bm, c(0), bsrc, c(0), nb, srcBatch, srcBatch, bBatch, 3);
-    wait(3, 1);
-  }
-
-  // VMEM: LHS pieces and weight pieces double-buffered by step, C panels
-  // (and their bf16 copies) double-buffered by job. A slot of an MXU
-  // operand is [parts][blocks][rows of a part][128] (lane blocks, each
-  // part's blocks together as MXU_MATMUL reads them); a weight slot is
-  // [blocks][D][128].
-  int64_t lhsSlot = mb * D * 2, cSlot = mb * D * 4, cOutSlot = mb * D * 2;
-  int64_t lhsStageSlot = mb * D * ga.elemBytes,
-          wStageSlot = D * D * gb.elemBytes;
-  SmallVector<VBuf> lhs, wStage;
-  SmallVector<SmallVector<VBuf>> w(groups);
-  for (int64_t s = 0; s < splits; ++s)
-    lhs.push_back(vmem(bf16, 2 * lhsSlot));
-  VBuf lhsStage = prepA ? vmem(inElem, 2 * lhsStageSlot) : VBuf();
-  for (int64_t g = 0; g < groups; ++g) {
-    for (int64_t s = 0; s < splits; ++s)
-      w[g].push_back(vmem(bf16, 2 * kWeightBytes));
-    wStage.push_back(prepB ? vmem(inElem, 2 * wStageSlot) : VBuf());
-  }
-  // With split operands the small products accumulate apart from the
-  // large one (XLA sums separate dots): their rounding errors stay small
-  // and the result is as close to f32 as one f32 accumulation.
-  SmallVector<VBuf> cp, cSmall, cOut;
-  for (int64_t g = 0; g < groups; ++g) {
-    cp.push_back(vmem(f32, 2 * cSlot));
-    if (splits > 1)
-      cSmall.push_back(vmem(f32, 2 * cSlot));
-    if (outBf16)
-      cOut.push_back(vmem(bf16, 2 * cOutSlot));
-  }
-  // Tile index of (part q, block j, row tile r) in a slot.
-  auto slotTile = [&](int64_t q, int64_t j) {
-    return (q * blocks + j) * partTiles;
-  };
-
+  wRowTiles = D / kSublanes;
+  bBatch = kSteps * wRowTiles * nt * bTile;
   // Jobs: (batch, M panel, column group) in that nesting, flattened so
   // that the last step of a job can prefetch the next job's first one.
-  // Column group `np` computes N tiles groups*np .. groups*np+groups-1;
-  // when the groups do not divide the N tiles, the last group's extra
-  // MXUs recompute the last N tile (free in time, and it keeps every job
-  // the same shape). With D = 256 and an odd number of 128-wide column
-  // tiles, the last N tile's second block likewise recomputes column
-  // tile nt - 1: identical values written to the same place.
-  int64_t mPanels = mt / panelTiles;
-  int64_t colGroups = ceilDiv(nTiles, groups);
-  int64_t jobs = nb * mPanels * colGroups;
-  auto minOf = [&](Value x, int64_t y) -> Value {
-    if (std::optional<int64_t> cx = constant(x))
-      return c(std::min(*cx, y));
-    return arith::MinSIOp::create(b, loc, x, c(y));
-  };
-  struct Job {
-    Value batch, panel;
-    SmallVector<Value, 8> cols; // the N tile of each group
-  };
-  auto remOf = [&](Value x, int64_t y) { return y == 1 ? c(0) : rem(x, y); };
-  auto jobAt = [&](Value j) {
-    Job job;
-    Value t = div(j, colGroups);
-    Value np = remOf(j, colGroups);
-    job.panel = remOf(t, mPanels);
-    job.batch = div(t, mPanels);
-    for (int64_t g = 0; g < groups; ++g) {
-      Value n = add(mul(np, groups), g);
-      if (nTiles % groups != 0 && g > 0)
-        n = minOf(n, nTiles - 1);
-      job.cols.push_back(n);
-    }
-    return job;
-  };
-  // The 128-wide column tile of block j of N tile `n` (of B and C).
-  auto colTile = [&](Value n, int64_t j) {
-    Value col = add(mul(n, blocks), j);
-    return nt % blocks != 0 && j > 0 ? minOf(col, nt - 1) : col;
-  };
-  // Runs `body` when `flag` (a scalar) is non-zero. The body must compute
-  // its scalars from the loop's induction variable and constants: the
-  // serializer does not keep other scalars defined before a tpu.if alive
-  // through it.
-  auto when = [&](Value flag, function_ref<void()> body) {
-    if (std::optional<int64_t> cf = constant(flag)) {
-      if (*cf != 0)
-        body();
-      return;
-    }
-    auto ifOp = tpu::IfOp::create(b, loc, flag);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(ifOp.getThenBlock()->getTerminator());
-    body();
-  };
-
-  constexpr int kSemLhs = 0, kSemW = 1, kSemOut = 2;
-  // Issue the DMAs of step k of `job` (LHS panel k, one per part and
-  // block; weight tile (k, n_g) per group, one per block) into A/B slot
-  // `slot`. Past K's last column tile the LHS reads that tile again: the
-  // ragged-K mask zeroes those lanes.
-  auto fetch = [&](const Job &job, Value k, Value slot) {
-    const VBuf &ad = prepA ? lhsStage : lhs[0];
-    int64_t adSlot = prepA ? lhsStageSlot : lhsSlot;
-    for (int64_t j = 0; j < blocks; ++j) {
-      Value kcol = add(mul(k, blocks), j);
-      if (kt % blocks != 0 && j > 0)
-        kcol = minOf(kcol, kt - 1);
-      for (int64_t q = 0; q < parts; ++q) {
-        Value aOff = add(add(mul(job.batch, aBatch),
-                             mul(job.panel, panelTiles * kt * aTile)),
-                         add(mul(kcol, aTile), q * partTiles * kt * aTile));
-        dma(*a, aOff, ad.arena,
-            add(mul(slot, adSlot), ad.offset + slotTile(q, j) * aTile),
-            partTiles, aTile, kt * aTile, aTile, kSemLhs);
-      }
-    }
-    for (int64_t g = 0; g < groups; ++g) {
-      const VBuf &wd = prepB ? wStage[g] : w[g][0];
-      int64_t wdSlot = prepB ? wStageSlot : kWeightBytes;
-      for (int64_t j = 0; j < blocks; ++j) {
-        Value bOff = add(add(mul(job.batch, bBatch),
-                             mul(k, wRowTiles * nt * bTile)),
-                         mul(colTile(job.cols[g], j), bTile));
-        dma(bsrc, bOff, wd.arena,
-            add(mul(slot, wdSlot), wd.offset + j * wRowTiles * bTile),
-            wRowTiles, bTile, nt * bTile, bTile, kSemW);
-      }
-    }
-  };
-
+  mPanels = mt / panelTiles;
+  colGroups = ceilDiv(nTiles, groups);
+  jobs = nb * mPanels * colGroups;
   // The C write-back of a job goes out in `pieces` DMAs, one per (group,
   // part, block) or, with few of those, rows of them, spread over the steps
   // of the next job so that it shares the DMA engine with the LHS stream
   // instead of stalling the MXUs (a lone job writes whole panels).
   int64_t perRowSplit = groups * parts * blocks;
-  int64_t rowSplit =
-      jobs > 1 ? largestDivisorAtMost(
-                     partTiles,
-                     std::clamp<int64_t>(kSteps / perRowSplit, 1, 4))
-               : 1;
-  int64_t pieces = perRowSplit * rowSplit, pieceTiles = partTiles / rowSplit;
-  auto writePiece = [&](const Job &job, Value cslot, int64_t p) {
-    int64_t r = p % rowSplit, j = (p / rowSplit) % blocks,
-            q = (p / rowSplit / blocks) % parts, g = p / rowSplit / blocks / parts;
-    const VBuf &src = outBf16 ? cOut[g] : cp[g];
-    int64_t srcSlot = outBf16 ? cOutSlot : cSlot;
-    int64_t rowTile = q * partTiles + r * pieceTiles;
-    Value cOff = add(add(mul(job.batch, cBatch),
-                         mul(job.panel, panelTiles * nt * cTile)),
-                     add(mul(colTile(job.cols[g], j), cTile),
-                         rowTile * nt * cTile));
-    dma(src.arena,
-        add(mul(cslot, srcSlot),
-            src.offset + (slotTile(q, j) + r * pieceTiles) * cTile),
+  rowSplit = jobs > 1 ? largestDivisorAtMost(
+                            partTiles,
+                            std::clamp<int64_t>(kSteps / perRowSplit, 1, 4))
+                      : 1;
+  pieces = perRowSplit * rowSplit, pieceTiles = partTiles / rowSplit;
+  return success();
+}
+
+/// VMEM for M panels of `rows` rows: LHS and weight pieces (and their
+/// staging) double-buffered by step, C panels by job, and the epilogue.
+int64_t DotKernel::vmemNeed(int64_t rows) const {
+  int64_t lhsBytes =
+      splits * 2 * rows * D * 2 + (prepA ? 2 * rows * D * ga.elemBytes : 0);
+  int64_t wBytes = groups * (splits * 2 * kWeightBytes +
+                             (prepB ? 2 * D * D * gb.elemBytes : 0));
+  int64_t cpBytes = groups * 2 * rows * D *
+                    (4 + (splits > 1 ? 4 : 0) + (outBf16 && !ep ? 2 : 0));
+  int64_t epBytes =
+      ep ? ep->vmemBytes(groups * rows / kSublanes * blocks, 2) : 0;
+  return lhsBytes + wBytes + cpBytes + epBytes;
+}
+
+LogicalResult DotKernel::allocate() {
+  FailureOr<Value> am = l.memOf(op.getLhs()), bm = l.memOf(op.getRhs());
+  if (failed(am) || failed(bm))
+    return failure();
+  a = *am;
+  // With an epilogue the kernel writes the epilogue's roots instead.
+  if (!ep) {
+    out = l.allocHbm(type, op.getLoc());
+    l.hbm[op.getResult()] = out;
+  }
+  // With a ragged K, B's last weight tile would read past its buffer: copy
+  // B into one padded to whole D-row tiles (the rows past K are masked).
+  bsrc = *bm;
+  if (raggedK) {
+    int64_t rank = rhsType.getRank();
+    SmallVector<int64_t> shape(rhsType.getShape());
+    shape[rank - 2] = kSteps * D;
+    bsrc = l.allocHbm(rhsType.clone(shape), op.getLoc());
+    int64_t srcBatch = gb.rowTiles * nt * bTile;
+    l.dma(*bm, l.c(0), bsrc, l.c(0), nb, srcBatch, srcBatch, bBatch, 3);
+    l.wait(3, 1);
+  }
+
+  // A slot of an MXU operand is [parts][blocks][rows of a part][128] (lane
+  // blocks, each part's blocks together as MXU_MATMUL reads them); a
+  // weight slot is [blocks][D][128].
+  Type bf16 = l.b.getBF16Type(), f32 = l.b.getF32Type();
+  lhsSlot = mb * D * 2, cSlot = mb * D * 4, cOutSlot = mb * D * 2;
+  lhsStageSlot = mb * D * ga.elemBytes, wStageSlot = D * D * gb.elemBytes;
+  for (int64_t s = 0; s < splits; ++s)
+    lhs.push_back(l.vmem(bf16, 2 * lhsSlot));
+  lhsStage = prepA ? l.vmem(inElem, 2 * lhsStageSlot) : VBuf();
+  w.resize(groups);
+  for (int64_t g = 0; g < groups; ++g) {
+    for (int64_t s = 0; s < splits; ++s)
+      w[g].push_back(l.vmem(bf16, 2 * kWeightBytes));
+    wStage.push_back(prepB ? l.vmem(inElem, 2 * wStageSlot) : VBuf());
+  }
+  // With split operands the small products accumulate apart from the
+  // large one (XLA sums separate dots): their rounding errors stay small
+  // and the result is as close to f32 as one f32 accumulation.
+  for (int64_t g = 0; g < groups; ++g) {
+    cp.push_back(l.vmem(f32, 2 * cSlot));
+    if (splits > 1)
+      cSmall.push_back(l.vmem(f32, 2 * cSlot));
+    if (outBf16 && !ep)
+      cOut.push_back(l.vmem(bf16, 2 * cOutSlot));
+  }
+  return ep ? ep->begin(groups * panelTiles * blocks, 2) : success();
+}
+
+Value DotKernel::minOf(Value x, int64_t y) {
+  if (std::optional<int64_t> cx = l.constant(x))
+    return l.c(std::min(*cx, y));
+  return arith::MinSIOp::create(l.b, l.loc, x, l.c(y));
+}
+
+/// Column group `np` computes N tiles groups*np .. groups*np+groups-1;
+/// when the groups do not divide the N tiles, the last group's extra MXUs
+/// recompute the last N tile (free in time, and it keeps every job the
+/// same shape). With D = 256 and an odd number of 128-wide column tiles,
+/// the last N tile's second block likewise recomputes column tile nt - 1:
+/// identical values written to the same place.
+DotKernel::Job DotKernel::jobAt(Value j) {
+  auto remOf = [&](Value x, int64_t y) {
+    return y == 1 ? l.c(0) : l.rem(x, y);
+  };
+  Job job;
+  Value t = l.div(j, colGroups);
+  Value np = remOf(j, colGroups);
+  job.panel = remOf(t, mPanels);
+  job.batch = l.div(t, mPanels);
+  for (int64_t g = 0; g < groups; ++g) {
+    Value n = l.add(l.mul(np, groups), g);
+    if (nTiles % groups != 0 && g > 0)
+      n = minOf(n, nTiles - 1);
+    job.cols.push_back(n);
+  }
+  return job;
+}
+
+/// The 128-wide column tile of block j of N tile `n` (of B and C).
+Value DotKernel::colTile(Value n, int64_t j) {
+  Value col = l.add(l.mul(n, blocks), j);
+  return nt % blocks != 0 && j > 0 ? minOf(col, nt - 1) : col;
+}
+
+/// Runs `body` when `flag` (a scalar) is non-zero. The body must compute
+/// its scalars from the loop's induction variable and constants: the
+/// serializer does not keep other scalars defined before a tpu.if alive
+/// through it.
+void DotKernel::when(Value flag, function_ref<void()> body) {
+  if (std::optional<int64_t> cf = l.constant(flag)) {
+    if (*cf != 0)
+      body();
+    return;
+  }
+  auto ifOp = tpu::IfOp::create(l.b, l.loc, flag);
+  OpBuilder::InsertionGuard guard(l.b);
+  l.b.setInsertionPoint(ifOp.getThenBlock()->getTerminator());
+  body();
+}
+
+/// Issues the DMAs of step k of `job` (LHS panel k, one per part and
+/// block; weight tile (k, n_g) per group, one per block) into A/B slot
+/// `slot`. Past K's last column tile the LHS reads that tile again: the
+/// ragged-K mask zeroes those lanes.
+void DotKernel::fetch(const Job &job, Value k, Value slot) {
+  const VBuf &ad = prepA ? lhsStage : lhs[0];
+  int64_t adSlot = prepA ? lhsStageSlot : lhsSlot;
+  for (int64_t j = 0; j < blocks; ++j) {
+    Value kcol = l.add(l.mul(k, blocks), j);
+    if (kt % blocks != 0 && j > 0)
+      kcol = minOf(kcol, kt - 1);
+    for (int64_t q = 0; q < parts; ++q) {
+      Value aOff = l.add(l.add(l.mul(job.batch, aBatch),
+                               l.mul(job.panel, panelTiles * kt * aTile)),
+                         l.add(l.mul(kcol, aTile), q * partTiles * kt * aTile));
+      l.dma(a, aOff, ad.arena,
+            l.add(l.mul(slot, adSlot), ad.offset + slotTile(q, j) * aTile),
+            partTiles, aTile, kt * aTile, aTile, kSemLhs);
+    }
+  }
+  for (int64_t g = 0; g < groups; ++g) {
+    const VBuf &wd = prepB ? wStage[g] : w[g][0];
+    int64_t wdSlot = prepB ? wStageSlot : kWeightBytes;
+    for (int64_t j = 0; j < blocks; ++j) {
+      Value bOff = l.add(l.add(l.mul(job.batch, bBatch),
+                               l.mul(k, wRowTiles * nt * bTile)),
+                         l.mul(colTile(job.cols[g], j), bTile));
+      l.dma(bsrc, bOff, wd.arena,
+            l.add(l.mul(slot, wdSlot), wd.offset + j * wRowTiles * bTile),
+            wRowTiles, bTile, nt * bTile, bTile, kSemW);
+    }
+  }
+}
+
+/// Piece p of a job's result: (group, part, block, row split) -> tiles of
+/// one column tile, `pieceTiles` rows apart by nt tiles.
+EpiloguePiece DotKernel::pieceAt(const Job &job, int64_t p) {
+  int64_t r = p % rowSplit, j = (p / rowSplit) % blocks,
+          q = (p / rowSplit / blocks) % parts,
+          g = p / rowSplit / blocks / parts;
+  int64_t rowTile = q * partTiles + r * pieceTiles;
+  EpiloguePiece piece;
+  piece.col = colTile(job.cols[g], j);
+  piece.outTile = l.add(
+      l.mul(l.add(l.add(l.mul(job.batch, mt), l.mul(job.panel, panelTiles)),
+                  rowTile),
+            nt),
+      piece.col);
+  piece.stageTile =
+      l.c(g * panelTiles * blocks + slotTile(q, j) + r * pieceTiles);
+  piece.tiles = pieceTiles;
+  piece.stride = nt;
+  return piece;
+}
+
+/// The epilogue's same-shape inputs of a job, fetched while it computes.
+void DotKernel::fetchEpilogue(const Job &job) {
+  for (int64_t p = 0; p < pieces; ++p)
+    ep->fetch(pieceAt(job, p), kSemEpilogue);
+}
+
+void DotKernel::writePiece(const Job &job, Value cslot, int64_t p) {
+  if (ep)
+    return ep->write(pieceAt(job, p), cslot, kSemOut);
+  int64_t r = p % rowSplit, j = (p / rowSplit) % blocks,
+          q = (p / rowSplit / blocks) % parts,
+          g = p / rowSplit / blocks / parts;
+  const VBuf &src = outBf16 ? cOut[g] : cp[g];
+  int64_t srcSlot = outBf16 ? cOutSlot : cSlot;
+  int64_t rowTile = q * partTiles + r * pieceTiles;
+  Value cOff = l.add(l.add(l.mul(job.batch, cBatch),
+                           l.mul(job.panel, panelTiles * nt * cTile)),
+                     l.add(l.mul(colTile(job.cols[g], j), cTile),
+                           rowTile * nt * cTile));
+  l.dma(src.arena,
+        l.add(l.mul(cslot, srcSlot),
+              src.offset + (slotTile(q, j) + r * pieceTiles) * cTile),
         out, cOff, pieceTiles, cTile, cTile, nt * cTile, kSemOut);
-  };
+}
 
-  // Splits f32 rows (or masks a ragged K of bf16 ones) from `stage` into
-  // the bf16 pieces `dst`: x0 = bf16(x), x1 = bf16(x - x0), x2 = x - x0 - x1.
-  auto splitTiles = [&](const VBuf &stage, Value src, int64_t srcTile,
-                        ArrayRef<VBuf> dst, Value dstOff, int64_t tiles,
-                        function_ref<Value(Value, Value)> mask) {
-    loop(tiles, [&](Value t) {
-      Value x = vload(stage, add(src, mul(t, srcTile)));
-      if (mask)
-        x = mask(x, t);
-      for (int64_t s = 0; s < splits; ++s) {
-        Value piece = x;
-        if (s + 1 < splits) {
-          Value rounded = tpu::VConvertOp::create(
-              b, loc, VectorType::get({8, 128}, bf16), x);
-          piece = tpu::VConvertOp::create(b, loc, f32Reg(), rounded);
-          x = tpu::VSubOp::create(b, loc, x, piece);
-        }
-        vstore(piece, dst[s], add(dstOff, mul(t, kSublanes * kLanes * 2)));
+/// Splits f32 rows (or masks a ragged K of bf16 ones) from `stage` into
+/// the bf16 pieces `dst`: x0 = bf16(x), x1 = bf16(x - x0), x2 = x - x0 - x1.
+void DotKernel::splitTiles(const VBuf &stage, Value src, int64_t srcTile,
+                           ArrayRef<VBuf> dst, Value dstOff, int64_t tiles,
+                           function_ref<Value(Value, Value)> mask) {
+  Type bf16 = l.b.getBF16Type();
+  l.loop(tiles, [&](Value t) {
+    Value x = l.vload(stage, l.add(src, l.mul(t, srcTile)));
+    if (mask)
+      x = mask(x, t);
+    for (int64_t s = 0; s < splits; ++s) {
+      Value piece = x;
+      if (s + 1 < splits) {
+        Value rounded = tpu::VConvertOp::create(
+            l.b, l.loc, VectorType::get({8, 128}, bf16), x);
+        piece = tpu::VConvertOp::create(l.b, l.loc, l.f32Reg(), rounded);
+        x = tpu::VSubOp::create(l.b, l.loc, x, piece);
       }
-    });
-  };
-  constexpr int64_t kBf16Tile = kSublanes * kLanes * 2;
+      l.vstore(piece, dst[s], l.add(dstOff, l.mul(t, kBf16Tile)));
+    }
+  });
+}
 
-  // Step k of job j: wait for its tiles, prefetch the next step's (the
-  // next job's first at the last step), write pieces `writes` of the
-  // previous job's C, prepare and multiply.
-  auto step = [&](Value j, const Job &job, Value k, bool first, bool last,
-                  ArrayRef<int64_t> writes) {
-    wait(kSemLhs, parts * blocks);
-    wait(kSemW, groups * blocks);
-    Value s = add(mul(j, kSteps), k);
-    Value slot = rem(s, 2);
-    if (!last)
-      fetch(job, add(k, 1), rem(add(s, 1), 2));
+/// The step's operands in slot `slot` as the MXU reads them: split into
+/// bf16 pieces, a ragged K zeroed (block j of the step holds K columns
+/// k*D + 128j + lane, weight row k*D + 8t + sublane). Returns the step's
+/// weight slot offset.
+Value DotKernel::prepareOperands(Value slot, Value k) {
+  Value kLeft = raggedK ? l.sub(l.c(K), l.mul(k, D)) : Value();
+  if (prepA) {
+    auto prepare = [&](int64_t from, int64_t tiles, int64_t j) {
+      splitTiles(lhsStage, l.add(l.mul(slot, lhsStageSlot), from * aTile),
+                 aTile, lhs, l.add(l.mul(slot, lhsSlot), from * kBf16Tile),
+                 tiles, [&](Value x, Value) -> Value {
+                   if (!raggedK)
+                     return x;
+                   return l.maskBelow(
+                       x, tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg()),
+                       l.sub(kLeft, l.c(j * kLanes)), 0.0);
+                 });
+    };
+    if (!raggedK)
+      prepare(0, panelTiles * blocks, 0);
     else
-      when(sub(c(jobs - 1), j), [&] {
-        Value nextJob = add(j, 1);
-        fetch(jobAt(nextJob), c(0), rem(mul(nextJob, kSteps), 2));
-      });
-    if (!writes.empty())
-      when(j, [&] {
-        Value prev = sub(j, c(1));
-        Job pj = jobAt(prev);
-        for (int64_t p : writes)
-          writePiece(pj, rem(prev, 2), p);
-      });
-    Value cslot = rem(j, 2);
-    Value kLeft = raggedK ? sub(c(K), mul(k, D)) : Value();
-    if (prepA) {
-      // Block j of the step holds K columns k*D + 128j + lane.
-      auto prepare = [&](int64_t from, int64_t tiles, int64_t j) {
-        splitTiles(lhsStage, add(mul(slot, lhsStageSlot), from * aTile), aTile,
-                   lhs, add(mul(slot, lhsSlot), from * kBf16Tile), tiles,
-                   [&](Value x, Value) -> Value {
+      for (int64_t q = 0; q < parts; ++q)
+        for (int64_t jb = 0; jb < blocks; ++jb)
+          prepare(slotTile(q, jb), partTiles, jb);
+  }
+  Value wOff = l.mul(slot, kWeightBytes);
+  if (prepB)
+    for (int64_t g = 0; g < groups; ++g)
+      for (int64_t jb = 0; jb < blocks; ++jb)
+        splitTiles(wStage[g],
+                   l.add(l.mul(slot, wStageSlot), jb * wRowTiles * bTile),
+                   bTile, w[g], l.add(wOff, jb * wRowTiles * kBf16Tile),
+                   wRowTiles, [&](Value x, Value t) -> Value {
                      if (!raggedK)
                        return x;
-                     return maskBelow(
-                         x, tpu::VLaneIdOp::create(b, loc, i32Reg()),
-                         sub(kLeft, c(j * kLanes)), 0.0);
+                     return l.maskBelow(
+                         x, tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg()),
+                         l.sub(kLeft, l.mul(t, kSublanes)), 0.0);
                    });
-      };
-      if (!raggedK)
-        prepare(0, panelTiles * blocks, 0);
-      else
-        for (int64_t q = 0; q < parts; ++q)
-          for (int64_t jb = 0; jb < blocks; ++jb)
-            prepare(slotTile(q, jb), partTiles, jb);
-    }
-    Value wOff = mul(slot, kWeightBytes);
-    if (prepB)
-      for (int64_t g = 0; g < groups; ++g)
-        for (int64_t jb = 0; jb < blocks; ++jb)
-          splitTiles(wStage[g], add(mul(slot, wStageSlot), jb * wRowTiles * bTile),
-                     bTile, w[g], add(wOff, jb * wRowTiles * kBf16Tile),
-                     wRowTiles, [&](Value x, Value t) -> Value {
-                       if (!raggedK)
-                         return x;
-                       return maskBelow(
-                           x, tpu::VSublaneIdOp::create(b, loc, i32Reg()),
-                           sub(kLeft, mul(t, kSublanes)), 0.0);
-                     });
-    // The products, grouped by weight piece: one load per MXU and piece.
-    bool mainDone = false, smallDone = false;
-    for (int64_t wi = splits - 1; wi >= 0; --wi) {
-      SmallVector<std::function<Value(int64_t)>> lhsAts;
-      SmallVector<std::function<Value(int64_t, int64_t)>> dstAts;
-      SmallVector<std::tuple<int64_t, bool, bool>> picked; // i, main, acc
-      for (auto [i, pwi] : products) {
-        if (pwi != wi)
-          continue;
-        bool isMain = i == 0 && wi == 0;
-        bool &done = isMain ? mainDone : smallDone;
-        picked.push_back({i, isMain, !first || done});
-        done = true;
-      }
-      SmallVector<MxuStream> streams;
-      lhsAts.reserve(picked.size());
-      dstAts.reserve(picked.size());
-      for (auto [i, isMain, acc] : picked) {
-        int64_t li = i;
-        bool main = isMain;
-        lhsAts.push_back([&, li](int64_t q) {
-          return add(mul(slot, lhsSlot),
-                     lhs[li].offset + slotTile(q, 0) * kBf16Tile);
-        });
-        dstAts.push_back([&, main](int64_t g, int64_t q) {
-          const VBuf &dst = main ? cp[g] : cSmall[g];
-          return add(mul(cslot, cSlot),
-                     dst.offset + slotTile(q, 0) * kSublanes * kLanes * 4);
-        });
-        streams.push_back({lhs[li].arena, lhsAts.back(),
-                           (main ? cp : cSmall)[0].arena, dstAts.back(), acc});
-      }
-      issueMxu(split, w[0][wi].arena,
-               [&](int64_t g) { return add(wOff, w[g][wi].offset); }, streams);
-    }
-  };
+  return wOff;
+}
 
+/// The step's products, grouped by weight piece: one load per MXU and
+/// piece; the main product accumulates into cp, the small ones into
+/// cSmall.
+void DotKernel::issueProducts(Value slot, Value wOff, Value cslot,
+                              bool first) {
+  bool mainDone = false, smallDone = false;
+  for (int64_t wi = splits - 1; wi >= 0; --wi) {
+    SmallVector<std::function<Value(int64_t)>> lhsAts;
+    SmallVector<std::function<Value(int64_t, int64_t)>> dstAts;
+    SmallVector<std::tuple<int64_t, bool, bool>> picked; // i, main, acc
+    for (auto [i, pwi] : products) {
+      if (pwi != wi)
+        continue;
+      bool isMain = i == 0 && wi == 0;
+      bool &done = isMain ? mainDone : smallDone;
+      picked.push_back({i, isMain, !first || done});
+      done = true;
+    }
+    SmallVector<MxuStream> streams;
+    lhsAts.reserve(picked.size());
+    dstAts.reserve(picked.size());
+    for (auto [i, isMain, acc] : picked) {
+      int64_t li = i;
+      bool main = isMain;
+      lhsAts.push_back([&, li](int64_t q) {
+        return l.add(l.mul(slot, lhsSlot),
+                     lhs[li].offset + slotTile(q, 0) * kBf16Tile);
+      });
+      dstAts.push_back([&, main](int64_t g, int64_t q) {
+        const VBuf &dst = main ? cp[g] : cSmall[g];
+        return l.add(l.mul(cslot, cSlot),
+                     dst.offset + slotTile(q, 0) * kF32Tile);
+      });
+      streams.push_back({lhs[li].arena, lhsAts.back(),
+                         (main ? cp : cSmall)[0].arena, dstAts.back(), acc});
+    }
+    l.issueMxu(
+        split, w[0][wi].arena,
+        [&](int64_t g) { return l.add(wOff, w[g][wi].offset); }, streams);
+  }
+}
+
+/// Step k of job j: wait for its tiles, prefetch the next step's (the
+/// next job's first at the last step), write pieces `writes` of the
+/// previous job's C, prepare and multiply.
+void DotKernel::step(Value j, const Job &job, Value k, bool first, bool last,
+                     ArrayRef<int64_t> writes) {
+  l.wait(kSemLhs, parts * blocks);
+  l.wait(kSemW, groups * blocks);
+  Value s = l.add(l.mul(j, kSteps), k);
+  Value slot = l.rem(s, 2);
+  if (!last)
+    fetch(job, l.add(k, 1), l.rem(l.add(s, 1), 2));
+  else
+    when(l.sub(l.c(jobs - 1), j), [&] {
+      Value nextJob = l.add(j, 1);
+      fetch(jobAt(nextJob), l.c(0), l.rem(l.mul(nextJob, kSteps), 2));
+    });
+  if (!writes.empty())
+    when(j, [&] {
+      Value prev = l.sub(j, l.c(1));
+      Job pj = jobAt(prev);
+      for (int64_t p : writes)
+        writePiece(pj, l.rem(prev, 2), p);
+    });
+  Value cslot = l.rem(j, 2);
+  Value wOff = prepareOperands(slot, k);
+  issueProducts(slot, wOff, cslot, first);
+}
+
+/// After a job's last step: add the small products, then round a bf16
+/// result into its own buffer or apply the epilogue, into the job's slot.
+LogicalResult DotKernel::finishJob(Value j, const Job &job) {
+  Value cslot = l.rem(j, 2);
+  if (outBf16 || splits > 1 || ep)
+    for (int64_t g = 0; g < groups; ++g)
+      if (outBf16 || splits > 1)
+        l.loop(panelTiles * blocks, [&](Value t) {
+          Value off = l.add(l.mul(cslot, cSlot), l.mul(t, kF32Tile));
+          Value x = l.vload(cp[g], off);
+          if (splits > 1)
+            x = tpu::VAddOp::create(l.b, l.loc, x, l.vload(cSmall[g], off));
+          if (outBf16 && !ep)
+            l.vstore(x, cOut[g], l.add(l.mul(cslot, cOutSlot), l.mul(t, cTile)));
+          else
+            l.vstore(x, cp[g], off);
+        });
+  if (!ep)
+    return success();
+  l.wait(kSemEpilogue, pieces * ep->fetches());
+  for (int64_t p = 0; p < pieces; ++p) {
+    int64_t g = p / rowSplit / blocks / parts;
+    EpiloguePiece piece = pieceAt(job, p);
+    int64_t first = g * panelTiles * blocks;
+    Value panelOff = l.add(l.mul(cslot, cSlot),
+                           l.mul(l.sub(piece.stageTile, l.c(first)), kF32Tile));
+    if (failed(ep->apply(piece, cp[g], panelOff, cslot)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult DotKernel::run() {
+  if (failed(plan()) || failed(allocate()))
+    return failure();
   // Steps 0..peel-1 are peeled (each writes some of the previous job's C
   // pieces), then the middle steps loop, then the last step is peeled.
   int64_t peel = std::min(pieces, kSteps);
@@ -418,40 +579,40 @@ LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
       ps.push_back(p);
     return ps;
   };
-  fetch(jobAt(c(0)), c(0), c(0));
-  loop(jobs, [&](Value j) {
+  int64_t writesPerPiece = ep ? ep->writes() : 1;
+  fetch(jobAt(l.c(0)), l.c(0), l.c(0));
+  LogicalResult status = success();
+  l.loop(jobs, [&](Value j) {
     Job job = jobAt(j);
+    if (ep)
+      fetchEpilogue(job);
     for (int64_t k = 0; k < peel; ++k)
-      step(j, job, c(k), k == 0, k == kSteps - 1, piecesAt(k));
+      step(j, job, l.c(k), k == 0, k == kSteps - 1, piecesAt(k));
     if (kSteps - 1 > peel)
-      loop(kSteps - 1 - peel,
-           [&](Value i) { step(j, job, add(i, peel), false, false, {}); });
+      l.loop(kSteps - 1 - peel,
+             [&](Value i) { step(j, job, l.add(i, peel), false, false, {}); });
     if (kSteps > peel)
-      step(j, job, c(kSteps - 1), false, true, {});
-    // Add the small products; round a bf16 result into its own buffer.
-    Value cslot = rem(j, 2);
-    if (outBf16 || splits > 1)
-      for (int64_t g = 0; g < groups; ++g)
-        loop(panelTiles * blocks, [&](Value t) {
-          Value off = add(mul(cslot, cSlot), mul(t, kSublanes * kLanes * 4));
-          Value x = vload(cp[g], off);
-          if (splits > 1)
-            x = tpu::VAddOp::create(b, loc, x, vload(cSmall[g], off));
-          if (outBf16)
-            vstore(x, cOut[g], add(mul(cslot, cOutSlot), mul(t, cTile)));
-          else
-            vstore(x, cp[g], off);
-        });
+      step(j, job, l.c(kSteps - 1), false, true, {});
+    if (failed(finishJob(j, job)))
+      status = failure();
     // The previous job's C went out during this job; job j+1 overwrites
     // its panels.
-    when(j, [&] { wait(kSemOut, pieces); });
+    when(j, [&] { l.wait(kSemOut, pieces * writesPerPiece); });
   });
-  Value last = c(jobs - 1);
+  if (failed(status))
+    return failure();
+  Value last = l.c(jobs - 1);
   Job lastJob = jobAt(last);
   for (int64_t p = 0; p < pieces; ++p)
-    writePiece(lastJob, rem(last, 2), p);
-  wait(kSemOut, pieces);
+    writePiece(lastJob, l.rem(last, 2), p);
+  l.wait(kSemOut, pieces * writesPerPiece);
   return success();
+}
+
+} // namespace
+
+LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
+  return DotKernel(*this, op).run();
 }
 
 void populateDotPatterns(RewritePatternSet &patterns, Lowering &l) {

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/HloToTpu/Epilogue.h"
 #include "passes/HloToTpu/Lowering.h"
 
 #include "compiler/fusion/FusedKernelSupport.h"
@@ -285,7 +286,52 @@ LogicalResult Lowering::lowerFusion(hlo::FusionOp fusion) {
     return it->second;
   };
 
+  // An output fusion: the contraction's kernel applies the epilogue to
+  // its result tiles, emitted where the epilogue's last op is.
+  Operation *hero = nullptr, *lastEpilogueOp = nullptr;
+  std::optional<EpilogueOps> ep = findEpilogue(body, hero, lastEpilogueOp);
+  auto emitContraction = [&]() -> LogicalResult {
+    // The epilogue's operands computed by open groups are written first.
+    for (Operation *op : llvm::concat<Operation *>(
+             SmallVector<Operation *>{hero},
+             SmallVector<Operation *>(ep->ops.begin(), ep->ops.end())))
+      if (failed(emitProducers(op)))
+        return failure();
+    epilogue = *ep;
+    LogicalResult lowered = lowerOp(hero);
+    bool applied = !epilogue;
+    epilogue.reset();
+    if (failed(lowered) || applied)
+      return lowered;
+    // A kernel without an epilogue wrote its result: one loop kernel.
+    SmallVector<Value> computed;
+    for (Value root : ep->roots)
+      if (root != ep->result)
+        computed.push_back(root);
+    if (computed.empty())
+      return success();
+    beginKernel(lastEpilogueOp);
+    if (failed(emitLoopKernel(computed, [&](Operation *op) {
+          return ep->ops.contains(op);
+        })))
+      return failure();
+    return endKernel();
+  };
+
   for (Operation &inner : body.without_terminator()) {
+    if (ep && (&inner == hero || ep->ops.contains(&inner))) {
+      // A broadcast something else reads too is also lowered on its own.
+      bool alsoOutside =
+          isa<hlo::BroadcastInDimOp>(inner) &&
+          llvm::any_of(inner.getUsers(), [&](Operation *user) {
+            Operation *top = body.findAncestorOpInBlock(*user);
+            return !top || !ep->ops.contains(top);
+          });
+      if (&inner == lastEpilogueOp && failed(emitContraction()))
+        return failure();
+      if (!alsoOutside)
+        continue;
+    }
     if (std::optional<size_t> g = fuseIntoReduce(&inner)) {
       // The init value may come from a group; the input does not need one.
       inKernel.insert(&inner);
@@ -588,6 +634,70 @@ Value loadColumn(Lowering &l, const VBuf &buf, bool isInt, Value colInBlock) {
 }
 
 } // namespace
+
+/// The roots of an epilogue its ops compute (not the contraction's own
+/// result), and the leaves they read.
+static LogicalResult
+epilogueSpreads(const Lowering::EpilogueOps &e,
+                SmallVectorImpl<Value> &inputs,
+                SmallVectorImpl<std::pair<Value, BroadcastForm>> &spreads) {
+  SmallVector<Value> computed;
+  for (Value root : e.roots)
+    if (root != e.result)
+      computed.push_back(root);
+  auto type = cast<RankedTensorType>(e.result.getType());
+  if (failed(collectLeaves(
+          computed, type, [&](Operation *op) { return e.ops.contains(op); },
+          inputs, spreads)))
+    return failure();
+  for (auto &[value, form] : spreads)
+    if (form.spread != Spread::Splat && form.spread != Spread::Scalar &&
+        form.spread != Spread::PerCol && form.spread != Spread::PerColFlat)
+      return unsupported(value.getDefiningOp(),
+                         "in a contraction epilogue (only splats, scalars "
+                         "and per-column sources)");
+  return success();
+}
+
+LogicalResult Lowering::epilogueLeaves(const EpilogueOps &e,
+                                       SmallVectorImpl<Value> &inputs,
+                                       int64_t &residentBytes) {
+  SmallVector<std::pair<Value, BroadcastForm>> spreads;
+  if (failed(epilogueSpreads(e, inputs, spreads)))
+    return failure();
+  residentBytes = 0;
+  for (auto &[value, form] : spreads) {
+    if (form.spread == Spread::Splat)
+      continue;
+    Geometry g = geometryOf(cast<RankedTensorType>(form.source.getType()));
+    residentBytes += ceilDiv(form.spread == Spread::Scalar ? g.tileBytes()
+                                                           : g.bytes(),
+                             4096) *
+                     4096;
+  }
+  return success();
+}
+
+FailureOr<std::function<void(llvm::DenseMap<Value, Value> &, Value)>>
+Lowering::loadEpilogueSources(const EpilogueOps &e,
+                              llvm::DenseMap<Value, Value> &hoisted) {
+  SmallVector<Value> inputs;
+  SmallVector<std::pair<Value, BroadcastForm>> spreads;
+  if (failed(epilogueSpreads(e, inputs, spreads)))
+    return failure();
+  FailureOr<SmallVector<Resident>> perTile =
+      loadResidents(*this, spreads, hoisted);
+  if (failed(perTile))
+    return failure();
+  // Only per-column forms are left (epilogueSpreads): the row is unused.
+  Geometry g = geometryOf(cast<RankedTensorType>(e.result.getType()));
+  return std::function<void(llvm::DenseMap<Value, Value> &, Value)>(
+      [this, g, residents = std::move(*perTile)](
+          llvm::DenseMap<Value, Value> &memo, Value col) {
+        for (const Resident &r : residents)
+          memo[r.value] = residentAt(*this, r, g, c(0), col);
+      });
+}
 
 void Lowering::beginColumns(OperandStream &s, Value firstCol, int64_t tiles) {
   s.firstCol = firstCol;

@@ -649,6 +649,33 @@ public:
   /// fetches its columns of the streamed per-column broadcasts (waited).
   void beginColumns(OperandStream &s, Value firstCol, int64_t tiles);
   std::function<bool(Operation *)> fusedProducer;
+  /// An output fusion's epilogue (FusedKernel.cpp finds it, Epilogue.cpp
+  /// emits it): the elementwise ops the contraction `result`'s kernel
+  /// applies to its result tiles in VMEM, and the values of the
+  /// contraction and those ops read outside them (`roots`, written to HBM;
+  /// the contraction's own result only when it is one of them).
+  struct EpilogueOps {
+    Value result;
+    llvm::DenseSet<Operation *> ops;
+    SmallVector<Value> roots;
+  };
+  /// Set by lowerFusion while it lowers the contraction of an output
+  /// fusion; a kernel that applies it clears it (takeEpilogue).
+  std::optional<EpilogueOps> epilogue;
+  /// The same-shape arrays an epilogue reads per tile (`inputs`, the
+  /// contraction's result among them) and the VMEM its broadcast sources
+  /// take (`residentBytes`); fails, after a diagnostic, on a source it
+  /// cannot read by column (FusedKernel.cpp).
+  LogicalResult epilogueLeaves(const EpilogueOps &e,
+                               SmallVectorImpl<Value> &inputs,
+                               int64_t &residentBytes);
+  /// Loads the epilogue's broadcast sources into VMEM (one DMA each,
+  /// waited); splats and one-element sources go to `hoisted` spread to
+  /// every lane. The returned function puts the per-column sources' tiles
+  /// for column tile `col` in a memo (FusedKernel.cpp).
+  FailureOr<std::function<void(llvm::DenseMap<Value, Value> &, Value)>>
+  loadEpilogueSources(const EpilogueOps &e,
+                      llvm::DenseMap<Value, Value> &hoisted);
   // Constant.cpp: constants that are not splats (the executable's constant
   // table), iota.
   LogicalResult lowerConstant(hlo::ConstantOp op);

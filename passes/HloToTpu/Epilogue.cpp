@@ -1,0 +1,199 @@
+//===- Epilogue.cpp - an output fusion's epilogue in its contraction kernel===//
+//
+// Part of tpuc-convert-hlo-to-tpu; see Epilogue.h and docs/codegen.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/HloToTpu/Epilogue.h"
+
+#include "compiler/fusion/FusedKernelSupport.h"
+
+using namespace mlir;
+
+namespace tpuc::hlotpu {
+
+namespace {
+int64_t pages(int64_t bytes) { return ceilDiv(bytes, 4096) * 4096; }
+int64_t tileBytesOf(Value v) {
+  return geometryOf(cast<RankedTensorType>(v.getType())).tileBytes();
+}
+} // namespace
+
+std::optional<Lowering::EpilogueOps>
+findEpilogue(Block &body, Operation *&hero, Operation *&last) {
+  hero = last = nullptr;
+  for (Operation &op : body.without_terminator())
+    if (isa<hlo::DotGeneralOp, hlo::ConvolutionOp>(op)) {
+      if (hero)
+        return std::nullopt;
+      hero = &op;
+    }
+  if (!hero)
+    return std::nullopt;
+  Lowering::EpilogueOps e;
+  e.result = hero->getResult(0);
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(e.result.getType()).getShape();
+  auto sameShape = [&](Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    return t && t.getShape() == shape;
+  };
+  auto fits = [&](Operation *op) {
+    return op->getNumResults() == 1 && sameShape(op->getResult(0)) &&
+           fusion::fitsContractionEpilogue(op) &&
+           (isa<hlo::BroadcastInDimOp>(op) ? fitsLoopBroadcast(op)
+                                           : fitsLoopKernel(op));
+  };
+  llvm::DenseSet<Value> reach{e.result};
+  for (Operation *op = hero->getNextNode(); op && op != body.getTerminator();
+       op = op->getNextNode()) {
+    if (llvm::none_of(op->getOperands(),
+                      [&](Value v) { return reach.contains(v); }))
+      continue;
+    // Every other operand: a splat, a scalar, an array of the shape, or a
+    // broadcast the kernel reads from its source.
+    bool operandsFit = llvm::all_of(op->getOperands(), [&](Value v) {
+      auto bcast = v.getDefiningOp<hlo::BroadcastInDimOp>();
+      return reach.contains(v) || !bcast || fits(bcast);
+    });
+    if (!fits(op) || isa<hlo::BroadcastInDimOp>(op) || !operandsFit)
+      break;
+    e.ops.insert(op);
+    reach.insert(op->getResult(0));
+    last = op;
+    for (Value v : op->getOperands())
+      if (auto bcast = v.getDefiningOp<hlo::BroadcastInDimOp>();
+          bcast && bcast->getBlock() == &body)
+        e.ops.insert(bcast);
+  }
+  if (!last)
+    return std::nullopt;
+  // Elementwise ops before the contraction that only the epilogue reads.
+  for (Operation *op = hero->getPrevNode(); op; op = op->getPrevNode())
+    if (fits(op) && !op->use_empty() &&
+        llvm::all_of(op->getUsers(),
+                     [&](Operation *user) { return e.ops.contains(user); })) {
+      e.ops.insert(op);
+      for (Value v : op->getOperands())
+        if (auto bcast = v.getDefiningOp<hlo::BroadcastInDimOp>();
+            bcast && bcast->getBlock() == &body && fits(bcast))
+          e.ops.insert(bcast);
+    }
+  // What is read outside: the kernel's results, in program order.
+  auto readOutside = [&](Value v) {
+    return llvm::any_of(v.getUsers(), [&](Operation *user) {
+      Operation *top = body.findAncestorOpInBlock(*user);
+      return !top || !e.ops.contains(top);
+    });
+  };
+  if (readOutside(e.result))
+    e.roots.push_back(e.result);
+  for (Operation &op : body.without_terminator())
+    if (e.ops.contains(&op) && !isa<hlo::BroadcastInDimOp>(op) &&
+        readOutside(op.getResult(0)))
+      e.roots.push_back(op.getResult(0));
+  return e;
+}
+
+LogicalResult EpilogueKernel::take(Lowering &l, Value result,
+                                   std::optional<EpilogueKernel> &ep) {
+  if (!l.epilogue || l.epilogue->result != result)
+    return success();
+  EpilogueKernel k(l, std::move(*l.epilogue));
+  l.epilogue.reset();
+  SmallVector<Value> leaves;
+  if (failed(l.epilogueLeaves(k.ops, leaves, k.residentBytes)))
+    return failure();
+  for (Value v : leaves)
+    if (v != result)
+      k.inputs.push_back({v, Value(), VBuf(), tileBytesOf(v)});
+  for (Value v : k.ops.roots)
+    k.roots.push_back({v, Value(), VBuf(), tileBytesOf(v)});
+  ep.emplace(std::move(k));
+  return success();
+}
+
+int64_t EpilogueKernel::vmemBytes(int64_t tiles, int64_t slots) const {
+  int64_t bytes = residentBytes;
+  for (const Array &a : inputs)
+    bytes += pages(tiles * a.tileBytes);
+  for (const Array &a : roots)
+    bytes += pages(slots * tiles * a.tileBytes);
+  return bytes;
+}
+
+LogicalResult EpilogueKernel::begin(int64_t panelTiles, int64_t slots) {
+  tiles = panelTiles;
+  auto elemOf = [](Value v) {
+    return storageType(cast<RankedTensorType>(v.getType()).getElementType());
+  };
+  for (Array &a : inputs) {
+    FailureOr<Value> mem = l.memOf(a.value);
+    if (failed(mem))
+      return failure();
+    a.mem = *mem;
+    a.buf = l.vmem(elemOf(a.value), tiles * a.tileBytes);
+  }
+  for (Array &a : roots) {
+    auto type = cast<RankedTensorType>(a.value.getType());
+    a.mem = l.allocHbm(type, a.value.getLoc());
+    l.hbm[a.value] = a.mem;
+    a.buf = l.vmem(elemOf(a.value), slots * tiles * a.tileBytes);
+  }
+  auto perCol = l.loadEpilogueSources(ops, hoisted);
+  if (failed(perCol))
+    return failure();
+  perColumn = std::move(*perCol);
+  return success();
+}
+
+void EpilogueKernel::fetch(const EpiloguePiece &p, int sem) {
+  for (const Array &a : inputs)
+    l.dma(a.mem, l.mul(p.outTile, a.tileBytes), a.buf.arena,
+          l.add(l.mul(p.stageTile, a.tileBytes), a.buf.offset), p.tiles,
+          a.tileBytes, p.stride * a.tileBytes, a.tileBytes, sem);
+}
+
+LogicalResult EpilogueKernel::apply(const EpiloguePiece &p,
+                                    const VBuf &panels, Value panelOff,
+                                    Value slot) {
+  constexpr int64_t kF32Tile = kSublanes * kLanes * 4;
+  llvm::DenseMap<Value, Value> base = hoisted;
+  perColumn(base, p.col);
+  llvm::DenseMap<Value, std::pair<VBuf, int64_t>> ins;
+  for (const Array &a : inputs)
+    ins[a.value] = {a.buf, a.tileBytes};
+  bool resultBf16 = cast<RankedTensorType>(ops.result.getType())
+                        .getElementType()
+                        .isBF16();
+  LogicalResult status = success();
+  l.loop(p.tiles, [&](Value t) {
+    llvm::DenseMap<Value, Value> memo = base;
+    // The contraction's result as the interpreter has it: a bf16 result
+    // is the f32 accumulation rounded once.
+    Value x = l.vload(panels, l.add(panelOff, l.mul(t, kF32Tile)));
+    memo[ops.result] = resultBf16 ? l.roundToBf16(x) : x;
+    Value stage = l.add(p.stageTile, t);
+    for (const Array &a : roots) {
+      FailureOr<Value> r = l.emitTile(a.value, stage, ins, memo);
+      if (failed(r)) {
+        status = failure();
+        return;
+      }
+      l.vstore(*r, a.buf,
+               l.mul(l.add(l.mul(slot, tiles), stage), a.tileBytes));
+    }
+  });
+  return status;
+}
+
+void EpilogueKernel::write(const EpiloguePiece &p, Value slot, int sem) {
+  for (const Array &a : roots)
+    l.dma(a.buf.arena,
+          l.add(l.mul(l.add(l.mul(slot, tiles), p.stageTile), a.tileBytes),
+                a.buf.offset),
+          a.mem, l.mul(p.outTile, a.tileBytes), p.tiles, a.tileBytes,
+          a.tileBytes, p.stride * a.tileBytes, sem);
+}
+
+} // namespace tpuc::hlotpu
