@@ -135,6 +135,9 @@ void buildExpansionPipeline(mlir::OpPassManager &pm,
 
 void buildFusionPipeline(mlir::OpPassManager &pm,
                          const CompilePipelineConfig &config) {
+  // Small and integer dots as multiply + reduce, before the planner fuses
+  // them (one input fusion each).
+  pm.addPass(createStrengthReduceDots());
   if (config.fusion) {
     FuseOptions fuse;
     fuse.targetName = config.target;
@@ -160,6 +163,7 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
                            const CompilePipelineConfig &config) {
   // Again for modules that did not come through the fusion pipeline (a
   // no-op on those that did).
+  pm.addPass(createStrengthReduceDots());
   buildExpansionPipeline(pm, config);
   ConvertHloToTpuOptions convert;
   convert.targetName = config.target;
