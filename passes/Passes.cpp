@@ -137,7 +137,9 @@ void buildFusionPipeline(mlir::OpPassManager &pm,
                          const CompilePipelineConfig &config) {
   // Small and integer dots as multiply + reduce, before the planner fuses
   // them (one input fusion each).
-  pm.addPass(createStrengthReduceDots());
+  StrengthReduceDotsOptions smallDots;
+  smallDots.targetName = config.target;
+  pm.addPass(createStrengthReduceDots(smallDots));
   if (config.fusion) {
     FuseOptions fuse;
     fuse.targetName = config.target;
@@ -163,7 +165,9 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
                            const CompilePipelineConfig &config) {
   // Again for modules that did not come through the fusion pipeline (a
   // no-op on those that did).
-  pm.addPass(createStrengthReduceDots());
+  StrengthReduceDotsOptions smallDots;
+  smallDots.targetName = config.target;
+  pm.addPass(createStrengthReduceDots(smallDots));
   buildExpansionPipeline(pm, config);
   ConvertHloToTpuOptions convert;
   convert.targetName = config.target;

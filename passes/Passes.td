@@ -204,7 +204,7 @@ def DecomposeDots : Pass<"tpuc-decompose-dots"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
-def StrengthReduceDots : Pass<"tpuc-strength-reduce-dots"> {
+def StrengthReduceDots : Pass<"tpuc-strength-reduce-dots", "mlir::ModuleOp"> {
   let summary = "Rewrite small and integer dot_generals as multiply + reduce";
   let description = [{
     XLA's dot strength reduction (AlgebraicSimplifier): a dot_general whose
@@ -218,13 +218,15 @@ def StrengthReduceDots : Pass<"tpuc-strength-reduce-dots"> {
     the result's own integer type for integers (wrapping, as the reference
     interpreter's 64-bit sum truncated). pred, 64-bit and f64 dots stay.
 
-    Cost rule, with B, M, K, N the batch, lhs free, contracting and rhs free
-    sizes: the MXU kernel takes about `B * ceil(K/128) * ceil(N/128) *
-    (ceil(M/8)*8 + 128)` cycles (a weight load and a pass of the padded
-    rows per weight tile); the rewrite about two VPU instructions per vreg
-    of the product, `2 * min(B*M*ceil(K/8)*ceil(N/128),
-    M*N*ceil(K/8)*ceil(B/128))`. A float dot is rewritten when the second
-    is smaller. The product is laid out batch-major `[B,M,K,N]` (N on the
+    Cost rule (the module's target: D x D MXUs, HBM bytes per cycle, DMA
+    latency), with B, M, K, N the batch, lhs free, contracting and rhs free
+    sizes: the MXU kernel takes about `B * ceil(K/D) * ceil(N/D) *
+    (ceil(M/8)*8 + D)` cycles (a weight load and a pass of the padded rows
+    per weight tile); the rewrite, per vreg of the product (`min(B*M*
+    ceil(K/8)*ceil(N/128), M*N*ceil(K/8)*ceil(B/128))`), a multiply, an add
+    and 4 vregs of HBM traffic (today's kernels store the two broadcasts),
+    plus three kernels' DMA latencies (`6 * latency`). A float dot is
+    rewritten when the second is smaller. The product is laid out batch-major `[B,M,K,N]` (N on the
     lanes) or, when that takes fewer vregs, batch-minor `[M,N,K,B]` (B on
     the lanes, the result transposed back): either way K is reduced with
     the minor dim kept.
@@ -244,6 +246,10 @@ def StrengthReduceDots : Pass<"tpuc-strength-reduce-dots"> {
     %d = hlo.transpose %s, dims = [2, 0, 1] : (...) -> tensor<3616x6x6xf32>
     ```
   }];
+  let options = [
+    Option<"targetName", "target", "std::string", "\"tpu-v3\"",
+           "Target preset for the cost rule (a module's tpuc.target wins)">,
+  ];
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/DotOperands.h"
+#include "passes/ModuleTarget.h"
 #include "passes/Passes.h"
 
 #include "dialects/hlo/HloOps.h"
@@ -22,7 +23,6 @@ namespace tpuc {
 namespace {
 using namespace mlir;
 
-constexpr int64_t kMxuDim = 128;
 constexpr int64_t kSublanes = 8, kLanes = 128;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -60,20 +60,36 @@ int64_t batchMinorVregs(const DotSizes &s) {
   return s.m * s.n * ceilDiv(s.k, kSublanes) * ceilDiv(s.b, kLanes);
 }
 
-/// The cost rule. The MXU kernel runs, per batch and per (K, N) weight tile
-/// of 128x128, one weight load (128 cycles) and one pass of the M rows
-/// padded to 8; the VPU form multiplies and adds each vreg of the product
-/// once (two instructions per vreg). A dot whose MXU cycles exceed the
-/// VPU's is mostly padding on the MXU.
-bool mostlyPadding(const DotSizes &s) {
-  int64_t mxu = s.b * ceilDiv(s.k, kMxuDim) * ceilDiv(s.n, kMxuDim) *
-                (ceilDiv(s.m, kSublanes) * kSublanes + kMxuDim);
-  int64_t vpu = 2 * std::min(batchMajorVregs(s), batchMinorVregs(s));
+/// The machine figures the cost rule reads from the module's target.
+struct Machine {
+  int64_t mxuDim;            // D of the D x D MXU
+  double hbmBytesPerCycle;   // HBM bandwidth over the clock
+  int64_t dmaLatencyCycles;  // one DMA's fixed cost
+};
+
+/// The cost rule (docs/fusion.md, "Small and integer dots"). The MXU
+/// kernel runs, per batch and per D x D weight tile, one weight load (D
+/// cycles) and one pass of the M rows padded to 8. The VPU form multiplies
+/// and adds each vreg of the product once, and today's kernels store the
+/// two product-sized broadcasts and read them back (4 vregs of HBM traffic
+/// per product vreg: the reduce kernel does not stream an outer-product
+/// broadcast), in three more kernels than the MXU form (the broadcasts and
+/// a relayout), each waiting at least one input and one output DMA.
+bool mostlyPadding(const DotSizes &s, const Machine &t) {
+  int64_t d = t.mxuDim;
+  double mxu = double(s.b) * ceilDiv(s.k, d) * ceilDiv(s.n, d) *
+               (ceilDiv(s.m, kSublanes) * kSublanes + d);
+  double vregBytes = kSublanes * kLanes * 4;
+  double vregs = std::min(batchMajorVregs(s), batchMinorVregs(s));
+  double vpu = vregs * (2 + 4 * vregBytes / t.hbmBytesPerCycle) +
+               3 * 2 * t.dmaLatencyCycles;
   return vpu < mxu;
 }
 
 struct StrengthReduceDot : public OpRewritePattern<hlo::DotGeneralOp> {
-  using OpRewritePattern::OpRewritePattern;
+  StrengthReduceDot(MLIRContext *context, Machine machine)
+      : OpRewritePattern(context), machine(machine) {}
+  Machine machine;
 
   LogicalResult matchAndRewrite(hlo::DotGeneralOp op,
                                 PatternRewriter &rewriter) const override {
@@ -90,7 +106,7 @@ struct StrengthReduceDot : public OpRewritePattern<hlo::DotGeneralOp> {
     DotSizes s{dimsProduct(ls, lb), dimsProduct(ls, lf), dimsProduct(ls, lc),
                dimsProduct(rs, rf)};
     bool integer = !isa<FloatType>(acc);
-    if (!integer && !mostlyPadding(s))
+    if (!integer && !mostlyPadding(s, machine))
       return failure();
     bool batchMinor = batchMinorVregs(s) < batchMajorVregs(s);
     Location loc = op.getLoc();
@@ -181,9 +197,19 @@ struct StrengthReduceDot : public OpRewritePattern<hlo::DotGeneralOp> {
 class StrengthReduceDotsPass
     : public impl::StrengthReduceDotsBase<StrengthReduceDotsPass> {
 public:
+  using StrengthReduceDotsBase::StrengthReduceDotsBase;
+
   void runOnOperation() override {
+    FailureOr<target::TargetSpec> spec =
+        moduleTarget(getOperation(), targetName);
+    if (failed(spec))
+      return signalPassFailure();
+    const exe::Target &m = spec->machine;
+    Machine machine{static_cast<int64_t>(m.mxu_rows()),
+                    m.hbm_bytes_per_second() / m.clock_hz(),
+                    static_cast<int64_t>(m.dma_latency_cycles())};
     RewritePatternSet patterns(&getContext());
-    patterns.add<StrengthReduceDot>(&getContext());
+    patterns.add<StrengthReduceDot>(&getContext(), machine);
     // One walk: the rewrite leaves no dot behind.
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
