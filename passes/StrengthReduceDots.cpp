@@ -38,7 +38,8 @@ Type accumulationType(hlo::DotGeneralOp op) {
            (t.isInteger() && t.getIntOrFloatBitWidth() > 1 &&
             t.getIntOrFloatBitWidth() <= 32);
   };
-  if (!supported(result) || !supported(op.getLhs().getType().getElementType()) ||
+  if (!supported(result) ||
+      !supported(op.getLhs().getType().getElementType()) ||
       !supported(op.getRhs().getType().getElementType()))
     return nullptr;
   if (isa<FloatType>(result))
@@ -62,9 +63,9 @@ int64_t batchMinorVregs(const DotSizes &s) {
 
 /// The machine figures the cost rule reads from the module's target.
 struct Machine {
-  int64_t mxuDim;            // D of the D x D MXU
-  double hbmBytesPerCycle;   // HBM bandwidth over the clock
-  int64_t dmaLatencyCycles;  // one DMA's fixed cost
+  int64_t mxuDim;           // D of the D x D MXU
+  double hbmBytesPerCycle;  // HBM bandwidth over the clock
+  int64_t dmaLatencyCycles; // one DMA's fixed cost
 };
 
 /// The cost rule (docs/fusion.md, "Small and integer dots"). The MXU
@@ -165,8 +166,8 @@ struct StrengthReduceDot : public OpRewritePattern<hlo::DotGeneralOp> {
     RankedTensorType type = op.getType();
     auto sumType = cast<RankedTensorType>(sum.getType());
     if (sumType.getElementType() != type.getElementType())
-      sum = hlo::ConvertOp::create(
-          rewriter, loc, sumType.clone(type.getElementType()), sum);
+      sum = hlo::ConvertOp::create(rewriter, loc,
+                                   sumType.clone(type.getElementType()), sum);
     if (sumType.getShape() != type.getShape())
       sum = hlo::ReshapeOp::create(rewriter, loc, type, sum);
     rewriter.replaceOp(op, sum);
@@ -181,11 +182,11 @@ struct StrengthReduceDot : public OpRewritePattern<hlo::DotGeneralOp> {
     Value zero = hlo::ConstantOp::create(
         rewriter, loc,
         DenseElementsAttr::get(scalar, rewriter.getZeroAttr(elem)));
-    auto reduce = hlo::ReduceOp::create(rewriter, loc, ValueRange{x},
-                                        ValueRange{zero},
-                                        rewriter.getDenseI64ArrayAttr({dim}));
-    Block *block = rewriter.createBlock(&reduce.getBody(), {},
-                                        {scalar, scalar}, {loc, loc});
+    auto reduce =
+        hlo::ReduceOp::create(rewriter, loc, ValueRange{x}, ValueRange{zero},
+                              rewriter.getDenseI64ArrayAttr({dim}));
+    Block *block = rewriter.createBlock(&reduce.getBody(), {}, {scalar, scalar},
+                                        {loc, loc});
     Value sum = hlo::AddOp::create(rewriter, loc, block->getArgument(0),
                                    block->getArgument(1));
     hlo::ReturnOp::create(rewriter, loc, sum);
