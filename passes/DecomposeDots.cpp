@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/DotOperands.h"
 
 #include "dialects/hlo/HloOps.h"
 
@@ -18,32 +19,6 @@ namespace tpuc {
 
 namespace {
 using namespace mlir;
-
-/// Whether `dims` is 0, 1, ..., n-1 (the identity permutation).
-bool isIdentity(ArrayRef<int64_t> dims) {
-  for (auto [i, d] : llvm::enumerate(dims))
-    if (d != static_cast<int64_t>(i))
-      return false;
-  return true;
-}
-
-/// The dims of a rank-`rank` operand that are neither batch nor
-/// contracting, in order.
-SmallVector<int64_t> freeDims(int64_t rank, ArrayRef<int64_t> batch,
-                              ArrayRef<int64_t> contracting) {
-  SmallVector<int64_t> free;
-  for (int64_t d = 0; d < rank; ++d)
-    if (!llvm::is_contained(batch, d) && !llvm::is_contained(contracting, d))
-      free.push_back(d);
-  return free;
-}
-
-int64_t product(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims) {
-  int64_t p = 1;
-  for (int64_t d : dims)
-    p *= shape[d];
-  return p;
-}
 
 /// Rewrites one dot_general into the kernel's form: the lhs transposed to
 /// (batch, free, contracting) and the rhs to (batch, contracting, free),
@@ -75,24 +50,16 @@ struct CanonicalizeDot : public OpRewritePattern<hlo::DotGeneralOp> {
     ArrayRef<int64_t> ls = lhsType.getShape(), rs = rhsType.getShape();
     ArrayRef<int64_t> lb = dn.getLhsBatch(), rb = dn.getRhsBatch(),
                       lc = dn.getLhsContracting(), rc = dn.getRhsContracting();
-    SmallVector<int64_t> lf = freeDims(ls.size(), lb, lc),
-                         rf = freeDims(rs.size(), rb, rc);
-    int64_t batch = product(ls, lb), m = product(ls, lf), k = product(ls, lc),
-            n = product(rs, rf);
+    SmallVector<int64_t> lf = dotFreeDims(ls.size(), lb, lc),
+                         rf = dotFreeDims(rs.size(), rb, rc);
+    int64_t batch = dimsProduct(ls, lb), m = dimsProduct(ls, lf),
+            k = dimsProduct(ls, lc), n = dimsProduct(rs, rf);
     bool batched = !lb.empty();
     Location loc = op.getLoc();
 
-    // Transposes `v` by `perm` (when it is not the identity), then
-    // reshapes it to `shape` (when that differs).
     auto relayout = [&](Value v, ArrayRef<int64_t> perm,
                         ArrayRef<int64_t> shape) {
-      if (!isIdentity(perm))
-        v = hlo::TransposeOp::create(rewriter, loc, v,
-                                     rewriter.getDenseI64ArrayAttr(perm));
-      auto type = cast<RankedTensorType>(v.getType());
-      if (type.getShape() != shape)
-        v = hlo::ReshapeOp::create(rewriter, loc, type.clone(shape), v);
-      return v;
+      return relayoutOperand(rewriter, loc, v, perm, shape);
     };
     SmallVector<int64_t> lhsPerm(lb), rhsPerm(rb);
     llvm::append_range(lhsPerm, lf);

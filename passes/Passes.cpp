@@ -135,6 +135,11 @@ void buildExpansionPipeline(mlir::OpPassManager &pm,
 
 void buildFusionPipeline(mlir::OpPassManager &pm,
                          const CompilePipelineConfig &config) {
+  // Small and integer dots as multiply + reduce, before the planner fuses
+  // them (one input fusion each).
+  StrengthReduceDotsOptions smallDots;
+  smallDots.targetName = config.target;
+  pm.addPass(createStrengthReduceDots(smallDots));
   if (config.fusion) {
     FuseOptions fuse;
     fuse.targetName = config.target;
@@ -160,6 +165,9 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
                            const CompilePipelineConfig &config) {
   // Again for modules that did not come through the fusion pipeline (a
   // no-op on those that did).
+  StrengthReduceDotsOptions smallDots;
+  smallDots.targetName = config.target;
+  pm.addPass(createStrengthReduceDots(smallDots));
   buildExpansionPipeline(pm, config);
   ConvertHloToTpuOptions convert;
   convert.targetName = config.target;

@@ -204,6 +204,55 @@ def DecomposeDots : Pass<"tpuc-decompose-dots"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def StrengthReduceDots : Pass<"tpuc-strength-reduce-dots", "mlir::ModuleOp"> {
+  let summary = "Rewrite small and integer dot_generals as multiply + reduce";
+  let description = [{
+    XLA's dot strength reduction (AlgebraicSimplifier): a dot_general whose
+    MXU tiles would be mostly padding, and every integer dot (the MXU
+    multiplies bf16 only), becomes `broadcast_in_dim` of each operand,
+    `multiply` and `reduce(add)` over the contracting dims, which the fusion
+    planner makes one input fusion. Operands are transposed and reshaped
+    into their (batch, free, contracting) groups first (as
+    `tpuc-decompose-dots` does) and converted to the accumulation type: f32
+    for f32/bf16/f16 results (the result is converted once at the end),
+    the result's own integer type for integers (wrapping, as the reference
+    interpreter's 64-bit sum truncated). pred, 64-bit and f64 dots stay.
+
+    Cost rule (the module's target: D x D MXUs, HBM bytes per cycle, DMA
+    latency), with B, M, K, N the batch, lhs free, contracting and rhs free
+    sizes: the MXU kernel takes about `B * ceil(K/D) * ceil(N/D) *
+    (ceil(M/8)*8 + D)` cycles (a weight load and a pass of the padded rows
+    per weight tile); the rewrite, per vreg of the product (`min(B*M*
+    ceil(K/8)*ceil(N/128), M*N*ceil(K/8)*ceil(B/128))`), a multiply, an add
+    and 4 vregs of HBM traffic (today's kernels store the two broadcasts),
+    plus three kernels' DMA latencies (`6 * latency`). A float dot is
+    rewritten when the second is smaller. The product is laid out batch-major `[B,M,K,N]` (N on the
+    lanes) or, when that takes fewer vregs, batch-minor `[M,N,K,B]` (B on
+    the lanes, the result transposed back): either way K is reduced with
+    the minor dim kept.
+
+    ```mlir
+    // Before: dlrm's interaction, 6x6 outputs per batch.
+    %d = hlo.dot_general %x, %y, dims = <lhs_batch = [0], rhs_batch = [0],
+           lhs_contracting = [2], rhs_contracting = [1]>
+         : (tensor<3616x6x8xf32>, tensor<3616x8x6xf32>) -> tensor<3616x6x6xf32>
+    // After (batch-minor):
+    %xt = hlo.transpose %x, dims = [1, 2, 0] : (...) -> tensor<6x8x3616xf32>
+    %yt = hlo.transpose %y, dims = [2, 1, 0] : (...) -> tensor<6x8x3616xf32>
+    %a = hlo.broadcast_in_dim %xt, dims = [0, 2, 3] : (...) -> tensor<6x6x8x3616xf32>
+    %b = hlo.broadcast_in_dim %yt, dims = [1, 2, 3] : (...) -> tensor<6x6x8x3616xf32>
+    %p = hlo.multiply %a, %b : tensor<6x6x8x3616xf32>
+    %s = hlo.reduce(%p) init(%zero) dims = [2] ... -> tensor<6x6x3616xf32>
+    %d = hlo.transpose %s, dims = [2, 0, 1] : (...) -> tensor<3616x6x6xf32>
+    ```
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", "\"tpu-v3\"",
+           "Target preset for the cost rule (a module's tpuc.target wins)">,
+  ];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def ExpandMath : Pass<"tpuc-expand-math", "mlir::ModuleOp"> {
   let summary = "Expand transcendental functions and map into VPU arithmetic";
   let description = [{

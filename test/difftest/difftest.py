@@ -86,7 +86,6 @@ KNOWN_LIMITATIONS = [
 # with its reason; --no-exclusions generates them anyway (they then fail
 # as KNOWN_LIMITATIONS). Remove an entry when its gap is closed.
 EXCLUSIONS = {
-    "int-dot": "integer dots do not compile yet (issue 12 item 2)",
     "pred-entry": "pred entry parameters and results do not compile yet (issue 12)",
     "sort-minor": "sort compiles along the minor dimension only",
 }

@@ -1,0 +1,58 @@
+//===- DotOperands.h - a dot_general's operand groups ---------*- C++ -*-===//
+//
+// The (batch, free, contracting) dimension groups of a dot_general's
+// operands and the relayout (transpose, then reshape) that brings an operand
+// into a grouped form. Shared by tpuc-decompose-dots (the MXU kernel's
+// [B,M,K] x [B,K,N]) and tpuc-strength-reduce-dots (multiply + reduce).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUC_PASSES_DOTOPERANDS_H
+#define TPUC_PASSES_DOTOPERANDS_H
+
+#include "dialects/hlo/HloOps.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace tpuc {
+
+/// The dims of a rank-`rank` operand that are neither batch nor
+/// contracting, in order.
+inline llvm::SmallVector<int64_t>
+dotFreeDims(int64_t rank, llvm::ArrayRef<int64_t> batch,
+            llvm::ArrayRef<int64_t> contracting) {
+  llvm::SmallVector<int64_t> free;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(batch, d) && !llvm::is_contained(contracting, d))
+      free.push_back(d);
+  return free;
+}
+
+/// The product of `shape`'s sizes at `dims`.
+inline int64_t dimsProduct(llvm::ArrayRef<int64_t> shape,
+                           llvm::ArrayRef<int64_t> dims) {
+  int64_t p = 1;
+  for (int64_t d : dims)
+    p *= shape[d];
+  return p;
+}
+
+/// `v` transposed by `perm` (when it is not the identity), then reshaped to
+/// `shape` (when that differs).
+inline mlir::Value relayoutOperand(mlir::OpBuilder &b, mlir::Location loc,
+                                   mlir::Value v, llvm::ArrayRef<int64_t> perm,
+                                   llvm::ArrayRef<int64_t> shape) {
+  bool identity = true;
+  for (auto [i, d] : llvm::enumerate(perm))
+    identity &= d == static_cast<int64_t>(i);
+  if (!identity)
+    v = hlo::TransposeOp::create(b, loc, v, b.getDenseI64ArrayAttr(perm));
+  auto type = llvm::cast<mlir::RankedTensorType>(v.getType());
+  if (type.getShape() != shape)
+    v = hlo::ReshapeOp::create(b, loc, type.clone(shape), v);
+  return v;
+}
+
+} // namespace tpuc
+
+#endif // TPUC_PASSES_DOTOPERANDS_H

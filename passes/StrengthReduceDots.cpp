@@ -1,0 +1,219 @@
+//===- StrengthReduceDots.cpp - small and integer dots on the VPU ---------===//
+//
+// tpuc-strength-reduce-dots: dot_general as broadcast + multiply +
+// reduce(add) when the MXU would mostly multiply padding, and for every
+// integer dot (the MXU multiplies bf16 only). See Passes.td for the
+// contract and the cost rule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/DotOperands.h"
+#include "passes/ModuleTarget.h"
+#include "passes/Passes.h"
+
+#include "dialects/hlo/HloOps.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+namespace tpuc {
+#define GEN_PASS_DEF_STRENGTHREDUCEDOTS
+#include "passes/Passes.h.inc"
+
+namespace {
+using namespace mlir;
+
+constexpr int64_t kSublanes = 8, kLanes = 128;
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// The accumulation type of a dot of `result` elements, as the reference
+/// interpreter accumulates (f32 for bf16/f16/f32 results, the result's own
+/// integer type for integers: a wrapping sum whose low bits are those of
+/// the interpreter's 64-bit one), or null when the dot stays as it is.
+Type accumulationType(hlo::DotGeneralOp op) {
+  Type result = op.getType().getElementType();
+  auto supported = [](Type t) {
+    return t.isF32() || t.isBF16() || t.isF16() ||
+           (t.isInteger() && t.getIntOrFloatBitWidth() > 1 &&
+            t.getIntOrFloatBitWidth() <= 32);
+  };
+  if (!supported(result) ||
+      !supported(op.getLhs().getType().getElementType()) ||
+      !supported(op.getRhs().getType().getElementType()))
+    return nullptr;
+  if (isa<FloatType>(result))
+    return Float32Type::get(op.getContext());
+  return result;
+}
+
+/// The sizes of a dot's groups: batch, lhs free, contracting, rhs free.
+struct DotSizes {
+  int64_t b, m, k, n;
+};
+
+/// Vregs of the product [B,M,K,N] (batch-major: N on the lanes, K on the
+/// sublanes) and of [M,N,K,B] (batch-minor: B on the lanes).
+int64_t batchMajorVregs(const DotSizes &s) {
+  return s.b * s.m * ceilDiv(s.k, kSublanes) * ceilDiv(s.n, kLanes);
+}
+int64_t batchMinorVregs(const DotSizes &s) {
+  return s.m * s.n * ceilDiv(s.k, kSublanes) * ceilDiv(s.b, kLanes);
+}
+
+/// The machine figures the cost rule reads from the module's target.
+struct Machine {
+  int64_t mxuDim;           // D of the D x D MXU
+  double hbmBytesPerCycle;  // HBM bandwidth over the clock
+  int64_t dmaLatencyCycles; // one DMA's fixed cost
+};
+
+/// The cost rule (docs/fusion.md, "Small and integer dots"). The MXU
+/// kernel runs, per batch and per D x D weight tile, one weight load (D
+/// cycles) and one pass of the M rows padded to 8. The VPU form multiplies
+/// and adds each vreg of the product once, and today's kernels store the
+/// two product-sized broadcasts and read them back (4 vregs of HBM traffic
+/// per product vreg: the reduce kernel does not stream an outer-product
+/// broadcast), in three more kernels than the MXU form (the broadcasts and
+/// a relayout), each waiting at least one input and one output DMA.
+bool mostlyPadding(const DotSizes &s, const Machine &t) {
+  int64_t d = t.mxuDim;
+  double mxu = double(s.b) * ceilDiv(s.k, d) * ceilDiv(s.n, d) *
+               (ceilDiv(s.m, kSublanes) * kSublanes + d);
+  double vregBytes = kSublanes * kLanes * 4;
+  double vregs = std::min(batchMajorVregs(s), batchMinorVregs(s));
+  double vpu = vregs * (2 + 4 * vregBytes / t.hbmBytesPerCycle) +
+               3 * 2 * t.dmaLatencyCycles;
+  return vpu < mxu;
+}
+
+struct StrengthReduceDot : public OpRewritePattern<hlo::DotGeneralOp> {
+  StrengthReduceDot(MLIRContext *context, Machine machine)
+      : OpRewritePattern(context), machine(machine) {}
+  Machine machine;
+
+  LogicalResult matchAndRewrite(hlo::DotGeneralOp op,
+                                PatternRewriter &rewriter) const override {
+    Type acc = accumulationType(op);
+    if (!acc)
+      return failure();
+    hlo::DotDimensionNumbersAttr dn = op.getDotDimensionNumbers();
+    ArrayRef<int64_t> ls = op.getLhs().getType().getShape(),
+                      rs = op.getRhs().getType().getShape();
+    ArrayRef<int64_t> lb = dn.getLhsBatch(), rb = dn.getRhsBatch(),
+                      lc = dn.getLhsContracting(), rc = dn.getRhsContracting();
+    SmallVector<int64_t> lf = dotFreeDims(ls.size(), lb, lc),
+                         rf = dotFreeDims(rs.size(), rb, rc);
+    DotSizes s{dimsProduct(ls, lb), dimsProduct(ls, lf), dimsProduct(ls, lc),
+               dimsProduct(rs, rf)};
+    bool integer = !isa<FloatType>(acc);
+    if (!integer && !mostlyPadding(s, machine))
+      return failure();
+    bool batchMinor = batchMinorVregs(s) < batchMajorVregs(s);
+    Location loc = op.getLoc();
+
+    // The operands in the accumulation type, their groups in the product's
+    // order: batch-major lhs [B?,M,K] and rhs [B?,K,N] into the product
+    // [B?,M,K,N]; batch-minor lhs [M,K,B] and rhs [N,K,B] into [M,N,K,B].
+    // K is reduced either way and the minor dim stays (the leading-form
+    // reduce kernel).
+    bool batched = !lb.empty();
+    auto operand = [&](Value v, ArrayRef<ArrayRef<int64_t>> groups,
+                       ArrayRef<int64_t> sizes) {
+      SmallVector<int64_t> perm, shape;
+      for (auto [group, size] : llvm::zip(groups, sizes)) {
+        llvm::append_range(perm, group);
+        shape.push_back(size);
+      }
+      v = relayoutOperand(rewriter, loc, v, perm, shape);
+      auto type = cast<RankedTensorType>(v.getType());
+      if (type.getElementType() != acc)
+        v = hlo::ConvertOp::create(rewriter, loc, type.clone(acc), v);
+      return v;
+    };
+    Value lhs, rhs;
+    SmallVector<int64_t> shape, lhsDims, rhsDims;
+    if (batchMinor) {
+      lhs = operand(op.getLhs(), {lf, lc, lb}, {s.m, s.k, s.b});
+      rhs = operand(op.getRhs(), {rf, rc, rb}, {s.n, s.k, s.b});
+      shape = {s.m, s.n, s.k, s.b};
+      lhsDims = {0, 2, 3};
+      rhsDims = {1, 2, 3};
+    } else if (batched) {
+      lhs = operand(op.getLhs(), {lb, lf, lc}, {s.b, s.m, s.k});
+      rhs = operand(op.getRhs(), {rb, rc, rf}, {s.b, s.k, s.n});
+      shape = {s.b, s.m, s.k, s.n};
+      lhsDims = {0, 1, 2};
+      rhsDims = {0, 2, 3};
+    } else {
+      lhs = operand(op.getLhs(), {lf, lc}, {s.m, s.k});
+      rhs = operand(op.getRhs(), {rc, rf}, {s.k, s.n});
+      shape = {s.m, s.k, s.n};
+      lhsDims = {0, 1};
+      rhsDims = {1, 2};
+    }
+    auto productType = RankedTensorType::get(shape, acc);
+    Value product = hlo::MultiplyOp::create(
+        rewriter, loc,
+        hlo::BroadcastInDimOp::create(rewriter, loc, productType, lhs,
+                                      rewriter.getDenseI64ArrayAttr(lhsDims)),
+        hlo::BroadcastInDimOp::create(rewriter, loc, productType, rhs,
+                                      rewriter.getDenseI64ArrayAttr(rhsDims)));
+    Value sum = reduceSum(rewriter, loc, product, shape.size() - 2);
+    if (batchMinor) // [M,N,B] -> [B,M,N]
+      sum = hlo::TransposeOp::create(rewriter, loc, sum,
+                                     rewriter.getDenseI64ArrayAttr({2, 0, 1}));
+    RankedTensorType type = op.getType();
+    auto sumType = cast<RankedTensorType>(sum.getType());
+    if (sumType.getElementType() != type.getElementType())
+      sum = hlo::ConvertOp::create(rewriter, loc,
+                                   sumType.clone(type.getElementType()), sum);
+    if (sumType.getShape() != type.getShape())
+      sum = hlo::ReshapeOp::create(rewriter, loc, type, sum);
+    rewriter.replaceOp(op, sum);
+    return success();
+  }
+
+  /// reduce(x, dims = [dim], add) from zero.
+  static Value reduceSum(PatternRewriter &rewriter, Location loc, Value x,
+                         int64_t dim) {
+    Type elem = cast<RankedTensorType>(x.getType()).getElementType();
+    auto scalar = RankedTensorType::get({}, elem);
+    Value zero = hlo::ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(scalar, rewriter.getZeroAttr(elem)));
+    auto reduce =
+        hlo::ReduceOp::create(rewriter, loc, ValueRange{x}, ValueRange{zero},
+                              rewriter.getDenseI64ArrayAttr({dim}));
+    Block *block = rewriter.createBlock(&reduce.getBody(), {}, {scalar, scalar},
+                                        {loc, loc});
+    Value sum = hlo::AddOp::create(rewriter, loc, block->getArgument(0),
+                                   block->getArgument(1));
+    hlo::ReturnOp::create(rewriter, loc, sum);
+    rewriter.setInsertionPointAfter(reduce);
+    return reduce.getResult(0);
+  }
+};
+
+class StrengthReduceDotsPass
+    : public impl::StrengthReduceDotsBase<StrengthReduceDotsPass> {
+public:
+  using StrengthReduceDotsBase::StrengthReduceDotsBase;
+
+  void runOnOperation() override {
+    FailureOr<target::TargetSpec> spec =
+        moduleTarget(getOperation(), targetName);
+    if (failed(spec))
+      return signalPassFailure();
+    const exe::Target &m = spec->machine;
+    Machine machine{static_cast<int64_t>(m.mxu_rows()),
+                    m.hbm_bytes_per_second() / m.clock_hz(),
+                    static_cast<int64_t>(m.dma_latency_cycles())};
+    RewritePatternSet patterns(&getContext());
+    patterns.add<StrengthReduceDot>(&getContext(), machine);
+    // One walk: the rewrite leaves no dot behind.
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+  }
+};
+} // namespace
+} // namespace tpuc
