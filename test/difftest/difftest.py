@@ -79,6 +79,8 @@ KNOWN_LIMITATIONS = [
      "pred entry parameters and results do not compile yet (issue 12)"),
     ("cannot lower 'hlo.sort' along a dimension other than the minor one",
      "sort compiles along the minor dimension only"),
+    ("cannot lower 'hlo.reduce' with several inputs (variadic)",
+     "variadic reduce (argmax) does not compile yet (issue 12 item 2)"),
 ]
 
 
@@ -89,6 +91,7 @@ EXCLUSIONS = {
     "int-dot": "integer dots do not compile yet (issue 12 item 2)",
     "pred-entry": "pred entry parameters and results do not compile yet (issue 12)",
     "sort-minor": "sort compiles along the minor dimension only",
+    "variadic-reduce": "variadic reduce (argmax) does not compile yet (issue 12 item 2)",
 }
 
 
