@@ -81,6 +81,8 @@ KNOWN_LIMITATIONS = [
      "sort compiles along the minor dimension only"),
     ("cannot lower 'hlo.reduce' with several inputs (variadic)",
      "variadic reduce (argmax) does not compile yet (issue 12 item 2)"),
+    ("cannot lower 'hlo.gather' with operand batching dims",
+     "gathers with operand batching dims do not compile yet (issue 12 item 2)"),
 ]
 
 
@@ -92,6 +94,8 @@ EXCLUSIONS = {
     "pred-entry": "pred entry parameters and results do not compile yet (issue 12)",
     "sort-minor": "sort compiles along the minor dimension only",
     "variadic-reduce": "variadic reduce (argmax) does not compile yet (issue 12 item 2)",
+    "batching-gather": "gathers with operand batching dims (take_along_axis) do not compile "
+                       "yet (issue 12 item 2)",
 }
 
 

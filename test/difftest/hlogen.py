@@ -897,6 +897,8 @@ class Generator:
 
     def op_take_along_axis(self):
         """A gather with operand batching dims (jnp.take_along_axis)."""
+        if "batching-gather" in self.exclude:
+            return
         v = self.pick(lambda i: len(i.dims) == 2)
         if v is None:
             return
@@ -988,7 +990,8 @@ def generate(seed, exclude=()):
     out (difftest.py's EXCLUSIONS, each a documented known gap):
     int-dot (dots are f32/bf16 only), pred-entry (pred results are
     converted to s32, pred parameters made from s32 ones), sort-minor
-    (sorts along the last dimension only), variadic-reduce (no argmax)."""
+    (sorts along the last dimension only), variadic-reduce (no argmax), batching-gather (no
+    take_along_axis)."""
     return Generator(seed, exclude).run()
 
 
