@@ -1074,10 +1074,16 @@ void Serializer::recordDeviceGrid() {
       has = true;
     }
   };
+  // A pred entry array: s32 0/1 words on the device, bytes on the host.
+  auto isPred = [](DictionaryAttr attrs) {
+    return attrs && attrs.get(kHostPredAttrName);
+  };
   for (int i = 0; i < proto.parameters_size(); ++i) {
     exe::Parameter &p = *proto.mutable_parameters(i);
     exe::Sharding sharding;
     bool has = false;
+    if (isPred(func.getArgAttrDict(i)))
+      p.set_host_dtype(exe::PRED);
     fill(func.getArgAttrDict(i), *p.mutable_shape(), &sharding, has);
     if (has)
       *p.mutable_sharding() = sharding;
@@ -1086,6 +1092,8 @@ void Serializer::recordDeviceGrid() {
     exe::Result &r = *proto.mutable_results(i);
     exe::Sharding sharding;
     bool has = false;
+    if (isPred(func.getResultAttrDict(i)))
+      r.set_host_dtype(exe::PRED);
     fill(func.getResultAttrDict(i), *r.mutable_shape(), &sharding, has);
     if (has)
       *r.mutable_sharding() = sharding;
@@ -1418,14 +1426,19 @@ std::string printExecutable(const exe::Executable &e) {
        << h.planned_buffers() << " buffers at planned offsets, "
        << h.unplanned_buffers() << " placed around them\n";
   }
+  auto hostType = [](exe::DType host) {
+    return host ? " host " + exe::DType_Name(host) : std::string();
+  };
   for (int i = 0; i < e.parameters_size(); ++i)
     os << "parameter " << i << " \"" << e.parameters(i).name() << "\" "
-       << formatShape(e.parameters(i).shape()) << " buffer "
+       << formatShape(e.parameters(i).shape())
+       << hostType(e.parameters(i).host_dtype()) << " buffer "
        << e.parameters(i).buffer() << "\n";
   for (int i = 0; i < e.results_size(); ++i) {
     const exe::Result &r = e.results(i);
     os << "result " << i << " \"" << r.name() << "\" "
-       << formatShape(r.shape()) << " buffer " << r.buffer();
+       << formatShape(r.shape()) << hostType(r.host_dtype()) << " buffer "
+       << r.buffer();
     if (!r.hlo_op().empty())
       os << " hlo op \"" << r.hlo_op() << "\"";
     if (!r.op_name().empty())
