@@ -176,10 +176,6 @@ class Generator:
         return layout
 
     def param(self, dtype, dims):
-        if dtype == "pred" and "pred-entry" in self.exclude:
-            s = self.param("s32", dims)
-            return self.add(Instr(self.fresh("convert"), "pred", dims, "convert", [s.name],
-                                  cls="exact"))
         self.nparams += 1
         return self.add(Instr(self.fresh("p"), dtype, dims, "parameter", [],
                               layout=self.rand_layout(len(dims)), cls="exact"))
@@ -306,9 +302,11 @@ class Generator:
                            "or", "xor", "divide", "remainder", "shift-left",
                            "shift-right-logical", "shift-right-arithmetic"])
         else:
-            op = r.choice(["add", "subtract", "multiply", "maximum", "minimum", "divide",
-                           "remainder"])
-        w = self.same_shape(v)
+            # A float remainder jumps by the divisor where the dividend
+            # crosses a multiple of it: exact operands only (like floor).
+            op = r.choice(["add", "subtract", "multiply", "maximum", "minimum", "divide"] +
+                          (["remainder"] if v.cls == "exact" else []))
+        w = self.same_shape(v, exact=op == "remainder")
         a, b = (v, w) if r.random() < 0.5 else (w, v)
         if op in ("divide", "remainder") and v.dtype in FLOAT:
             b = self.positive(b)
@@ -680,8 +678,6 @@ class Generator:
         if v is None:
             return
         d = self.r.randrange(len(v.dims))
-        if "sort-minor" in self.exclude:
-            d = len(v.dims) - 1
         direction = self.r.choice(["LT", "GT"])
         with_values = self.r.random() < 0.5
         name = self.fresh("compare_sort").replace(".", "_")
@@ -959,13 +955,6 @@ class Generator:
         outs.update(sinks[-5:])
         for _ in range(r.randint(0, 1)):
             outs.add(r.choice(cands).name)
-        if "pred-entry" in self.exclude:
-            for i in list(self.p.instrs):
-                if i.name in outs and i.dtype == "pred":
-                    c = self.add(Instr(self.fresh("convert"), "s32", i.dims, "convert",
-                                       [i.name], cls="exact"))
-                    outs.discard(i.name)
-                    outs.add(c.name)
         self.p.results = [i.name for i in self.p.instrs if i.name in outs]
         for i in self.p.instrs:
             if i.name in outs and len(i.dims) >= 2 and r.random() < 0.3:
@@ -988,10 +977,8 @@ def _prod(dims):
 def generate(seed, exclude=()):
     """The module of `seed`. `exclude` names features the generator leaves
     out (difftest.py's EXCLUSIONS, each a documented known gap):
-    int-dot (dots are f32/bf16 only), pred-entry (pred results are
-    converted to s32, pred parameters made from s32 ones), sort-minor
-    (sorts along the last dimension only), variadic-reduce (no argmax), batching-gather (no
-    take_along_axis)."""
+    int-dot (dots are f32/bf16 only), variadic-reduce (no argmax),
+    batching-gather (no take_along_axis)."""
     return Generator(seed, exclude).run()
 
 
