@@ -128,6 +128,7 @@ void buildExpansionPipeline(mlir::OpPassManager &pm,
   pm.addPass(createCanonicalizeConvolutions());
   pm.addPass(createExpandSelectAndScatter());
   pm.addPass(createExpandReduceWindow());
+  pm.addPass(createSortAlongMinor());
   SplitConvolutionPrecisionOptions split;
   split.dotPrecision = config.dotPrecision;
   pm.addPass(createSplitConvolutionPrecision(split));

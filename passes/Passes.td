@@ -636,6 +636,29 @@ def ExpandReduceWindow : Pass<"tpuc-expand-reduce-window"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def SortAlongMinor : Pass<"tpuc-sort-along-minor"> {
+  let summary = "Sort along the minor dimension: transposes around a sort "
+                "along another one";
+  let description = [{
+    The sort kernel sorts along the minor dimension (rows of the 8x128
+    tiles). A sort along another dimension `d` of a rank-`r` array becomes
+    a transpose of each operand that moves `d` last (the other dimensions
+    keep their order), the sort along `r - 1` with the same comparator and
+    stability, and the inverse transpose of each result. Sorting commutes
+    with the permutation, so the results are XLA's.
+
+    ```mlir
+    // Before: sort the columns of [5, 3].
+    %0 = hlo.sort(%x) dim = 0 : (tensor<5x3xf32>) -> tensor<5x3xf32> { ... }
+    // After:
+    %t = hlo.transpose %x, dims = [1, 0] : (tensor<5x3xf32>) -> tensor<3x5xf32>
+    %s = hlo.sort(%t) dim = 1 : (tensor<3x5xf32>) -> tensor<3x5xf32> { ... }
+    %0 = hlo.transpose %s, dims = [1, 0] : (tensor<3x5xf32>) -> tensor<5x3xf32>
+    ```
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def HoistWhileInvariants : Pass<"tpuc-hoist-while-invariants"> {
   let summary = "Move loop-invariant work out of hlo.while bodies";
   let description = [{

@@ -1,13 +1,15 @@
 //===- Serializer.cpp - tpu dialect to executable -------------------------===//
 //
 // One walk over the function in program order allocates registers (linear
-// scan over live intervals of the structured program) and emits the
-// instructions; buffers are placed before it. See docs/tpu-dialect.md.
+// scan over live intervals of the structured program, spilling to VMEM and
+// SMEM spill areas: RegisterAllocator.h) and emits the instructions;
+// buffers are placed before it. See docs/tpu-dialect.md.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/serializer/Serializer.h"
 #include "compiler/serializer/HbmPlacement.h"
+#include "compiler/serializer/RegisterAllocator.h"
 
 #include "dialects/tpu/TpuOps.h"
 #include "runtime/loader/Executable.h"
@@ -25,6 +27,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
+#include <limits>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -38,6 +41,10 @@ namespace {
 
 constexpr int kScalarRegisters = 32; // s0 reads 0: s1..s31 are allocatable.
 constexpr int kVectorRegisters = 32;
+// A spill slot holds one register: a vreg is 8 sublanes x 128 lanes x 32
+// bits, a scalar register's low 32 bits (SST/SLD move 32-bit words).
+constexpr uint64_t kVectorSlotBytes = 8 * 128 * 4;
+constexpr uint64_t kScalarSlotBytes = 4;
 // HBM buffers start at multiples of this: TargetSpec::hbmAlignment, the
 // memory plan's alignment, so that the executable's heap is the plan's.
 constexpr uint64_t kHbmAlignment = 512;
@@ -72,20 +79,8 @@ RegisterFile getRegisterFile(Value value) {
   return RegisterFile::Scalar;
 }
 
-/// The lowest `count` consecutive registers free in `busy`, avoiding
-/// `exclude`; -1 if there are none.
-int findFree(const std::vector<bool> &busy, int first, int count,
-             const std::vector<bool> *exclude = nullptr) {
-  for (int start = first; start + count <= static_cast<int>(busy.size());
-       ++start) {
-    bool ok = true;
-    for (int r = start; r < start + count && ok; ++r)
-      ok = !busy[r] && !(exclude && (*exclude)[r]);
-    if (ok)
-      return start;
-  }
-  return -1;
-}
+using Key = RegisterAllocator::Key;
+Key keyOf(Value value) { return value.getAsOpaquePointer(); }
 
 // The hlo op and framework op of an importer location:
 // FusedLoc[NameLoc(instruction, file:line:col), NameLoc(op_name, source:line)]
@@ -151,8 +146,14 @@ private:
   // Buffers, parameters and results.
   LogicalResult placeBuffers();
   // Registers.
-  void expire(int64_t position);
-  FailureOr<unsigned> allocate(Value value, Operation *op);
+  int64_t nextUse(Value value, int64_t pos);
+  FailureOr<unsigned> allocate(Value value, Operation *op,
+                               SmallVectorImpl<Key> &keep);
+  LogicalResult reload(Value value, Operation *op, ArrayRef<Key> keep);
+  LogicalResult outOfRegisters(Operation *op, RegisterFile file);
+  unsigned regOf(Value value) const;
+  void emitSpill(int file, unsigned reg, unsigned slot, bool store);
+  LogicalResult checkSpillAreas();
   // Emission.
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation *op);
@@ -174,10 +175,12 @@ private:
   exe::Executable proto;
   llvm::DenseMap<Operation *, int64_t> position, loopEnd;
   llvm::DenseMap<Value, int64_t> lastUse;
-  llvm::DenseMap<Value, unsigned> reg;
+  llvm::DenseMap<Value, SmallVector<int64_t>> uses; // positions, sorted
   llvm::DenseMap<Value, uint64_t> baseAddress;
-  std::vector<bool> busy[2];
-  std::vector<std::pair<int64_t, std::pair<int, unsigned>>> active;
+  std::optional<RegisterAllocator> registers;
+  Operation *current = nullptr; // the op being emitted
+  // Where the spill areas start: after the program's VMEM and SMEM buffers.
+  uint64_t vmemSpillBase = 0, smemSpillBase = 0;
   std::map<std::tuple<std::string, std::string, std::string, int>, uint32_t>
       debugOps;
   int64_t counter = 0;
@@ -217,6 +220,7 @@ void Serializer::computeLastUses() {
       if (getRegisterFile(operand) == RegisterFile::None)
         continue;
       int64_t def = defPos(operand), use = position[op];
+      uses[operand].push_back(use);
       for (Operation *parent = op->getParentOp(); parent != func;
            parent = parent->getParentOp())
         if (isa<LoopOp, WhileOp>(parent) &&
@@ -225,6 +229,8 @@ void Serializer::computeLastUses() {
       lastUse[operand] = std::max(lastUse.lookup(operand), use);
     }
   });
+  for (auto &entry : uses)
+    llvm::sort(entry.second);
 }
 
 //===----------------------------------------------------------------------===//
@@ -329,6 +335,12 @@ LogicalResult Serializer::placeBuffers() {
   };
   std::vector<HbmAlloc> hbmAllocs;
   OnChipPlacement onChip = placeOnChipBuffers(func);
+  vmemSpillBase = llvm::alignTo(
+      onChip.end[static_cast<int>(MemorySpace::vmem)],
+      getAllocAlignment(MemorySpace::vmem));
+  smemSpillBase = llvm::alignTo(
+      onChip.end[static_cast<int>(MemorySpace::smem)],
+      getAllocAlignment(MemorySpace::smem));
   int64_t lastStep = 0;
   WalkResult walk = func.walk([&](AllocOp alloc) {
     MemorySpace space = *getMemorySpace(alloc.getType());
@@ -472,33 +484,114 @@ LogicalResult Serializer::placeBuffers() {
 // Registers
 //===----------------------------------------------------------------------===//
 
-// Frees the registers of values whose last use is before `pos`. A value
-// used by the op at `pos` stays busy while the op's results are allocated,
-// so no instruction reads and writes the same register.
-void Serializer::expire(int64_t pos) {
-  llvm::erase_if(active, [&](const auto &entry) {
-    if (entry.first >= pos)
-      return false;
-    busy[entry.second.first][entry.second.second] = false;
-    return true;
-  });
+// The position of the next read of `value` at or after `pos`. A value
+// defined outside a loop that holds `current` and read inside it is read
+// again in the next iteration: its next read is no later than the loop's end.
+int64_t Serializer::nextUse(Value value, int64_t pos) {
+  int64_t next = std::numeric_limits<int64_t>::max();
+  const SmallVector<int64_t> &at = uses[value];
+  auto it = llvm::lower_bound(at, pos);
+  if (it != at.end())
+    next = *it;
+  int64_t def = isa<BlockArgument>(value)
+                    ? position.lookup(
+                          cast<BlockArgument>(value).getOwner()->getParentOp())
+                    : position.lookup(value.getDefiningOp());
+  for (Operation *loop = current ? current->getParentOp() : nullptr;
+       loop && loop != func; loop = loop->getParentOp()) {
+    if (!isa<LoopOp, WhileOp>(loop))
+      continue;
+    int64_t begin = position[loop], end = loopEnd[loop];
+    if (begin <= def && def <= end)
+      continue;
+    auto inLoop = llvm::lower_bound(at, begin);
+    if (inLoop != at.end() && *inLoop <= end)
+      next = std::min(next, end);
+  }
+  return next;
 }
 
-FailureOr<unsigned> Serializer::allocate(Value value, Operation *op) {
-  bool vector = getRegisterFile(value) == RegisterFile::Vector;
-  int file = vector ? 1 : 0;
-  int r = findFree(busy[file], vector ? 0 : 1, 1);
-  if (r < 0)
-    return op->emitOpError()
-           << "needs more than the ISA's "
-           << (vector ? kVectorRegisters : kScalarRegisters - 1) << " "
-           << (vector ? "vector" : "scalar")
-           << " registers: too many values are live here (the serializer "
-              "does not spill)";
-  busy[file][r] = true;
-  active.push_back({lastUse.lookup(value), {file, static_cast<unsigned>(r)}});
-  reg[value] = r;
-  return static_cast<unsigned>(r);
+LogicalResult Serializer::outOfRegisters(Operation *op, RegisterFile file) {
+  bool vector = file == RegisterFile::Vector;
+  return op->emitOpError()
+         << "needs more than the ISA's "
+         << (vector ? kVectorRegisters : kScalarRegisters - 1) << " "
+         << (vector ? "vector" : "scalar")
+         << " registers at once: its operands and results alone fill the "
+            "register file";
+}
+
+FailureOr<unsigned> Serializer::allocate(Value value, Operation *op,
+                                         SmallVectorImpl<Key> &keep) {
+  RegisterFile file = getRegisterFile(value) == RegisterFile::Vector
+                          ? RegisterFile::Vector
+                          : RegisterFile::Scalar;
+  std::optional<unsigned> r =
+      registers->define(file == RegisterFile::Vector ? 1 : 0, keyOf(value),
+                        lastUse.lookup(value), position[op], keep);
+  if (!r)
+    return outOfRegisters(op, file);
+  keep.push_back(keyOf(value));
+  return *r;
+}
+
+LogicalResult Serializer::reload(Value value, Operation *op,
+                                 ArrayRef<Key> keep) {
+  RegisterFile file = getRegisterFile(value);
+  if (file == RegisterFile::None)
+    return success();
+  if (!registers->use(keyOf(value), position[op], keep))
+    return outOfRegisters(op, file);
+  return success();
+}
+
+unsigned Serializer::regOf(Value value) const {
+  return registers->regOf(keyOf(value)).value_or(0);
+}
+
+// Spill code: VST/VLD of the whole vreg (s32: the bits as they are) to the
+// VMEM spill area, SST/SLD of a scalar register to the SMEM one.
+void Serializer::emitSpill(int file, unsigned reg, unsigned slot, bool store) {
+  if (file == 1) {
+    exe::Instruction &in = emit(current, store ? exe::VST : exe::VLD);
+    if (store)
+      in.add_vsrc(reg);
+    else
+      in.set_dst(reg);
+    *in.add_args() = imm(vmemSpillBase + slot * kVectorSlotBytes);
+    *in.add_args() = imm(0);
+    in.set_dtype(exe::S32);
+    return;
+  }
+  exe::Instruction &in = emit(current, store ? exe::SST : exe::SLD);
+  if (store) {
+    exe::Operand value;
+    value.set_reg(reg);
+    *in.add_args() = value;
+  } else {
+    in.set_dst(reg);
+  }
+  *in.add_args() = imm(smemSpillBase + slot * kScalarSlotBytes);
+}
+
+// The spill areas follow the program's buffers; both must fit the target.
+LogicalResult Serializer::checkSpillAreas() {
+  const exe::Target &t = proto.target();
+  uint64_t vmemEnd =
+      vmemSpillBase + registers->slotsUsed(1) * kVectorSlotBytes;
+  uint64_t smemEnd =
+      smemSpillBase + registers->slotsUsed(0) * kScalarSlotBytes;
+  if (registers->slotsUsed(1) && t.vmem_bytes() && vmemEnd > t.vmem_bytes())
+    return func.emitError()
+           << "spills " << registers->slotsUsed(1)
+           << " vector registers at once: the spill area ends at VMEM byte "
+           << vmemEnd << ", past the target's " << t.vmem_bytes();
+  if (registers->slotsUsed(0) && t.smem_bytes() && smemEnd > t.smem_bytes())
+    return func.emitError()
+           << "spills " << registers->slotsUsed(0)
+           << " scalar registers at once: the spill area ends at SMEM byte "
+           << smemEnd << ", past the target's " << t.smem_bytes();
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -535,7 +628,7 @@ exe::Operand Serializer::scalar(Value value, int64_t add) {
     operand.set_imm(*constant + add);
     return operand;
   }
-  operand.set_reg(reg.lookup(value));
+  operand.set_reg(regOf(value));
   operand.set_imm(add);
   return operand;
 }
@@ -659,33 +752,51 @@ LogicalResult Serializer::emitBlock(Block &block) {
 
 LogicalResult Serializer::emitOp(Operation *op) {
   int64_t pos = position[op];
-  expire(pos);
+  current = op;
+  registers->expire(pos);
   if (isa<arith::ConstantOp, AllocOp, YieldOp>(op))
     return success();
-  if (isa<WhileOp, IfOp, ConditionOp>(op))
-    return emitBranches(op);
   if (isa<func::ReturnOp>(op)) {
     emit(op, exe::HALT);
     return success();
   }
   if (auto transpose = dyn_cast<VTransposeOp>(op))
     return emitTranspose(transpose);
+  // The operands in registers (reloading spilled ones), then the results in
+  // others: no instruction reads and writes the same register.
+  SmallVector<Key> keep;
+  for (Value operand : op->getOperands())
+    if (getRegisterFile(operand) != RegisterFile::None)
+      keep.push_back(keyOf(operand));
+  for (Value operand : op->getOperands())
+    if (failed(reload(operand, op, keep)))
+      return failure();
+  if (isa<WhileOp, IfOp, ConditionOp>(op))
+    return emitBranches(op);
   if (op->getNumRegions() == 0)
     for (Value result : op->getResults())
-      if (failed(allocate(result, op)))
+      if (failed(allocate(result, op, keep)))
         return failure();
 
   if (auto loop = dyn_cast<LoopOp>(op)) {
-    FailureOr<unsigned> counter = allocate(loop.getInductionVar(), op);
+    // LOOP_END reads the counter: it stays in its register. Every iteration
+    // starts with the values where the first found them: the body's end
+    // puts back what it moved.
+    FailureOr<unsigned> counter = allocate(loop.getInductionVar(), op, keep);
     if (failed(counter))
       return failure();
+    registers->pin(keyOf(loop.getInductionVar()));
     exe::Instruction &begin = emit(op, exe::LOOP_BEGIN);
     begin.set_dst(*counter);
     *begin.add_args() = scalar(loop.getTripCount());
+    RegisterAllocator::State top = registers->save();
     if (failed(emitBlock(*loop.getBody())))
       return failure();
-    expire(loopEnd[op]);
+    current = op;
+    registers->expire(loopEnd[op]);
+    registers->reconcile(top);
     emit(op, exe::LOOP_END);
+    registers->unpin(keyOf(loop.getInductionVar()));
     return success();
   }
 
@@ -705,13 +816,13 @@ LogicalResult Serializer::emitOp(Operation *op) {
                                "signed");
       exe::Instruction &in = emit(op, exe::SCMP);
       in.set_cmp(it->second);
-      in.set_dst(reg[op->getResult(0)]);
+      in.set_dst(regOf(op->getResult(0)));
       *in.add_args() = scalar(cmp.getLhs());
       *in.add_args() = scalar(cmp.getRhs());
       return success();
     }
     exe::Instruction &in = emit(op, *opcode);
-    in.set_dst(reg[op->getResult(0)]);
+    in.set_dst(regOf(op->getResult(0)));
     for (Value operand : op->getOperands())
       *in.add_args() = scalar(operand);
     return success();
@@ -720,10 +831,10 @@ LogicalResult Serializer::emitOp(Operation *op) {
   if (std::optional<exe::Opcode> opcode = getVectorOpcode(op)) {
     exe::Instruction &in = emit(op, *opcode);
     if (op->getNumResults() == 1)
-      in.set_dst(reg[op->getResult(0)]);
+      in.set_dst(regOf(op->getResult(0)));
     for (Value operand : op->getOperands()) {
       if (isa<VectorType>(operand.getType()))
-        in.add_vsrc(reg[operand]);
+        in.add_vsrc(regOf(operand));
       else
         *in.add_args() = scalar(operand);
     }
@@ -790,7 +901,7 @@ LogicalResult Serializer::emitOp(Operation *op) {
       })
       .Case([&](VLoadOp load) {
         exe::Instruction &in = emit(op, exe::VLD);
-        in.set_dst(reg[load.getResult()]);
+        in.set_dst(regOf(load.getResult()));
         *in.add_args() = address(load.getBase(), load.getOffset());
         *in.add_args() = imm(load.getSublaneStride());
         in.set_dtype(getDType(load.getBase().getType().getElementType()));
@@ -798,7 +909,7 @@ LogicalResult Serializer::emitOp(Operation *op) {
       })
       .Case([&](VStoreOp store) {
         exe::Instruction &in = emit(op, exe::VST);
-        in.add_vsrc(reg[store.getValue()]);
+        in.add_vsrc(regOf(store.getValue()));
         *in.add_args() = address(store.getBase(), store.getOffset());
         *in.add_args() = imm(store.getSublaneStride());
         in.set_dtype(getDType(store.getBase().getType().getElementType()));
@@ -819,13 +930,13 @@ LogicalResult Serializer::emitOp(Operation *op) {
           value = scalar(splat.getScalar());
         }
         exe::Instruction &in = emit(op, exe::VSPLAT);
-        in.set_dst(reg[splat.getResult()]);
+        in.set_dst(regOf(splat.getResult()));
         *in.add_args() = value;
         return success();
       })
       .Case([&](SLoadOp load) {
         exe::Instruction &in = emit(op, exe::SLD);
-        in.set_dst(reg[load.getResult()]);
+        in.set_dst(regOf(load.getResult()));
         *in.add_args() = address(load.getBase(), load.getOffset());
         return success();
       })
@@ -963,10 +1074,16 @@ void Serializer::recordDeviceGrid() {
       has = true;
     }
   };
+  // A pred entry array: s32 0/1 words on the device, bytes on the host.
+  auto isPred = [](DictionaryAttr attrs) {
+    return attrs && attrs.get(kHostPredAttrName);
+  };
   for (int i = 0; i < proto.parameters_size(); ++i) {
     exe::Parameter &p = *proto.mutable_parameters(i);
     exe::Sharding sharding;
     bool has = false;
+    if (isPred(func.getArgAttrDict(i)))
+      p.set_host_dtype(exe::PRED);
     fill(func.getArgAttrDict(i), *p.mutable_shape(), &sharding, has);
     if (has)
       *p.mutable_sharding() = sharding;
@@ -975,6 +1092,8 @@ void Serializer::recordDeviceGrid() {
     exe::Result &r = *proto.mutable_results(i);
     exe::Sharding sharding;
     bool has = false;
+    if (isPred(func.getResultAttrDict(i)))
+      r.set_host_dtype(exe::PRED);
     fill(func.getResultAttrDict(i), *r.mutable_shape(), &sharding, has);
     if (has)
       *r.mutable_sharding() = sharding;
@@ -998,62 +1117,87 @@ LogicalResult Serializer::emitBranches(Operation *op) {
     branch(exe::BR, Value());
     return success();
   }
+  // Registers: both edges into a point see the values in the same places.
+  // The body's end puts back what it moved since the top (the state the
+  // condition starts from); the exit sees the condition's end. Each branch
+  // of an if starts from, and ends in, the state before it.
   if (auto loop = dyn_cast<WhileOp>(op)) {
     int64_t top = here();
+    RegisterAllocator::State atTop = registers->save();
     if (failed(emitBlock(*loop.getConditionBlock())))
       return failure();
+    RegisterAllocator::State atExit = registers->save();
     int64_t brnz = here() - 2;
     target(brnz, here());
     if (failed(emitBlock(*loop.getBodyBlock())))
       return failure();
-    expire(loopEnd[op]);
+    current = op;
+    registers->expire(loopEnd[op]);
+    registers->reconcile(atTop);
     target(branch(exe::BR, Value()), top);
     target(brnz + 1, here());
+    registers->restore(atExit);
     return success();
   }
   auto ifOp = cast<IfOp>(op);
   int64_t brnz = branch(exe::BRNZ, ifOp.getFlag());
-  if (failed(emitBlock(*ifOp.getElseBlock())))
+  RegisterAllocator::State before = registers->save();
+  auto emitBranch = [&](Block &block) {
+    if (failed(emitBlock(block)))
+      return failure();
+    current = op;
+    registers->expire(position[block.getTerminator()] + 1);
+    registers->reconcile(before);
+    return success();
+  };
+  if (failed(emitBranch(*ifOp.getElseBlock())))
     return failure();
   int64_t br = branch(exe::BR, Value());
   target(brnz, here());
-  if (failed(emitBlock(*ifOp.getThenBlock())))
+  registers->restore(before);
+  if (failed(emitBranch(*ifOp.getThenBlock())))
     return failure();
   target(br, here());
+  registers->restore(before);
   return success();
 }
 
 // VTRANSPOSE reads 16 consecutive registers and writes 16 consecutive ones.
-// Sources already in order in a block keep it and the results get a free
-// block; other sources are first copied (VMOV) into a free block, which is
-// then transposed in place (the instruction reads its whole block before
+// The results get the block that holds the fewest values (spilling them).
+// Sources already in order in a block keep it; other sources are first
+// copied (VMOV, or VLD from their spill slot) into the results' block, which
+// is then transposed in place (the instruction reads its whole block before
 // writing, docs/isa.md).
 LogicalResult Serializer::emitTranspose(VTransposeOp op) {
-  unsigned first = reg[op.getSources().front()];
-  bool inOrder = first + 16 <= kVectorRegisters;
+  std::optional<unsigned> block =
+      registers->clearBlock(1, 16, position[op], /*keep=*/{});
+  if (!block)
+    return op.emitOpError("needs 16 consecutive vector registers, and a "
+                          "pinned value holds one in every block");
+  unsigned results = *block;
+  std::optional<unsigned> first =
+      registers->regOf(keyOf(op.getSources().front()));
+  bool inOrder = first && *first + 16 <= kVectorRegisters;
   for (auto [i, source] : llvm::enumerate(op.getSources()))
-    inOrder &= reg[source] == first + i;
-  int results = findFree(busy[1], 0, 16);
-  if (results < 0)
-    return op.emitOpError("needs 16 consecutive free vector registers, and "
-                          "too many values are live here");
+    inOrder &= registers->regOf(keyOf(source)) == *first + i;
   if (!inOrder) {
     for (auto [i, source] : llvm::enumerate(op.getSources())) {
-      exe::Instruction &mov = emit(op, exe::VMOV);
-      mov.set_dst(results + i);
-      mov.add_vsrc(reg[source]);
+      if (std::optional<unsigned> r = registers->regOf(keyOf(source))) {
+        exe::Instruction &mov = emit(op, exe::VMOV);
+        mov.set_dst(results + i);
+        mov.add_vsrc(*r);
+      } else {
+        emitSpill(1, results + i, *registers->slotOf(keyOf(source)),
+                  /*store=*/false);
+      }
     }
     first = results;
   }
-  for (auto [i, result] : llvm::enumerate(op.getResults())) {
-    busy[1][results + i] = true;
-    active.push_back(
-        {lastUse.lookup(result), {1, static_cast<unsigned>(results + i)}});
-    reg[result] = results + i;
-  }
+  for (auto [i, result] : llvm::enumerate(op.getResults()))
+    registers->assign(1, keyOf(result), results + i, lastUse.lookup(result));
   exe::Instruction &in = emit(op, exe::VTRANSPOSE);
   in.set_dst(results);
-  in.add_vsrc(first);
+  in.add_vsrc(*first);
   return success();
 }
 
@@ -1113,9 +1257,22 @@ FailureOr<exe::Executable> Serializer::run() {
   computeLastUses();
   if (failed(placeBuffers()))
     return failure();
-  busy[0].assign(kScalarRegisters, false);
-  busy[1].assign(kVectorRegisters, false);
-  if (failed(emitBlock(func.getBody().front())))
+  RegisterAllocator::Callbacks callbacks;
+  callbacks.nextUse = [&](Key key, int64_t pos) {
+    return nextUse(Value::getFromOpaquePointer(key), pos);
+  };
+  callbacks.spill = [&](int file, unsigned reg, unsigned slot) {
+    emitSpill(file, reg, slot, /*store=*/true);
+  };
+  callbacks.reload = [&](int file, unsigned reg, unsigned slot) {
+    emitSpill(file, reg, slot, /*store=*/false);
+  };
+  // s0 reads 0: s1..s31 are allocatable.
+  registers.emplace(
+      std::vector<RegisterAllocator::File>{{1, kScalarRegisters - 1},
+                                           {0, kVectorRegisters}},
+      std::move(callbacks));
+  if (failed(emitBlock(func.getBody().front())) || failed(checkSpillAreas()))
     return failure();
   recordDeviceGrid();
 
@@ -1269,14 +1426,19 @@ std::string printExecutable(const exe::Executable &e) {
        << h.planned_buffers() << " buffers at planned offsets, "
        << h.unplanned_buffers() << " placed around them\n";
   }
+  auto hostType = [](exe::DType host) {
+    return host ? " host " + exe::DType_Name(host) : std::string();
+  };
   for (int i = 0; i < e.parameters_size(); ++i)
     os << "parameter " << i << " \"" << e.parameters(i).name() << "\" "
-       << formatShape(e.parameters(i).shape()) << " buffer "
+       << formatShape(e.parameters(i).shape())
+       << hostType(e.parameters(i).host_dtype()) << " buffer "
        << e.parameters(i).buffer() << "\n";
   for (int i = 0; i < e.results_size(); ++i) {
     const exe::Result &r = e.results(i);
     os << "result " << i << " \"" << r.name() << "\" "
-       << formatShape(r.shape()) << " buffer " << r.buffer();
+       << formatShape(r.shape()) << hostType(r.host_dtype()) << " buffer "
+       << r.buffer();
     if (!r.hlo_op().empty())
       os << " hlo op \"" << r.hlo_op() << "\"";
     if (!r.op_name().empty())

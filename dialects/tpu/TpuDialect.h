@@ -46,6 +46,10 @@ inline constexpr llvm::StringLiteral kOverlayAttrName = "tpu.overlay";
 /// HLO ops) whose kernels use it. Buffers live in disjoint steps may share
 /// memory (the serializer's heap).
 inline constexpr llvm::StringLiteral kLiveAttrName = "tpu.live";
+/// The unit attribute `tpu.host_pred` on an entry argument or result: a
+/// pred array, s32 0/1 words on the device and bytes on the host (the
+/// executable's `host_dtype` PRED).
+inline constexpr llvm::StringLiteral kHostPredAttrName = "tpu.host_pred";
 /// On an HBM tpu.alloc: the memory plan's heap offset of the value it holds.
 inline constexpr llvm::StringLiteral kPlanOffsetAttrName = "tpu.plan_offset";
 /// On the module: the HBM bytes the memory plan said the program uses.

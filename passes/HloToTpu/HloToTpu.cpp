@@ -48,9 +48,11 @@ LogicalResult Lowering::run() {
     if (!tensor || !(tensor.getElementType().isF32() ||
                      tensor.getElementType().isBF16() ||
                      tensor.getElementType().isSignlessInteger(32) ||
-                     tensor.getElementType().isUnsignedInteger(32)))
-      return emitError(where) << "tpuc cannot lower entry type " << type
-                              << " yet (f32, bf16, s32 and u32 arrays only)";
+                     tensor.getElementType().isUnsignedInteger(32) ||
+                     tensor.getElementType().isInteger(1)))
+      return emitError(where)
+             << "tpuc cannot lower entry type " << type
+             << " yet (f32, bf16, s32, u32 and pred arrays only)";
     return Type(hbmType(tensor));
   };
   for (BlockArgument arg : oldFunc.getArguments()) {
@@ -76,6 +78,16 @@ LogicalResult Lowering::run() {
   b.setInsertionPoint(oldFunc);
   newFunc = func::FuncOp::create(b, oldFunc.getLoc(), oldFunc.getName(),
                                    b.getFunctionType(argTypes, resultTypes));
+  // Pred arrays are s32 0/1 words on the device, bytes on the host.
+  auto isPred = [](Type type) {
+    return cast<RankedTensorType>(type).getElementType().isInteger(1);
+  };
+  for (auto [i, type] : llvm::enumerate(oldType.getInputs()))
+    if (isPred(type))
+      newFunc.setArgAttr(i, tpu::kHostPredAttrName, b.getUnitAttr());
+  for (auto [i, type] : llvm::enumerate(oldType.getResults()))
+    if (isPred(type))
+      newFunc.setResultAttr(i, tpu::kHostPredAttrName, b.getUnitAttr());
   Block *entry = newFunc.addEntryBlock();
   for (auto [oldArg, newArg] :
        llvm::zip(oldFunc.getArguments(), entry->getArguments()))

@@ -144,6 +144,19 @@ absl::StatusOr<int64_t> validateArray(const exe::Executable &e,
   return bytes;
 }
 
+// host_dtype: unset, or PRED over an S32 device array.
+template <typename ParameterOrResult>
+absl::Status validateHostDType(absl::string_view what, int index,
+                               const ParameterOrResult &p) {
+  if (p.host_dtype() == exe::DTYPE_INVALID ||
+      (p.host_dtype() == exe::PRED && p.shape().dtype() == exe::S32))
+    return absl::OkStatus();
+  return invalid(what, "[", index, "].host_dtype: ",
+                 static_cast<int>(p.host_dtype()),
+                 " over a device ", dtypeName(p.shape().dtype()),
+                 " array (only pred over s32)");
+}
+
 absl::Status validateArrays(const exe::Executable &e,
                             std::vector<int64_t> &parameterBytes,
                             std::vector<int64_t> &resultBytes) {
@@ -175,6 +188,7 @@ absl::Status validateArrays(const exe::Executable &e,
     if (!bytes.ok())
       return bytes.status();
     parameterBytes.push_back(*bytes);
+    TPUC_RETURN_IF_ERROR(validateHostDType("parameters", i, p));
     TPUC_RETURN_IF_ERROR(
         claim(p.buffer(), absl::StrCat("parameters[", i, "]")));
   }
@@ -200,6 +214,7 @@ absl::Status validateArrays(const exe::Executable &e,
     if (!bytes.ok())
       return bytes.status();
     resultBytes.push_back(*bytes);
+    TPUC_RETURN_IF_ERROR(validateHostDType("results", i, r));
     if (aliasOf[i] < 0)
       TPUC_RETURN_IF_ERROR(claim(r.buffer(), absl::StrCat("results[", i, "]")));
   }

@@ -105,7 +105,8 @@ void forEachElement(const exe::Shape &shape, Fn fn) {
 
 absl::Status checkConvertible(exe::DType host, exe::DType device) {
   if (host == device || (host == exe::F32 && device == exe::BF16) ||
-      (host == exe::BF16 && device == exe::F32))
+      (host == exe::BF16 && device == exe::F32) ||
+      (host == exe::PRED && device == exe::S32))
     return absl::OkStatus();
   return absl::InvalidArgumentError(
       absl::StrCat("cannot convert host ", dtypeName(host), " to device ",
@@ -138,6 +139,20 @@ void convertElements(const exe::Shape &shape, exe::DType from,
     default:
       return copy(std::integral_constant<int64_t, 8>());
     }
+  }
+  // pred: host bytes, device 0/1 words; any nonzero word reads as true.
+  if (from == exe::PRED || to == exe::PRED) {
+    forEachElement(shape, [&](int64_t h, int64_t d) {
+      if (from == exe::PRED) {
+        int32_t w = src[srcIndex(h, d)] != 0;
+        std::memcpy(dst + dstIndex(h, d) * 4, &w, 4);
+      } else {
+        int32_t w;
+        std::memcpy(&w, src + srcIndex(h, d) * 4, 4);
+        dst[dstIndex(h, d)] = w != 0;
+      }
+    });
+    return;
   }
   if (from == exe::F32) {
     forEachElement(shape, [&](int64_t h, int64_t d) {

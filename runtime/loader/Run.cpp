@@ -66,10 +66,11 @@ absl::Status loadInputs(Device &device, const Executable &executable,
     const hostio::HostArray &in = inputs[i];
     std::vector<int64_t> dims(p.shape().dims().begin(), p.shape().dims().end());
     absl::StatusOr<exe::DType> hostType = toDeviceDType(in.dtype());
-    if (dims != in.shape() || !hostType.ok())
+    if (dims != in.shape() || !hostType.ok() ||
+        (p.host_dtype() != exe::DTYPE_INVALID && *hostType != p.host_dtype()))
       return absl::InvalidArgumentError(absl::StrCat(
           "input ", i, " is ", in.typeString(), ", parameter '", p.name(),
-          "' is ", dtypeName(p.shape().dtype()), "[",
+          "' is ", dtypeName(hostDType(p)), "[",
           absl::StrJoin(dims, ","), "]"));
     if (absl::Status s = upload(p.shape(), *hostType, in.bytes(), p.buffer());
         !s.ok())
@@ -93,11 +94,11 @@ readResult(Device &device, const Executable &executable, int index) {
     return s;
   std::vector<int64_t> dims(r.shape().dims().begin(), r.shape().dims().end());
   absl::StatusOr<hostio::HostArray> out =
-      hostio::HostArray::zeros(toHostDType(r.shape().dtype()), dims);
+      hostio::HostArray::zeros(toHostDType(hostDType(r)), dims);
   if (!out.ok())
     return out.status();
   if (absl::Status s =
-          deviceToHost(r.shape(), r.shape().dtype(), staging,
+          deviceToHost(r.shape(), hostDType(r), staging,
                        absl::MakeSpan(out->data(), out->byteSize()));
       !s.ok())
     return s;

@@ -56,7 +56,8 @@ class Instr:
         self.value = value  # a constant's literal
         # Called computations: the names after to_apply=, body= ... in attrs.
         self.calls = re.findall(
-            r"(?:to_apply|condition|body|true_computation|false_computation)=([\w.]+)",
+            r"(?:to_apply|condition|body|true_computation|false_computation|select|"
+            r"scatter)=([\w.]+)",
             attrs) + [c.strip() for m in re.findall(r"branch_computations=\{([^}]*)\}", attrs)
                       for c in m.split(",")]
 
@@ -175,10 +176,6 @@ class Generator:
         return layout
 
     def param(self, dtype, dims):
-        if dtype == "pred" and "pred-entry" in self.exclude:
-            s = self.param("s32", dims)
-            return self.add(Instr(self.fresh("convert"), "pred", dims, "convert", [s.name],
-                                  cls="exact"))
         self.nparams += 1
         return self.add(Instr(self.fresh("p"), dtype, dims, "parameter", [],
                               layout=self.rand_layout(len(dims)), cls="exact"))
@@ -305,9 +302,11 @@ class Generator:
                            "or", "xor", "divide", "remainder", "shift-left",
                            "shift-right-logical", "shift-right-arithmetic"])
         else:
-            op = r.choice(["add", "subtract", "multiply", "maximum", "minimum", "divide",
-                           "remainder"])
-        w = self.same_shape(v)
+            # A float remainder jumps by the divisor where the dividend
+            # crosses a multiple of it: exact operands only (like floor).
+            op = r.choice(["add", "subtract", "multiply", "maximum", "minimum", "divide"] +
+                          (["remainder"] if v.cls == "exact" else []))
+        w = self.same_shape(v, exact=op == "remainder")
         a, b = (v, w) if r.random() < 0.5 else (w, v)
         if op in ("divide", "remainder") and v.dtype in FLOAT:
             b = self.positive(b)
@@ -679,8 +678,6 @@ class Generator:
         if v is None:
             return
         d = self.r.randrange(len(v.dims))
-        if "sort-minor" in self.exclude:
-            d = len(v.dims) - 1
         direction = self.r.choice(["LT", "GT"])
         with_values = self.r.random() < 0.5
         name = self.fresh("compare_sort").replace(".", "_")
@@ -787,6 +784,133 @@ class Generator:
                               attrs=f", branch_computations={{{', '.join(names)}}}",
                               cls=loosest(v.cls, self.float_cls(v.dtype, "transc"))))
 
+    def op_bits(self):
+        """is-finite, bitcast-convert (both ways, the s32 -> f32 way as the
+        uniform-random trick builds floats in [1, 2)), reduce-precision."""
+        r = self.r
+        kind = r.choice(["is-finite", "bitcast-f32", "bitcast-s32", "reduce-precision"])
+        if kind == "bitcast-s32":
+            v = self.pick(lambda i: i.dims and i.dtype == "s32")
+            if v is None:
+                return
+            m = self.add(Instr(self.fresh("and"), "s32", v.dims, "and",
+                               [v.name, self.broadcast_scalar("s32", v.dims, "8388607").name],
+                               cls=v.cls))
+            o = self.add(Instr(self.fresh("or"), "s32", v.dims, "or",
+                               [m.name, self.broadcast_scalar("s32", v.dims, "1065353216").name],
+                               cls=v.cls))
+            return self.add(Instr(self.fresh("bitcast-convert"), "f32", v.dims,
+                                  "bitcast-convert", [o.name], cls=v.cls))
+        v = self.pick(lambda i: i.dims and i.dtype == "f32" and
+                      (i.cls == "exact" or kind == "reduce-precision"))
+        if v is None:
+            return
+        if kind == "bitcast-f32":
+            return self.add(Instr(self.fresh("bitcast-convert"), "s32", v.dims,
+                                  "bitcast-convert", [v.name], cls="exact"))
+        if kind == "reduce-precision":
+            e, m = r.choice([(5, 10), (8, 7), (4, 3), (8, 23)])
+            return self.add(Instr(self.fresh("reduce-precision"), "f32", v.dims,
+                                  "reduce-precision", [v.name],
+                                  attrs=f", exponent_bits={e}, mantissa_bits={m}",
+                                  cls=v.cls if v.cls == "exact" else "loose"))
+        # |x| * 3e38 overflows to inf for |x| > 1.13: IEEE multiply, the same
+        # on both sides.
+        big = self.broadcast_scalar("f32", v.dims, "3e+38")
+        x = self.add(Instr(self.fresh("multiply"), "f32", v.dims, "multiply",
+                           [v.name, big.name], cls="exact"))
+        return self.add(Instr(self.fresh("is-finite"), "pred", v.dims, "is-finite",
+                              [x.name], cls="exact"))
+
+    def op_select_and_scatter(self):
+        """A max-pool gradient: scatter-add the source to each window's
+        (first) maximum."""
+        v = self.pick(lambda i: len(i.dims) == 2 and i.dtype == "f32" and i.cls == "exact")
+        if v is None:
+            return
+        size, stride, pads, out = [], [], [], []
+        for d in v.dims:
+            w = self.r.randint(1, min(d, 3))
+            s = self.r.choice([1, 2, w])
+            lo, hi = self.r.randint(0, w - 1), self.r.randint(0, w - 1)
+            size.append(w)
+            stride.append(s)
+            pads.append(f"{lo}_{hi}")
+            out.append((d + lo + hi - w) // s + 1)
+        src = self.param("f32", out)
+        init = self.const("f32", "0")
+        sel = self.fresh("select_ge").replace(".", "_")
+        d = self.r.choice(["GE", "GT"])
+        self.p.comps[sel] = (
+            f"{sel} {{\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+            f"  ROOT c = pred[] compare(a, b), direction={d}\n}}")
+        window = (f"size={'x'.join(map(str, size))} stride={'x'.join(map(str, stride))} "
+                  f"pad={'x'.join(pads)}")
+        return self.add(Instr(self.fresh("select-and-scatter"), "f32", v.dims,
+                              "select-and-scatter", [v.name, src.name, init.name],
+                              attrs=f", window={{{window}}}, select={sel}, "
+                              f"scatter={self.reducer('f32', 'add')}",
+                              cls="fp"))
+
+    def op_argmax(self):
+        """A variadic reduce: (max, index of the first max) along one
+        dimension, as jnp.argmax writes it."""
+        if "variadic-reduce" in self.exclude:
+            return
+        v = self.pick(lambda i: i.dims and i.dtype in ("f32", "s32") and i.cls == "exact"
+                      and len(i.dims) <= 3)
+        if v is None:
+            return
+        d = self.r.randrange(len(v.dims))
+        out = [x for k, x in enumerate(v.dims) if k != d]
+        idx = self.add(Instr(self.fresh("iota"), "s32", v.dims, "iota", [],
+                             attrs=f", iota_dimension={d}", cls="exact"))
+        kind = self.r.choice(["GT", "LT"])
+        t = scalar(v.dtype)
+        name = self.fresh("argmax").replace(".", "_")
+        self.p.comps[name] = (
+            f"{name} {{\n  a = {t} parameter(0)\n  i = s32[] parameter(1)\n"
+            f"  b = {t} parameter(2)\n  j = s32[] parameter(3)\n"
+            f"  better = pred[] compare(a, b), direction={kind}\n"
+            f"  eq = pred[] compare(a, b), direction=EQ\n"
+            f"  lower = pred[] compare(i, j), direction=LT\n"
+            f"  tie = pred[] and(eq, lower)\n"
+            f"  take = pred[] or(better, tie)\n"
+            f"  m = {t} select(take, a, b)\n"
+            f"  k = s32[] select(take, i, j)\n"
+            f"  ROOT r = ({t}, s32[]) tuple(m, k)\n}}")
+        init = self.init_value(v.dtype, "max" if kind == "GT" else "min")
+        zero = self.const("s32", "0")
+        tt = "(" + shape_text(v.dtype, out) + ", " + shape_text("s32", out) + ")"
+        red = self.add(Instr(self.fresh("reduce"), None, [], "reduce",
+                             [v.name, idx.name, init.name, zero.name],
+                             attrs=f", dimensions={{{d}}}, to_apply={name}", tuple_type=tt))
+        self.add(Instr(self.fresh("get-tuple-element"), v.dtype, out, "get-tuple-element",
+                       [red.name], attrs=", index=0", cls="exact"))
+        return self.add(Instr(self.fresh("get-tuple-element"), "s32", out,
+                              "get-tuple-element", [red.name], attrs=", index=1",
+                              cls="exact"))
+
+    def op_take_along_axis(self):
+        """A gather with operand batching dims (jnp.take_along_axis)."""
+        if "batching-gather" in self.exclude:
+            return
+        v = self.pick(lambda i: len(i.dims) == 2)
+        if v is None:
+            return
+        b, n = v.dims
+        k = self.r.choice([1, 3, 8, 17])
+        p = self.param("s32", [b, k, 1])
+        c = self.broadcast_scalar("s32", [b, k, 1], str(max(1, n)))
+        idx = self.add(Instr(self.fresh("remainder"), "s32", [b, k, 1], "remainder",
+                             [p.name, c.name], cls="exact"))
+        return self.add(Instr(self.fresh("gather"), v.dtype, [b, k], "gather",
+                              [v.name, idx.name],
+                              attrs=", offset_dims={}, collapsed_slice_dims={1}, "
+                              "start_index_map={1}, operand_batching_dims={0}, "
+                              "start_indices_batching_dims={0}, index_vector_dim=2, "
+                              "slice_sizes={1,1}", cls=v.cls))
+
     def op_reduce_then_elementwise(self):
         """reduce, broadcast back, elementwise (softmax / layer-norm shape)."""
         v = self.pick(lambda i: len(i.dims) >= 2 and i.dtype in FLOAT)
@@ -806,7 +930,8 @@ class Generator:
            ("reverse", 2), ("concatenate", 3), ("pad", 3), ("iota", 2), ("reduce", 5),
            ("dot", 4), ("dot_bias_relu", 2), ("convolution", 2), ("reduce_window", 3),
            ("gather", 2), ("scatter", 2), ("dynamic_slice", 3), ("sort", 2),
-           ("while", 2), ("conditional", 2), ("reduce_then_elementwise", 3)]
+           ("while", 2), ("conditional", 2), ("reduce_then_elementwise", 3),
+           ("bits", 3), ("select_and_scatter", 2), ("argmax", 2), ("take_along_axis", 2)]
 
     def run(self, nops=None):
         r = self.r
@@ -830,13 +955,6 @@ class Generator:
         outs.update(sinks[-5:])
         for _ in range(r.randint(0, 1)):
             outs.add(r.choice(cands).name)
-        if "pred-entry" in self.exclude:
-            for i in list(self.p.instrs):
-                if i.name in outs and i.dtype == "pred":
-                    c = self.add(Instr(self.fresh("convert"), "s32", i.dims, "convert",
-                                       [i.name], cls="exact"))
-                    outs.discard(i.name)
-                    outs.add(c.name)
         self.p.results = [i.name for i in self.p.instrs if i.name in outs]
         for i in self.p.instrs:
             if i.name in outs and len(i.dims) >= 2 and r.random() < 0.3:
@@ -859,9 +977,8 @@ def _prod(dims):
 def generate(seed, exclude=()):
     """The module of `seed`. `exclude` names features the generator leaves
     out (difftest.py's EXCLUSIONS, each a documented known gap):
-    int-dot (dots are f32/bf16 only), pred-entry (pred results are
-    converted to s32, pred parameters made from s32 ones), sort-minor
-    (sorts along the last dimension only)."""
+    int-dot (dots are f32/bf16 only), variadic-reduce (no argmax),
+    batching-gather (no take_along_axis)."""
     return Generator(seed, exclude).run()
 
 

@@ -302,7 +302,7 @@ gatherInputs(const Options &o, const runtime::Executable &e) {
         " --input given (use --random-inputs=SEED for the rest)"));
   std::vector<hostio::HostArray> inputs;
   for (int i = 0; i < params.size(); ++i) {
-    hostio::DType dtype = runtime::toHostDType(params[i].shape().dtype());
+    hostio::DType dtype = runtime::toHostDType(runtime::hostDType(params[i]));
     std::vector<int64_t> dims(params[i].shape().dims().begin(),
                               params[i].shape().dims().end());
     absl::StatusOr<hostio::HostArray> a =
@@ -522,7 +522,7 @@ sliceInputs(const Options &o, const runtime::Executable &e) {
   std::vector<std::vector<hostio::HostArray>> inputs(devices);
   for (size_t i = 0; i < perDevice; ++i) {
     const exe::Parameter &param = params[static_cast<int>(i)];
-    hostio::DType dtype = runtime::toHostDType(param.shape().dtype());
+    hostio::DType dtype = runtime::toHostDType(runtime::hostDType(param));
     std::vector<int64_t> dims(param.shape().dims().begin(),
                               param.shape().dims().end());
     std::optional<hostio::HostArray> whole;
