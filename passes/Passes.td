@@ -450,6 +450,36 @@ def ExpandTriangularSolve : Pass<"tpuc-expand-triangular-solve"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def ExpandRng : Pass<"tpuc-expand-rng", "::mlir::ModuleOp"> {
+  let summary = "Expand rng into Philox bits and the distribution, the "
+                "generator state into constants";
+  let description = [{
+    XLA's RngExpander (xla/hlo/transforms/expanders/rng_expander.cc): each
+    hlo.rng draws Philox-4x32 bits (an hlo.rng_bit_generator, PHILOX) keyed
+    by the op's seed (`RngOp::getOpSeed`) at the counter an implicit
+    rng_get_and_update_state returns, then builds prng.cc's distribution
+    in hlo ops: UNIFORM floats from the 23 high bits scaled to [a, b),
+    UNIFORM integers as a + d/2 + (d - d/2) with d = bits % (b - a), NORMAL
+    floats by the Box-Muller transform; bf16 is drawn in f32 and converted.
+    The program's generator state starts at XLA's initial value 0x7012395
+    in every execution, so walking the entry in program order gives each
+    rng_get_and_update_state and each rng's counter as a constant. An op
+    that uses the state inside a loop, a branch or a callee is an error.
+    Runs first in the front end, before the inliner (docs/random.md).
+
+    ```mlir
+    // Before:
+    %r = hlo.rng %a, %b, distribution = UNIFORM
+        : (tensor<f32>, tensor<f32>) -> tensor<8x128xf32>
+    // After:
+    %state = hlo.constant dense<[0, 117515157, 0]> : tensor<3xui64>
+    %s, %bits = hlo.rng_bit_generator %state, algorithm = PHILOX ...
+    // bits >> 9 as f32, times 2^-23, times (b - a), plus a
+    ```
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def ExpandRngBitGenerator : Pass<"tpuc-expand-rng-bit-generator"> {
   let summary = "Expand rng_bit_generator into Threefry/Philox rounds on "
                 "32-bit words";
