@@ -167,6 +167,9 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
   // Again for modules that did not come through the fusion pipeline (a
   // no-op on those that did).
   buildExpansionPipeline(pm, config);
+  AssignBuffersOptions assign;
+  assign.targetName = config.target;
+  pm.addPass(createAssignBuffers(assign));
   ConvertHloToTpuOptions convert;
   convert.targetName = config.target;
   convert.dotPrecision = config.dotPrecision;

@@ -791,6 +791,37 @@ def Rematerialize : Pass<"tpuc-rematerialize", "mlir::ModuleOp"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def AssignBuffers : Pass<"tpuc-assign-buffers", "mlir::ModuleOp"> {
+  let summary = "Record the memory plan's HBM buffer of every value";
+  let description = [{
+    The HBM side of the lowering: computes the module's memory plan
+    (compiler/analysis: the schedule, live ranges, input_output_alias and
+    view sharing, the best-fit heap simulator: the plan the memory report
+    shows) and records on each op the plan's buffer of each result,
+    `tpu.hbm_buffers`: one `array<i64: allocation, offset, bytes>` per
+    result (offset -1 for values without a heap offset, such as parameters
+    and constants; an empty array for values the plan does not size), and
+    the plan's total on the module, `tpu.planned_hbm_bytes`.
+    tpuc-convert-hlo-to-tpu then gives the HBM buffer holding each value
+    `tpu.plan_offset` when the kernel's memref fits the planned bytes, and
+    the serializer places it there. A module that cannot be planned gets
+    no records (its buffers are placed without a plan). Runs right before
+    tpuc-convert-hlo-to-tpu, on the program that pass lowers.
+
+    ```mlir
+    // After:
+    %0 = hlo.add %a, %b {tpu.hbm_buffers = [array<i64: 2, 0, 4096>]}
+        : tensor<8x128xf32>
+    ```
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", "\"tpu-v3\"",
+           "Target preset whose HBM the plan is for (when the module has no "
+           "tpu.target)">,
+  ];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def ConvertHloToTpu : Pass<"tpuc-convert-hlo-to-tpu", "mlir::ModuleOp"> {
   let summary = "Lower the hlo entry function to tpu kernels (DMA, VPU, MXU)";
   let description = [{
