@@ -249,7 +249,7 @@ static bool readElementwise(Value source, Operation *to) {
 /// XLA's rule for sharing an operand's buffer with the result (the
 /// producer reads the donated parameter at most elementwise), for the
 /// producers whose kernels read each tile before writing it: elementwise
-/// ops and loop fusions.
+/// ops, loop fusions and output fusions' epilogues.
 static bool producerMayOverwrite(Operation *producer, BlockArgument param,
                                  const llvm::DenseSet<Value> &views) {
   auto resultShape = [](Value v) {
@@ -264,7 +264,13 @@ static bool producerMayOverwrite(Operation *producer, BlockArgument param,
     if (operand != param && views.contains(operand))
       return false;
   if (auto fusion = dyn_cast<hlo::FusionOp>(producer)) {
-    if (fusion.getKind() != hlo::FusionKind::loop)
+    // A loop fusion, or an output fusion's epilogue (the contraction is a
+    // kernel of its own, into a buffer of its own), with one result: the
+    // last kernel of the fusion writes it, and every kernel that reads
+    // the parameter is on the elementwise way to it.
+    if ((fusion.getKind() != hlo::FusionKind::loop &&
+         fusion.getKind() != hlo::FusionKind::output) ||
+        fusion->getNumResults() != 1)
       return false;
     Block &body = fusion.getBody().front();
     for (OpOperand &use : param.getUses())
