@@ -72,6 +72,9 @@ void buildFrontEndPipeline(mlir::OpPassManager &pm,
   SetTargetOptions target;
   target.targetName = config.target;
   pm.addPass(createSetTarget(target));
+  // Before the inliner: an rng's seed is its position in the module as
+  // imported, as the interpreter numbers it.
+  pm.addPass(createExpandRng());
   pm.addPass(mlir::createInlinerPass());
   if (config.dataParallelDevices > 0) {
     DataParallelOptions split;
@@ -120,6 +123,9 @@ void buildExpansionPipeline(mlir::OpPassManager &pm,
   pm.addPass(createExpandTriangularSolve());
   // Random bits on 32-bit words (one kernel per op: fused, the rounds run
   // out of vector registers), then no 64-bit integer may remain.
+  // (rng already expanded in the front end; again for modules lowered
+  // without it.)
+  pm.addPass(createExpandRng());
   pm.addPass(createExpandRngBitGenerator());
   pm.addPass(createExpandX64());
   pm.addPass(createExpandMath());
@@ -170,6 +176,9 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
   smallDots.targetName = config.target;
   pm.addPass(createStrengthReduceDots(smallDots));
   buildExpansionPipeline(pm, config);
+  AssignBuffersOptions assign;
+  assign.targetName = config.target;
+  pm.addPass(createAssignBuffers(assign));
   ConvertHloToTpuOptions convert;
   convert.targetName = config.target;
   convert.dotPrecision = config.dotPrecision;

@@ -28,6 +28,12 @@ inline llvm::cl::ValuesClass dotPrecisionValues() {
       clEnumValN(DotPrecision::Highest, "highest", "bf16x6, f32-faithful"));
 }
 
+/// tpuc-assign-buffers' record on an hlo op: one `array<i64: allocation,
+/// offset, bytes>` per result, the memory plan's buffer of the value
+/// (offset -1: no heap offset; empty: not planned). tpuc-convert-hlo-to-tpu
+/// places the buffers by it.
+inline constexpr llvm::StringLiteral kHbmBuffersAttrName = "tpu.hbm_buffers";
+
 #define GEN_PASS_DECL
 #include "passes/Passes.h.inc"
 

@@ -499,6 +499,36 @@ def ExpandTriangularSolve : Pass<"tpuc-expand-triangular-solve"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def ExpandRng : Pass<"tpuc-expand-rng", "::mlir::ModuleOp"> {
+  let summary = "Expand rng into Philox bits and the distribution, the "
+                "generator state into constants";
+  let description = [{
+    XLA's RngExpander (xla/hlo/transforms/expanders/rng_expander.cc): each
+    hlo.rng draws Philox-4x32 bits (an hlo.rng_bit_generator, PHILOX) keyed
+    by the op's seed (`RngOp::getOpSeed`) at the counter an implicit
+    rng_get_and_update_state returns, then builds prng.cc's distribution
+    in hlo ops: UNIFORM floats from the 23 high bits scaled to [a, b),
+    UNIFORM integers as a + d/2 + (d - d/2) with d = bits % (b - a), NORMAL
+    floats by the Box-Muller transform; bf16 is drawn in f32 and converted.
+    The program's generator state starts at XLA's initial value 0x7012395
+    in every execution, so walking the entry in program order gives each
+    rng_get_and_update_state and each rng's counter as a constant. An op
+    that uses the state inside a loop, a branch or a callee is an error.
+    Runs first in the front end, before the inliner (docs/random.md).
+
+    ```mlir
+    // Before:
+    %r = hlo.rng %a, %b, distribution = UNIFORM
+        : (tensor<f32>, tensor<f32>) -> tensor<8x128xf32>
+    // After:
+    %state = hlo.constant dense<[0, 117515157, 0]> : tensor<3xui64>
+    %s, %bits = hlo.rng_bit_generator %state, algorithm = PHILOX ...
+    // bits >> 9 as f32, times 2^-23, times (b - a), plus a
+    ```
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def ExpandRngBitGenerator : Pass<"tpuc-expand-rng-bit-generator"> {
   let summary = "Expand rng_bit_generator into Threefry/Philox rounds on "
                 "32-bit words";
@@ -829,6 +859,37 @@ def Rematerialize : Pass<"tpuc-rematerialize", "mlir::ModuleOp"> {
     Option<"memoryLimit", "memory-limit", "int64_t", "0",
            "HBM bytes the program may use, arguments included (0: the "
            "target's usable limit)">,
+  ];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
+def AssignBuffers : Pass<"tpuc-assign-buffers", "mlir::ModuleOp"> {
+  let summary = "Record the memory plan's HBM buffer of every value";
+  let description = [{
+    The HBM side of the lowering: computes the module's memory plan
+    (compiler/analysis: the schedule, live ranges, input_output_alias and
+    view sharing, the best-fit heap simulator: the plan the memory report
+    shows) and records on each op the plan's buffer of each result,
+    `tpu.hbm_buffers`: one `array<i64: allocation, offset, bytes>` per
+    result (offset -1 for values without a heap offset, such as parameters
+    and constants; an empty array for values the plan does not size), and
+    the plan's total on the module, `tpu.planned_hbm_bytes`.
+    tpuc-convert-hlo-to-tpu then gives the HBM buffer holding each value
+    `tpu.plan_offset` when the kernel's memref fits the planned bytes, and
+    the serializer places it there. A module that cannot be planned gets
+    no records (its buffers are placed without a plan). Runs right before
+    tpuc-convert-hlo-to-tpu, on the program that pass lowers.
+
+    ```mlir
+    // After:
+    %0 = hlo.add %a, %b {tpu.hbm_buffers = [array<i64: 2, 0, 4096>]}
+        : tensor<8x128xf32>
+    ```
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", "\"tpu-v3\"",
+           "Target preset whose HBM the plan is for (when the module has no "
+           "tpu.target)">,
   ];
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }

@@ -118,9 +118,6 @@ const char *unsupportedReason(StringRef opcode) {
              "supported ones)")
       .Cases({"complex", "real", "imag", "fft"},
              "complex numbers are not supported")
-      .Cases({"rng", "rng-get-and-update-state"},
-             "XLA's RngExpander draws it from a module-level state tpuc "
-             "does not have yet (rng-bit-generator compiles)")
       .Default(nullptr);
 }
 
@@ -1092,6 +1089,27 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
       return failure();
     opName = "hlo.rng_bit_generator";
     addAttr("algorithm", hlo::RngAlgorithmAttr::get(&context, *kind));
+  } else if (opcode == "rng") {
+    const hlo_text::Attribute *distribution = needAttr("distribution");
+    if (!distribution || failed(needOperands(2)))
+      return failure();
+    auto kind = llvm::StringSwitch<std::optional<hlo::RngDistribution>>(
+                    distribution->stringValue)
+                    .Case("rng_uniform", hlo::RngDistribution::UNIFORM)
+                    .Case("rng_normal", hlo::RngDistribution::NORMAL)
+                    .Default(std::nullopt);
+    if (!kind)
+      return error(distribution->valueLoc)
+             << "unknown rng distribution '" << distribution->raw
+             << "' (rng_uniform or rng_normal)";
+    opName = "hlo.rng";
+    addAttr("distribution", hlo::RngDistributionAttr::get(&context, *kind));
+  } else if (opcode == "rng-get-and-update-state") {
+    FailureOr<int64_t> delta = intAttr("delta");
+    if (failed(delta) || failed(needOperands(0)))
+      return failure();
+    opName = "hlo.rng_get_and_update_state";
+    addAttr("delta", builder.getI64IntegerAttr(*delta));
   } else if (opcode == "get-tuple-element") {
     FailureOr<int64_t> index = intAttr("index");
     if (failed(index))

@@ -13,6 +13,7 @@
 #include "compiler/interpreter/Collectives.h"
 #include "compiler/interpreter/ScalarProgram.h"
 #include "compiler/interpreter/Kernels.h"
+#include "dialects/hlo/RngShape.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -231,8 +232,17 @@ private:
     };
   }
 
+  /// The generator state's (low, high) words before the advance.
+  void takeRngState(int64_t delta, uint64_t *words) {
+    words[0] = rngState[0];
+    words[1] = rngState[1];
+    hlo::advanceRngState(rngState[0], rngState[1], delta);
+  }
+
   int numThreads;
   uint64_t maxOps;
+  /// The program's generator state, from XLA's initial value each run.
+  uint64_t rngState[2] = {hlo::kRngInitialStateLow, 0};
   uint64_t opsRun = 0;
   DeviceGrid grid;
   int64_t device;
@@ -537,6 +547,20 @@ Evaluator::evalOpResults(Operation &op, Scope &scope) {
                                     o.getAlgorithm(),
                                     elementDType(o.getOutput()),
                                     shapeOf(o.getOutput())));
+      })
+      .Case([&](hlo::RngGetAndUpdateStateOp o) {
+        Tensor state(DType::U64, {2});
+        takeRngState(o.getDelta(), state.data<uint64_t>());
+        return one(state);
+      })
+      .Case([&](hlo::RngOp o) {
+        // XLA's RngExpander: the op's key, the state an implicit
+        // rng_get_and_update_state returns, Philox bits.
+        uint64_t counter[2];
+        takeRngState(o.getStateDelta(), counter);
+        return one(rng(o.getDistribution(), tensor(o.getA()), tensor(o.getB()),
+                       elementDType(o.getResult()), shapeOf(o.getResult()),
+                       o.getOpSeed(), counter[0], counter[1]));
       })
       .Case([&](hlo::TupleOp o) {
         Results results(1);

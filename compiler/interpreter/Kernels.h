@@ -148,6 +148,13 @@ llvm::SmallVector<Tensor, 2> rngBitGenerator(const Tensor &state,
                                              hlo::RngAlgorithm algorithm,
                                              DType outType,
                                              llvm::ArrayRef<int64_t> shape);
+/// XLA's rng as its RngExpander builds it: numbers of `outType[shape]`
+/// between the scalars a and b (UNIFORM) or with mean a and deviation b
+/// (NORMAL) from Philox-4x32 bits keyed by `key` at the 128-bit counter
+/// (counterLow, counterHigh).
+Tensor rng(hlo::RngDistribution distribution, const Tensor &a,
+           const Tensor &b, DType outType, llvm::ArrayRef<int64_t> shape,
+           uint64_t key, uint64_t counterLow, uint64_t counterHigh);
 
 // Reductions (ReductionKernels.cpp).
 mlir::FailureOr<llvm::SmallVector<Tensor, 2>>

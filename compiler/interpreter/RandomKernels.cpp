@@ -1,4 +1,4 @@
-//===- RandomKernels.cpp - rng_bit_generator ------------------------------===//
+//===- RandomKernels.cpp - rng_bit_generator and rng ----------------------===//
 //
 // XLA's counter-based bit generators, element by element, computing the
 // same bits as the HLO XLA's RngBitGeneratorExpander builds
@@ -22,13 +22,19 @@
 //
 // Narrower elements take the low bits of the 32-bit draw (XLA's convert).
 //
+// rng is XLA's RngExpander (xla/hlo/transforms/expanders/rng_expander.cc)
+// over prng.cc's distributions, in the f32 arithmetic of the HLO they
+// build, so that passes/ExpandRng.cpp compiles the same numbers.
+//
 //===----------------------------------------------------------------------===//
 
 #include "compiler/interpreter/Kernels.h"
 
 #include "dialects/hlo/RngShape.h"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace tpuc::interpreter {
 namespace {
@@ -185,6 +191,104 @@ llvm::SmallVector<Tensor, 2> rngBitGenerator(const Tensor &state,
   default: storeLowBits<uint64_t>(out, draw.bits); break;
   }
   return {newState, out};
+}
+
+namespace {
+
+/// Philox-4x32 bits of u32[shape] keyed by `key` at the counter.
+Tensor philoxBits(llvm::ArrayRef<int64_t> shape, uint64_t key,
+                  uint64_t counterLow, uint64_t counterHigh) {
+  Tensor state(DType::U64, {3});
+  uint64_t *words = state.data<uint64_t>();
+  words[0] = key;
+  words[1] = counterLow;
+  words[2] = counterHigh;
+  return rngBitGenerator(state, hlo::RngAlgorithm::PHILOX, DType::U32,
+                         shape)[1];
+}
+
+/// prng.cc's ConvertRandomBitsToUniformFloatingPoint: the 23 high bits as
+/// a float in [0, 1), scaled to [a, b).
+float uniformFloat(uint32_t bits, float a, float b) {
+  float value = static_cast<float>(bits >> 9) * 0x1p-23f;
+  float range = b - a;
+  float scaled = value * range;
+  return scaled + a;
+}
+
+} // namespace
+
+Tensor rng(hlo::RngDistribution distribution, const Tensor &a,
+           const Tensor &b, DType outType, llvm::ArrayRef<int64_t> shape,
+           uint64_t key, uint64_t counterLow, uint64_t counterHigh) {
+  // XLA draws bf16 numbers as f32 ones and converts them.
+  if (outType == DType::BF16)
+    return convert(rng(distribution, convert(a, DType::F32),
+                       convert(b, DType::F32), DType::F32, shape, key,
+                       counterLow, counterHigh),
+                   DType::BF16);
+  Tensor out(outType, shape);
+  int64_t count = out.numElements();
+  if (outType != DType::F32) {
+    // prng.cc's ConvertRandomBitsToUniformInt, in wrapping u32 arithmetic:
+    // a + (d >> 1) + (d - (d >> 1)), d = bits % (b - a) (x % 0 = x).
+    Tensor bits = philoxBits(shape, key, counterLow, counterHigh);
+    const uint32_t *word = bits.data<uint32_t>();
+    uint32_t low = *a.data<uint32_t>();
+    uint32_t range = *b.data<uint32_t>() - low;
+    uint32_t *result = out.data<uint32_t>();
+    for (int64_t i = 0; i < count; ++i) {
+      uint32_t d = range == 0 ? word[i] : word[i] % range;
+      result[i] = low + (d >> 1) + (d - (d >> 1));
+    }
+    return out;
+  }
+  float low = *a.data<float>(), high = *b.data<float>();
+  float *result = out.data<float>();
+  if (distribution == hlo::RngDistribution::UNIFORM) {
+    Tensor bits = philoxBits(shape, key, counterLow, counterHigh);
+    const uint32_t *word = bits.data<uint32_t>();
+    for (int64_t i = 0; i < count; ++i)
+      result[i] = uniformFloat(word[i], low, high);
+    return out;
+  }
+  // NormalFloatingPointDistribution: uniform [0, 1) numbers of the shape
+  // with its split dimension d halved (rounded up) and a new dimension of 2
+  // after it; each pair (x0, x1) along that dimension gives the elements
+  // 2h and 2h + 1 of d by the Box-Muller transform.
+  int64_t split = hlo::threeFrySplitDimension(shape);
+  int64_t outer = 1, size = 1, inner = 1;
+  llvm::SmallVector<int64_t> pairShape;
+  if (split < 0) {
+    pairShape.push_back(2);
+  } else {
+    for (int64_t d = 0; d < split; ++d)
+      outer *= shape[d];
+    size = shape[split];
+    for (size_t d = split + 1; d < shape.size(); ++d)
+      inner *= shape[d];
+    pairShape.append(shape.begin(), shape.begin() + split);
+    pairShape.push_back((size + 1) / 2);
+    pairShape.push_back(2);
+    pairShape.append(shape.begin() + split + 1, shape.end());
+  }
+  int64_t halves = (size + 1) / 2;
+  Tensor bits = philoxBits(pairShape, key, counterLow, counterHigh);
+  const uint32_t *word = bits.data<uint32_t>();
+  const float twoPi = static_cast<float>(2.0f * M_PI);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t j = 0; j < size; ++j)
+      for (int64_t i = 0; i < inner; ++i) {
+        int64_t pair = ((o * halves + j / 2) * 2) * inner + i;
+        float x0 = uniformFloat(word[pair], 0.0f, 1.0f);
+        float x1 = uniformFloat(word[pair + inner], 0.0f, 1.0f);
+        float u1 = std::max(x0, 1.0e-7f);
+        float v1 = twoPi * x1;
+        float u2 = std::sqrt(-2.0f * std::log(u1));
+        float z = (j % 2 == 0 ? std::sin(v1) : std::cos(v1)) * u2;
+        result[(o * size + j) * inner + i] = low + high * z;
+      }
+  return out;
 }
 
 } // namespace tpuc::interpreter

@@ -96,6 +96,17 @@ def Hlo_RngAlgorithmAttr
   let assemblyFormat = "$value";
 }
 
+def Hlo_RngDistribution : I32EnumAttr<"RngDistribution",
+    "the distribution of an rng (XLA's RandomDistribution)", [
+      I32EnumAttrCase<"UNIFORM", 1>, I32EnumAttrCase<"NORMAL", 2>]> {
+  let cppNamespace = "::tpuc::hlo";
+  let genSpecializedAttr = 0;
+}
+def Hlo_RngDistributionAttr
+    : EnumAttr<Hlo_Dialect, Hlo_RngDistribution, "rng_distribution"> {
+  let assemblyFormat = "$value";
+}
+
 def Hlo_FusionKind : I32EnumAttr<"FusionKind",
     "the kind of a fusion, as XLA's kLoop/kInput/kOutput/kCustom", [
       I32EnumAttrCase<"loop", 0>, I32EnumAttrCase<"input", 1>,

@@ -368,6 +368,58 @@ LogicalResult RngBitGeneratorOp::verify() {
   return success();
 }
 
+LogicalResult RngOp::verify() {
+  auto result = cast<RankedTensorType>(getResult().getType());
+  Type element = result.getElementType();
+  bool isFloat = element.isF32() || element.isBF16();
+  if (!isFloat && !element.isSignlessInteger(32) &&
+      !element.isUnsignedInteger(32))
+    return emitOpError() << "draws f32, bf16, s32 or u32 numbers, not "
+                         << element;
+  if (getDistribution() == RngDistribution::NORMAL && !isFloat)
+    return emitOpError() << "draws normal numbers as floats only, not "
+                         << element;
+  for (Value bound : {getA(), getB()}) {
+    auto type = cast<RankedTensorType>(bound.getType());
+    if (type.getRank() != 0 || type.getElementType() != element)
+      return emitOpError() << "takes its parameters as scalars of the "
+                              "result's element type, not "
+                           << type;
+  }
+  return success();
+}
+
+uint64_t RngOp::getOpSeed() {
+  Operation *top = getOperation();
+  while (Operation *parent = top->getParentOp())
+    top = parent;
+  uint64_t id = 0;
+  top->walk([&](RngOp op) {
+    if (op == *this)
+      return WalkResult::interrupt();
+    ++id;
+    return WalkResult::advance();
+  });
+  return (id * 0x9E3779B97F4A7C15ull) >> 32;
+}
+
+int64_t RngOp::getStateDelta() {
+  // bf16 numbers are drawn as f32 ones (XLA converts), so every element
+  // takes one 32-bit unit.
+  return cast<RankedTensorType>(getResult().getType()).getNumElements();
+}
+
+LogicalResult RngGetAndUpdateStateOp::verify() {
+  auto state = cast<RankedTensorType>(getState().getType());
+  if (state.getShape() != ArrayRef<int64_t>{2} ||
+      !state.getElementType().isUnsignedInteger(64))
+    return emitOpError() << "returns the state as u64[2], not " << state;
+  if (getDeltaAttr().getInt() < 0)
+    return emitOpError() << "needs a non-negative delta, not "
+                         << getDeltaAttr().getInt();
+  return success();
+}
+
 LogicalResult BitcastConvertOp::verify() {
   auto in = getOperand().getType();
   auto out = getType();

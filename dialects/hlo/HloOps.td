@@ -768,6 +768,58 @@ def Hlo_RngBitGeneratorOp : Hlo_Op<"rng_bit_generator", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Hlo_RngOp : Hlo_Op<"rng", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "random numbers drawn from the program's generator state";
+  let description = [{
+    XLA's rng: an array of numbers uniform in [a, b) (UNIFORM) or normal
+    with mean a and standard deviation b (NORMAL), a and b scalars of the
+    result's element type (f32, bf16, s32, u32; NORMAL floats only). As in
+    XLA's RngExpander, the numbers are Philox-4x32 bits keyed by the op
+    (`getOpSeed`) at the counter that an implicit
+    rng_get_and_update_state of `getStateDelta()` returns: the op reads and
+    advances the program's generator state, so it is neither pure nor
+    reorderable with the other ops that use the state (docs/random.md).
+
+    ```mlir
+    %r = hlo.rng %a, %b, distribution = UNIFORM
+        : (tensor<f32>, tensor<f32>) -> tensor<8x128xf32>
+    ```
+  }];
+  let arguments = (ins Hlo_Tensor:$a, Hlo_Tensor:$b,
+                       Hlo_RngDistributionAttr:$distribution);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` `distribution` `=` $distribution attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// XLA's op_seed, (op id * 0x9E3779B97F4A7C15) >> 32, with the op id
+    /// the op's position among the module's rng ops (walk order).
+    uint64_t getOpSeed();
+    /// How far the op advances the state: its number of 32-bit units.
+    int64_t getStateDelta();
+  }];
+}
+
+def Hlo_RngGetAndUpdateStateOp : Hlo_Op<"rng_get_and_update_state",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "the program's generator state, then advanced by delta";
+  let description = [{
+    XLA's rng-get-and-update-state: returns the program's 128-bit generator
+    state as u64[2] (low, high) and adds `delta` to it. Every execution
+    starts from XLA's initial state 0x7012395 (docs/random.md).
+
+    ```mlir
+    %s = hlo.rng_get_and_update_state delta = 1024 : tensor<2xui64>
+    ```
+  }];
+  let arguments = (ins I64Attr:$delta);
+  let results = (outs Hlo_Tensor:$state);
+  let assemblyFormat = "`delta` `=` $delta attr-dict `:` type($state)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Tuples, calls and control flow
 //===----------------------------------------------------------------------===//

@@ -268,6 +268,21 @@ LogicalResult TpuDialect::verifyOperationAttribute(Operation *op,
     }
     return success();
   }
+  // tpuc-assign-buffers' record of the memory plan's buffers on an hlo op
+  // (passes/Passes.h, kHbmBuffersAttrName): per result, array<i64:
+  // allocation, offset, bytes> or an empty array.
+  if (attribute.getName() == "tpu.hbm_buffers") {
+    auto buffers = dyn_cast<ArrayAttr>(attribute.getValue());
+    if (!buffers || buffers.size() != op->getNumResults() ||
+        !llvm::all_of(buffers, [](Attribute buffer) {
+          auto fields = dyn_cast<DenseI64ArrayAttr>(buffer);
+          return fields && (fields.empty() || fields.size() == 3);
+        }))
+      return op->emitError("'tpu.hbm_buffers' must hold one array<i64: "
+                           "allocation, offset, bytes> (or an empty array) "
+                           "per result");
+    return success();
+  }
   if (attribute.getName() == kPlannedHbmAttrName) {
     auto bytes = dyn_cast<IntegerAttr>(attribute.getValue());
     if (!isa<ModuleOp>(op) || !bytes || bytes.getInt() < 0)

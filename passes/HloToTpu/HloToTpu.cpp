@@ -4,7 +4,9 @@
 // kernel (an hlo.fusion: loop kernels around its other ops, FusedKernel.cpp),
 // a straight-line sequence of tpu ops (DMA into VMEM, VPU/MXU loops,
 // DMA back to HBM) that leaves no DMA in flight. Tensors become HBM memrefs
-// in XLA's TPU tiled layouts. This file is the driver and the pass: the new
+// in XLA's TPU tiled layouts, placed at the memory plan's buffers that
+// tpuc-assign-buffers recorded (AssignBuffers.cpp); donated outputs are
+// written in place when liveness allows. This file is the driver and the pass: the new
 // function's signature, then applyFullConversion over the entry's ops in
 // program order with one pattern that runs each op's kernel (registered by
 // the families' populate<Family>Kernels) and replaces its results by the
@@ -18,6 +20,8 @@
 #include "passes/HloToTpu/Lowering.h"
 
 #include "mlir/Transforms/DialectConversion.h"
+
+#include <limits>
 
 namespace tpuc {
 #define GEN_PASS_DEF_CONVERTHLOTOTPU
@@ -33,14 +37,6 @@ namespace tpuc::hlotpu {
 //===----------------------------------------------------------------------===//
 
 LogicalResult Lowering::run() {
-  // The memory plan of this module, as the memory report computes it
-  // (before the lowered function joins the module).
-  {
-    ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
-    FailureOr<analysis::MemoryPlan> planned = analysis::planMemory(module, spec);
-    if (succeeded(planned))
-      plan = std::move(*planned);
-  }
   FunctionType oldType = oldFunc.getFunctionType();
   SmallVector<Type> argTypes, resultTypes;
   auto checkType = [&](Type type, Location where) -> FailureOr<Type> {
@@ -137,7 +133,7 @@ LogicalResult Lowering::lowerReturn(Operation *terminator) {
     }
     results.push_back(*mem);
   }
-  if (failed(applyInputOutputAliases(results)))
+  if (failed(applyInputOutputAliases(results, terminator->getOperands())))
     return failure();
   SmallVector<Type> returned;
   for (Value v : results)
@@ -163,24 +159,28 @@ LogicalResult Lowering::lowerReturn(Operation *terminator) {
 /// constants) gets `tpu.live = [first, last]`: the steps (top-level hlo
 /// ops, whose kernels leave no DMA in flight, numbered from 1 as the memory
 /// plan numbers them) whose ops use it; two buffers
-/// live in disjoint steps may share memory. A buffer holding a value of the
-/// memory plan (compiler/analysis, the memory report's heap) that fits the
-/// plan's allocation gets `tpu.plan_offset`, the plan's heap offset; the
+/// live in disjoint steps may share memory. A buffer holding a value that
+/// tpuc-assign-buffers gave a heap offset of the memory plan, and that fits
+/// the planned bytes, gets `tpu.plan_offset`, that offset; the
 /// serializer keeps it there when no other planned buffer collides in
 /// memory and steps, and places everything else around the planned ones.
-void Lowering::annotateHbmBuffers(int64_t numSteps) {
-  Block &entry = newFunc.getBody().front();
-  // The step of each top-level op, numbered as the memory plan numbers
-  // them: ops after stepMarks[k] are step k + 1's (top-level op k), the
-  // result copies and the return step numSteps + 1.
+llvm::DenseMap<Operation *, int64_t> Lowering::entrySteps() {
+  // Ops after stepMarks[k] are step k + 1's (top-level op k), the result
+  // copies and the return step numSteps + 1.
   llvm::DenseMap<Operation *, int64_t> stepOf;
   size_t next = 0;
   int64_t step = 0;
-  for (Operation &op : entry) {
+  for (Operation &op : newFunc.getBody().front()) {
     stepOf[&op] = step;
     while (next < stepMarks.size() && &op == stepMarks[next])
       step = ++next;
   }
+  return stepOf;
+}
+
+void Lowering::annotateHbmBuffers(int64_t numSteps) {
+  Block &entry = newFunc.getBody().front();
+  llvm::DenseMap<Operation *, int64_t> stepOf = entrySteps();
   Builder builder(ctx);
   SmallVector<tpu::AllocOp> allocs;
   for (auto alloc : entry.getOps<tpu::AllocOp>()) {
@@ -200,25 +200,21 @@ void Lowering::annotateHbmBuffers(int64_t numSteps) {
     allocs.push_back(alloc);
   }
 
-  if (!plan)
-    return;
   llvm::DenseMap<Value, int64_t> planOffset; // memref -> offset, -1: none
-  for (auto [allocation, mem] : heldValues) {
-    auto alloc = mem.getDefiningOp<tpu::AllocOp>();
+  for (const HeldValue &held : heldValues) {
+    auto alloc = held.mem.getDefiningOp<tpu::AllocOp>();
     if (!alloc || !alloc->hasAttr(tpu::kLiveAttrName))
       continue;
-    const analysis::Allocation &a = plan->allocations[allocation];
     MemRefType type = alloc.getType();
     int64_t padded =
         geometryOf(RankedTensorType::get(type.getShape(), type.getElementType()))
             .bytes();
-    bool fits = (a.kind == analysis::AllocationKind::Temp ||
-                 a.kind == analysis::AllocationKind::Output) &&
-                a.offset >= 0 && padded <= a.paddedBytes;
+    int64_t offset =
+        held.offset >= 0 && padded <= held.bytes ? held.offset : -1;
     // One buffer holding values of two allocations (or a value that does
     // not fit its allocation) has no plan offset.
-    auto [slot, inserted] = planOffset.try_emplace(mem, fits ? a.offset : -1);
-    if (!inserted && slot->second != (fits ? a.offset : -1))
+    auto [slot, inserted] = planOffset.try_emplace(held.mem, offset);
+    if (!inserted && slot->second != offset)
       slot->second = -1;
   }
   for (tpu::AllocOp alloc : allocs) {
@@ -227,16 +223,144 @@ void Lowering::annotateHbmBuffers(int64_t numSteps) {
       alloc->setAttr(tpu::kPlanOffsetAttrName,
                      builder.getI64IntegerAttr(it->second));
   }
-  module->setAttr(tpu::kPlannedHbmAttrName,
-                  builder.getI64IntegerAttr(plan->usedBytes()));
+}
+
+/// Whether `value`, computed from the fusion parameter or operand
+/// `source` by its users, is only ever read elementwise at its own shape
+/// on the way to `to` (the op's results or the fusion's yield): each
+/// element of the result then depends on the same element of `source`, and
+/// a kernel that writes a tile after reading it may write in place.
+static bool readElementwise(Value source, Operation *to) {
+  auto shape = cast<ShapedType>(source.getType()).getShape();
+  SmallVector<Value> work{source};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    for (Operation *user : v.getUsers()) {
+      if (user == to)
+        continue;
+      // Select and clamp are elementwise at one shape (the result's shape
+      // is checked below); their scalar bounds are not the parameter.
+      if (!(user->hasTrait<OpTrait::Elementwise>() ||
+            isa<hlo::SelectOp, hlo::ClampOp>(user)) ||
+          user->getNumRegions() != 0)
+        return false;
+      for (Value result : user->getResults()) {
+        auto type = dyn_cast<ShapedType>(result.getType());
+        if (!type || type.getShape() != shape)
+          return false;
+        work.push_back(result);
+      }
+    }
+  }
+  return true;
+}
+
+/// XLA's rule for sharing an operand's buffer with the result (the
+/// producer reads the donated parameter at most elementwise), for the
+/// producers whose kernels read each tile before writing it: elementwise
+/// ops, loop fusions and output fusions' epilogues.
+static bool producerMayOverwrite(Operation *producer, BlockArgument param,
+                                 const llvm::DenseSet<Value> &views) {
+  auto resultShape = [](Value v) {
+    return cast<ShapedType>(v.getType()).getShape();
+  };
+  for (Value result : producer->getResults())
+    if (!isa<ShapedType>(result.getType()) ||
+        resultShape(result) != resultShape(param))
+      return false;
+  // The parameter itself, not a view of it in another shape or order.
+  for (Value operand : producer->getOperands())
+    if (operand != param && views.contains(operand))
+      return false;
+  if (auto fusion = dyn_cast<hlo::FusionOp>(producer)) {
+    // A loop fusion, or an output fusion's epilogue (the contraction is a
+    // kernel of its own, into a buffer of its own), with one result: the
+    // last kernel of the fusion writes it, and every kernel that reads
+    // the parameter is on the elementwise way to it.
+    if ((fusion.getKind() != hlo::FusionKind::loop &&
+         fusion.getKind() != hlo::FusionKind::output) ||
+        fusion->getNumResults() != 1)
+      return false;
+    Block &body = fusion.getBody().front();
+    for (OpOperand &use : param.getUses())
+      if (use.getOwner() == producer &&
+          !readElementwise(body.getArgument(use.getOperandNumber()),
+                           body.getTerminator()))
+        return false;
+    return true;
+  }
+  return isLoopKernelOp(producer) &&
+         producer->hasTrait<OpTrait::Elementwise>();
+}
+
+bool Lowering::writesInPlace(Value buffer, Value returned,
+                             BlockArgument param) {
+  auto alloc = buffer.getDefiningOp<tpu::AllocOp>();
+  Operation *producer = returned.getDefiningOp();
+  if (!alloc || alloc.getInit() || !producer ||
+      producer->getBlock() != &oldFunc.getBody().front() ||
+      buffer.getType() != newFunc.getArgument(param.getArgNumber()).getType())
+    return false;
+  // The old value's last read in the hlo graph (through the views that
+  // share its buffer) comes before the producer, or is the producer
+  // reading it elementwise.
+  Block &body = oldFunc.getBody().front();
+  Operation *lastRead = nullptr;
+  llvm::DenseSet<Value> views{param};
+  SmallVector<Value> work{param};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      Operation *top = body.findAncestorOpInBlock(*user);
+      if (!top || isa<func::ReturnOp>(top))
+        return false; // the old value is returned too
+      if (!lastRead || lastRead->isBeforeInBlock(top))
+        lastRead = top;
+      if (top == user &&
+          isa<hlo::ReshapeOp, hlo::TransposeOp, hlo::BitcastConvertOp>(user) &&
+          views.insert(user->getResult(0)).second)
+        work.push_back(user->getResult(0));
+    }
+  }
+  if (lastRead && producer->isBeforeInBlock(lastRead))
+    return false;
+  if (lastRead == producer && !producerMayOverwrite(producer, param, views))
+    return false;
+  // In the new function: the parameter's buffer is last used before the
+  // buffer's first use (the buffer holds no earlier value), except by the
+  // producer's own kernel.
+  llvm::DenseMap<Operation *, int64_t> stepOf = entrySteps();
+  Block &entry = newFunc.getBody().front();
+  auto stepOfUse = [&](Operation *user) {
+    return stepOf.lookup(entry.findAncestorOpInBlock(*user));
+  };
+  int64_t producerStep =
+      std::distance(body.begin(), producer->getIterator()) + 1;
+  int64_t firstWrite = std::numeric_limits<int64_t>::max();
+  for (Operation *user : alloc->getUsers())
+    firstWrite = std::min(firstWrite, stepOfUse(user));
+  if (firstWrite < producerStep)
+    return false;
+  for (Operation *user : newFunc.getArgument(param.getArgNumber()).getUsers())
+    if (stepOfUse(user) > producerStep ||
+        (stepOfUse(user) == producerStep && lastRead != producer))
+      return false;
+  return true;
 }
 
 /// The module's input_output_alias (XLA's donation): output i is written
 /// into parameter p's buffer, so a training step's updated parameters
 /// replace the old ones in place and the executable records the alias.
-/// The result is copied into the parameter by one HBM -> HBM DMA after
-/// every kernel (all reads of the old value are done by then).
-LogicalResult Lowering::applyInputOutputAliases(SmallVectorImpl<Value> &results) {
+/// When no read of the old value follows the output's producer (or the
+/// producer reads it elementwise, a tile before it writes the tile), the
+/// producer writes into the parameter's buffer directly; otherwise the
+/// result is copied into the parameter by one HBM -> HBM DMA after every
+/// kernel (all reads of the old value are done by then).
+LogicalResult Lowering::applyInputOutputAliases(SmallVectorImpl<Value> &results,
+                                                ValueRange returned) {
   Block &entry = newFunc.getBody().front();
   for (hlo::InputOutputAliasAttr alias : hlo::getInputOutputAliases(module)) {
     if (!alias.isWholeParameter())
@@ -253,6 +377,19 @@ LogicalResult Lowering::applyInputOutputAliases(SmallVectorImpl<Value> &results)
              << "input_output_alias: output " << out << " has type "
              << results[out].getType() << " but parameter " << p << " has "
              << arg.getType();
+    if (llvm::count(results, results[out]) == 1 &&
+        writesInPlace(results[out], returned[out], oldFunc.getArgument(p))) {
+      Value buffer = results[out];
+      llvm::erase_if(heldValues,
+                     [&](auto &held) { return held.mem == buffer; });
+      for (auto &[value, mem] : hbm)
+        if (mem == buffer)
+          mem = arg;
+      buffer.replaceAllUsesWith(arg);
+      buffer.getDefiningOp()->erase();
+      results[out] = arg;
+      continue;
+    }
     auto type = cast<RankedTensorType>(oldFunc.getArgument(p).getType());
     int64_t bytes = geometryOf(type).bytes();
     loc = oldFunc.getArgument(p).getLoc();
@@ -421,11 +558,13 @@ LogicalResult convertWithKernel(Lowering &l, Operation *op,
     if (!mem)
       continue;
     mems.push_back(mem);
-    if (l.plan) {
-      auto it = l.plan->allocationOf.find(result);
-      if (it != l.plan->allocationOf.end())
-        l.heldValues.push_back({static_cast<int64_t>(it->second), mem});
-    }
+    // The memory plan's buffer of the value (tpuc-assign-buffers).
+    auto buffers = op->getAttrOfType<ArrayAttr>(kHbmBuffersAttrName);
+    auto planned = buffers ? dyn_cast<DenseI64ArrayAttr>(
+                                 buffers[cast<OpResult>(result).getResultNumber()])
+                           : DenseI64ArrayAttr();
+    if (planned && planned.size() == 3)
+      l.heldValues.push_back(Lowering::HeldValue{planned[1], planned[2], mem});
   }
   rewriter.replaceOpWithMultiple(op, std::move(replacements));
   return success();

@@ -13,7 +13,6 @@
 #ifndef TPUC_PASSES_HLOTOTPU_LOWERING_H
 #define TPUC_PASSES_HLOTOTPU_LOWERING_H
 
-#include "compiler/analysis/BufferAssignment.h"
 #include "compiler/layout/TiledLayout.h"
 #include "compiler/interpreter/Interpreter.h"
 #include "dialects/hlo/HloOps.h"
@@ -548,7 +547,14 @@ public:
   /// Converts the entry's ops (then its return) into the new function by
   /// applyFullConversion over the kernel patterns (HloToTpu.cpp).
   LogicalResult convertEntry();
-  LogicalResult applyInputOutputAliases(SmallVectorImpl<Value> &results);
+  LogicalResult applyInputOutputAliases(SmallVectorImpl<Value> &results,
+                                        ValueRange returned);
+  /// Whether output `returned`, aliased to entry parameter `param`, can be
+  /// written into the parameter's buffer by its producer (HloToTpu.cpp).
+  bool writesInPlace(Value buffer, Value returned, BlockArgument param);
+  /// The step of each op of the new function (numbered as the memory plan
+  /// numbers them: top-level hlo op k is step k + 1).
+  llvm::DenseMap<Operation *, int64_t> entrySteps();
   // Arguments in permuted layouts read through views of their physical
   // order (tpuc-normalize-layouts): the memref an argument is stored as
   // (null: row-major, as hbmType), and whether `op` is such a view of a
@@ -717,11 +723,13 @@ public:
   /// The last op of the new function before each top-level hlo op's kernel
   /// (step k's ops follow stepMarks[k]).
   SmallVector<Operation *> stepMarks;
-  /// (memory plan allocation, the HBM memref holding its value), for the
-  /// memory plan's offsets.
-  SmallVector<std::pair<int64_t, Value>> heldValues;
-  /// The module's memory plan (none when it cannot be planned).
-  std::optional<analysis::MemoryPlan> plan;
+  /// A value's planned buffer (tpuc-assign-buffers' heap offset, -1 for
+  /// none, and padded bytes) and the HBM memref holding it.
+  struct HeldValue {
+    int64_t offset, bytes;
+    Value mem;
+  };
+  SmallVector<HeldValue> heldValues;
   /// --dot-precision.
   DotPrecision dotPrecision = DotPrecision::PerOp;
   /// Loop kernels: bf16 values computed in f32 registers, rounded where

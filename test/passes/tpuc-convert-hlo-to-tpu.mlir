@@ -1,4 +1,4 @@
-// RUN: tpuc-opt %s --split-input-file --verify-diagnostics --tpuc-convert-hlo-to-tpu --mlir-print-debuginfo | FileCheck %s
+// RUN: tpuc-opt %s --split-input-file --verify-diagnostics --tpuc-assign-buffers --tpuc-convert-hlo-to-tpu --mlir-print-debuginfo | FileCheck %s
 
 // Elementwise bf16: one DMA in, a loop over the 2 tiles (widening load,
 // VPU op, rounding store), one DMA out; the hlo op's location stays.

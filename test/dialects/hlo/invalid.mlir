@@ -1355,3 +1355,43 @@ module attributes {hlo.input_output_alias = [#hlo.alias<parameter_number = 0, ki
 // expected-error @+1 {{missing field 'kind'}}
 module attributes {hlo.input_output_alias = [#hlo.alias<parameter_number = 0>]} {
 }
+
+// -----
+
+func.func @rng_type(%a: tensor<f16>, %b: tensor<f16>) {
+  // expected-error @+1 {{draws f32, bf16, s32 or u32 numbers, not 'f16'}}
+  %0 = hlo.rng %a, %b, distribution = UNIFORM : (tensor<f16>, tensor<f16>) -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @rng_normal_int(%a: tensor<i32>, %b: tensor<i32>) {
+  // expected-error @+1 {{draws normal numbers as floats only, not 'i32'}}
+  %0 = hlo.rng %a, %b, distribution = NORMAL : (tensor<i32>, tensor<i32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @rng_bounds(%a: tensor<4xf32>, %b: tensor<f32>) {
+  // expected-error @+1 {{takes its parameters as scalars of the result's element type, not 'tensor<4xf32>'}}
+  %0 = hlo.rng %a, %b, distribution = UNIFORM : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @rng_state_type() {
+  // expected-error @+1 {{returns the state as u64[2], not 'tensor<3xui64>'}}
+  %0 = hlo.rng_get_and_update_state delta = 1 : tensor<3xui64>
+  return
+}
+
+// -----
+
+func.func @rng_state_delta() {
+  // expected-error @+1 {{needs a non-negative delta, not -1}}
+  %0 = hlo.rng_get_and_update_state delta = -1 : tensor<2xui64>
+  return
+}

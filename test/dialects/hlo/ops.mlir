@@ -225,6 +225,15 @@ func.func @random(%state: tensor<2xui64>) -> tensor<8x128xui32> {
   return %0#1 : tensor<8x128xui32>
 }
 
+// CHECK-LABEL: func.func @rng
+func.func @rng(%a: tensor<f32>, %b: tensor<f32>) -> (tensor<8x128xf32>, tensor<2xui64>) {
+  // CHECK: hlo.rng %{{.*}}, %{{.*}}, distribution = NORMAL : (tensor<f32>, tensor<f32>) -> tensor<8x128xf32>
+  %0 = hlo.rng %a, %b, distribution = NORMAL : (tensor<f32>, tensor<f32>) -> tensor<8x128xf32>
+  // CHECK: hlo.rng_get_and_update_state delta = 1024 : tensor<2xui64>
+  %1 = hlo.rng_get_and_update_state delta = 1024 : tensor<2xui64>
+  return %0, %1 : tensor<8x128xf32>, tensor<2xui64>
+}
+
 func.func private @callee(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %a : tensor<4xf32>
 }

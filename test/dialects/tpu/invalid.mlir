@@ -628,6 +628,14 @@ func.func @negative_plan_offset() {
 
 // -----
 
+func.func @hbm_buffers_per_result(%a: tensor<8x128xf32>) {
+  // expected-error @+1 {{'tpu.hbm_buffers' must hold one array<i64: allocation, offset, bytes> (or an empty array) per result}}
+  %0 = hlo.add %a, %a {tpu.hbm_buffers = [array<i64: 1, 0>]} : tensor<8x128xf32>
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'tpu.planned_hbm_bytes' is a non-negative integer on the module}}
 module attributes {tpu.planned_hbm_bytes = "big"} {
 }

@@ -4,7 +4,8 @@ usage: rng_compare.py GOT_DIR WANT_DIR N_RESULTS
 
 Results are result<i>.npy. A u64/s64 result of the interpreter is compared
 as its little-endian u32 word pairs ([..., 2]), the form the executable
-returns it in (tpuc-expand-x64). Prints one line per result; exit 1 on any
+returns it in (tpuc-expand-x64); bf16 results compare as
+16-bit words. Prints one line per result; exit 1 on any
 difference.
 """
 import sys
@@ -18,8 +19,10 @@ for i in range(count):
     want = np.load("%s/result%d.npy" % (want_dir, i))
     if want.dtype.itemsize == 8:
         want = want.view(np.uint32).reshape(want.shape + (2,))
-    same = got.shape == want.shape and got.dtype.itemsize == 4 and bool(
-        (got.view(np.uint32) == want.view(np.uint32)).all())
+    words = {2: np.uint16, 4: np.uint32}.get(got.dtype.itemsize)
+    same = got.shape == want.shape and words is not None and \
+        got.dtype.itemsize == want.dtype.itemsize and bool(
+            (got.view(words) == want.view(words)).all())
     ok &= same
     print("result%d: %s shape=%s" % (i, "exact" if same else "MISMATCH",
                                       list(want.shape)))
