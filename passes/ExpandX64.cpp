@@ -1,25 +1,31 @@
 //===- ExpandX64.cpp - 64-bit integers as pairs of 32-bit words -----------===//
 //
 // tpuc-expand-x64: the VPU has no 64-bit integers, so (as XLA TPU does) an
-// s64/u64 array is held as its (low, high) 32-bit halves: a parameter or
-// result of a function of type [..]xs64/u64 becomes [.., 2]xs32/u32 (the
-// little-endian words of each element, the bytes unchanged), with
-// hlo.bitcast_convert between the two, and so does a 64-bit constant;
-// chains of bitcast_converts that return to their start are then removed,
-// so the 64-bit type disappears where only bitcasts met it
-// (tpuc-expand-rng-bit-generator's state and bits). 64-bit arithmetic is not
-// emulated yet: any other op left on a 64-bit integer is an error naming it.
-// See Passes.td.
+// s64/u64 array is held as two 32-bit words. Inside a function each 64-bit
+// value becomes its (low, high) words, two i32 arrays of its shape, and
+// each op on it the word form X64Builder builds (X64Words.h). At the
+// function's boundary, at a while loop's state and at ops without a word
+// form the value is one [.., 2]xs32/u32 array of its little-endian words
+// (the bytes unchanged), joined to and split from the 64-bit type with
+// hlo.bitcast_convert; bitcast_convert round trips are then removed, so the
+// 64-bit type disappears where only bitcasts met it. What is left on a
+// 64-bit integer (an op without a word form) is an error naming it.
+// See Passes.td and docs/integers.md.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
 
 #include "passes/LinalgBuilder.h"
+#include "passes/X64Words.h"
 
 #include "dialects/hlo/HloOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace tpuc {
 #define GEN_PASS_DEF_EXPANDX64
@@ -27,10 +33,15 @@ namespace tpuc {
 
 namespace {
 using namespace mlir;
+using hlo::ComparisonDirection;
 
 bool isX64(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   return tensor && tensor.getElementType().isInteger(64);
+}
+
+bool isUnsigned64(Value v) {
+  return tensorType(v).getElementType().isUnsignedInteger();
 }
 
 /// [shape..., 2] of the 32-bit integer of the same signedness.
@@ -42,61 +53,613 @@ RankedTensorType pairType(RankedTensorType type) {
       shape, IntegerType::get(type.getContext(), 32, elem.getSignedness()));
 }
 
-/// Rewrites `func`'s 64-bit parameters and results into word pairs. Only
-/// entry functions (public): a private one is called with its own types
-/// (the inliner has normally removed them).
-void splitSignature(func::FuncOp func) {
-  if (func.isExternal() || !func.isPublic())
-    return;
-  Block &entry = func.getBody().front();
-  OpBuilder b = OpBuilder::atBlockBegin(&entry);
-  for (BlockArgument arg : entry.getArguments()) {
-    if (!isX64(arg.getType()))
-      continue;
-    auto wide = cast<RankedTensorType>(arg.getType());
-    arg.setType(pairType(wide));
-    auto join = hlo::BitcastConvertOp::create(b, arg.getLoc(), wide, arg);
-    arg.replaceAllUsesExcept(join, join);
-  }
-  func.walk([&](func::ReturnOp ret) {
-    OpBuilder rb(ret);
-    for (OpOperand &operand : ret->getOpOperands())
-      if (isX64(operand.get().getType()))
-        operand.set(hlo::BitcastConvertOp::create(
-            rb, ret.getLoc(),
-            pairType(cast<RankedTensorType>(operand.get().getType())),
-            operand.get()));
-  });
-  SmallVector<Type> results;
-  for (Type t : func.getResultTypes())
-    results.push_back(isX64(t) ? pairType(cast<RankedTensorType>(t)) : t);
-  func.setType(
-      FunctionType::get(func.getContext(), entry.getArgumentTypes(), results));
+RankedTensorType withElement(Value v, Type elem) {
+  return RankedTensorType::get(tensorType(v).getShape(), elem);
 }
 
-/// A 64-bit integer constant as the constant of its word pairs, bitcast
-/// to 64 bits (so that bitcasts of it to words fold away).
-void splitConstant(hlo::ConstantOp op) {
-  auto type = dyn_cast<RankedTensorType>(op.getType());
-  auto values = dyn_cast<DenseIntElementsAttr>(op.getValue());
-  if (!type || !isX64(type) || !values)
-    return;
-  RankedTensorType pairs = pairType(type);
-  SmallVector<APInt> words;
-  for (const APInt &v : values.getValues<APInt>()) {
-    words.push_back(v.trunc(32));
-    words.push_back(v.lshr(32).trunc(32));
+/// Records the ops the expansion creates (they need no expansion and are
+/// removed again when nothing reads them).
+struct Recorder : OpBuilder::Listener {
+  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
+    created.insert(op);
   }
-  // s32 words (the VPU's constants), then the pair type, then 64 bits.
-  OpBuilder b(op);
-  auto signless = RankedTensorType::get(pairs.getShape(), b.getI32Type());
-  Value split = hlo::ConstantOp::create(
-      b, op.getLoc(), DenseIntElementsAttr::get(signless, words));
-  if (pairs != signless)
-    split = hlo::BitcastConvertOp::create(b, op.getLoc(), pairs, split);
-  op.replaceAllUsesWith(
-      hlo::BitcastConvertOp::create(b, op.getLoc(), type, split).getResult());
-  op.erase();
+  llvm::SetVector<Operation *> created;
+};
+
+/// A 64-bit value's words, and the [.., 2] array they were sliced from.
+struct X64Value {
+  WordPair words;
+  Value array;
+};
+
+class Expander {
+public:
+  explicit Expander(MLIRContext *ctx) : b(ctx, &recorder) {}
+
+  LogicalResult run(ModuleOp module);
+
+private:
+  LogicalResult expand(Operation *op, bool &handled);
+  WordPair get(Value v);
+  WordPair split(Value array);
+  Value words(Value v, RankedTensorType type);
+  Value join(Value v);
+  void retype(Value v);
+  Value index(Value v);
+  void map(Value v, WordPair w) { values[v] = {w, Value()}; }
+  void cloneWordwise(Operation *op, ArrayRef<unsigned> indexOperands);
+  LogicalResult expandConvert(hlo::ConvertOp op);
+  LogicalResult expandReduce(hlo::ReduceOp op);
+  Value reduce32(Value x, int32_t init, ArrayRef<int64_t> dims, StringRef kind);
+
+  Recorder recorder;
+  OpBuilder b;
+  DenseMap<Value, X64Value> values;
+};
+
+/// The words of a [.., 2] array of 32-bit elements.
+WordPair Expander::split(Value array) {
+  RankedTensorType type = tensorType(array);
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> start(rank, 0), limit(type.getShape()),
+      strides(rank, 1);
+  auto shape = type.getShape().drop_back();
+  X64Builder x(b, array.getLoc());
+  Value w[2];
+  for (int k = 0; k < 2; ++k) {
+    start.back() = k;
+    limit.back() = k + 1;
+    Value s = hlo::SliceOp::create(b, array.getLoc(), array, start, limit,
+                                   strides);
+    s = hlo::ReshapeOp::create(
+        b, array.getLoc(), RankedTensorType::get(shape, type.getElementType()),
+        s);
+    w[k] = x.toI32(s);
+  }
+  return {w[0], w[1]};
+}
+
+WordPair Expander::get(Value v) {
+  auto it = values.find(v);
+  if (it != values.end())
+    return it->second.words;
+  OpBuilder::InsertionGuard guard(b);
+  if (Operation *def = v.getDefiningOp())
+    b.setInsertionPointAfter(def);
+  else
+    b.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
+  Value array = hlo::BitcastConvertOp::create(
+      b, v.getLoc(), pairType(tensorType(v)), v);
+  WordPair w = split(array);
+  values[v] = {w, array};
+  return w;
+}
+
+/// v's words as one [.., 2] array of `type`.
+Value Expander::words(Value v, RankedTensorType type) {
+  WordPair w = get(v);
+  Value array = values[v].array;
+  Location loc = v.getLoc();
+  if (!array) {
+    SmallVector<int64_t> shape(tensorType(w.lo).getShape());
+    shape.push_back(1);
+    auto column = RankedTensorType::get(shape, b.getI32Type());
+    array = hlo::ConcatenateOp::create(
+        b, loc,
+        ValueRange{hlo::ReshapeOp::create(b, loc, column, w.lo),
+                   hlo::ReshapeOp::create(b, loc, column, w.hi)},
+        shape.size() - 1);
+  }
+  if (array.getType() != type)
+    array = hlo::BitcastConvertOp::create(b, loc, type, array);
+  return array;
+}
+
+Value Expander::join(Value v) {
+  return hlo::BitcastConvertOp::create(
+      b, v.getLoc(), v.getType(), words(v, pairType(tensorType(v))));
+}
+
+/// Gives the 64-bit block argument or result `v` its [.., 2] type; its
+/// readers read the 64-bit value joined from it.
+void Expander::retype(Value v) {
+  auto wide = cast<RankedTensorType>(v.getType());
+  OpBuilder::InsertionGuard guard(b);
+  if (Operation *def = v.getDefiningOp())
+    b.setInsertionPointAfter(def);
+  else
+    b.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
+  v.setType(pairType(wide));
+  auto join = hlo::BitcastConvertOp::create(b, v.getLoc(), wide, v);
+  v.replaceAllUsesExcept(join, join);
+  values[join] = {split(v), v};
+}
+
+/// A 64-bit index as s32 (saturated: the ops clamp it anyway).
+Value Expander::index(Value v) {
+  X64Builder x(b, v.getLoc());
+  return x.saturateToI32(get(v), isUnsigned64(v));
+}
+
+/// An op that moves elements without computing on them, once per word.
+void Expander::cloneWordwise(Operation *op, ArrayRef<unsigned> indexOperands) {
+  SmallVector<Value> w[2];
+  for (int k = 0; k < 2; ++k) {
+    IRMapping mapping;
+    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+      if (!isX64(operand.getType()))
+        continue;
+      if (llvm::is_contained(indexOperands, i))
+        mapping.map(operand, index(operand));
+      else
+        mapping.map(operand, k ? get(operand).hi : get(operand).lo);
+    }
+    Operation *clone = b.clone(*op, mapping);
+    for (Value r : clone->getResults()) {
+      r.setType(withElement(r, b.getI32Type()));
+      w[k].push_back(r);
+    }
+  }
+  for (auto [i, r] : llvm::enumerate(op->getResults()))
+    map(r, {w[0][i], w[1][i]});
+}
+
+LogicalResult Expander::expandConvert(hlo::ConvertOp op) {
+  X64Builder x(b, op.getLoc());
+  Value in = op.getOperand(), out = op.getResult();
+  Type from = tensorType(in).getElementType();
+  Type to = tensorType(out).getElementType();
+  if (isX64(in.getType()) && isX64(out.getType())) {
+    map(out, get(in));
+    return success();
+  }
+  if (isX64(out.getType())) {
+    if (isa<FloatType>(from)) {
+      if (!from.isF32())
+        in = hlo::ConvertOp::create(b, op.getLoc(),
+                                    withElement(in, b.getF32Type()), in);
+      map(out, x.fromF32(in, isUnsigned64(out)));
+    } else {
+      map(out, x.extend(x.toI32(in), !from.isUnsignedInteger() &&
+                                         !from.isInteger(1)));
+    }
+    return success();
+  }
+  WordPair w = get(in);
+  Value r;
+  if (to.isInteger(1))
+    r = hlo::OrOp::create(b, op.getLoc(),
+                          x.compare(ComparisonDirection::NE, w.lo, 0),
+                          x.compare(ComparisonDirection::NE, w.hi, 0));
+  else if (isa<FloatType>(to))
+    r = x.toF32(w, isUnsigned64(in));
+  else
+    r = w.lo;
+  if (r.getType() != out.getType()) {
+    if (to.isUnsignedInteger(32))
+      r = hlo::BitcastConvertOp::create(b, op.getLoc(), out.getType(), r);
+    else
+      r = hlo::ConvertOp::create(b, op.getLoc(), out.getType(), r);
+  }
+  out.replaceAllUsesWith(r);
+  return success();
+}
+
+/// A reduce of i32 `x` over `dims` with one binary op `kind`.
+Value Expander::reduce32(Value x, int32_t init, ArrayRef<int64_t> dims,
+                         StringRef kind) {
+  X64Builder xb(b, x.getLoc());
+  Location loc = x.getLoc();
+  auto reduce = hlo::ReduceOp::create(b, loc, ValueRange{x},
+                                      ValueRange{xb.splat({}, init)},
+                                      b.getDenseI64ArrayAttr(dims));
+  Block *block = new Block();
+  reduce.getBody().push_back(block);
+  auto scalar = RankedTensorType::get({}, b.getI32Type());
+  block->addArguments({scalar, scalar}, {loc, loc});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(block);
+  OperationState state(loc, kind);
+  state.addOperands(block->getArguments());
+  state.addTypes(scalar);
+  Operation *combine = b.create(state);
+  hlo::ReturnOp::create(b, loc, combine->getResult(0));
+  return reduce.getResult(0);
+}
+
+/// A reduce of one 64-bit input whose body is one add, maximum, minimum,
+/// and, or or xor of its arguments.
+LogicalResult Expander::expandReduce(hlo::ReduceOp op) {
+  Block &body = op.getBody().front();
+  Operation *combine = &body.front();
+  if (op.getInputs().size() != 1 || body.getOperations().size() != 2 ||
+      combine->getNumOperands() != 2 ||
+      !llvm::all_of(combine->getOperands(),
+                    [&](Value v) { return v.getParentBlock() == &body &&
+                                          isa<BlockArgument>(v); }) ||
+      combine->getOperand(0) == combine->getOperand(1) ||
+      !isa<hlo::AddOp, hlo::MaximumOp, hlo::MinimumOp, hlo::AndOp, hlo::OrOp,
+           hlo::XorOp>(combine))
+    return op.emitError() << "tpuc emulates a 64-bit integer reduce only "
+                             "with one input and a body of one add, "
+                             "maximum, minimum, and, or or xor";
+  Value input = op.getInputs()[0], result = op.getResult(0);
+  ArrayRef<int64_t> dims = op.getDimensions();
+  RankedTensorType inType = tensorType(input);
+  SmallVector<int64_t> kept;
+  int64_t count = 1;
+  for (int64_t d = 0; d < inType.getRank(); ++d) {
+    if (llvm::is_contained(dims, d))
+      count *= inType.getDimSize(d);
+    else
+      kept.push_back(d);
+  }
+  X64Builder x(b, op.getLoc());
+  WordPair in = get(input), init = get(op.getInitValues()[0]);
+  ArrayRef<int64_t> shape = tensorType(result).getShape();
+  auto broadcast = [&](Value v, ArrayRef<int64_t> to,
+                       ArrayRef<int64_t> dimsOf) -> Value {
+    if (tensorType(v).getShape() == to)
+      return v;
+    return hlo::BroadcastInDimOp::create(
+        b, op.getLoc(), RankedTensorType::get(to, b.getI32Type()), v, dimsOf);
+  };
+  auto initOf = [&](WordPair w) -> WordPair {
+    return {broadcast(w.lo, shape, {}), broadcast(w.hi, shape, {})};
+  };
+  StringRef kind = combine->getName().getStringRef();
+  bool isUnsigned = isUnsigned64(input);
+  constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
+  constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
+  WordPair r;
+  if (isa<hlo::AndOp, hlo::OrOp, hlo::XorOp>(combine)) {
+    int32_t identity = isa<hlo::AndOp>(combine) ? -1 : 0;
+    WordPair words{reduce32(in.lo, identity, dims, kind),
+                   reduce32(in.hi, identity, dims, kind)};
+    Value lo = words.lo, hi = words.hi;
+    WordPair i = initOf(init);
+    OperationState sl(op.getLoc(), kind), sh(op.getLoc(), kind);
+    sl.addOperands({lo, i.lo});
+    sl.addTypes(lo.getType());
+    sh.addOperands({hi, i.hi});
+    sh.addTypes(hi.getType());
+    r = {b.create(sl)->getResult(0), b.create(sh)->getResult(0)};
+  } else if (isa<hlo::AddOp>(combine)) {
+    // The low word in 16-bit halves, whose sums cannot overflow 32 bits.
+    if (count > 65536)
+      return op.emitError() << "tpuc emulates a 64-bit integer add-reduce "
+                               "of at most 65536 elements per result, not "
+                            << count;
+    auto c16 = x.splatLike(in.lo, 16);
+    Value low = reduce32(
+        hlo::AndOp::create(b, op.getLoc(), in.lo, x.splatLike(in.lo, 0xffff)),
+        0, dims, kind);
+    Value mid = reduce32(
+        hlo::ShiftRightLogicalOp::create(b, op.getLoc(), in.lo, c16), 0, dims,
+        kind);
+    Value high = reduce32(in.hi, 0, dims, kind);
+    auto m16 = x.splatLike(mid, 16);
+    WordPair sum = x.add(
+        x.extend(low, false),
+        {hlo::ShiftLeftOp::create(b, op.getLoc(), mid, m16),
+         hlo::ShiftRightLogicalOp::create(b, op.getLoc(), mid, m16)});
+    sum.hi = hlo::AddOp::create(b, op.getLoc(), sum.hi, high);
+    r = x.add(sum, initOf(init));
+  } else {
+    // Max (min) of the high words, then of the low words of the elements
+    // with that high word; unsigned words compare with the sign flipped.
+    bool isMax = isa<hlo::MaximumOp>(combine);
+    int32_t identity = isMax ? kMin : kMax;
+    auto flip = [&](Value v) -> Value {
+      return hlo::XorOp::create(b, op.getLoc(), v, x.splatLike(v, kMin));
+    };
+    Value hiKey = isUnsigned ? flip(in.hi) : in.hi;
+    Value hi = reduce32(hiKey, identity, dims, kind);
+    Value atHi = x.compare(ComparisonDirection::EQ, hiKey,
+                           broadcast(hi, inType.getShape(), kept));
+    Value loKey = hlo::SelectOp::create(b, op.getLoc(), atHi, flip(in.lo),
+                                        x.splatLike(in.lo, identity));
+    Value lo = flip(reduce32(loKey, identity, dims, kind));
+    r = x.minOrMax({lo, isUnsigned ? flip(hi) : hi}, initOf(init), isMax,
+                   isUnsigned);
+  }
+  map(result, r);
+  return success();
+}
+
+LogicalResult Expander::expand(Operation *op, bool &handled) {
+  handled = true;
+  b.setInsertionPoint(op);
+  X64Builder x(b, op->getLoc());
+  auto binary = [&](auto f) {
+    map(op->getResult(0), f(get(op->getOperand(0)), get(op->getOperand(1))));
+    return success();
+  };
+  auto wordwise = [&](auto create) {
+    WordPair a = get(op->getOperand(0)), c = get(op->getOperand(1));
+    map(op->getResult(0), {create(a.lo, c.lo), create(a.hi, c.hi)});
+    return success();
+  };
+  bool isUnsigned = op->getNumOperands() && isX64(op->getOperand(0).getType())
+                        ? isUnsigned64(op->getOperand(0))
+                        : false;
+  Location loc = op->getLoc();
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](hlo::ConstantOp c) {
+        auto attr = dyn_cast<DenseIntElementsAttr>(c.getValue());
+        if (!attr) {
+          c.emitError("tpuc expects a dense 64-bit integer constant");
+          return failure();
+        }
+        SmallVector<APInt> lo, hi;
+        for (const APInt &v : attr.getValues<APInt>()) {
+          lo.push_back(v.trunc(32));
+          hi.push_back(v.lshr(32).trunc(32));
+        }
+        auto type = withElement(c.getResult(), b.getI32Type());
+        // The words, and the [.., 2] array for readers that take it (both
+        // go if unread).
+        SmallVector<APInt> pairs;
+        for (auto [l, h] : llvm::zip(lo, hi)) {
+          pairs.push_back(l);
+          pairs.push_back(h);
+        }
+        RankedTensorType pairTy = pairType(tensorType(c.getResult()));
+        Value array = hlo::ConstantOp::create(
+            b, loc,
+            DenseIntElementsAttr::get(
+                RankedTensorType::get(pairTy.getShape(), b.getI32Type()),
+                pairs));
+        values[c.getResult()] = {
+            {hlo::ConstantOp::create(b, loc, DenseIntElementsAttr::get(type, lo)),
+             hlo::ConstantOp::create(b, loc,
+                                     DenseIntElementsAttr::get(type, hi))},
+            array};
+        return success();
+      })
+      .Case([&](hlo::IotaOp iota) {
+        auto type = withElement(iota.getResult(), b.getI32Type());
+        Value lo = hlo::IotaOp::create(b, loc, type, iota.getIotaDimension());
+        map(iota.getResult(), x.extend(lo, false));
+        return success();
+      })
+      .Case([&](hlo::AddOp) {
+        return binary([&](WordPair a, WordPair c) { return x.add(a, c); });
+      })
+      .Case([&](hlo::SubtractOp) {
+        return binary(
+            [&](WordPair a, WordPair c) { return x.subtract(a, c); });
+      })
+      .Case([&](hlo::MultiplyOp) {
+        return binary(
+            [&](WordPair a, WordPair c) { return x.multiply(a, c); });
+      })
+      .Case([&](hlo::MaximumOp) {
+        return binary([&](WordPair a, WordPair c) {
+          return x.minOrMax(a, c, true, isUnsigned);
+        });
+      })
+      .Case([&](hlo::MinimumOp) {
+        return binary([&](WordPair a, WordPair c) {
+          return x.minOrMax(a, c, false, isUnsigned);
+        });
+      })
+      .Case([&](hlo::ShiftLeftOp) {
+        return binary(
+            [&](WordPair a, WordPair c) { return x.shiftLeft(a, c); });
+      })
+      .Case([&](hlo::ShiftRightLogicalOp) {
+        return binary(
+            [&](WordPair a, WordPair c) { return x.shiftRightLogical(a, c); });
+      })
+      .Case([&](hlo::ShiftRightArithmeticOp) {
+        return binary([&](WordPair a, WordPair c) {
+          return x.shiftRightArithmetic(a, c);
+        });
+      })
+      .Case([&](hlo::NegOp n) {
+        map(n.getResult(), x.negate(get(n.getOperand())));
+        return success();
+      })
+      .Case([&](hlo::AbsOp a) {
+        WordPair w = get(a.getOperand());
+        map(a.getResult(), isUnsigned ? w : x.abs(w));
+        return success();
+      })
+      .Case([&](hlo::AndOp) {
+        return wordwise(
+            [&](Value a, Value c) { return hlo::AndOp::create(b, loc, a, c); });
+      })
+      .Case([&](hlo::OrOp) {
+        return wordwise(
+            [&](Value a, Value c) { return hlo::OrOp::create(b, loc, a, c); });
+      })
+      .Case([&](hlo::XorOp) {
+        return wordwise(
+            [&](Value a, Value c) { return hlo::XorOp::create(b, loc, a, c); });
+      })
+      .Case([&](hlo::NotOp) {
+        WordPair a = get(op->getOperand(0));
+        map(op->getResult(0), {hlo::NotOp::create(b, loc, a.lo),
+                               hlo::NotOp::create(b, loc, a.hi)});
+        return success();
+      })
+      .Case([&](hlo::CompareOp c) {
+        if (auto type = c.getCompareType())
+          isUnsigned = *type == hlo::ComparisonType::UNSIGNED;
+        c.getResult().replaceAllUsesWith(
+            x.compare(c.getComparisonDirection(), get(c.getLhs()),
+                      get(c.getRhs()), isUnsigned));
+        return success();
+      })
+      .Case([&](hlo::SelectOp s) {
+        if (!isX64(s.getType())) {
+          handled = false;
+          return success();
+        }
+        map(s.getResult(), x.select(s.getPred(), get(s.getOnTrue()),
+                                    get(s.getOnFalse())));
+        return success();
+      })
+      .Case([&](hlo::ClampOp c) {
+        isUnsigned = isUnsigned64(c.getOperand());
+        auto shape = tensorType(c.getOperand()).getShape();
+        auto bound = [&](Value v) {
+          WordPair w = get(v);
+          if (tensorType(v).getShape() == shape)
+            return w;
+          auto type = RankedTensorType::get(shape, b.getI32Type());
+          return WordPair{
+              hlo::BroadcastInDimOp::create(b, loc, type, w.lo,
+                                            ArrayRef<int64_t>{}),
+              hlo::BroadcastInDimOp::create(b, loc, type, w.hi,
+                                            ArrayRef<int64_t>{})};
+        };
+        WordPair r = x.minOrMax(get(c.getOperand()), bound(c.getMin()), true,
+                                isUnsigned);
+        map(c.getResult(),
+            x.minOrMax(r, bound(c.getMax()), false, isUnsigned));
+        return success();
+      })
+      .Case([&](hlo::ConvertOp c) { return expandConvert(c); })
+      .Case([&](hlo::BitcastConvertOp c) {
+        Value in = c.getOperand(), out = c.getResult();
+        if (isX64(in.getType()) && isX64(out.getType())) {
+          map(out, get(in));
+        } else if (isX64(out.getType()) &&
+                   tensorType(in).getElementType().getIntOrFloatBitWidth() ==
+                       32) {
+          values[out] = {split(in), in};
+        } else if (isX64(in.getType()) &&
+                   tensorType(out).getElementType().getIntOrFloatBitWidth() ==
+                       32) {
+          out.replaceAllUsesWith(words(in, tensorType(out)));
+        } else {
+          handled = false;
+        }
+        return success();
+      })
+      .Case<hlo::BroadcastInDimOp, hlo::ReshapeOp, hlo::TransposeOp,
+            hlo::ReverseOp, hlo::SliceOp, hlo::ConcatenateOp, hlo::PadOp,
+            hlo::CopyOp>([&](Operation *) {
+        cloneWordwise(op, {});
+        return success();
+      })
+      .Case<hlo::DynamicSliceOp, hlo::DynamicUpdateSliceOp, hlo::GatherOp>(
+          [&](Operation *) {
+            unsigned first = isa<hlo::DynamicUpdateSliceOp>(op) ? 2 : 1;
+            SmallVector<unsigned> indices;
+            for (unsigned i = first; i < op->getNumOperands(); ++i)
+              indices.push_back(i);
+            if (isX64(op->getResult(0).getType())) {
+              cloneWordwise(op, indices);
+              return success();
+            }
+            // Only the indices are 64-bit: they become s32 in place.
+            for (unsigned i : indices)
+              if (isX64(op->getOperand(i).getType()))
+                op->setOperand(i, index(op->getOperand(i)));
+            handled = false;
+            return success();
+          })
+      .Case([&](hlo::ReduceOp r) { return expandReduce(r); })
+      .Case([&](hlo::WhileOp w) {
+        for (OpOperand &operand : w->getOpOperands())
+          if (isX64(operand.get().getType()))
+            operand.set(words(operand.get(),
+                              pairType(tensorType(operand.get()))));
+        for (Region &region : w->getRegions())
+          for (BlockArgument arg : region.front().getArguments())
+            if (isX64(arg.getType()))
+              retype(arg);
+        for (Value r : w->getResults())
+          if (isX64(r.getType()))
+            retype(r);
+        handled = false;
+        return success();
+      })
+      .Case<func::ReturnOp, hlo::ReturnOp>([&](Operation *) {
+        // The function's results and a loop's next state as word arrays.
+        Operation *parent = op->getParentOp();
+        auto func = dyn_cast<func::FuncOp>(parent);
+        if ((func && func.isPublic()) || isa<hlo::WhileOp>(parent))
+          for (OpOperand &operand : op->getOpOperands())
+            if (isX64(operand.get().getType()))
+              operand.set(words(operand.get(),
+                                pairType(tensorType(operand.get()))));
+        handled = false;
+        return success();
+      })
+      .Default([&](Operation *) {
+        handled = false;
+        return success();
+      });
+}
+
+LogicalResult Expander::run(ModuleOp module) {
+  // Entry functions (public) take and return word arrays; a private one
+  // keeps its types (the inliner has normally removed them).
+  SmallVector<func::FuncOp> entries;
+  module.walk([&](func::FuncOp func) {
+    if (func.isExternal() || !func.isPublic())
+      return;
+    entries.push_back(func);
+    for (BlockArgument arg : func.getBody().front().getArguments())
+      if (isX64(arg.getType()))
+        retype(arg);
+  });
+  SmallVector<Operation *> expanded;
+  bool bad = false;
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (recorder.created.contains(op) || isa<ModuleOp, func::FuncOp>(op))
+      return WalkResult::advance();
+    if (!isa<hlo::WhileOp, hlo::ReturnOp, func::ReturnOp>(op) &&
+        llvm::none_of(op->getOperandTypes(), isX64) &&
+        llvm::none_of(op->getResultTypes(), isX64))
+      return WalkResult::advance();
+    bool handled = false;
+    if (failed(expand(op, handled))) {
+      bad = true;
+      return WalkResult::interrupt();
+    }
+    if (!handled)
+      return WalkResult::advance();
+    expanded.push_back(op);
+    return WalkResult::skip();
+  });
+  if (bad)
+    return failure();
+  for (func::FuncOp func : entries) {
+    Block &entry = func.getBody().front();
+    func.setType(FunctionType::get(
+        func.getContext(), entry.getArgumentTypes(),
+        entry.getTerminator()->getOperandTypes()));
+  }
+  // The expanded ops go; what still reads their 64-bit results (ops
+  // without a word form) reads them joined from the words.
+  for (Operation *op : llvm::reverse(expanded)) {
+    b.setInsertionPoint(op);
+    for (Value r : op->getResults())
+      if (!r.use_empty())
+        r.replaceAllUsesWith(join(r));
+    op->erase();
+  }
+  // Words nobody reads (with what they nest).
+  SmallVector<Operation *> created(recorder.created.takeVector());
+  for (bool erased = true; erased;) {
+    erased = false;
+    DenseSet<Operation *> gone;
+    for (Operation *op : llvm::reverse(created)) {
+      if (gone.contains(op) || !op->use_empty() || !isPure(op) ||
+          op->hasTrait<OpTrait::IsTerminator>())
+        continue;
+      op->walk([&](Operation *nested) { gone.insert(nested); });
+      op->erase();
+      erased = true;
+    }
+    llvm::erase_if(created, [&](Operation *op) { return gone.contains(op); });
+  }
+  return success();
 }
 
 /// bitcast_convert(bitcast_convert(x)) of x's own type is x.
@@ -124,8 +687,10 @@ public:
   using impl::ExpandX64Base<ExpandX64Pass>::ExpandX64Base;
 
   void runOnOperation() override {
-    getOperation()->walk([](func::FuncOp func) { splitSignature(func); });
-    getOperation()->walk([](hlo::ConstantOp op) { splitConstant(op); });
+    foldRoundTrips(getOperation());
+    Expander expander(&getContext());
+    if (failed(expander.run(getOperation())))
+      return signalPassFailure();
     foldRoundTrips(getOperation());
     // Bitcasts nobody reads (a state the program drops).
     for (bool erased = true; erased;) {
@@ -140,8 +705,8 @@ public:
     }
     if (!check)
       return;
-    // The first op computing on a 64-bit integer (else a bitcast left at
-    // the boundary, whose user went).
+    // The first op left on a 64-bit integer (else a bitcast left at the
+    // boundary, whose user went).
     Operation *firstOp = nullptr, *firstBitcast = nullptr;
     getOperation()->walk([&](Operation *op) {
       if (isa<func::FuncOp, func::ReturnOp>(op) ||
@@ -161,9 +726,8 @@ public:
                     : *llvm::find_if(bad->getResultTypes(), isX64);
     bad->emitError() << "tpuc does not emulate 64-bit integer '"
                      << bad->getName() << "' on " << type
-                     << " yet (tpuc-expand-x64 keeps s64/u64 only as "
-                        "parameters, results and rng_bit_generator state and "
-                        "bits)";
+                     << " (tpuc-expand-x64 has no word form for it; "
+                        "docs/integers.md)";
     signalPassFailure();
   }
 };

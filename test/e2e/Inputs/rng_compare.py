@@ -18,8 +18,9 @@ for i in range(count):
     want = np.load("%s/result%d.npy" % (want_dir, i))
     if want.dtype.itemsize == 8:
         want = want.view(np.uint32).reshape(want.shape + (2,))
-    same = got.shape == want.shape and got.dtype.itemsize == 4 and bool(
-        (got.view(np.uint32) == want.view(np.uint32)).all())
+    same = (got.shape == want.shape and
+            got.dtype.itemsize == want.dtype.itemsize and
+            got.tobytes() == want.tobytes())
     ok &= same
     print("result%d: %s shape=%s" % (i, "exact" if same else "MISMATCH",
                                       list(want.shape)))
