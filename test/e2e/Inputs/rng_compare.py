@@ -17,7 +17,7 @@ for i in range(count):
     got = np.load("%s/result%d.npy" % (got_dir, i))
     want = np.load("%s/result%d.npy" % (want_dir, i))
     if want.dtype.itemsize == 8:
-        want = want.view(np.uint32).reshape(want.shape + (2,))
+        want = want.reshape(want.shape + (1,)).view(np.uint32)
     same = (got.shape == want.shape and
             got.dtype.itemsize == want.dtype.itemsize and
             got.tobytes() == want.tobytes())
