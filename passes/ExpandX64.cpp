@@ -90,11 +90,14 @@ private:
   void cloneWordwise(Operation *op, ArrayRef<unsigned> indexOperands);
   LogicalResult expandConvert(hlo::ConvertOp op);
   LogicalResult expandReduce(hlo::ReduceOp op);
+  LogicalResult expandSort(hlo::SortOp op);
+  LogicalResult expandIn(Operation *root);
   Value reduce32(Value x, int32_t init, ArrayRef<int64_t> dims, StringRef kind);
 
   Recorder recorder;
   OpBuilder b;
   DenseMap<Value, X64Value> values;
+  SmallVector<Operation *> expanded;
 };
 
 /// The words of a [.., 2] array of 32-bit elements.
@@ -367,6 +370,56 @@ LogicalResult Expander::expandReduce(hlo::ReduceOp op) {
   return success();
 }
 
+/// A sort with 64-bit operands sorts their words as two operands each;
+/// the comparator reads them joined (and expands what it computes on them).
+LogicalResult Expander::expandSort(hlo::SortOp op) {
+  SmallVector<Value> inputs;
+  SmallVector<unsigned> first;
+  for (Value in : op.getInputs()) {
+    first.push_back(inputs.size());
+    if (isX64(in.getType())) {
+      WordPair w = get(in);
+      inputs.append({w.lo, w.hi});
+    } else {
+      inputs.push_back(in);
+    }
+  }
+  auto sort = hlo::SortOp::create(b, op.getLoc(), inputs, op.getDimension(),
+                                  op.getIsStable());
+  Block *old = &op.getComparator().front();
+  Block *block = new Block();
+  sort.getComparator().push_back(block);
+  for (Value in : inputs) {
+    auto scalar = RankedTensorType::get({}, tensorType(in).getElementType());
+    block->addArguments({scalar, scalar}, {op.getLoc(), op.getLoc()});
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(block);
+  for (auto [i, in] : llvm::enumerate(op.getInputs())) {
+    for (unsigned side = 0; side < 2; ++side) {
+      BlockArgument arg = old->getArgument(2 * i + side);
+      if (!isX64(in.getType())) {
+        arg.replaceAllUsesWith(block->getArgument(2 * first[i] + side));
+        continue;
+      }
+      WordPair w{block->getArgument(2 * first[i] + side),
+                 block->getArgument(2 * first[i] + 2 + side)};
+      map(arg, w);
+      Value joined = join(arg);
+      values[joined] = values[arg];
+      arg.replaceAllUsesWith(joined);
+    }
+  }
+  block->getOperations().splice(block->end(), old->getOperations());
+  for (auto [i, r] : llvm::enumerate(op.getResults())) {
+    if (isX64(r.getType()))
+      map(r, {sort.getResult(first[i]), sort.getResult(first[i] + 1)});
+    else
+      r.replaceAllUsesWith(sort.getResult(first[i]));
+  }
+  return expandIn(sort);
+}
+
 LogicalResult Expander::expand(Operation *op, bool &handled) {
   handled = true;
   b.setInsertionPoint(op);
@@ -521,6 +574,57 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
             x.minOrMax(r, bound(c.getMax()), false, isUnsigned));
         return success();
       })
+      .Case([&](hlo::PopcntOp p) {
+        WordPair w = get(p.getOperand());
+        map(p.getResult(),
+            x.extend(hlo::AddOp::create(b, loc,
+                                        hlo::PopcntOp::create(b, loc, w.lo),
+                                        hlo::PopcntOp::create(b, loc, w.hi)),
+                     false));
+        return success();
+      })
+      .Case([&](hlo::ClzOp c) {
+        WordPair w = get(c.getOperand());
+        Value low = hlo::AddOp::create(b, loc, hlo::ClzOp::create(b, loc, w.lo),
+                                       x.splatLike(w.lo, 32));
+        Value n = hlo::SelectOp::create(
+            b, loc, x.compare(ComparisonDirection::EQ, w.hi, 0), low,
+            hlo::ClzOp::create(b, loc, w.hi));
+        map(c.getResult(), x.extend(n, false));
+        return success();
+      })
+      .Case([&](hlo::SignOp sg) {
+        // -1, 0 or 1 (u64: 0 or 1).
+        WordPair w = get(sg.getOperand());
+        Value nonzero = x.bit(hlo::OrOp::create(
+            b, loc, x.compare(ComparisonDirection::NE, w.lo, 0),
+            x.compare(ComparisonDirection::NE, w.hi, 0)));
+        if (isUnsigned) {
+          map(sg.getResult(), x.extend(nonzero, false));
+        } else {
+          Value sign = hlo::ShiftRightArithmeticOp::create(
+              b, loc, w.hi, x.splatLike(w.hi, 31));
+          map(sg.getResult(),
+              x.extend(hlo::OrOp::create(b, loc, sign, nonzero), true));
+        }
+        return success();
+      })
+      .Case([&](hlo::SortOp s) { return expandSort(s); })
+      .Case([&](hlo::ScatterOp s) {
+        // 64-bit scatter indices become s32 in place (saturated: an
+        // index out of range stays out of range, and its update is
+        // skipped as before).
+        Value indices = s.getScatterIndices();
+        if (llvm::any_of(s->getResultTypes(), isX64) ||
+            llvm::any_of(s.getUpdates().getTypes(), isX64) ||
+            !isX64(indices.getType())) {
+          handled = false;
+          return success();
+        }
+        s.getScatterIndicesMutable().assign(index(indices));
+        handled = false;
+        return success();
+      })
       .Case([&](hlo::ConvertOp c) { return expandConvert(c); })
       .Case([&](hlo::BitcastConvertOp c) {
         Value in = c.getOperand(), out = c.getResult();
@@ -596,21 +700,10 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
       });
 }
 
-LogicalResult Expander::run(ModuleOp module) {
-  // Entry functions (public) take and return word arrays; a private one
-  // keeps its types (the inliner has normally removed them).
-  SmallVector<func::FuncOp> entries;
-  module.walk([&](func::FuncOp func) {
-    if (func.isExternal() || !func.isPublic())
-      return;
-    entries.push_back(func);
-    for (BlockArgument arg : func.getBody().front().getArguments())
-      if (isX64(arg.getType()))
-        retype(arg);
-  });
-  SmallVector<Operation *> expanded;
+/// Expands the ops under `root` in program order (operands first).
+LogicalResult Expander::expandIn(Operation *root) {
   bool bad = false;
-  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (recorder.created.contains(op) || isa<ModuleOp, func::FuncOp>(op))
       return WalkResult::advance();
     if (!isa<hlo::WhileOp, hlo::ReturnOp, func::ReturnOp>(op) &&
@@ -627,7 +720,22 @@ LogicalResult Expander::run(ModuleOp module) {
     expanded.push_back(op);
     return WalkResult::skip();
   });
-  if (bad)
+  return failure(bad);
+}
+
+LogicalResult Expander::run(ModuleOp module) {
+  // Entry functions (public) take and return word arrays; a private one
+  // keeps its types (the inliner has normally removed them).
+  SmallVector<func::FuncOp> entries;
+  module.walk([&](func::FuncOp func) {
+    if (func.isExternal() || !func.isPublic())
+      return;
+    entries.push_back(func);
+    for (BlockArgument arg : func.getBody().front().getArguments())
+      if (isX64(arg.getType()))
+        retype(arg);
+  });
+  if (failed(expandIn(module)))
     return failure();
   for (func::FuncOp func : entries) {
     Block &entry = func.getBody().front();

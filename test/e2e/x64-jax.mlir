@@ -6,19 +6,24 @@
 // (including one past the end and a negative one: XLA clamps); a gather of
 // f32 rows at s64 ids; s64 broadcast/reshape/transpose/reverse/slice/
 // concatenate/pad; a fori_loop with an s64 counter and an s64 accumulator
-// that carries into the high word.
+// that carries into the high word; jnp.argsort (s64 indices sorted along
+// f32 keys: two s32 operands) and a scatter-add at s64 ids; popcnt,
+// count-leading-zeros and sign of s64.
 // RUN: rm -rf %t && mkdir -p %t/in %t/got %t/want
 // RUN: %python_numpy %S/Inputs/x64_inputs.py %t/in
 // RUN: tpuc compile %s -o %t/t.tpx
 // RUN: tpuc-run %t/t.tpx --input=@%t/in/a.pairs.npy --input=@%t/in/f.npy --output-dir=%t/got
 // RUN: tpuc interpret %s --input=@%t/in/a.npy --input=@%t/in/f.npy --output-dir=%t/want --result-names=index
-// RUN: %python_numpy %S/Inputs/rng_compare.py %t/got %t/want 10 | FileCheck %s
-// CHECK-COUNT-10: exact
+// RUN: %python_numpy %S/Inputs/rng_compare.py %t/got %t/want 17 | FileCheck %s
+// CHECK-COUNT-17: exact
 
 func.func @main(%a: tensor<16x16xi64>, %f: tensor<16x16xf32>)
     -> (tensor<16x16xf32>, tensor<4x16xf32>, tensor<16x16xi64>,
         tensor<3x16xf32>, tensor<16x4xi64>, tensor<8x32xi64>, tensor<20x16xi64>,
-        tensor<i64>, tensor<16x16xf32>, tensor<2x16xi64>) {
+        tensor<i64>, tensor<16x16xf32>, tensor<2x16xi64>,
+        tensor<8x16xf32>, tensor<8x16xi64>, tensor<8x16xi64>,
+        tensor<16x16xf32>, tensor<16x16xi64>, tensor<16x16xi64>,
+        tensor<16x16xi64>) {
   // Row mask: iota < n, n = 11 (s64 scalar).
   %iota = hlo.iota dim = 0 : tensor<16x16xi64>
   %n = hlo.constant dense<11> : tensor<i64>
@@ -71,8 +76,39 @@ func.func @main(%a: tensor<16x16xi64>, %f: tensor<16x16xf32>)
     %x1 = hlo.multiply %x, %two : tensor<16x16xf32>
     hlo.return %k1, %acc1, %x1 : tensor<i64>, tensor<i64>, tensor<16x16xf32>
   }
-  return %masked, %ds, %dus, %take, %rev, %r, %cat, %w#1, %w#2, %pad
+  // jnp.argsort(f) (s64 indices ride along the f32 keys), and a sort of
+  // the s64 array by f32 keys (rows without NaN: the interpreter runs the
+  // comparator as given, the kernel orders NaN as JAX does).
+  %ix = hlo.iota dim = 1 : tensor<8x16xi64>
+  %f8 = hlo.slice %f [0:8:1, 0:16:1] : (tensor<16x16xf32>) -> tensor<8x16xf32>
+  %a8 = hlo.slice %a [0:8:1, 0:16:1] : (tensor<16x16xi64>) -> tensor<8x16xi64>
+  %sorted:2 = hlo.sort(%f8, %ix) dim = 1 : (tensor<8x16xf32>, tensor<8x16xi64>) -> (tensor<8x16xf32>, tensor<8x16xi64>) {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>, %pi: tensor<i64>, %qi: tensor<i64>):
+    %lt = hlo.compare LT, %p, %q : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    hlo.return %lt : tensor<i1>
+  }
+  %byf:2 = hlo.sort(%f8, %a8) dim = 1 : (tensor<8x16xf32>, tensor<8x16xi64>) -> (tensor<8x16xf32>, tensor<8x16xi64>) {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>, %pi: tensor<i64>, %qi: tensor<i64>):
+    %gt = hlo.compare GT, %p, %q : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    hlo.return %gt : tensor<i1>
+  }
+  // f.at[ids].add(1) with s64 ids (one out of range: skipped).
+  %sids = hlo.constant dense<[[3], [3], [40], [-2], [0]]> : tensor<5x1xi64>
+  %ones = hlo.constant dense<1.0> : tensor<5x16xf32>
+  %sc = hlo.scatter(%f) at %sids updates(%ones), dims = <update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1> : (tensor<16x16xf32>, tensor<5x1xi64>, tensor<5x16xf32>) -> tensor<16x16xf32> {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %sum = hlo.add %p, %q : tensor<f32>
+    hlo.return %sum : tensor<f32>
+  }
+  %pop = hlo.popcnt %a : tensor<16x16xi64>
+  %clz = hlo.count_leading_zeros %a : tensor<16x16xi64>
+  %sgn = hlo.sign %a : tensor<16x16xi64>
+  return %masked, %ds, %dus, %take, %rev, %r, %cat, %w#1, %w#2, %pad,
+         %sorted#0, %sorted#1, %byf#1, %sc, %pop, %clz, %sgn
       : tensor<16x16xf32>, tensor<4x16xf32>, tensor<16x16xi64>,
         tensor<3x16xf32>, tensor<16x4xi64>, tensor<8x32xi64>, tensor<20x16xi64>,
-        tensor<i64>, tensor<16x16xf32>, tensor<2x16xi64>
+        tensor<i64>, tensor<16x16xf32>, tensor<2x16xi64>,
+        tensor<8x16xf32>, tensor<8x16xi64>, tensor<8x16xi64>,
+        tensor<16x16xf32>, tensor<16x16xi64>, tensor<16x16xi64>,
+        tensor<16x16xi64>
 }

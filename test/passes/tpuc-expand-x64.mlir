@@ -168,3 +168,22 @@ func.func @movement(%x: tensor<4xi64>, %i: tensor<i64>, %f: tensor<8xf32>) -> (t
   }
   return %t, %d, %w : tensor<2x2xi64>, tensor<2xf32>, tensor<i64>
 }
+
+// -----
+
+// argsort: an s64 operand sorted along the keys is two s32 operands (its
+// words); the comparator gets their arguments.
+// CHECK-LABEL: func.func @argsort
+// CHECK: %[[S:.+]]:3 = hlo.sort(%{{.+}}, %[[LO:.+]], %[[HI:.+]]) dim = 0 : (tensor<8xf32>, tensor<8xi32>, tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>, tensor<8xi32>)
+// CHECK: ^bb0(%[[P:.+]]: tensor<f32>, %[[Q:.+]]: tensor<f32>, %{{.+}}: tensor<i32>, %{{.+}}: tensor<i32>, %{{.+}}: tensor<i32>, %{{.+}}: tensor<i32>):
+// CHECK: hlo.compare LT, %[[P]], %[[Q]]
+// CHECK: hlo.concatenate(%{{.+}}, %{{.+}}) dim = 1 {{.*}} -> tensor<8x2xi32>
+func.func @argsort(%k: tensor<8xf32>) -> tensor<8xi64> {
+  %i = hlo.iota dim = 0 : tensor<8xi64>
+  %s:2 = hlo.sort(%k, %i) dim = 0 : (tensor<8xf32>, tensor<8xi64>) -> (tensor<8xf32>, tensor<8xi64>) {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>, %pi: tensor<i64>, %qi: tensor<i64>):
+    %lt = hlo.compare LT, %p, %q : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    hlo.return %lt : tensor<i1>
+  }
+  return %s#1 : tensor<8xi64>
+}
