@@ -487,6 +487,16 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
         return binary(
             [&](WordPair a, WordPair c) { return x.multiply(a, c); });
       })
+      .Case([&](hlo::DivideOp) {
+        return binary([&](WordPair a, WordPair c) {
+          return x.divide(a, c, isUnsigned, /*remainder=*/false);
+        });
+      })
+      .Case([&](hlo::RemainderOp) {
+        return binary([&](WordPair a, WordPair c) {
+          return x.divide(a, c, isUnsigned, /*remainder=*/true);
+        });
+      })
       .Case([&](hlo::MaximumOp) {
         return binary([&](WordPair a, WordPair c) {
           return x.minOrMax(a, c, true, isUnsigned);

@@ -201,6 +201,66 @@ WordPair X64Builder::shiftRightArithmetic(WordPair x, WordPair amount) {
   return {select(compare(ComparisonDirection::LT, n, 32), below, above), hi};
 }
 
+WordPair X64Builder::shiftLeftOne(WordPair x, Value in) {
+  Value one = splatLike(x.lo, 1), top = splatLike(x.lo, 31);
+  return {orOf(shl(x.lo, one), in), orOf(shl(x.hi, one), shrl(x.lo, top))};
+}
+
+std::pair<WordPair, WordPair> X64Builder::divideUnsigned(WordPair n,
+                                                         WordPair d) {
+  using D = ComparisonDirection;
+  ArrayRef<int64_t> shape = tensorType(n.lo).getShape();
+  WordPair zero = constant(shape, 0);
+  // State: trip, n, d, q, r (n shifts its bits out into r, top first).
+  SmallVector<Value> init = {splat({}, 0), n.lo, n.hi, d.lo, d.hi,
+                             zero.lo,      zero.hi, zero.lo, zero.hi};
+  SmallVector<Type> types(ValueRange(init).getTypes());
+  SmallVector<Location> locs(init.size(), loc);
+  auto loop = hlo::WhileOp::create(b, loc, types, init);
+  OpBuilder::InsertionGuard guard(b);
+  Block *cond = b.createBlock(&loop.getCond(), {}, types, locs);
+  hlo::ReturnOp::create(
+      b, loc, compare(D::LT, cond->getArgument(0), splat({}, 64)));
+  Block *body = b.createBlock(&loop.getBody(), {}, types, locs);
+  auto arg = [&](unsigned i) -> Value { return body->getArgument(i); };
+  WordPair bn{arg(1), arg(2)}, bd{arg(3), arg(4)}, q{arg(5), arg(6)},
+      r{arg(7), arg(8)};
+  Value top = splatLike(bn.hi, 31);
+  // r = 2r + n's top bit; r < d before, so 2r + 1 - d < d: one subtract,
+  // taken when the shifted r (with the bit it shifted out) reaches d.
+  Value carry = shrl(r.hi, top);
+  r = shiftLeftOne(r, shrl(bn.hi, top));
+  bn = shiftLeftOne(bn, splatLike(bn.hi, 0));
+  Value take =
+      orOf(compare(D::NE, carry, 0), compare(D::GE, r, bd, /*isUnsigned=*/true));
+  r = select(take, subtract(r, bd), r);
+  q = shiftLeftOne(q, bit(take));
+  hlo::ReturnOp::create(b, loc,
+                        ValueRange{add(arg(0), splat({}, 1)), bn.lo, bn.hi,
+                                   bd.lo, bd.hi, q.lo, q.hi, r.lo, r.hi});
+  return {{loop.getResult(5), loop.getResult(6)},
+          {loop.getResult(7), loop.getResult(8)}};
+}
+
+WordPair X64Builder::divide(WordPair n, WordPair d, bool isUnsigned,
+                            bool remainder) {
+  using D = ComparisonDirection;
+  if (isUnsigned) {
+    auto [q, r] = divideUnsigned(n, d);
+    return remainder ? r : q;
+  }
+  // On magnitudes (INT64_MIN's is 2^63 unsigned), then the signs: the
+  // quotient's from both (x / 0 = -1 regardless), the remainder's from n.
+  Value nNeg = compare(D::LT, n.hi, 0), dNeg = compare(D::LT, d.hi, 0);
+  auto [q, r] = divideUnsigned(abs(n), abs(d));
+  if (remainder)
+    return select(nNeg, negate(r), r);
+  Value dZero = andOf(compare(D::EQ, d.lo, 0), compare(D::EQ, d.hi, 0));
+  q = select(hlo::XorOp::create(b, loc, nNeg, dNeg), negate(q), q);
+  return select(dZero, constant(tensorType(n.lo).getShape(), ~uint64_t(0)),
+                q);
+}
+
 WordPair X64Builder::extend(Value x, bool isSigned) {
   if (!isSigned)
     return {x, splatLike(x, 0)};

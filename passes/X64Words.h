@@ -57,6 +57,12 @@ public:
   WordPair shiftLeft(WordPair x, WordPair amount);
   WordPair shiftRightLogical(WordPair x, WordPair amount);
   WordPair shiftRightArithmetic(WordPair x, WordPair amount);
+  /// (quotient, remainder) of unsigned n / d: restoring division, one bit
+  /// per trip of a 64-trip hlo.while (d = 0 gives all ones and n, as XLA).
+  std::pair<WordPair, WordPair> divideUnsigned(WordPair n, WordPair d);
+  /// XLA's signed and unsigned divide and remainder (truncating; x / 0 =
+  /// -1, x % 0 = x, INT64_MIN / -1 = INT64_MIN, INT64_MIN % -1 = 0).
+  WordPair divide(WordPair n, WordPair d, bool isUnsigned, bool remainder);
   /// Sign- or zero-extends an i32 array.
   WordPair extend(mlir::Value x, bool isSigned);
   /// An f32 array truncated toward zero, saturating, NaN to 0 (XLA's
@@ -85,6 +91,8 @@ private:
   mlir::Value select(mlir::Value pred, int32_t x, mlir::Value y);
   /// The unsigned 32-bit value of an f32 integer in [0, 2^32).
   mlir::Value wordFromF32(mlir::Value f);
+  /// x shifted left by one, `in` (0 or 1) into bit 0.
+  WordPair shiftLeftOne(WordPair x, mlir::Value in);
   /// x shifted left by n in [0, 64] (64: zero).
   WordPair shiftLeftBy(WordPair x, mlir::Value n);
   /// The clamped amount: n's low word, or `big` when n >= 64.

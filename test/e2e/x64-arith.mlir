@@ -2,14 +2,15 @@
 // the interpreter (native 64 bits), bit for bit: every pair of 16 values
 // that exercise carries, borrows and the sign bit (Inputs/x64_inputs.py),
 // shifts by 0/1/31/32/33/63/64/65/100/-1/2^32.., the float converts on NaN,
-// +-inf, +-2^63, 2^64 and fractions, and the reductions.
+// +-inf, +-2^63, 2^64 and fractions, the reductions, and divide/remainder
+// (by 0, INT64_MIN / -1, signed and unsigned: a 64-trip while loop).
 // RUN: rm -rf %t && mkdir -p %t/in %t/got %t/want
 // RUN: %python_numpy %S/Inputs/x64_inputs.py %t/in
 // RUN: tpuc compile %s -o %t/t.tpx
 // RUN: tpuc-run %t/t.tpx --input=@%t/in/a.pairs.npy --input=@%t/in/b.pairs.npy --input=@%t/in/s.pairs.npy --input=@%t/in/f.npy --output-dir=%t/got
 // RUN: tpuc interpret %s --input=@%t/in/a.npy --input=@%t/in/b.npy --input=@%t/in/s.npy --input=@%t/in/f.npy --output-dir=%t/want --result-names=index
-// RUN: %python_numpy %S/Inputs/rng_compare.py %t/got %t/want 30 | FileCheck %s
-// CHECK-COUNT-30: exact
+// RUN: %python_numpy %S/Inputs/rng_compare.py %t/got %t/want 34 | FileCheck %s
+// CHECK-COUNT-34: exact
 // The executable takes and returns s64 as [.., 2] u32 word pairs.
 // RUN: tpuc compile %s --emit=fused -o - | FileCheck %s --check-prefix=SIG
 // SIG: func.func @main(%{{.+}}: tensor<16x16x2xi32>{{.*}}, %{{.+}}: tensor<16x16x2xi32>{{.*}}, %{{.+}}: tensor<16x16x2xi32>{{.*}}, %{{.+}}: tensor<16x16xf32>
@@ -25,7 +26,8 @@ func.func @main(%a: tensor<16x16xi64>, %b: tensor<16x16xi64>,
         tensor<16x16xf32>, tensor<16x16xi64>, tensor<16x16xui64>,
         tensor<16x16xi32>, tensor<16x16xi64>, tensor<16x16xbf16>,
         tensor<16xi64>, tensor<16xi64>, tensor<16xui64>, tensor<16xi64>,
-        tensor<16x16xi64>, tensor<16x16xi64>) {
+        tensor<16x16xi64>, tensor<16x16xi64>, tensor<16x16xi64>,
+        tensor<16x16xi64>, tensor<16x16xui64>, tensor<16x16xui64>) {
   %add = hlo.add %a, %b : tensor<16x16xi64>
   %sub = hlo.subtract %a, %b : tensor<16x16xi64>
   %mul = hlo.multiply %a, %b : tensor<16x16xi64>
@@ -126,9 +128,14 @@ func.func @main(%a: tensor<16x16xi64>, %b: tensor<16x16xi64>,
   %iota = hlo.iota dim = 1 : tensor<16x16xi64>
   %big = hlo.constant dense<4294967290> : tensor<16x16xi64>
   %iadd = hlo.add %iota, %big : tensor<16x16xi64>
+  %div = hlo.divide %a, %b : tensor<16x16xi64>
+  %rem = hlo.remainder %a, %b : tensor<16x16xi64>
+  %udiv = hlo.divide %ua, %ub : tensor<16x16xui64>
+  %urem = hlo.remainder %ua, %ub : tensor<16x16xui64>
   return %add, %sub, %mul, %neg, %abs, %and, %or, %xor, %not, %max, %umin,
          %shl, %shrl, %shra, %scmp, %ucmp, %sel, %af, %uaf, %fs, %fu, %a32,
-         %a32w, %abf, %radd, %rmax, %rumin, %rsum, %clamp, %iadd
+         %a32w, %abf, %radd, %rmax, %rumin, %rsum, %clamp, %iadd, %div, %rem,
+         %udiv, %urem
       : tensor<16x16xi64>, tensor<16x16xi64>, tensor<16x16xi64>,
         tensor<16x16xi64>, tensor<16x16xi64>, tensor<16x16xi64>,
         tensor<16x16xi64>, tensor<16x16xi64>, tensor<16x16xi64>,
@@ -138,5 +145,6 @@ func.func @main(%a: tensor<16x16xi64>, %b: tensor<16x16xi64>,
         tensor<16x16xf32>, tensor<16x16xi64>, tensor<16x16xui64>,
         tensor<16x16xi32>, tensor<16x16xi64>, tensor<16x16xbf16>,
         tensor<16xi64>, tensor<16xi64>, tensor<16xui64>, tensor<16xi64>,
-        tensor<16x16xi64>, tensor<16x16xi64>
+        tensor<16x16xi64>, tensor<16x16xi64>, tensor<16x16xi64>,
+        tensor<16x16xi64>, tensor<16x16xui64>, tensor<16x16xui64>
 }
