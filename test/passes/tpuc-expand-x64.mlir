@@ -21,9 +21,9 @@ func.func @pairs(%s: tensor<2xui64>, %x: tensor<3xf32>) -> (tensor<2xui64>, tens
 
 // An op without a word form is an error naming it (here after the
 // operands were joined back to 64 bits).
-func.func @divide(%a: tensor<4xi64>, %b: tensor<4xi64>) -> tensor<4xi64> {
-  // expected-error @+1 {{tpuc does not emulate 64-bit integer 'hlo.divide' on 'tensor<4xi64>' (tpuc-expand-x64 has no word form for it; docs/integers.md)}}
-  %0 = hlo.divide %a, %b : tensor<4xi64>
+func.func @power(%a: tensor<4xi64>, %b: tensor<4xi64>) -> tensor<4xi64> {
+  // expected-error @+1 {{tpuc does not emulate 64-bit integer 'hlo.power' on 'tensor<4xi64>' (tpuc-expand-x64 has no word form for it; docs/integers.md)}}
+  %0 = hlo.power %a, %b : tensor<4xi64>
   return %0 : tensor<4xi64>
 }
 
