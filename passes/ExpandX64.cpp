@@ -44,11 +44,17 @@ bool isUnsigned64(Value v) {
   return tensorType(v).getElementType().isUnsignedInteger();
 }
 
-/// [shape..., 2] of the 32-bit integer of the same signedness.
-RankedTensorType pairType(RankedTensorType type) {
+/// The words of a 64-bit array as one array of the 32-bit integer of the
+/// same signedness: [shape..., 2] (XLA's bitcast_convert) or, planar,
+/// [2, shape...] (the low words, then the high words: each word array is
+/// tiled as a 32-bit array of the shape is, which the minor pair is not).
+RankedTensorType pairType(RankedTensorType type, bool planar = false) {
   auto elem = cast<IntegerType>(type.getElementType());
   SmallVector<int64_t> shape(type.getShape());
-  shape.push_back(2);
+  if (planar)
+    shape.insert(shape.begin(), 2);
+  else
+    shape.push_back(2);
   return RankedTensorType::get(
       shape, IntegerType::get(type.getContext(), 32, elem.getSignedness()));
 }
@@ -66,10 +72,11 @@ struct Recorder : OpBuilder::Listener {
   llvm::SetVector<Operation *> created;
 };
 
-/// A 64-bit value's words, and the [.., 2] array they were sliced from.
+/// A 64-bit value's words, and the [.., 2] and [2, ..] arrays of them
+/// where one exists already.
 struct X64Value {
   WordPair words;
-  Value array;
+  Value minor, planar;
 };
 
 class Expander {
@@ -81,12 +88,12 @@ public:
 private:
   LogicalResult expand(Operation *op, bool &handled);
   WordPair get(Value v);
-  WordPair split(Value array);
-  Value words(Value v, RankedTensorType type);
+  WordPair split(Value array, bool planar);
+  Value words(Value v, RankedTensorType type, bool planar);
   Value join(Value v);
   void retype(Value v);
   Value index(Value v);
-  void map(Value v, WordPair w) { values[v] = {w, Value()}; }
+  void map(Value v, WordPair w) { values[v] = {w, Value(), Value()}; }
   void cloneWordwise(Operation *op, ArrayRef<unsigned> indexOperands);
   LogicalResult expandConvert(hlo::ConvertOp op);
   LogicalResult expandReduce(hlo::ReduceOp op);
@@ -100,18 +107,20 @@ private:
   SmallVector<Operation *> expanded;
 };
 
-/// The words of a [.., 2] array of 32-bit elements.
-WordPair Expander::split(Value array) {
+/// The words of a [.., 2] or (planar) [2, ..] array of 32-bit elements.
+WordPair Expander::split(Value array, bool planar) {
   RankedTensorType type = tensorType(array);
   int64_t rank = type.getRank();
   SmallVector<int64_t> start(rank, 0), limit(type.getShape()),
       strides(rank, 1);
-  auto shape = type.getShape().drop_back();
+  auto shape = planar ? type.getShape().drop_front()
+                      : type.getShape().drop_back();
+  int64_t dim = planar ? 0 : rank - 1;
   X64Builder x(b, array.getLoc());
   Value w[2];
   for (int k = 0; k < 2; ++k) {
-    start.back() = k;
-    limit.back() = k + 1;
+    start[dim] = k;
+    limit[dim] = k + 1;
     Value s = hlo::SliceOp::create(b, array.getLoc(), array, start, limit,
                                    strides);
     s = hlo::ReshapeOp::create(
@@ -133,25 +142,26 @@ WordPair Expander::get(Value v) {
     b.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
   Value array = hlo::BitcastConvertOp::create(
       b, v.getLoc(), pairType(tensorType(v)), v);
-  WordPair w = split(array);
-  values[v] = {w, array};
+  WordPair w = split(array, false);
+  values[v] = {w, array, Value()};
   return w;
 }
 
-/// v's words as one [.., 2] array of `type`.
-Value Expander::words(Value v, RankedTensorType type) {
+/// v's words as one [.., 2] or (planar) [2, ..] array of `type`.
+Value Expander::words(Value v, RankedTensorType type, bool planar) {
   WordPair w = get(v);
-  Value array = values[v].array;
+  Value array = planar ? values[v].planar : values[v].minor;
   Location loc = v.getLoc();
   if (!array) {
     SmallVector<int64_t> shape(tensorType(w.lo).getShape());
-    shape.push_back(1);
+    int64_t dim = planar ? 0 : shape.size();
+    shape.insert(shape.begin() + dim, 1);
     auto column = RankedTensorType::get(shape, b.getI32Type());
     array = hlo::ConcatenateOp::create(
         b, loc,
         ValueRange{hlo::ReshapeOp::create(b, loc, column, w.lo),
                    hlo::ReshapeOp::create(b, loc, column, w.hi)},
-        shape.size() - 1);
+        dim);
   }
   if (array.getType() != type)
     array = hlo::BitcastConvertOp::create(b, loc, type, array);
@@ -160,22 +170,31 @@ Value Expander::words(Value v, RankedTensorType type) {
 
 Value Expander::join(Value v) {
   return hlo::BitcastConvertOp::create(
-      b, v.getLoc(), v.getType(), words(v, pairType(tensorType(v))));
+      b, v.getLoc(), v.getType(),
+      words(v, pairType(tensorType(v)), /*planar=*/false));
 }
 
-/// Gives the 64-bit block argument or result `v` its [.., 2] type; its
-/// readers read the 64-bit value joined from it.
+/// Gives the 64-bit block argument or result `v` its planar [2, ..] type;
+/// its readers read the 64-bit value joined from its words.
 void Expander::retype(Value v) {
   auto wide = cast<RankedTensorType>(v.getType());
+  SmallVector<OpOperand *> uses;
+  for (OpOperand &use : v.getUses())
+    uses.push_back(&use);
   OpBuilder::InsertionGuard guard(b);
   if (Operation *def = v.getDefiningOp())
     b.setInsertionPointAfter(def);
   else
     b.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
-  v.setType(pairType(wide));
-  auto join = hlo::BitcastConvertOp::create(b, v.getLoc(), wide, v);
-  v.replaceAllUsesExcept(join, join);
-  values[join] = {split(v), v};
+  v.setType(pairType(wide, /*planar=*/true));
+  // The words (under v while the join the readers read is built).
+  values[v] = {split(v, /*planar=*/true), Value(), v};
+  Value joined = hlo::BitcastConvertOp::create(
+      b, v.getLoc(), wide, words(v, pairType(wide), /*planar=*/false));
+  values[joined] = values[v];
+  values.erase(v);
+  for (OpOperand *use : uses)
+    use->set(joined);
 }
 
 /// A 64-bit index as s32 (saturated: the ops clamp it anyway).
@@ -450,24 +469,24 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
           hi.push_back(v.lshr(32).trunc(32));
         }
         auto type = withElement(c.getResult(), b.getI32Type());
-        // The words, and the [.., 2] array for readers that take it (both
-        // go if unread).
-        SmallVector<APInt> pairs;
-        for (auto [l, h] : llvm::zip(lo, hi)) {
-          pairs.push_back(l);
-          pairs.push_back(h);
+        // The words, and the [.., 2] and [2, ..] arrays for readers that
+        // take them (each goes if unread).
+        SmallVector<APInt> minor(lo.size() * 2), planar(lo);
+        planar.append(hi);
+        for (auto [i, l, h] : llvm::enumerate(lo, hi)) {
+          minor[2 * i] = l;
+          minor[2 * i + 1] = h;
         }
-        RankedTensorType pairTy = pairType(tensorType(c.getResult()));
-        Value array = hlo::ConstantOp::create(
-            b, loc,
-            DenseIntElementsAttr::get(
-                RankedTensorType::get(pairTy.getShape(), b.getI32Type()),
-                pairs));
-        values[c.getResult()] = {
-            {hlo::ConstantOp::create(b, loc, DenseIntElementsAttr::get(type, lo)),
-             hlo::ConstantOp::create(b, loc,
-                                     DenseIntElementsAttr::get(type, hi))},
-            array};
+        auto constant = [&](RankedTensorType t, ArrayRef<APInt> v) -> Value {
+          return hlo::ConstantOp::create(
+              b, loc,
+              DenseIntElementsAttr::get(
+                  RankedTensorType::get(t.getShape(), b.getI32Type()), v));
+        };
+        RankedTensorType wide = tensorType(c.getResult());
+        values[c.getResult()] = {{constant(type, lo), constant(type, hi)},
+                                 constant(pairType(wide), minor),
+                                 constant(pairType(wide, true), planar)};
         return success();
       })
       .Case([&](hlo::IotaOp iota) {
@@ -643,11 +662,12 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
         } else if (isX64(out.getType()) &&
                    tensorType(in).getElementType().getIntOrFloatBitWidth() ==
                        32) {
-          values[out] = {split(in), in};
+          values[out] = {split(in, /*planar=*/false), in, Value()};
         } else if (isX64(in.getType()) &&
                    tensorType(out).getElementType().getIntOrFloatBitWidth() ==
                        32) {
-          out.replaceAllUsesWith(words(in, tensorType(out)));
+          out.replaceAllUsesWith(
+              words(in, tensorType(out), /*planar=*/false));
         } else {
           handled = false;
         }
@@ -681,7 +701,8 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
         for (OpOperand &operand : w->getOpOperands())
           if (isX64(operand.get().getType()))
             operand.set(words(operand.get(),
-                              pairType(tensorType(operand.get()))));
+                              pairType(tensorType(operand.get()), true),
+                              /*planar=*/true));
         for (Region &region : w->getRegions())
           for (BlockArgument arg : region.front().getArguments())
             if (isX64(arg.getType()))
@@ -700,7 +721,8 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
           for (OpOperand &operand : op->getOpOperands())
             if (isX64(operand.get().getType()))
               operand.set(words(operand.get(),
-                                pairType(tensorType(operand.get()))));
+                                pairType(tensorType(operand.get()), true),
+                                /*planar=*/true));
         handled = false;
         return success();
       })

@@ -11,9 +11,9 @@
 // RUN: tpuc interpret %s --input=@%t/in/a.npy --input=@%t/in/b.npy --input=@%t/in/s.npy --input=@%t/in/f.npy --output-dir=%t/want --result-names=index
 // RUN: %python_numpy %S/Inputs/rng_compare.py %t/got %t/want 34 | FileCheck %s
 // CHECK-COUNT-34: exact
-// The executable takes and returns s64 as [.., 2] u32 word pairs.
+// The executable takes and returns s64 as its s32 words, planar [2, ..].
 // RUN: tpuc compile %s --emit=fused -o - | FileCheck %s --check-prefix=SIG
-// SIG: func.func @main(%{{.+}}: tensor<16x16x2xi32>{{.*}}, %{{.+}}: tensor<16x16x2xi32>{{.*}}, %{{.+}}: tensor<16x16x2xi32>{{.*}}, %{{.+}}: tensor<16x16xf32>
+// SIG: func.func @main(%{{.+}}: tensor<2x16x16xi32>{{.*}}, %{{.+}}: tensor<2x16x16xi32>{{.*}}, %{{.+}}: tensor<2x16x16xi32>{{.*}}, %{{.+}}: tensor<16x16xf32>
 
 func.func @main(%a: tensor<16x16xi64>, %b: tensor<16x16xi64>,
                 %s: tensor<16x16xi64>, %f: tensor<16x16xf32>)

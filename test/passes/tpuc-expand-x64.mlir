@@ -1,12 +1,20 @@
 // RUN: tpuc-opt %s --split-input-file --tpuc-expand-x64 --verify-diagnostics | FileCheck %s --implicit-check-not=hlo.bitcast_convert
 
-// u64 parameters and results become u32 word pairs; the bitcasts that
-// only went to 64 bits and back disappear (here all of them: the state
-// goes to s32 words and back unchanged).
+// u64 parameters and results become their u32 words, planar [2, ..]; the
+// bitcasts that only went to 64 bits and back disappear (the state goes to
+// s32 words and back unchanged). A 64-bit value from a bitcast of minor
+// word pairs [.., 2] (XLA's bitcast_convert) is returned planar.
 // CHECK-LABEL: func.func @pairs
-// CHECK-SAME: (%[[S:.+]]: tensor<2x2xui32>, %[[X:.+]]: tensor<3xf32>) -> (tensor<2x2xui32>, tensor<3x4x2xi32>, tensor<3xf32>)
-// CHECK-NEXT: %[[L:.+]] = hlo.constant dense<7> : tensor<3x4x2xi32>
-// CHECK-NEXT: return %[[S]], %[[L]], %[[X]]
+// CHECK-SAME: (%[[S:.+]]: tensor<2x2xui32>, %[[X:.+]]: tensor<3xf32>) -> (tensor<2x2xui32>, tensor<2x3x4xi32>, tensor<3xf32>)
+// CHECK-NEXT: %[[C:.+]] = hlo.constant dense<7> : tensor<3x4x2xi32>
+// CHECK-NEXT: %[[L0:.+]] = hlo.slice %[[C]] [0:3:1, 0:4:1, 0:1:1]
+// CHECK-NEXT: %[[L:.+]] = hlo.reshape %[[L0]] : (tensor<3x4x1xi32>) -> tensor<3x4xi32>
+// CHECK-NEXT: %[[H0:.+]] = hlo.slice %[[C]] [0:3:1, 0:4:1, 1:2:1]
+// CHECK-NEXT: %[[H:.+]] = hlo.reshape %[[H0]]
+// CHECK-NEXT: %[[L1:.+]] = hlo.reshape %[[L]] : (tensor<3x4xi32>) -> tensor<1x3x4xi32>
+// CHECK-NEXT: %[[H1:.+]] = hlo.reshape %[[H]] : (tensor<3x4xi32>) -> tensor<1x3x4xi32>
+// CHECK-NEXT: %[[P:.+]] = hlo.concatenate(%[[L1]], %[[H1]]) dim = 0
+// CHECK-NEXT: return %[[S]], %[[P]], %[[X]]
 func.func @pairs(%s: tensor<2xui64>, %x: tensor<3xf32>) -> (tensor<2xui64>, tensor<3x4xi64>, tensor<3xf32>) {
   %0 = hlo.bitcast_convert %s : (tensor<2xui64>) -> tensor<2x2xui32>
   %1 = hlo.bitcast_convert %0 : (tensor<2x2xui32>) -> tensor<2x2xi32>
@@ -39,9 +47,9 @@ func.func private @keep(%s: tensor<2xui64>) -> tensor<2xui64> {
 // -----
 
 // A u64 constant becomes the constant of its s32 words (5 = (5, 0),
-// 2^33 - 1 = (-1, 1)).
+// 2^33 - 1 = (-1, 1)), planar.
 // CHECK-LABEL: func.func @constant
-// CHECK: %[[C:.+]] = hlo.constant dense<{{\[\[}}5, 0], [-1, 1]]> : tensor<2x2xi32>
+// CHECK: %[[C:.+]] = hlo.constant dense<{{\[\[}}5, -1], [0, 1]]> : tensor<2x2xi32>
 // CHECK: %[[U:.+]] = hlo.bitcast_convert %[[C]] : (tensor<2x2xi32>) -> tensor<2x2xui32>
 // CHECK: return %[[U]]
 func.func @constant() -> tensor<2xui64> {
@@ -52,24 +60,24 @@ func.func @constant() -> tensor<2xui64> {
 // -----
 
 // add: the low words' sum, its carry (an unsigned compare) into the high
-// words' sum. The parameters' words are slices of the [4, 2] arrays, the
+// words' sum. The parameters' words are slices of the planar [2, 4] arrays, the
 // result their concatenation.
 // CHECK-LABEL: func.func @add
-// CHECK-SAME: (%[[A:.+]]: tensor<4x2xi32>, %[[B:.+]]: tensor<4x2xi32>) -> tensor<4x2xi32>
+// CHECK-SAME: (%[[A:.+]]: tensor<2x4xi32>, %[[B:.+]]: tensor<2x4xi32>) -> tensor<2x4xi32>
 // CHECK-DAG: %[[BL:.+]] = hlo.reshape {{.*}} -> tensor<4xi32>
 // CHECK-DAG: %[[BH:.+]] = hlo.reshape {{.*}} -> tensor<4xi32>
-// CHECK-DAG: %[[AL0:.+]] = hlo.slice %[[A]] [0:4:1, 0:1:1]
+// CHECK-DAG: %[[AL0:.+]] = hlo.slice %[[A]] [0:1:1, 0:4:1]
 // CHECK-DAG: %[[AL:.+]] = hlo.reshape %[[AL0]]
-// CHECK-DAG: %[[AH0:.+]] = hlo.slice %[[A]] [0:4:1, 1:2:1]
+// CHECK-DAG: %[[AH0:.+]] = hlo.slice %[[A]] [1:2:1, 0:4:1]
 // CHECK-DAG: %[[AH:.+]] = hlo.reshape %[[AH0]]
 // CHECK: %[[LO:.+]] = hlo.add %[[AL]], %[[BL]] : tensor<4xi32>
 // CHECK: %[[C:.+]] = hlo.compare LT, %[[LO]], %[[AL]], UNSIGNED
 // CHECK: %[[CI:.+]] = hlo.convert %[[C]] : (tensor<4xi1>) -> tensor<4xi32>
 // CHECK: %[[H0:.+]] = hlo.add %[[AH]], %[[BH]]
 // CHECK: %[[HI:.+]] = hlo.add %[[H0]], %[[CI]]
-// CHECK: %[[L1:.+]] = hlo.reshape %[[LO]] : (tensor<4xi32>) -> tensor<4x1xi32>
-// CHECK: %[[H1:.+]] = hlo.reshape %[[HI]] : (tensor<4xi32>) -> tensor<4x1xi32>
-// CHECK: %[[R:.+]] = hlo.concatenate(%[[L1]], %[[H1]]) dim = 1
+// CHECK: %[[L1:.+]] = hlo.reshape %[[LO]] : (tensor<4xi32>) -> tensor<1x4xi32>
+// CHECK: %[[H1:.+]] = hlo.reshape %[[HI]] : (tensor<4xi32>) -> tensor<1x4xi32>
+// CHECK: %[[R:.+]] = hlo.concatenate(%[[L1]], %[[H1]]) dim = 0
 // CHECK: return %[[R]]
 func.func @add(%a: tensor<4xi64>, %b: tensor<4xi64>) -> tensor<4xi64> {
   %0 = hlo.add %a, %b : tensor<4xi64>
@@ -82,7 +90,7 @@ func.func @add(%a: tensor<4xi64>, %b: tensor<4xi64>) -> tensor<4xi64> {
 // where a sign bit is set) plus the low words of the cross products. The
 // u32 words are bitcast to the VPU's s32.
 // CHECK-LABEL: func.func @multiply
-// CHECK-SAME: -> tensor<4x2xui32>
+// CHECK-SAME: -> tensor<2x4xui32>
 // CHECK-COUNT-4: hlo.bitcast_convert {{.*}} : (tensor<4xui32>) -> tensor<4xi32>
 // CHECK: %[[MH:.+]] = hlo.mulhi %[[XL:.+]], %[[YL:.+]] : tensor<4xi32>
 // CHECK: hlo.compare LT, %[[XL]]
@@ -93,7 +101,7 @@ func.func @add(%a: tensor<4xi64>, %b: tensor<4xi64>) -> tensor<4xi64> {
 // CHECK: hlo.multiply %{{.+}}, %[[YL]]
 // CHECK: %[[LO:.+]] = hlo.multiply %[[XL]], %[[YL]]
 // CHECK: hlo.concatenate
-// CHECK: %[[R:.+]] = hlo.bitcast_convert {{.*}} : (tensor<4x2xi32>) -> tensor<4x2xui32>
+// CHECK: %[[R:.+]] = hlo.bitcast_convert {{.*}} : (tensor<2x4xi32>) -> tensor<2x4xui32>
 // CHECK: return %[[R]]
 func.func @multiply(%a: tensor<4xui64>, %b: tensor<4xui64>) -> tensor<4xui64> {
   %0 = hlo.multiply %a, %b : tensor<4xui64>
@@ -140,9 +148,9 @@ func.func @shift_left(%a: tensor<4xi64>, %n: tensor<4xi64>) -> tensor<4xi64> {
 
 // Data movement runs once per word; s64 indices of a dynamic slice of f32
 // become s32 in place (saturated); a while loop carries its s64 state as
-// [.., 2] words.
+// [2, ..] words.
 // CHECK-LABEL: func.func @movement
-// CHECK-SAME: (%[[X:.+]]: tensor<4x2xi32>, %[[I:.+]]: tensor<2xi32>, %[[F:.+]]: tensor<8xf32>)
+// CHECK-SAME: (%[[X:.+]]: tensor<2x4xi32>, %[[I:.+]]: tensor<2xi32>, %[[F:.+]]: tensor<8xf32>)
 // CHECK: hlo.transpose %{{.+}}, dims = [1, 0] : (tensor<2x2xi32>) -> tensor<2x2xi32>
 // CHECK: hlo.transpose %{{.+}}, dims = [1, 0] : (tensor<2x2xi32>) -> tensor<2x2xi32>
 // CHECK: hlo.dynamic_slice %[[F]], [%{{.+}}], sizes = [2] : (tensor<8xf32>, tensor<i32>) -> tensor<2xf32>
@@ -177,7 +185,7 @@ func.func @movement(%x: tensor<4xi64>, %i: tensor<i64>, %f: tensor<8xf32>) -> (t
 // CHECK: %[[S:.+]]:3 = hlo.sort(%{{.+}}, %[[LO:.+]], %[[HI:.+]]) dim = 0 : (tensor<8xf32>, tensor<8xi32>, tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>, tensor<8xi32>)
 // CHECK: ^bb0(%[[P:.+]]: tensor<f32>, %[[Q:.+]]: tensor<f32>, %{{.+}}: tensor<i32>, %{{.+}}: tensor<i32>, %{{.+}}: tensor<i32>, %{{.+}}: tensor<i32>):
 // CHECK: hlo.compare LT, %[[P]], %[[Q]]
-// CHECK: hlo.concatenate(%{{.+}}, %{{.+}}) dim = 1 {{.*}} -> tensor<8x2xi32>
+// CHECK: hlo.concatenate(%{{.+}}, %{{.+}}) dim = 0 {{.*}} -> tensor<2x8xi32>
 func.func @argsort(%k: tensor<8xf32>) -> tensor<8xi64> {
   %i = hlo.iota dim = 0 : tensor<8xi64>
   %s:2 = hlo.sort(%k, %i) dim = 0 : (tensor<8xf32>, tensor<8xi64>) -> (tensor<8xf32>, tensor<8xi64>) {
