@@ -1,6 +1,6 @@
 // hlo.rng_bit_generator compiled through tpuc-expand-rng-bit-generator
 // (Threefry-2x32 / Philox-4x32 rounds on s32 words) and tpuc-expand-x64
-// (the u64 states as u32 word pairs) against the interpreter, bit for bit:
+// (the u64 states as their u32 words, planar [2, n]) against the interpreter, bit for bit:
 // Threefry u32 [8, 130] (split along dim 0), [3, 5] (odd: split along the
 // larger dim and cropped), s32 [4], u64 [7], and u32 [16] from a constant
 // state (a u64 constant split into words by tpuc-expand-x64); Philox u32 [5, 7] (a partial

@@ -1,4 +1,4 @@
-// s64/u64 arithmetic compiled through tpuc-expand-x64 (word pairs) against
+// s64/u64 arithmetic compiled through tpuc-expand-x64 (32-bit words) against
 // the interpreter (native 64 bits), bit for bit: every pair of 16 values
 // that exercise carries, borrows and the sign bit (Inputs/x64_inputs.py),
 // shifts by 0/1/31/32/33/63/64/65/100/-1/2^32.., the float converts on NaN,
