@@ -479,6 +479,37 @@ def ExpandRngBitGenerator : Pass<"tpuc-expand-rng-bit-generator"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def ExpandNarrowInts : Pass<"tpuc-expand-narrow-ints", "::mlir::ModuleOp"> {
+  let summary = "Compute s8/u8/s16/u16 in s32 with XLA's wrap-around";
+  let description = [{
+    The VPU computes on s32. Every 8- or 16-bit integer value inside a
+    function becomes an s32 array holding the same integer (sign-extended
+    for s8/s16, zero-extended for u8/u16); an op whose result can leave
+    the narrow range (add, subtract, multiply, negate, abs, divide,
+    remainder, shifts, not, power, sign, iota, and the results of reduce,
+    reduce_window and scatter, whose reducers stay bare ops) is followed by
+    a wrap to it: shifted left and back arithmetically (signed) or masked
+    (unsigned). A logical shift, popcnt and clz read a signed value's bits
+    zero-extended, an arithmetic shift an unsigned one's sign-extended;
+    converts from floats saturate to the narrow range, from integers wrap.
+    Data movement, compares, selects, min/max and bitwise and/or/xor keep
+    the range. Entry parameters and results keep their types (converted
+    where they enter and leave); ops without an s32 form (bitcast_convert,
+    dot, convolution, mulhi, ...) are an error naming the op.
+    See docs/integers.md.
+
+    ```mlir
+    // Before:
+    %0 = hlo.add %a, %b : tensor<4xi8>
+    // After:
+    %0 = hlo.add %a, %b : tensor<4xi32>
+    %1 = hlo.shift_left %0, %c24 : tensor<4xi32>
+    %2 = hlo.shift_right_arithmetic %1, %c24 : tensor<4xi32>
+    ```
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def ExpandX64 : Pass<"tpuc-expand-x64", "::mlir::ModuleOp"> {
   let summary = "Emulate s64/u64 on 32-bit words (as XLA TPU does)";
   let description = [{
