@@ -58,8 +58,8 @@ private:
   Value wrap(Value x, IntegerType elem) {
     Location loc = x.getLoc();
     if (elem.isUnsigned())
-      return hlo::AndOp::create(
-          b, loc, x, splatLike(x, (1 << elem.getWidth()) - 1));
+      return hlo::AndOp::create(b, loc, x,
+                                splatLike(x, (1 << elem.getWidth()) - 1));
     Value n = splatLike(x, 32 - elem.getWidth());
     return hlo::ShiftRightArithmeticOp::create(
         b, loc, hlo::ShiftLeftOp::create(b, loc, x, n), n);
@@ -68,9 +68,8 @@ private:
   /// zero extension of a signed value, the sign extension of an unsigned.
   Value reinterpret(Value x, IntegerType elem) {
     return wrap(x, IntegerType::get(b.getContext(), elem.getWidth(),
-                                    elem.isUnsigned()
-                                        ? IntegerType::Signless
-                                        : IntegerType::Unsigned));
+                                    elem.isUnsigned() ? IntegerType::Signless
+                                                      : IntegerType::Unsigned));
   }
   LogicalResult widen(Operation *op);
   /// Gives r's readers what `build` makes of r (built after r).
@@ -96,9 +95,9 @@ private:
 bool needsWrap(Operation *op) {
   return isa<hlo::AddOp, hlo::SubtractOp, hlo::MultiplyOp, hlo::NegOp,
              hlo::AbsOp, hlo::DivideOp, hlo::RemainderOp, hlo::ShiftLeftOp,
-             hlo::ShiftRightLogicalOp, hlo::ShiftRightArithmeticOp,
-             hlo::NotOp, hlo::IotaOp, hlo::ReduceOp, hlo::ReduceWindowOp,
-             hlo::ScatterOp, hlo::PowerOp, hlo::SignOp>(op);
+             hlo::ShiftRightLogicalOp, hlo::ShiftRightArithmeticOp, hlo::NotOp,
+             hlo::IotaOp, hlo::ReduceOp, hlo::ReduceWindowOp, hlo::ScatterOp,
+             hlo::PowerOp, hlo::SignOp>(op);
 }
 
 /// Ops that take narrow values as the integers they hold (the result
@@ -108,11 +107,11 @@ bool keepsRange(Operation *op) {
              hlo::ReverseOp, hlo::SliceOp, hlo::ConcatenateOp, hlo::PadOp,
              hlo::CopyOp, hlo::DynamicSliceOp, hlo::DynamicUpdateSliceOp,
              hlo::GatherOp, hlo::SelectOp, hlo::ClampOp, hlo::MaximumOp,
-             hlo::MinimumOp, hlo::AndOp, hlo::OrOp, hlo::XorOp,
-             hlo::CompareOp, hlo::SortOp, hlo::WhileOp, hlo::ConditionalOp,
-             hlo::ReturnOp, hlo::TupleOp, hlo::GetTupleElementOp,
-             hlo::PopcntOp, hlo::ClzOp, hlo::ConvertOp, hlo::ConstantOp,
-             hlo::MapOp, hlo::SelectAndScatterOp>(op);
+             hlo::MinimumOp, hlo::AndOp, hlo::OrOp, hlo::XorOp, hlo::CompareOp,
+             hlo::SortOp, hlo::WhileOp, hlo::ConditionalOp, hlo::ReturnOp,
+             hlo::TupleOp, hlo::GetTupleElementOp, hlo::PopcntOp, hlo::ClzOp,
+             hlo::ConvertOp, hlo::ConstantOp, hlo::MapOp,
+             hlo::SelectAndScatterOp>(op);
 }
 
 LogicalResult Widener::widen(Operation *op) {
@@ -158,8 +157,9 @@ LogicalResult Widener::widen(Operation *op) {
   // shift, popcnt and clz of a signed type, sign-extended for an
   // arithmetic shift of an unsigned one.
   if (operandElem) {
-    bool zeroExtend = isa<hlo::ShiftRightLogicalOp, hlo::PopcntOp,
-                          hlo::ClzOp>(op) && !operandElem.isUnsigned();
+    bool zeroExtend =
+        isa<hlo::ShiftRightLogicalOp, hlo::PopcntOp, hlo::ClzOp>(op) &&
+        !operandElem.isUnsigned();
     bool signExtend =
         isa<hlo::ShiftRightArithmeticOp>(op) && operandElem.isUnsigned();
     if (zeroExtend || signExtend)
@@ -174,8 +174,8 @@ LogicalResult Widener::widen(Operation *op) {
     for (const APInt &v : attr.getValues<APInt>())
       values.push_back(isUnsigned ? v.zext(32) : v.sext(32));
     auto type = wideType(c.getType());
-    auto wide = hlo::ConstantOp::create(b, loc, DenseIntElementsAttr::get(
-                                                    type, values));
+    auto wide = hlo::ConstantOp::create(
+        b, loc, DenseIntElementsAttr::get(type, values));
     original[wide.getResult()] = resultElems[0];
     c.getResult().replaceAllUsesWith(wide.getResult());
     c->erase();
@@ -195,8 +195,8 @@ LogicalResult Widener::widen(Operation *op) {
       return success();
     }
     if (from.isUnsignedInteger(32)) {
-      Value bits = hlo::BitcastConvertOp::create(
-          b, loc, wideType(cv.getType()), cv.getOperand());
+      Value bits = hlo::BitcastConvertOp::create(b, loc, wideType(cv.getType()),
+                                                 cv.getOperand());
       Value wrapped = wrap(bits, to);
       original[wrapped] = to;
       cv.getResult().replaceAllUsesWith(wrapped);

@@ -111,18 +111,17 @@ private:
 WordPair Expander::split(Value array, bool planar) {
   RankedTensorType type = tensorType(array);
   int64_t rank = type.getRank();
-  SmallVector<int64_t> start(rank, 0), limit(type.getShape()),
-      strides(rank, 1);
-  auto shape = planar ? type.getShape().drop_front()
-                      : type.getShape().drop_back();
+  SmallVector<int64_t> start(rank, 0), limit(type.getShape()), strides(rank, 1);
+  auto shape =
+      planar ? type.getShape().drop_front() : type.getShape().drop_back();
   int64_t dim = planar ? 0 : rank - 1;
   X64Builder x(b, array.getLoc());
   Value w[2];
   for (int k = 0; k < 2; ++k) {
     start[dim] = k;
     limit[dim] = k + 1;
-    Value s = hlo::SliceOp::create(b, array.getLoc(), array, start, limit,
-                                   strides);
+    Value s =
+        hlo::SliceOp::create(b, array.getLoc(), array, start, limit, strides);
     s = hlo::ReshapeOp::create(
         b, array.getLoc(), RankedTensorType::get(shape, type.getElementType()),
         s);
@@ -140,8 +139,8 @@ WordPair Expander::get(Value v) {
     b.setInsertionPointAfter(def);
   else
     b.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
-  Value array = hlo::BitcastConvertOp::create(
-      b, v.getLoc(), pairType(tensorType(v)), v);
+  Value array =
+      hlo::BitcastConvertOp::create(b, v.getLoc(), pairType(tensorType(v)), v);
   WordPair w = split(array, false);
   values[v] = {w, array, Value()};
   return w;
@@ -242,8 +241,8 @@ LogicalResult Expander::expandConvert(hlo::ConvertOp op) {
                                     withElement(in, b.getF32Type()), in);
       map(out, x.fromF32(in, isUnsigned64(out)));
     } else {
-      map(out, x.extend(x.toI32(in), !from.isUnsignedInteger() &&
-                                         !from.isInteger(1)));
+      map(out, x.extend(x.toI32(in),
+                        !from.isUnsignedInteger() && !from.isInteger(1)));
     }
     return success();
   }
@@ -297,8 +296,10 @@ LogicalResult Expander::expandReduce(hlo::ReduceOp op) {
   if (op.getInputs().size() != 1 || body.getOperations().size() != 2 ||
       combine->getNumOperands() != 2 ||
       !llvm::all_of(combine->getOperands(),
-                    [&](Value v) { return v.getParentBlock() == &body &&
-                                          isa<BlockArgument>(v); }) ||
+                    [&](Value v) {
+                      return v.getParentBlock() == &body &&
+                             isa<BlockArgument>(v);
+                    }) ||
       combine->getOperand(0) == combine->getOperand(1) ||
       !isa<hlo::AddOp, hlo::MaximumOp, hlo::MinimumOp, hlo::AndOp, hlo::OrOp,
            hlo::XorOp>(combine))
@@ -356,15 +357,15 @@ LogicalResult Expander::expandReduce(hlo::ReduceOp op) {
     Value low = reduce32(
         hlo::AndOp::create(b, op.getLoc(), in.lo, x.splatLike(in.lo, 0xffff)),
         0, dims, kind);
-    Value mid = reduce32(
-        hlo::ShiftRightLogicalOp::create(b, op.getLoc(), in.lo, c16), 0, dims,
-        kind);
+    Value mid =
+        reduce32(hlo::ShiftRightLogicalOp::create(b, op.getLoc(), in.lo, c16),
+                 0, dims, kind);
     Value high = reduce32(in.hi, 0, dims, kind);
     auto m16 = x.splatLike(mid, 16);
-    WordPair sum = x.add(
-        x.extend(low, false),
-        {hlo::ShiftLeftOp::create(b, op.getLoc(), mid, m16),
-         hlo::ShiftRightLogicalOp::create(b, op.getLoc(), mid, m16)});
+    WordPair sum =
+        x.add(x.extend(low, false),
+              {hlo::ShiftLeftOp::create(b, op.getLoc(), mid, m16),
+               hlo::ShiftRightLogicalOp::create(b, op.getLoc(), mid, m16)});
     sum.hi = hlo::AddOp::create(b, op.getLoc(), sum.hi, high);
     r = x.add(sum, initOf(init));
   } else {
@@ -499,12 +500,10 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
         return binary([&](WordPair a, WordPair c) { return x.add(a, c); });
       })
       .Case([&](hlo::SubtractOp) {
-        return binary(
-            [&](WordPair a, WordPair c) { return x.subtract(a, c); });
+        return binary([&](WordPair a, WordPair c) { return x.subtract(a, c); });
       })
       .Case([&](hlo::MultiplyOp) {
-        return binary(
-            [&](WordPair a, WordPair c) { return x.multiply(a, c); });
+        return binary([&](WordPair a, WordPair c) { return x.multiply(a, c); });
       })
       .Case([&](hlo::DivideOp) {
         return binary([&](WordPair a, WordPair c) {
@@ -579,8 +578,8 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
           handled = false;
           return success();
         }
-        map(s.getResult(), x.select(s.getPred(), get(s.getOnTrue()),
-                                    get(s.getOnFalse())));
+        map(s.getResult(),
+            x.select(s.getPred(), get(s.getOnTrue()), get(s.getOnFalse())));
         return success();
       })
       .Case([&](hlo::ClampOp c) {
@@ -591,16 +590,14 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
           if (tensorType(v).getShape() == shape)
             return w;
           auto type = RankedTensorType::get(shape, b.getI32Type());
-          return WordPair{
-              hlo::BroadcastInDimOp::create(b, loc, type, w.lo,
-                                            ArrayRef<int64_t>{}),
-              hlo::BroadcastInDimOp::create(b, loc, type, w.hi,
-                                            ArrayRef<int64_t>{})};
+          return WordPair{hlo::BroadcastInDimOp::create(b, loc, type, w.lo,
+                                                        ArrayRef<int64_t>{}),
+                          hlo::BroadcastInDimOp::create(b, loc, type, w.hi,
+                                                        ArrayRef<int64_t>{})};
         };
         WordPair r = x.minOrMax(get(c.getOperand()), bound(c.getMin()), true,
                                 isUnsigned);
-        map(c.getResult(),
-            x.minOrMax(r, bound(c.getMax()), false, isUnsigned));
+        map(c.getResult(), x.minOrMax(r, bound(c.getMax()), false, isUnsigned));
         return success();
       })
       .Case([&](hlo::PopcntOp p) {
@@ -666,8 +663,7 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
         } else if (isX64(in.getType()) &&
                    tensorType(out).getElementType().getIntOrFloatBitWidth() ==
                        32) {
-          out.replaceAllUsesWith(
-              words(in, tensorType(out), /*planar=*/false));
+          out.replaceAllUsesWith(words(in, tensorType(out), /*planar=*/false));
         } else {
           handled = false;
         }
@@ -771,9 +767,8 @@ LogicalResult Expander::run(ModuleOp module) {
     return failure();
   for (func::FuncOp func : entries) {
     Block &entry = func.getBody().front();
-    func.setType(FunctionType::get(
-        func.getContext(), entry.getArgumentTypes(),
-        entry.getTerminator()->getOperandTypes()));
+    func.setType(FunctionType::get(func.getContext(), entry.getArgumentTypes(),
+                                   entry.getTerminator()->getOperandTypes()));
   }
   // The expanded ops go; what still reads their 64-bit results (ops
   // without a word form) reads them joined from the words.

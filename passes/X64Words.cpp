@@ -43,8 +43,8 @@ Value X64Builder::compare(ComparisonDirection dir, Value x, int32_t y,
 
 Value X64Builder::bit(Value pred) {
   return hlo::ConvertOp::create(
-      b, loc, RankedTensorType::get(tensorType(pred).getShape(), b.getI32Type()),
-      pred);
+      b, loc,
+      RankedTensorType::get(tensorType(pred).getShape(), b.getI32Type()), pred);
 }
 
 Value X64Builder::add(Value x, Value y) {
@@ -144,9 +144,9 @@ Value X64Builder::compare(ComparisonDirection dir, WordPair x, WordPair y,
   case D::LT:
   case D::LE:
     // The high words decide unless equal; then the low words, unsigned.
-    return orOf(compare(D::LT, x.hi, y.hi, isUnsigned),
-                andOf(compare(D::EQ, x.hi, y.hi),
-                      compare(dir, x.lo, y.lo, true)));
+    return orOf(
+        compare(D::LT, x.hi, y.hi, isUnsigned),
+        andOf(compare(D::EQ, x.hi, y.hi), compare(dir, x.lo, y.lo, true)));
   }
   return {};
 }
@@ -196,8 +196,8 @@ WordPair X64Builder::shiftRightArithmetic(WordPair x, WordPair amount) {
   Value n = shiftAmount(amount, 63);
   Value hi = hlo::ShiftRightArithmeticOp::create(b, loc, x.hi, n);
   Value below = orOf(shrl(x.lo, n), shl(x.hi, sub(32, n)));
-  Value above = hlo::ShiftRightArithmeticOp::create(
-      b, loc, x.hi, sub(n, splatLike(n, 32)));
+  Value above = hlo::ShiftRightArithmeticOp::create(b, loc, x.hi,
+                                                    sub(n, splatLike(n, 32)));
   return {select(compare(ComparisonDirection::LT, n, 32), below, above), hi};
 }
 
@@ -212,15 +212,15 @@ std::pair<WordPair, WordPair> X64Builder::divideUnsigned(WordPair n,
   ArrayRef<int64_t> shape = tensorType(n.lo).getShape();
   WordPair zero = constant(shape, 0);
   // State: trip, n, d, q, r (n shifts its bits out into r, top first).
-  SmallVector<Value> init = {splat({}, 0), n.lo, n.hi, d.lo, d.hi,
+  SmallVector<Value> init = {splat({}, 0), n.lo,    n.hi,    d.lo,   d.hi,
                              zero.lo,      zero.hi, zero.lo, zero.hi};
   SmallVector<Type> types(ValueRange(init).getTypes());
   SmallVector<Location> locs(init.size(), loc);
   auto loop = hlo::WhileOp::create(b, loc, types, init);
   OpBuilder::InsertionGuard guard(b);
   Block *cond = b.createBlock(&loop.getCond(), {}, types, locs);
-  hlo::ReturnOp::create(
-      b, loc, compare(D::LT, cond->getArgument(0), splat({}, 64)));
+  hlo::ReturnOp::create(b, loc,
+                        compare(D::LT, cond->getArgument(0), splat({}, 64)));
   Block *body = b.createBlock(&loop.getBody(), {}, types, locs);
   auto arg = [&](unsigned i) -> Value { return body->getArgument(i); };
   WordPair bn{arg(1), arg(2)}, bd{arg(3), arg(4)}, q{arg(5), arg(6)},
@@ -231,8 +231,8 @@ std::pair<WordPair, WordPair> X64Builder::divideUnsigned(WordPair n,
   Value carry = shrl(r.hi, top);
   r = shiftLeftOne(r, shrl(bn.hi, top));
   bn = shiftLeftOne(bn, splatLike(bn.hi, 0));
-  Value take =
-      orOf(compare(D::NE, carry, 0), compare(D::GE, r, bd, /*isUnsigned=*/true));
+  Value take = orOf(compare(D::NE, carry, 0),
+                    compare(D::GE, r, bd, /*isUnsigned=*/true));
   r = select(take, subtract(r, bd), r);
   q = shiftLeftOne(q, bit(take));
   hlo::ReturnOp::create(b, loc,
@@ -257,8 +257,7 @@ WordPair X64Builder::divide(WordPair n, WordPair d, bool isUnsigned,
     return select(nNeg, negate(r), r);
   Value dZero = andOf(compare(D::EQ, d.lo, 0), compare(D::EQ, d.hi, 0));
   q = select(hlo::XorOp::create(b, loc, nNeg, dNeg), negate(q), q);
-  return select(dZero, constant(tensorType(n.lo).getShape(), ~uint64_t(0)),
-                q);
+  return select(dZero, constant(tensorType(n.lo).getShape(), ~uint64_t(0)), q);
 }
 
 WordPair X64Builder::extend(Value x, bool isSigned) {
@@ -275,7 +274,8 @@ Value X64Builder::wordFromF32(Value f) {
   LinalgBuilder lb(b, loc);
   Value twoTo31 = lb.splat(type, 2147483648.0);
   Value upper = compare(ComparisonDirection::GE, f, twoTo31);
-  Value high = xorOf(hlo::ConvertOp::create(b, loc, i32, sub(f, twoTo31)), kMin);
+  Value high =
+      xorOf(hlo::ConvertOp::create(b, loc, i32, sub(f, twoTo31)), kMin);
   return select(upper, high, hlo::ConvertOp::create(b, loc, i32, f));
 }
 
@@ -299,8 +299,8 @@ WordPair X64Builder::fromF32(Value x, bool isUnsigned) {
     return select(negative, constant(shape, 0), r);
   }
   Value over = compare(ComparisonDirection::GE, a, lb.splat(type, 0x1p63));
-  WordPair positive = select(over, constant(shape, uint64_t(kMax) << 32 | ~0u),
-                             m);
+  WordPair positive =
+      select(over, constant(shape, uint64_t(kMax) << 32 | ~0u), m);
   WordPair negated =
       select(over, constant(shape, uint64_t(1) << 63), negate(m));
   return select(negative, negated, positive);
@@ -312,9 +312,9 @@ Value X64Builder::toF32(WordPair x, bool isUnsigned) {
   // Normalize so the leading one is bit 63, then round the top 24 bits to
   // nearest even on the bits below (guard, then sticky).
   Value hiZero = compare(D::EQ, m.hi, 0);
-  Value lz = select(hiZero,
-                    add(hlo::ClzOp::create(b, loc, m.lo), splatLike(m.lo, 32)),
-                    hlo::ClzOp::create(b, loc, m.hi));
+  Value lz =
+      select(hiZero, add(hlo::ClzOp::create(b, loc, m.lo), splatLike(m.lo, 32)),
+             hlo::ClzOp::create(b, loc, m.hi));
   WordPair norm = shiftLeftBy(m, lz);
   Value mant = shrl(norm.hi, splatLike(lz, 8));
   Value guard = andOf(shrl(norm.hi, splatLike(lz, 7)), 1);
@@ -328,8 +328,8 @@ Value X64Builder::toF32(WordPair x, bool isUnsigned) {
   if (!isUnsigned)
     bits = orOf(bits, andOf(x.hi, kMin));
   return hlo::BitcastConvertOp::create(
-      b, loc, RankedTensorType::get(tensorType(bits).getShape(), b.getF32Type()),
-      bits);
+      b, loc,
+      RankedTensorType::get(tensorType(bits).getShape(), b.getF32Type()), bits);
 }
 
 Value X64Builder::saturateToI32(WordPair x, bool isUnsigned) {
@@ -338,9 +338,9 @@ Value X64Builder::saturateToI32(WordPair x, bool isUnsigned) {
     Value fits = andOf(compare(D::EQ, x.hi, 0), compare(D::GE, x.lo, 0));
     return select(fits, x.lo, splatLike(x.lo, kMax));
   }
-  Value fits = compare(D::EQ, x.hi,
-                       hlo::ShiftRightArithmeticOp::create(
-                           b, loc, x.lo, splatLike(x.lo, 31)));
+  Value fits = compare(
+      D::EQ, x.hi,
+      hlo::ShiftRightArithmeticOp::create(b, loc, x.lo, splatLike(x.lo, 31)));
   Value saturated = select(compare(D::LT, x.hi, 0), splatLike(x.lo, kMin),
                            splatLike(x.lo, kMax));
   return select(fits, x.lo, saturated);
