@@ -166,6 +166,16 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
   convert.targetName = config.target;
   convert.dotPrecision = config.dotPrecision;
   pm.addPass(createConvertHloToTpu(convert));
+  // The kernels compute each address where they need it: the same tile
+  // index, division or product several times per tile, and values no
+  // instruction reads (a broadcast source's column when it spreads by
+  // row). CSE and the canonicalizer's folding and dead-code removal leave
+  // one scalar instruction per distinct value (tpu ops with memory or
+  // machine effects are kept in order).
+  mlir::GreedyRewriteConfig cleanup;
+  cleanup.setRegionSimplificationLevel(
+      mlir::GreedySimplifyRegionLevel::Disabled);
+  pm.addPass(mlir::createCanonicalizerPass(cleanup));
 }
 
 void buildCompilePipeline(mlir::OpPassManager &pm,
