@@ -92,8 +92,9 @@ void buildFrontEndPipeline(mlir::OpPassManager &pm,
   FloatNormalizationOptions normalization;
   normalization.targetName = config.target;
   pm.addPass(createFloatNormalization(normalization));
-  // 64-bit parameters and results as 32-bit word pairs, before layouts
-  // are assigned (64-bit ops are checked after the expansions).
+  // 8- and 16-bit integers in s32, then 64-bit ones on 32-bit words,
+  // before fusion and layouts (64-bit ops are checked after the expansions).
+  pm.addPass(createExpandNarrowInts());
   ExpandX64Options x64;
   x64.check = false;
   pm.addPass(createExpandX64(x64));

@@ -558,26 +558,70 @@ def ExpandRngBitGenerator : Pass<"tpuc-expand-rng-bit-generator"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
-def ExpandX64 : Pass<"tpuc-expand-x64", "::mlir::ModuleOp"> {
-  let summary = "Hold s64/u64 parameters and results as 32-bit word pairs";
+def ExpandNarrowInts : Pass<"tpuc-expand-narrow-ints", "::mlir::ModuleOp"> {
+  let summary = "Compute s8/u8/s16/u16 in s32 with XLA's wrap-around";
   let description = [{
-    The VPU has no 64-bit integers. A function parameter or result of type
-    [...]xs64/u64 becomes [..., 2]xs32/u32, its (low, high) little-endian
-    words (the same bytes), joined and split by `hlo.bitcast_convert`, and
-    a 64-bit constant becomes the constant of its words bitcast to 64 bits;
-    bitcast_convert round trips are then removed. What remains of a 64-bit
-    integer type (arithmetic on it) is an error naming the op: only
-    rng_bit_generator's state and 64-bit bits (tpuc-expand-rng-bit-generator)
-    are emulated so far. The executable's parameter is the u32 pair array
-    (docs/executable-format.md). The front end runs it with `check=false`
-    (the signature first, before layouts are assigned), the expansion
-    pipeline again after tpuc-expand-rng-bit-generator.
+    The VPU computes on s32. Every 8- or 16-bit integer value inside a
+    function becomes an s32 array holding the same integer (sign-extended
+    for s8/s16, zero-extended for u8/u16); an op whose result can leave
+    the narrow range (add, subtract, multiply, negate, abs, divide,
+    remainder, shifts, not, power, sign, iota, and the results of reduce,
+    reduce_window and scatter, whose reducers stay bare ops) is followed by
+    a wrap to it: shifted left and back arithmetically (signed) or masked
+    (unsigned). A logical shift, popcnt and clz read a signed value's bits
+    zero-extended, an arithmetic shift an unsigned one's sign-extended;
+    converts from floats saturate to the narrow range, from integers wrap.
+    Data movement, compares, selects, min/max and bitwise and/or/xor keep
+    the range. Entry parameters and results keep their types (converted
+    where they enter and leave); ops without an s32 form (bitcast_convert,
+    dot, convolution, mulhi, ...) are an error naming the op.
+    See docs/integers.md.
 
     ```mlir
     // Before:
-    func.func @main(%s: tensor<2xui64>) -> tensor<2xui64>
+    %0 = hlo.add %a, %b : tensor<4xi8>
     // After:
-    func.func @main(%s: tensor<2x2xui32>) -> tensor<2x2xui32>
+    %0 = hlo.add %a, %b : tensor<4xi32>
+    %1 = hlo.shift_left %0, %c24 : tensor<4xi32>
+    %2 = hlo.shift_right_arithmetic %1, %c24 : tensor<4xi32>
+    ```
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
+def ExpandX64 : Pass<"tpuc-expand-x64", "::mlir::ModuleOp"> {
+  let summary = "Emulate s64/u64 on 32-bit words (as XLA TPU does)";
+  let description = [{
+    The VPU has no 64-bit integers. Every s64/u64 value becomes its low and
+    high words (two i32 arrays of its shape) and every op on it a few
+    32-bit ops (passes/X64Words.cpp): add/subtract with carries, multiply
+    (low 64 bits, from `mulhi`), compares, bitwise ops, shifts by any
+    amount, abs/sign/min/max/select/clamp, popcnt/clz, divide/remainder
+    (restoring division in a 64-trip `hlo.while`), converts to and from
+    s32/u32/narrower/pred/f32/bf16, constants, iota, data movement once per
+    word, add/max/min reduces, sorts (each 64-bit operand as two), and
+    64-bit indices (saturated to s32). Entry parameters and results and
+    `while` state are planar [2, ...]xs32/u32 (the low words, then the high
+    words; docs/executable-format.md). An op without a word form reads its
+    operands joined back to 64 bits (`hlo.bitcast_convert` of the
+    [..., 2] words); bitcast_convert round trips are removed. The front
+    end runs the pass with `check=false` (rng_bit_generator's u64 state
+    stays until tpuc-expand-rng-bit-generator), the expansion pipeline
+    again with `check`, where anything left on a 64-bit integer is an error
+    naming the op (docs/integers.md).
+
+    ```mlir
+    // Before:
+    func.func @main(%a: tensor<4xi64>, %b: tensor<4xi64>) -> tensor<4xi64> {
+      %0 = hlo.add %a, %b : tensor<4xi64>
+      return %0 : tensor<4xi64>
+    }
+    // After (slices of %a and %b into %al, %ah, %bl, %bh, then):
+    %lo = hlo.add %al, %bl : tensor<4xi32>
+    %c = hlo.compare LT, %lo, %al, UNSIGNED : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+    %h = hlo.add %ah, %bh : tensor<4xi32>
+    %hi = hlo.add %h, (convert %c) : tensor<4xi32>
+    // ... returned as concatenate(lo, hi) : tensor<2x4xi32>
     ```
   }];
   let options = [

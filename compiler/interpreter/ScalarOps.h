@@ -114,9 +114,10 @@ inline typename T::Compute applyBinary(typename T::Compute a,
       constexpr unsigned kBits = 8 * sizeof(C);
       U shift = static_cast<U>(b);
       if (shift >= kBits) {
-        if constexpr (Op == BinaryOp::ShiftRightArithmetic &&
-                      std::is_signed_v<C>)
-          return a < 0 ? C(-1) : C(0);
+        // The sign bit fills an arithmetic shift of unsigned types too
+        // (XLA's SaturateShiftIfNecessary compares the bits signed).
+        if constexpr (Op == BinaryOp::ShiftRightArithmetic)
+          return static_cast<std::make_signed_t<C>>(a) < 0 ? C(-1) : C(0);
         return 0;
       }
       if constexpr (Op == BinaryOp::ShiftLeft)

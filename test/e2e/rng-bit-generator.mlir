@@ -1,6 +1,6 @@
 // hlo.rng_bit_generator compiled through tpuc-expand-rng-bit-generator
 // (Threefry-2x32 / Philox-4x32 rounds on s32 words) and tpuc-expand-x64
-// (the u64 states as u32 word pairs) against the interpreter, bit for bit:
+// (the u64 states as their u32 words, planar [2, n]) against the interpreter, bit for bit:
 // Threefry u32 [8, 130] (split along dim 0), [3, 5] (odd: split along the
 // larger dim and cropped), s32 [4], u64 [7], and u32 [16] from a constant
 // state (a u64 constant split into words by tpuc-expand-x64); Philox u32 [5, 7] (a partial
@@ -16,18 +16,18 @@
 // CHECK: result0: exact shape=[8, 130]
 // CHECK: result1: exact shape=[3, 5]
 // CHECK: result2: exact shape=[4]
-// CHECK: result3: exact shape=[7, 2]
+// CHECK: result3: exact shape=[2, 7]
 // CHECK: result4: exact shape=[2, 2]
 // CHECK: result5: exact shape=[5, 7]
-// CHECK: result6: exact shape=[3, 3, 2]
-// CHECK: result7: exact shape=[3, 2]
+// CHECK: result6: exact shape=[2, 3, 3]
+// CHECK: result7: exact shape=[2, 3]
 // CHECK: result8: exact shape=[4, 4]
 // CHECK: result9: exact shape=[2, 2]
 // CHECK: result10: exact shape=[2, 2]
 // CHECK: result11: exact shape=[16]
-// The executable's state parameters are u32 word pairs.
+// The executable's state parameters are their u32 words, planar [2, n].
 // RUN: tpuc compile %s --emit=fused -o - | FileCheck %s --check-prefix=SIG
-// SIG: func.func @main(%{{.+}}: tensor<2x2xui32>{{.*}}, %{{.+}}: tensor<3x2xui32>{{.*}}, %{{.+}}: tensor<2x2xui32>
+// SIG: func.func @main(%{{.+}}: tensor<2x2xui32>{{.*}}, %{{.+}}: tensor<2x3xui32>{{.*}}, %{{.+}}: tensor<2x2xui32>
 
 func.func @main(%t: tensor<2xui64>, %p3: tensor<3xui64>, %p2: tensor<2xui64>)
     -> (tensor<8x130xui32>, tensor<3x5xui32>, tensor<4xi32>, tensor<7xui64>,

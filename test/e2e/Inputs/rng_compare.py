@@ -3,10 +3,9 @@
 usage: rng_compare.py GOT_DIR WANT_DIR N_RESULTS
 
 Results are result<i>.npy. A u64/s64 result of the interpreter is compared
-as its little-endian u32 word pairs ([..., 2]), the form the executable
-returns it in (tpuc-expand-x64); bf16 results compare as
-16-bit words. Prints one line per result; exit 1 on any
-difference.
+as its u32 words, planar [2, ...] (the low words, then the high words), the
+form the executable returns it in (tpuc-expand-x64); bf16 results compare as
+16-bit words. Prints one line per result; exit 1 on any difference.
 """
 import sys
 
@@ -18,11 +17,11 @@ for i in range(count):
     got = np.load("%s/result%d.npy" % (got_dir, i))
     want = np.load("%s/result%d.npy" % (want_dir, i))
     if want.dtype.itemsize == 8:
-        want = want.view(np.uint32).reshape(want.shape + (2,))
-    words = {2: np.uint16, 4: np.uint32}.get(got.dtype.itemsize)
-    same = got.shape == want.shape and words is not None and \
-        got.dtype.itemsize == want.dtype.itemsize and bool(
-            (got.view(words) == want.view(words)).all())
+        want = np.moveaxis(want.reshape(want.shape + (1,)).view(np.uint32),
+                           -1, 0)
+    same = (got.shape == want.shape and
+            got.dtype.itemsize == want.dtype.itemsize and
+            got.tobytes() == want.tobytes())
     ok &= same
     print("result%d: %s shape=%s" % (i, "exact" if same else "MISMATCH",
                                       list(want.shape)))

@@ -1,6 +1,6 @@
 """Writes rng-bit-generator states to DIR: NAME.npy (u64[n], for the
-interpreter) and NAME.pairs.npy (the same bytes as u32[n, 2], the executable's
-parameter: tpuc-expand-x64 holds u64 as little-endian word pairs).
+interpreter) and NAME.pairs.npy (its u32 words, planar [2, n]: the low words,
+then the high words, the executable's parameter: tpuc-expand-x64).
 
 usage: rng_states.py DIR
 
@@ -23,4 +23,5 @@ for name, words in states.items():
     a = np.array(words, np.uint64)
     np.save("%s/%s.npy" % (out, name), a)
     np.save("%s/%s.pairs.npy" % (out, name),
-            a.view(np.uint32).reshape(a.shape + (2,)))
+            np.ascontiguousarray(np.moveaxis(
+                a.view(np.uint32).reshape(a.shape + (2,)), -1, 0)))

@@ -1,0 +1,230 @@
+//===- X64Forms.cpp - 64-bit converts, reduces and sorts ------------------===//
+//
+// The Expander's forms of the ops that need more than X64Builder's
+// elementwise word forms: converts between 64-bit integers and the other
+// types, reduces (add, max, min, bitwise) and sorts with 64-bit operands.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/X64Expander.h"
+
+namespace tpuc::x64 {
+using namespace mlir;
+using hlo::ComparisonDirection;
+
+LogicalResult Expander::expandConvert(hlo::ConvertOp op) {
+  X64Builder x(b, op.getLoc());
+  Value in = op.getOperand(), out = op.getResult();
+  Type from = tensorType(in).getElementType();
+  Type to = tensorType(out).getElementType();
+  if (isX64(in.getType()) && isX64(out.getType())) {
+    map(out, get(in));
+    return success();
+  }
+  if (isX64(out.getType())) {
+    if (isa<FloatType>(from)) {
+      if (!from.isF32())
+        in = hlo::ConvertOp::create(b, op.getLoc(),
+                                    withElement(in, b.getF32Type()), in);
+      map(out, x.fromF32(in, isUnsigned64(out)));
+    } else {
+      map(out, x.extend(x.toI32(in),
+                        !from.isUnsignedInteger() && !from.isInteger(1)));
+    }
+    return success();
+  }
+  WordPair w = get(in);
+  Value r;
+  if (to.isInteger(1))
+    r = hlo::OrOp::create(b, op.getLoc(),
+                          x.compare(ComparisonDirection::NE, w.lo, 0),
+                          x.compare(ComparisonDirection::NE, w.hi, 0));
+  else if (isa<FloatType>(to))
+    r = x.toF32(w, isUnsigned64(in));
+  else
+    r = w.lo;
+  if (r.getType() != out.getType()) {
+    if (to.isUnsignedInteger(32))
+      r = hlo::BitcastConvertOp::create(b, op.getLoc(), out.getType(), r);
+    else
+      r = hlo::ConvertOp::create(b, op.getLoc(), out.getType(), r);
+  }
+  out.replaceAllUsesWith(r);
+  return success();
+}
+
+/// A reduce of i32 `x` over `dims` with one binary op `kind`.
+Value Expander::reduce32(Value x, int32_t init, ArrayRef<int64_t> dims,
+                         StringRef kind) {
+  X64Builder xb(b, x.getLoc());
+  Location loc = x.getLoc();
+  auto reduce = hlo::ReduceOp::create(b, loc, ValueRange{x},
+                                      ValueRange{xb.splat({}, init)},
+                                      b.getDenseI64ArrayAttr(dims));
+  Block *block = new Block();
+  reduce.getBody().push_back(block);
+  auto scalar = RankedTensorType::get({}, b.getI32Type());
+  block->addArguments({scalar, scalar}, {loc, loc});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(block);
+  OperationState state(loc, kind);
+  state.addOperands(block->getArguments());
+  state.addTypes(scalar);
+  Operation *combine = b.create(state);
+  hlo::ReturnOp::create(b, loc, combine->getResult(0));
+  return reduce.getResult(0);
+}
+
+/// A reduce of one 64-bit input whose body is one add, maximum, minimum,
+/// and, or or xor of its arguments.
+LogicalResult Expander::expandReduce(hlo::ReduceOp op) {
+  Block &body = op.getBody().front();
+  Operation *combine = &body.front();
+  if (op.getInputs().size() != 1 || body.getOperations().size() != 2 ||
+      combine->getNumOperands() != 2 ||
+      !llvm::all_of(combine->getOperands(),
+                    [&](Value v) {
+                      return v.getParentBlock() == &body &&
+                             isa<BlockArgument>(v);
+                    }) ||
+      combine->getOperand(0) == combine->getOperand(1) ||
+      !isa<hlo::AddOp, hlo::MaximumOp, hlo::MinimumOp, hlo::AndOp, hlo::OrOp,
+           hlo::XorOp>(combine))
+    return op.emitError() << "tpuc emulates a 64-bit integer reduce only "
+                             "with one input and a body of one add, "
+                             "maximum, minimum, and, or or xor";
+  Value input = op.getInputs()[0], result = op.getResult(0);
+  ArrayRef<int64_t> dims = op.getDimensions();
+  RankedTensorType inType = tensorType(input);
+  SmallVector<int64_t> kept;
+  int64_t count = 1;
+  for (int64_t d = 0; d < inType.getRank(); ++d) {
+    if (llvm::is_contained(dims, d))
+      count *= inType.getDimSize(d);
+    else
+      kept.push_back(d);
+  }
+  X64Builder x(b, op.getLoc());
+  WordPair in = get(input), init = get(op.getInitValues()[0]);
+  ArrayRef<int64_t> shape = tensorType(result).getShape();
+  auto broadcast = [&](Value v, ArrayRef<int64_t> to,
+                       ArrayRef<int64_t> dimsOf) -> Value {
+    if (tensorType(v).getShape() == to)
+      return v;
+    return hlo::BroadcastInDimOp::create(
+        b, op.getLoc(), RankedTensorType::get(to, b.getI32Type()), v, dimsOf);
+  };
+  auto initOf = [&](WordPair w) -> WordPair {
+    return {broadcast(w.lo, shape, {}), broadcast(w.hi, shape, {})};
+  };
+  StringRef kind = combine->getName().getStringRef();
+  bool isUnsigned = isUnsigned64(input);
+  constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
+  constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
+  WordPair r;
+  if (isa<hlo::AndOp, hlo::OrOp, hlo::XorOp>(combine)) {
+    int32_t identity = isa<hlo::AndOp>(combine) ? -1 : 0;
+    WordPair words{reduce32(in.lo, identity, dims, kind),
+                   reduce32(in.hi, identity, dims, kind)};
+    Value lo = words.lo, hi = words.hi;
+    WordPair i = initOf(init);
+    OperationState sl(op.getLoc(), kind), sh(op.getLoc(), kind);
+    sl.addOperands({lo, i.lo});
+    sl.addTypes(lo.getType());
+    sh.addOperands({hi, i.hi});
+    sh.addTypes(hi.getType());
+    r = {b.create(sl)->getResult(0), b.create(sh)->getResult(0)};
+  } else if (isa<hlo::AddOp>(combine)) {
+    // The low word in 16-bit halves, whose sums cannot overflow 32 bits.
+    if (count > 65536)
+      return op.emitError() << "tpuc emulates a 64-bit integer add-reduce "
+                               "of at most 65536 elements per result, not "
+                            << count;
+    auto c16 = x.splatLike(in.lo, 16);
+    Value low = reduce32(
+        hlo::AndOp::create(b, op.getLoc(), in.lo, x.splatLike(in.lo, 0xffff)),
+        0, dims, kind);
+    Value mid =
+        reduce32(hlo::ShiftRightLogicalOp::create(b, op.getLoc(), in.lo, c16),
+                 0, dims, kind);
+    Value high = reduce32(in.hi, 0, dims, kind);
+    auto m16 = x.splatLike(mid, 16);
+    WordPair sum =
+        x.add(x.extend(low, false),
+              {hlo::ShiftLeftOp::create(b, op.getLoc(), mid, m16),
+               hlo::ShiftRightLogicalOp::create(b, op.getLoc(), mid, m16)});
+    sum.hi = hlo::AddOp::create(b, op.getLoc(), sum.hi, high);
+    r = x.add(sum, initOf(init));
+  } else {
+    // Max (min) of the high words, then of the low words of the elements
+    // with that high word; unsigned words compare with the sign flipped.
+    bool isMax = isa<hlo::MaximumOp>(combine);
+    int32_t identity = isMax ? kMin : kMax;
+    auto flip = [&](Value v) -> Value {
+      return hlo::XorOp::create(b, op.getLoc(), v, x.splatLike(v, kMin));
+    };
+    Value hiKey = isUnsigned ? flip(in.hi) : in.hi;
+    Value hi = reduce32(hiKey, identity, dims, kind);
+    Value atHi = x.compare(ComparisonDirection::EQ, hiKey,
+                           broadcast(hi, inType.getShape(), kept));
+    Value loKey = hlo::SelectOp::create(b, op.getLoc(), atHi, flip(in.lo),
+                                        x.splatLike(in.lo, identity));
+    Value lo = flip(reduce32(loKey, identity, dims, kind));
+    r = x.minOrMax({lo, isUnsigned ? flip(hi) : hi}, initOf(init), isMax,
+                   isUnsigned);
+  }
+  map(result, r);
+  return success();
+}
+
+/// A sort with 64-bit operands sorts their words as two operands each;
+/// the comparator reads them joined (and expands what it computes on them).
+LogicalResult Expander::expandSort(hlo::SortOp op) {
+  SmallVector<Value> inputs;
+  SmallVector<unsigned> first;
+  for (Value in : op.getInputs()) {
+    first.push_back(inputs.size());
+    if (isX64(in.getType())) {
+      WordPair w = get(in);
+      inputs.append({w.lo, w.hi});
+    } else {
+      inputs.push_back(in);
+    }
+  }
+  auto sort = hlo::SortOp::create(b, op.getLoc(), inputs, op.getDimension(),
+                                  op.getIsStable());
+  Block *old = &op.getComparator().front();
+  Block *block = new Block();
+  sort.getComparator().push_back(block);
+  for (Value in : inputs) {
+    auto scalar = RankedTensorType::get({}, tensorType(in).getElementType());
+    block->addArguments({scalar, scalar}, {op.getLoc(), op.getLoc()});
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(block);
+  for (auto [i, in] : llvm::enumerate(op.getInputs())) {
+    for (unsigned side = 0; side < 2; ++side) {
+      BlockArgument arg = old->getArgument(2 * i + side);
+      if (!isX64(in.getType())) {
+        arg.replaceAllUsesWith(block->getArgument(2 * first[i] + side));
+        continue;
+      }
+      WordPair w{block->getArgument(2 * first[i] + side),
+                 block->getArgument(2 * first[i] + 2 + side)};
+      map(arg, w);
+      Value joined = join(arg);
+      values[joined] = values[arg];
+      arg.replaceAllUsesWith(joined);
+    }
+  }
+  block->getOperations().splice(block->end(), old->getOperations());
+  for (auto [i, r] : llvm::enumerate(op.getResults())) {
+    if (isX64(r.getType()))
+      map(r, {sort.getResult(first[i]), sort.getResult(first[i] + 1)});
+    else
+      r.replaceAllUsesWith(sort.getResult(first[i]));
+  }
+  return expandIn(sort);
+}
+
+} // namespace tpuc::x64
