@@ -165,6 +165,10 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
   convert.targetName = config.target;
   convert.dotPrecision = config.dotPrecision;
   pm.addPass(createConvertHloToTpu(convert));
+  AllocateVmemOptions vmem;
+  vmem.targetName = config.target;
+  vmem.separateNeighbours = false;
+  pm.addPass(createAllocateVmem(vmem));
 }
 
 void buildCompilePipeline(mlir::OpPassManager &pm,
