@@ -252,7 +252,7 @@ LogicalResult Lowering::lowerFusion(hlo::FusionOp fusion) {
   }
   // Reduces whose operand an open group computes: the reduce kernel
   // computes it per tile from the group's inputs (an input fusion in one
-  // pass) unless the group spreads a broadcast over it.
+  // pass); broadcasts over it are read by position (residentAt).
   auto fuseIntoReduce = [&](Operation *op) -> std::optional<size_t> {
     auto reduce = dyn_cast<hlo::ReduceOp>(op);
     if (!reduce || reduce.getInputs().size() != 1)
@@ -270,11 +270,7 @@ LogicalResult Lowering::lowerFusion(hlo::FusionOp fusion) {
         continue;
       if (auto bcast = dyn_cast<hlo::BroadcastInDimOp>(member)) {
         std::optional<BroadcastForm> form = broadcastForm(bcast);
-        if (!form || (form->spread != Spread::Splat &&
-                      form->spread != Spread::Scalar &&
-                      form->spread != Spread::RowStream &&
-                      form->spread != Spread::ColStream &&
-                      form->spread != Spread::PerColFlat))
+        if (!form)
           return std::nullopt;
         continue;
       }
@@ -496,12 +492,37 @@ Value residentTile(Lowering &l, const Resident &r, Value tile) {
                               l.add(l.mul(tile, r.tileBytes), r.buf.offset), 0);
 }
 
-/// Column tile `col` of a resident rank-1 [C] source (T(1024) tiles: tile
-/// col / 8, sublane col % 8) on every sublane.
-Value perColFlatTile(Lowering &l, const Resident &r, Value col) {
-  return tpu::VBroadcastSublaneOp::create(
-      l.b, l.loc, residentTile(l, r, l.div(col, kSublanes)),
-      l.rem(col, kSublanes));
+/// The tile a resident broadcast source gives the result's tile at tile row
+/// `row` (global) and column tile `col`, the result being of geometry `g`.
+Value residentAt(Lowering &l, const Resident &r, const Geometry &g, Value row,
+                 Value col) {
+  bool outer = r.form.outerBroadcast;
+  switch (r.form.spread) {
+  case Spread::PerRow:
+    return tpu::VBroadcastLaneOp::create(
+        l.b, l.loc, residentTile(l, r, outer ? l.rem(row, g.rowTiles) : row),
+        l.c(0));
+  case Spread::PerCol:
+    return tpu::VBroadcastSublaneOp::create(l.b, l.loc,
+                                            residentTile(l, r, col), l.c(0));
+  case Spread::PerColFlat:
+    // T(1024) tiles: tile col / 8, sublane col % 8, on every sublane.
+    return tpu::VBroadcastSublaneOp::create(
+        l.b, l.loc, residentTile(l, r, l.div(col, kSublanes)),
+        l.rem(col, kSublanes));
+  case Spread::Whole: {
+    Value global = l.add(l.mul(row, g.colTiles), col);
+    return residentTile(
+        l, r, outer ? l.rem(global, g.rowTiles * g.colTiles) : global);
+  }
+  case Spread::Splat:
+  case Spread::Scalar:
+  case Spread::RowStream:
+  case Spread::ColStream:
+  case Spread::Iota:
+    break;
+  }
+  llvm_unreachable("not a per-tile resident");
 }
 
 /// The RowStream sources of `spreads`, each with a VMEM buffer of `slots`
@@ -618,14 +639,10 @@ Lowering::streamOperand(Value operand, int64_t slotBytes, int64_t pitchTiles) {
   s.rowBytes = (pitchTiles ? pitchTiles : g.colTiles) * s.tileBytes;
   // Values read by position: per-column broadcasts (kept whole, or
   // streamed by column block) and iotas.
-  for (const Resident &r : *perTile) {
-    if (r.form.spread != Spread::PerColFlat)
-      return FailureOr<OperandStream>(
-          unsupported(def, "feeding a reduce through a broadcast"));
-    s.positional.push_back({r.value, [this, r](Value, Value col, Value) {
-                              return perColFlatTile(*this, r, col);
+  for (const Resident &r : *perTile)
+    s.positional.push_back({r.value, [this, r, g](Value row, Value col, Value) {
+                              return residentAt(*this, r, g, row, col);
                             }});
-  }
   FailureOr<SmallVector<std::tuple<Value, Value, VBuf>>> columns =
       columnStreams(*this, spreads, s.rowBytes / s.tileBytes);
   if (failed(columns))
@@ -845,33 +862,9 @@ Lowering::emitLoopKernel(ValueRange roots,
           memo[value] = iotaTile(value.getDefiningOp<hlo::IotaOp>(),
                                  div(global, g.colTiles),
                                  rem(global, g.colTiles));
-      for (const Resident &r : *perTile) {
-        Value row = div(global, g.colTiles), col = rem(global, g.colTiles);
-        Value rowInOuter = rem(row, g.rowTiles);
-        bool outer = r.form.outerBroadcast;
-        switch (r.form.spread) {
-        case Spread::Splat:
-        case Spread::Scalar:
-        case Spread::RowStream:
-        case Spread::ColStream:
-        case Spread::Iota:
-          break;
-        case Spread::PerRow:
-          memo[r.value] = tpu::VBroadcastLaneOp::create(
-              b, loc, residentTile(*this, r, outer ? rowInOuter : row), c(0));
-          break;
-        case Spread::PerCol:
-          memo[r.value] = tpu::VBroadcastSublaneOp::create(
-              b, loc, residentTile(*this, r, col), c(0));
-          break;
-        case Spread::PerColFlat:
-          memo[r.value] = perColFlatTile(*this, r, col);
-          break;
-        case Spread::Whole:
-          memo[r.value] = residentTile(*this, r, outer ? rem(global, g.rowTiles * g.colTiles) : global);
-          break;
-        }
-      }
+      for (const Resident &r : *perTile)
+        memo[r.value] = residentAt(*this, r, g, div(global, g.colTiles),
+                                   rem(global, g.colTiles));
       for (Out &out : outs) {
         FailureOr<Value> r = emitTile(out.value, t, ins, memo);
         if (failed(r)) {
