@@ -33,6 +33,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -240,8 +241,9 @@ private:
     if (!insertAt)
       return;
 
-    // cur's leading run: DMAs, constants and waits; which wait consumes
-    // each DMA (issue order per semaphore).
+    // cur's leading run: DMAs, waits and ops without memory effects
+    // (constants, register splats); which wait consumes each DMA (issue
+    // order per semaphore).
     SmallVector<Operation *> prefix;
     llvm::DenseMap<Operation *, tpu::SemWaitOp> consumer;
     llvm::DenseMap<int64_t, std::deque<Operation *>> issued;
@@ -256,8 +258,9 @@ private:
           consumer[queue.front()] = wait;
           queue.pop_front();
         }
-      } else if (!isa<arith::ConstantOp>(op)) {
-        break;
+      } else if (!isa<arith::ConstantOp>(op) &&
+                 !(op->getNumRegions() == 0 && isMemoryEffectFree(op))) {
+        break; // the step's first access of memory other than by DMA
       }
       prefix.push_back(op);
     }

@@ -167,8 +167,10 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
   pm.addPass(createConvertHloToTpu(convert));
   AllocateVmemOptions vmem;
   vmem.targetName = config.target;
-  vmem.separateNeighbours = false;
   pm.addPass(createAllocateVmem(vmem));
+  OverlapKernelsOptions overlap;
+  overlap.targetName = config.target;
+  pm.addPass(createOverlapKernels(overlap));
 }
 
 void buildCompilePipeline(mlir::OpPassManager &pm,
