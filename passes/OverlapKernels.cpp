@@ -231,11 +231,9 @@ private:
       return isa<tpu::DmaOp, arith::ConstantOp>(op);
     };
     Operation *insertAt = nullptr;
-    size_t passFrom = 0;
-    for (size_t k = 0; k < prev.ops.size(); ++k)
-      if (!isLeading(prev.ops[k])) {
-        insertAt = prev.ops[k];
-        passFrom = k;
+    for (Operation *op : prev.ops)
+      if (!isLeading(op)) {
+        insertAt = op;
         break;
       }
     if (!insertAt)
@@ -284,7 +282,9 @@ private:
       Bytes dst = dmaRange(dma.getDst(), dma.getDstOffset(), dma.getChunks(),
                            dma.getChunkBytes(), dma.getDstStride());
       bool safe = true;
-      for (size_t k = passFrom; safe && k < prev.ops.size(); ++k)
+      // Every op of prev: its leading DMAs are still in flight where the
+      // DMA goes (one writing HBM the DMA reads is a race).
+      for (size_t k = 0; safe && k < prev.ops.size(); ++k)
         safe = commutes(prev.ops[k], dma, dst);
       for (Operation *before : prefix) {
         if (!safe || before == op)

@@ -151,3 +151,31 @@ func.func @write_in_loop(%x: memref<8x128xf32, #t, #hbm>, %y: memref<8x128xf32, 
   tpu.vstore %w, %a2[%c0] : vector<8x128xf32>, memref<1024xf32, #vmem>
   return
 }
+
+// -----
+
+#hbm = #tpu.memory_space<hbm>
+#vmem = #tpu.memory_space<vmem>
+#t = #tpu.tiled<{1,0:T(8,128)}>
+
+// Step 1 is one HBM -> HBM copy into %b (a reshape), a leading DMA still
+// in flight where a prefetch would go: step 2's read of %b stays after
+// its wait (the emulator traps on this race: DMA reads HBM bytes an
+// in-flight DMA writes).
+// CHECK-LABEL: func.func @leading_write_in_flight
+// CHECK: tpu.dma %arg0[%{{.+}}] -> %[[B:.+]][%{{.+}}] {{.+}} sem = 0
+// CHECK-NEXT: tpu.sem_wait 0, 1
+// CHECK-NEXT: tpu.dma %[[B]][%{{.+}}] -> %{{.+}}[%{{.+}}] {{.+}} sem = 0 {tpu.step = 2 : i64}
+// CHECK-NOT: sem = 31
+func.func @leading_write_in_flight(%x: memref<8x128xf32, #t, #hbm>) {
+  %a2 = tpu.alloc {tpu.overlay = 0 : i64, tpu.step = 2 : i64} : memref<1024xf32, #vmem>
+  %b = tpu.alloc {tpu.live = array<i64: 1, 2>} : memref<8x128xf32, #t, #hbm>
+  %c0 = arith.constant {tpu.step = 1 : i64} 0 : index
+  tpu.dma %x[%c0] -> %b[%c0] chunks = 1 chunk_bytes = 4096 src_stride = 0 dst_stride = 0 sem = 0 : memref<8x128xf32, #t, #hbm> -> memref<8x128xf32, #t, #hbm>
+  tpu.sem_wait 0, 1
+  tpu.dma %b[%c0] -> %a2[%c0] chunks = 1 chunk_bytes = 4096 src_stride = 0 dst_stride = 0 sem = 0 {tpu.step = 2 : i64} : memref<8x128xf32, #t, #hbm> -> memref<1024xf32, #vmem>
+  tpu.sem_wait 0, 1
+  %w = tpu.vload %a2[%c0] : memref<1024xf32, #vmem> -> vector<8x128xf32>
+  tpu.vstore %w, %a2[%c0] : vector<8x128xf32>, memref<1024xf32, #vmem>
+  return
+}
