@@ -749,6 +749,19 @@ TEST(Traps, HbmRaceWithoutWait) {
             "trap at instruction 3 (DMA): DMA reads HBM [0x800, +1024) which "
             "the DMA of instruction 2 still in flight writes (missing "
             "SEM_WAIT on semaphore 1)");
+  // Writing bytes a DMA in flight reads is one too.
+  ProgramBuilder w;
+  w.addBuffer("b", 8192);
+  w.vsplatF32(0, 1);
+  w.vst(0, imm(0), exe::F32);
+  w.dma(exe::HBM, imm(0), exe::VMEM, imm(8192), imm(4096), imm(1), imm(0),
+        imm(0), imm(1));
+  w.dma(exe::VMEM, imm(0), exe::HBM, imm(1024), imm(512), imm(1), imm(0),
+        imm(0), imm(0));
+  EXPECT_EQ(trapMessage(w),
+            "trap at instruction 3 (DMA): DMA writes HBM [0x400, +512) which "
+            "the DMA of instruction 2 still in flight reads (missing "
+            "SEM_WAIT on semaphore 1)");
   // Reading disjoint bytes of the same buffer is no race.
   ProgramBuilder q;
   q.addBuffer("b", 8192);
