@@ -549,29 +549,33 @@ rowStreams(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
   return streams;
 }
 
+/// The bytes of one slot of a column stream of `tiles` column tiles: 128
+/// elements each and a vreg of slack, so the last tile's load (8 sublanes
+/// from its column on) stays inside the slot.
+int64_t columnSlotBytes(int64_t tiles) { return (tiles + kSublanes) * kLanes * 4; }
+
 /// The ColStream sources of `spreads`: (the broadcast, its source's HBM
-/// buffer, a VMEM buffer for `tiles` column tiles of 128 elements and a
-/// vreg of slack, so the last tile's load stays inside).
+/// buffer, a VMEM buffer of `slots` slots of `tiles` column tiles).
 FailureOr<SmallVector<std::tuple<Value, Value, VBuf>>>
 columnStreams(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
-              int64_t tiles) {
+              int64_t tiles, int64_t slots = 1) {
   auto sources = spreadSources(l, spreads, Spread::ColStream);
   if (failed(sources))
     return failure();
   SmallVector<std::tuple<Value, Value, VBuf>> streams;
   for (auto &[value, mem, elem] : *sources)
     streams.push_back(
-        {value, mem, l.vmem(elem, (tiles + kSublanes) * kLanes * 4)});
+        {value, mem, l.vmem(elem, slots * columnSlotBytes(tiles))});
   return streams;
 }
 
 /// DMAs column tiles firstCol .. firstCol + tiles - 1 (128 elements each,
-/// contiguous in a rank-1 source) into each buffer (semaphore 0).
+/// contiguous in a rank-1 source) into each buffer at byte `at` (semaphore 0).
 void fetchColumns(Lowering &l, ArrayRef<std::pair<Value, VBuf>> columns,
-                  Value firstCol, int64_t tiles) {
+                  Value firstCol, int64_t tiles, Value at) {
   for (auto &[mem, buf] : columns)
-    l.dma(mem, l.mul(firstCol, kLanes * 4), buf.arena, l.c(buf.offset), 1,
-          tiles * kLanes * 4, 0, 0, 0);
+    l.dma(mem, l.mul(firstCol, kLanes * 4), buf.arena, l.add(at, buf.offset),
+          1, tiles * kLanes * 4, 0, 0, 0);
 }
 
 /// Column tile `colInBlock` of a streamed per-column broadcast, the same
@@ -587,7 +591,7 @@ Value loadColumn(Lowering &l, const VBuf &buf, bool isInt, Value colInBlock) {
 
 void Lowering::beginColumns(OperandStream &s, Value firstCol, int64_t tiles) {
   s.firstCol = firstCol;
-  fetchColumns(*this, s.columns, firstCol, tiles);
+  fetchColumns(*this, s.columns, firstCol, tiles, c(0));
   wait(0, s.columns.size());
 }
 
@@ -759,8 +763,9 @@ Lowering::emitLoopKernel(ValueRange roots,
     return failure();
 
   // Blocks of whole tiles: a divisor of the tile count, at most
-  // kLoopKernelBlockTiles per array and kLoopKernelVmemBytes for all;
-  // whole tile rows when a broadcast source streams with them.
+  // kLoopKernelBlockTiles per array and kLoopKernelVmemBytes for all
+  // (counting both slots); whole tile rows when a broadcast source streams
+  // with them.
   int64_t bytesPerTile = 0;
   for (Value v : llvm::concat<const Value>(inputs, roots))
     bytesPerTile +=
@@ -773,25 +778,28 @@ Lowering::emitLoopKernel(ValueRange roots,
       spreads, [](auto &p) { return p.second.spread == Spread::ColStream; });
   int64_t limit = std::min<int64_t>(
       fusion::kLoopKernelBlockTiles,
-      std::max<int64_t>(1, fusion::kLoopKernelVmemBytes / bytesPerTile));
+      std::max<int64_t>(1, fusion::kLoopKernelVmemBytes / (2 * bytesPerTile)));
   int64_t blockTiles =
       streamsRows ? g.colTiles * largestDivisorAtMost(
                                      g.rowTiles,
                                      std::max<int64_t>(1, limit / g.colTiles))
       : streamsCols ? largestDivisorAtMost(g.colTiles, limit)
                     : largestDivisorAtMost(g.tiles(), limit);
+  int64_t blocks = g.tiles() / blockTiles;
+  int64_t blockRows = blockTiles / g.colTiles;
+  // Two slots per streamed array: block b+1's inputs arrive while block b
+  // is computed and block b-1's outputs leave.
+  int64_t slots = blocks > 1 ? 2 : 1;
   int64_t blockCols = std::min(blockTiles, g.colTiles);
   FailureOr<SmallVector<std::tuple<Value, Value, VBuf>>> colStreams =
-      columnStreams(*this, spreads, blockCols);
+      columnStreams(*this, spreads, blockCols, slots);
   if (failed(colStreams))
     return failure();
   SmallVector<std::pair<Value, VBuf>> columns;
   for (auto &[value, mem, buf] : *colStreams)
     columns.push_back({mem, buf});
-  int64_t blocks = g.tiles() / blockTiles;
-  int64_t blockRows = blockTiles / g.colTiles;
   FailureOr<SmallVector<RowStream>> rows =
-      streamsRows ? rowStreams(*this, spreads, blockRows, 1)
+      streamsRows ? rowStreams(*this, spreads, blockRows, slots)
                   : FailureOr<SmallVector<RowStream>>(SmallVector<RowStream>());
   if (failed(rows))
     return failure();
@@ -803,7 +811,8 @@ Lowering::emitLoopKernel(ValueRange roots,
     FailureOr<Value> mem = memOf(in);
     if (failed(mem))
       return failure();
-    VBuf buf = vmem(storageType(t.getElementType()), blockTiles * tileBytes);
+    VBuf buf =
+        vmem(storageType(t.getElementType()), slots * blockTiles * tileBytes);
     ins[in] = {buf, tileBytes};
     inMems.push_back({*mem, buf});
   }
@@ -815,7 +824,7 @@ Lowering::emitLoopKernel(ValueRange roots,
   if (failed(perTile))
     return failure();
 
-  // One VMEM block and one HBM buffer per output.
+  // One VMEM block per slot and one HBM buffer per output.
   struct Out {
     Value value, mem;
     VBuf buf;
@@ -825,38 +834,55 @@ Lowering::emitLoopKernel(ValueRange roots,
   for (Value root : roots) {
     auto t = cast<RankedTensorType>(root.getType());
     int64_t tileBytes = geometryOf(t).tileBytes();
-    VBuf buf = vmem(storageType(t.getElementType()), blockTiles * tileBytes);
+    VBuf buf =
+        vmem(storageType(t.getElementType()), slots * blockTiles * tileBytes);
     Value mem = allocHbm(t, root.getLoc());
     hbm[root] = mem;
     outs.push_back({root, mem, buf, tileBytes});
   }
 
-  LogicalResult status = success();
-  loop(blocks, [&](Value blk) {
+  // Block `blk`'s inputs into slot blk % 2 (semaphore 0).
+  auto fetch = [&](Value blk) {
+    Value slot = rem(blk, slots);
     for (auto &[mem, buf] : inMems) {
-      int64_t bytes = buf.bytes;
-      dma(mem, mul(blk, bytes), buf.arena, c(buf.offset), 1, bytes, 0, 0, 0);
+      int64_t bytes = buf.bytes / slots;
+      dma(mem, mul(blk, bytes), buf.arena, add(mul(slot, bytes), buf.offset),
+          1, bytes, 0, 0, 0);
     }
     for (const RowStream &r : *rows)
-      fetchRows(r, mul(blk, blockRows), c(0), blockRows);
+      fetchRows(r, mul(blk, blockRows), mul(slot, r.slotBytes), blockRows);
     if (!columns.empty())
       fetchColumns(*this, columns, rem(mul(blk, blockTiles), g.colTiles),
-                   blockCols);
-    wait(0, inMems.size() + rows->size() + columns.size());
+                   blockCols, mul(slot, columnSlotBytes(blockCols)));
+  };
+  int64_t fetched = inMems.size() + rows->size() + columns.size();
+  LogicalResult status = success();
+  // Computes block `blk` once its inputs are in and its output slot's
+  // previous write-back (two blocks ago) has left, then writes it back
+  // (semaphore 1).
+  auto run = [&](Value blk) {
+    Value slot = rem(blk, slots);
+    if (fetched)
+      wait(0, fetched); // block blk's (completions are consumed in order)
+    if (slots > 1)
+      wait(1, outs.size());
+    Value firstTile = mul(slot, blockTiles);
     loop(blockTiles, [&](Value t) {
       llvm::DenseMap<Value, Value> memo = hoisted;
       if (!rows->empty()) {
         Value rowOffset = mul(div(t, g.colTiles), kRowStreamRowBytes);
         for (const RowStream &r : *rows)
-          memo[r.value] = loadRow(r, rowOffset);
+          memo[r.value] = loadRow(r, add(mul(slot, r.slotBytes), rowOffset));
       }
       // The tile's place in the result, for the broadcast sources.
       Value global = add(mul(blk, blockTiles), t);
+      Value colInBlock = blockTiles > g.colTiles ? rem(t, g.colTiles) : t;
       for (auto &[value, mem, buf] : *colStreams)
         memo[value] = loadColumn(
             *this, buf,
             !cast<RankedTensorType>(value.getType()).getElementType().isF32(),
-            blockTiles > g.colTiles ? rem(t, g.colTiles) : t);
+            add(mul(slot, columnSlotBytes(blockCols) / (kLanes * 4)),
+                colInBlock));
       for (auto &[value, form] : spreads)
         if (form.spread == Spread::Iota)
           memo[value] = iotaTile(value.getDefiningOp<hlo::IotaOp>(),
@@ -865,21 +891,34 @@ Lowering::emitLoopKernel(ValueRange roots,
       for (const Resident &r : *perTile)
         memo[r.value] = residentAt(*this, r, g, div(global, g.colTiles),
                                    rem(global, g.colTiles));
+      Value inSlot = add(firstTile, t);
       for (Out &out : outs) {
-        FailureOr<Value> r = emitTile(out.value, t, ins, memo);
+        FailureOr<Value> r = emitTile(out.value, inSlot, ins, memo);
         if (failed(r)) {
           status = failure();
           return;
         }
         tpu::VStoreOp::create(b, loc, *r, out.buf.arena,
-                              add(mul(t, out.tileBytes), out.buf.offset), 0);
+                              add(mul(inSlot, out.tileBytes), out.buf.offset),
+                              0);
       }
     });
-    for (Out &out : outs)
-      dma(out.buf.arena, c(out.buf.offset), out.mem,
-          mul(blk, out.buf.bytes), 1, out.buf.bytes, 0, 0, 1);
-    wait(1, outs.size());
+    for (Out &out : outs) {
+      int64_t bytes = out.buf.bytes / slots;
+      dma(out.buf.arena, add(mul(slot, bytes), out.buf.offset), out.mem,
+          mul(blk, bytes), 1, bytes, 0, 0, 1);
+    }
+  };
+  // Both output slots start free.
+  if (slots > 1)
+    tpu::SemSignalOp::create(b, loc, 1, slots * outs.size());
+  fetch(c(0));
+  loop(blocks - 1, [&](Value blk) {
+    fetch(add(blk, 1));
+    run(blk);
   });
+  run(c(blocks - 1));
+  wait(1, std::min<int64_t>(blocks, slots) * outs.size());
   return status;
 }
 

@@ -8,7 +8,7 @@
 // CHECK: %[[BUF:.+]] = tpu.alloc {tpu.overlay, tpu.step = 1 : i64} : memref<4096xbf16, #tpu.memory_space<vmem>>
 // CHECK: %[[OUT:.+]] = tpu.alloc {tpu.live = array<i64: 1, 2>, tpu.plan_offset = 0 : i64} : memref<8x256xbf16, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>>
 // CHECK: tpu.dma %[[X]][%{{.+}}] -> %[[BUF]][%{{.+}}] chunks = 1 chunk_bytes = 4096 {{.*}} sem = 0
-// CHECK-NEXT: tpu.sem_wait 0, 1
+// CHECK: tpu.sem_wait 0, 1
 // CHECK: tpu.loop %{{.+}} = 0 to %{{.+}} {
 // CHECK: tpu.vload %[[BUF]]
 // CHECK-NEXT: tpu.vexp %{{.+}} : vector<8x128xf32> loc(#[[EXP:loc[0-9]+]])
