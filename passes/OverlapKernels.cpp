@@ -70,16 +70,17 @@ bool inSpace(Value memref, tpu::MemorySpace space) {
   return type && tpu::getMemorySpace(type) == space;
 }
 
-/// An upper bound of an HBM array's bytes: the two minor dims padded to
-/// 128 and 4-byte elements, whatever its tiled layout (an overestimate
-/// only makes more buffers overlap).
+/// An upper bound of an HBM array's bytes: 4-byte elements, the two minor
+/// dims padded to 128 (rank 1 to 1024, rank 0 one 1024-element tile),
+/// whatever its tiled layout (an overestimate only makes more buffers
+/// overlap).
 int64_t hbmBytesBound(MemRefType type) {
   ArrayRef<int64_t> shape = type.getShape();
+  if (shape.size() <= 1)
+    return (shape.empty() ? 1024 : llvm::alignTo(shape[0], 1024)) * 4;
   int64_t elems = 1;
   for (auto [i, d] : llvm::enumerate(shape))
     elems *= i + 2 >= shape.size() ? llvm::alignTo(d, 128) : d;
-  if (shape.empty())
-    elems = 1024;
   return elems * 4;
 }
 

@@ -179,3 +179,33 @@ func.func @leading_write_in_flight(%x: memref<8x128xf32, #t, #hbm>) {
   tpu.vstore %w, %a2[%c0] : vector<8x128xf32>, memref<1024xf32, #vmem>
   return
 }
+
+// -----
+
+#hbm = #tpu.memory_space<hbm>
+#vmem = #tpu.memory_space<vmem>
+#r = #tpu.tiled<{0:T(1024)}>
+
+// Rank 1: f32[10] takes a whole 1024-element tile (4096 bytes), so the plan
+// ranges [0, 4096) and [2048, 6144) overlap. Not moved.
+// CHECK-LABEL: func.func @plan_offsets_overlap_rank1
+// CHECK: tpu.dma %{{.+}}[%{{.+}}] -> %{{.+}}[%{{.+}}] {{.+}} sem = 0 {tpu.step = 2 : i64}
+// CHECK-NOT: sem = 31
+func.func @plan_offsets_overlap_rank1(%x: memref<10xf32, #r, #hbm>) {
+  %a1 = tpu.alloc {tpu.overlay = 0 : i64, tpu.step = 1 : i64} : memref<1024xf32, #vmem>
+  %a2 = tpu.alloc {tpu.overlay = 4096 : i64, tpu.step = 2 : i64} : memref<1024xf32, #vmem>
+  %t1 = tpu.alloc {tpu.live = array<i64: 1, 1>, tpu.plan_offset = 0 : i64} : memref<10xf32, #r, #hbm>
+  %t2 = tpu.alloc {tpu.live = array<i64: 2, 2>, tpu.plan_offset = 2048 : i64} : memref<10xf32, #r, #hbm>
+  %c0 = arith.constant {tpu.step = 1 : i64} 0 : index
+  tpu.dma %x[%c0] -> %a1[%c0] chunks = 1 chunk_bytes = 4096 src_stride = 0 dst_stride = 0 sem = 0 : memref<10xf32, #r, #hbm> -> memref<1024xf32, #vmem>
+  tpu.sem_wait 0, 1
+  %v = tpu.vload %a1[%c0] : memref<1024xf32, #vmem> -> vector<8x128xf32>
+  tpu.vstore %v, %a1[%c0] : vector<8x128xf32>, memref<1024xf32, #vmem>
+  tpu.dma %a1[%c0] -> %t1[%c0] chunks = 1 chunk_bytes = 4096 src_stride = 0 dst_stride = 0 sem = 1 : memref<1024xf32, #vmem> -> memref<10xf32, #r, #hbm>
+  tpu.sem_wait 1, 1
+  tpu.dma %t2[%c0] -> %a2[%c0] chunks = 1 chunk_bytes = 4096 src_stride = 0 dst_stride = 0 sem = 0 {tpu.step = 2 : i64} : memref<10xf32, #r, #hbm> -> memref<1024xf32, #vmem>
+  tpu.sem_wait 0, 1
+  %w = tpu.vload %a2[%c0] : memref<1024xf32, #vmem> -> vector<8x128xf32>
+  tpu.vstore %w, %a2[%c0] : vector<8x128xf32>, memref<1024xf32, #vmem>
+  return
+}
