@@ -169,6 +169,10 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
   // step marks and constant DMA offsets: before the cleanup.
   AllocateVmemOptions vmem;
   vmem.targetName = config.target;
+  // Off until the loop kernels' per-column reads stay within what they
+  // fetched: with neighbours apart, onehot-loss's wide case reads VMEM no
+  // DMA wrote (with all regions at 0 it read the previous step's bytes).
+  vmem.separateNeighbours = false;
   pm.addPass(createAllocateVmem(vmem));
   OverlapKernelsOptions overlap;
   overlap.targetName = config.target;
