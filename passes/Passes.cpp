@@ -184,6 +184,14 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
   convert.targetName = config.target;
   convert.dotPrecision = config.dotPrecision;
   pm.addPass(createConvertHloToTpu(convert));
+  // VMEM placement and the overlap across kernels read the conversion's
+  // step marks and constant DMA offsets: before the cleanup.
+  AllocateVmemOptions vmem;
+  vmem.targetName = config.target;
+  pm.addPass(createAllocateVmem(vmem));
+  OverlapKernelsOptions overlap;
+  overlap.targetName = config.target;
+  pm.addPass(createOverlapKernels(overlap));
   // The kernels compute each address where they need it: the same tile
   // index, division or product several times per tile, and values no
   // instruction reads (a broadcast source's column when it spreads by

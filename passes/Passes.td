@@ -1013,6 +1013,83 @@ def CseScalars : Pass<"tpuc-cse-scalars"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def AllocateVmem : Pass<"tpuc-allocate-vmem", "mlir::ModuleOp"> {
+  let summary = "Place each step's VMEM region in the overlaid VMEM arena";
+  let description = [{
+    tpuc-convert-hlo-to-tpu gives each step (top-level hlo op) its own VMEM
+    arenas: one `tpu.alloc` per element type, marked `tpu.overlay` and
+    `tpu.step = k`, sized for the step's largest kernel, which its kernels
+    address from 0. This pass places every step's region in the overlay
+    region (after the other VMEM buffers) by setting `tpu.overlay` to its
+    byte offset: at 0, or with `separate-neighbours` (the default) right
+    after the previous step's region when both fit in the target's VMEM,
+    so that tpuc-overlap-kernels may issue a step's input DMAs while the
+    previous step runs. A step whose region does not fit is an error. With
+    `separate-neighbours=false` every region starts at 0, which is where
+    the overlaid arenas put all kernels before this pass existed.
+
+    ```mlir
+    // Before:
+    %0 = tpu.alloc {tpu.overlay, tpu.step = 1 : i64} : memref<8192xf32, #tpu.memory_space<vmem>>
+    %1 = tpu.alloc {tpu.overlay, tpu.step = 2 : i64} : memref<4096xf32, #tpu.memory_space<vmem>>
+    // After:
+    %0 = tpu.alloc {tpu.overlay = 0 : i64, tpu.step = 1 : i64} : memref<8192xf32, #tpu.memory_space<vmem>>
+    %1 = tpu.alloc {tpu.overlay = 32768 : i64, tpu.step = 2 : i64} : memref<4096xf32, #tpu.memory_space<vmem>>
+    ```
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", "\"tpu-v3\"",
+           "Target preset (its VMEM size) when the module has no tpuc.target">,
+    Option<"separateNeighbours", "separate-neighbours", "bool", "true",
+           "Place each step's region apart from the previous step's when "
+           "both fit (else every region at 0)">,
+  ];
+  let dependentDialects = ["::tpuc::tpu::TpuDialect"];
+}
+
+def OverlapKernels : Pass<"tpuc-overlap-kernels", "mlir::ModuleOp"> {
+  let summary = "Issue each step's leading input DMAs while the previous "
+                "step's kernels run";
+  let description = [{
+    After tpuc-allocate-vmem: moves each step's leading HBM -> VMEM DMAs
+    (issued before its first compute, with constant offsets, consumed by a
+    wait of that leading run) into the previous step, right after that
+    step's own leading DMAs, when it is safe: no op passed (nested ops of
+    loops, whiles and conditionals included) touches a VMEM byte of the
+    destination, writes by DMA an HBM buffer the DMA reads (the same
+    memref, or buffers whose `tpu.plan_offset` ranges overlap), reaches HBM
+    other than by DMA (collectives need every DMA retired), or uses the
+    prefetch semaphores. A moved DMA signals one of the target's last two
+    semaphores (alternating by step; nothing else may use them, else the
+    pass does nothing), the wait that consumed it counts one less (and
+    goes when it reaches 0), a wait for all of the step's prefetches goes
+    before the first such wait, and the source's `tpu.live` is extended to
+    the previous step. Order is deterministic (program order).
+
+    ```mlir
+    // Before (step 2 reads %w, which step 1 does not write):
+    tpu.dma %x[%c0] -> %a1[%c0] ... sem = 0 {tpu.step = 1 : i64}
+    tpu.sem_wait 0, 1
+    ... step 1's compute, its output DMA and wait ...
+    tpu.dma %w[%c0] -> %a2[%c0] ... sem = 0 {tpu.step = 2 : i64}
+    tpu.sem_wait 0, 1
+    // After:
+    tpu.dma %x[%c0] -> %a1[%c0] ... sem = 0 {tpu.step = 1 : i64}
+    tpu.dma %w[%c0] -> %a2[%c0] ... sem = 31
+    tpu.sem_wait 0, 1
+    ... step 1's compute, its output DMA and wait ...
+    tpu.sem_wait 31, 1 {tpu.step = 2 : i64}
+    ```
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", "\"tpu-v3\"",
+           "Target preset (its semaphore count) when the module has no "
+           "tpuc.target">,
+  ];
+  let dependentDialects = ["::tpuc::tpu::TpuDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def ShardingPropagation : Pass<"tpuc-sharding-propagation", "mlir::ModuleOp"> {
   let summary = "Give every op of a sharded program its sharding (GSPMD's "
                 "sharding propagation)";

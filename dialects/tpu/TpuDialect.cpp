@@ -231,8 +231,11 @@ OnChipPlacement tpuc::tpu::placeOnChipBuffers(Operation *func) {
   int64_t &end = placement.end[static_cast<int>(MemorySpace::vmem)];
   int64_t base = llvm::alignTo(end, getAllocAlignment(MemorySpace::vmem));
   for (AllocOp alloc : overlays) {
-    placement.offsets[alloc.getResult()] = base;
-    end = std::max(end, base + getBufferBytes(alloc.getType()));
+    int64_t at = base;
+    if (auto offset = alloc->getAttrOfType<IntegerAttr>(kOverlayAttrName))
+      at += offset.getInt();
+    placement.offsets[alloc.getResult()] = at;
+    end = std::max(end, at + getBufferBytes(alloc.getType()));
   }
   return placement;
 }
@@ -241,10 +244,22 @@ LogicalResult TpuDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attribute) {
   if (attribute.getName() == kOverlayAttrName) {
     auto alloc = dyn_cast<AllocOp>(op);
+    auto offset = dyn_cast<IntegerAttr>(attribute.getValue());
     if (!alloc || getMemorySpace(alloc.getType()) != MemorySpace::vmem ||
-        !isa<UnitAttr>(attribute.getValue()))
-      return op->emitError() << "'" << kOverlayAttrName
-                             << "' is a unit attribute of a VMEM tpu.alloc";
+        !(isa<UnitAttr>(attribute.getValue()) ||
+          (offset && offset.getInt() >= 0 &&
+           offset.getInt() % getAllocAlignment(MemorySpace::vmem) == 0)))
+      return op->emitError()
+             << "'" << kOverlayAttrName
+             << "' is a unit attribute or a non-negative offset (a multiple "
+                "of 4096) of a VMEM tpu.alloc";
+    return success();
+  }
+  if (attribute.getName() == kStepAttrName) {
+    auto step = dyn_cast<IntegerAttr>(attribute.getValue());
+    if (!step || step.getInt() < 0)
+      return op->emitError() << "'" << kStepAttrName
+                             << "' must be a non-negative integer";
     return success();
   }
   if (attribute.getName() == kLiveAttrName ||

@@ -37,11 +37,16 @@ int64_t getBufferBytes(mlir::MemRefType type);
 /// unrelated buffers never wait for each other.
 int64_t getAllocAlignment(MemorySpace space);
 
-/// The discardable unit attribute `tpu.overlay` on a VMEM tpu.alloc: all
-/// such buffers of a function start at one address (typed views of one
-/// scratch region, e.g. the code generator's per-element-type arenas,
-/// whose kernels use disjoint byte offsets in it).
+/// The discardable attribute `tpu.overlay` on a VMEM tpu.alloc: such
+/// buffers of a function share one scratch region after the other VMEM
+/// buffers (typed views of it, e.g. the code generator's per-element-type
+/// arenas). A unit attribute puts the buffer at the region's start, an
+/// integer at that byte offset in it (tpuc-allocate-vmem's placement).
 inline constexpr llvm::StringLiteral kOverlayAttrName = "tpu.overlay";
+/// `tpu.step = k` (an integer >= 0): on a VMEM arena, the step (top-level
+/// HLO op) whose kernels use it; on an op of a function body, the first op
+/// of step k's kernels (tpuc-convert-hlo-to-tpu sets both).
+inline constexpr llvm::StringLiteral kStepAttrName = "tpu.step";
 /// On an HBM tpu.alloc: `array<i64: first, last>`, the steps (top-level
 /// HLO ops) whose kernels use it. Buffers live in disjoint steps may share
 /// memory (the serializer's heap).
@@ -57,7 +62,8 @@ inline constexpr llvm::StringLiteral kPlannedHbmAttrName = "tpu.planned_hbm_byte
 
 /// Where the serializer places a function's static VMEM/SMEM buffers, in
 /// program order, each aligned by getAllocAlignment; the overlay buffers
-/// share one base after all the others. `offsets` maps each on-chip
+/// share one base after all the others, each at its `tpu.overlay` offset
+/// from it. `offsets` maps each on-chip
 /// tpu.alloc result to its address, `end` is the bytes used per space
 /// (indexed by MemorySpace).
 struct OnChipPlacement {

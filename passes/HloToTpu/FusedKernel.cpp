@@ -609,9 +609,16 @@ columnStreams(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
   if (failed(sources))
     return failure();
   SmallVector<std::tuple<Value, Value, VBuf>> streams;
-  for (auto &[value, mem, elem] : *sources)
-    streams.push_back(
-        {value, mem, l.vmem(elem, slots * columnSlotBytes(tiles))});
+  for (auto &[value, mem, elem] : *sources) {
+    VBuf buf = l.vmem(elem, slots * columnSlotBytes(tiles));
+    // The slack after each slot's columns is read (by the last columns'
+    // loads, beyond sublane 0) but never fetched: zero it once.
+    Value zero = elem.isF32() ? l.splatF32(0.0) : l.splatIndex(l.c(0));
+    for (int64_t slot = 0; slot < slots; ++slot)
+      l.vstore(zero, buf,
+               l.c(slot * columnSlotBytes(tiles) + tiles * kLanes * 4));
+    streams.push_back({value, mem, buf});
+  }
   return streams;
 }
 

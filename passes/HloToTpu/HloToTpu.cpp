@@ -101,11 +101,15 @@ LogicalResult Lowering::run() {
   if (failed(recordDeviceGrid())) // Collective.cpp
     return failure();
 
-  // Size the arenas (one overlaid region) for the largest kernel.
-  int64_t bytes = std::max<int64_t>(peakKernelBytes, 4096);
-  for (auto &[elem, arena] : arenas)
+  // Size each step's arenas (one overlaid region) for its largest kernel;
+  // tpuc-allocate-vmem places the regions.
+  for (auto &[key, arena] : arenas) {
+    Type elem = key.second;
+    int64_t bytes = std::max<int64_t>(stepBytes.lookup(key.first), 4096);
     arena.setType(MemRefType::get({bytes / elementBytes(elem)}, elem, nullptr,
                                   vmemSpace));
+  }
+  markSteps();
   if (allocPoint->use_empty())
     allocPoint->erase();
   return success();
@@ -118,6 +122,7 @@ LogicalResult Lowering::run() {
 LogicalResult Lowering::lowerReturn(Operation *terminator) {
   Block *entry = &newFunc.getBody().front();
   stepMarks.push_back(&entry->back()); // the result copies and the return
+  step = stepMarks.size();
   SmallVector<Value> results;
   for (Value v : terminator->getOperands()) {
     loc = terminator->getLoc();
@@ -351,6 +356,18 @@ bool Lowering::writesInPlace(Value buffer, Value returned,
   return true;
 }
 
+void Lowering::markSteps() {
+  Builder builder(ctx);
+  for (size_t k = 0; k < stepMarks.size(); ++k) {
+    Operation *first = stepMarks[k]->getNextNode();
+    if (!first || first->hasTrait<mlir::OpTrait::IsTerminator>() ||
+        (k + 1 < stepMarks.size() && stepMarks[k + 1] == stepMarks[k]))
+      continue;
+    first->setAttr(tpu::kStepAttrName,
+                   builder.getI64IntegerAttr(static_cast<int64_t>(k + 1)));
+  }
+}
+
 /// The module's input_output_alias (XLA's donation): output i is written
 /// into parameter p's buffer, so a training step's updated parameters
 /// replace the old ones in place and the executable records the alias.
@@ -545,6 +562,7 @@ LogicalResult convertWithKernel(Lowering &l, Operation *op,
     }
   }
   l.stepMarks.push_back(&l.newFunc.getBody().front().back());
+  l.step = l.stepMarks.size();
   if (failed(l.lowerOp(op)))
     return failure();
   SmallVector<SmallVector<Value>> replacements;

@@ -290,8 +290,8 @@ private:
 /// The emitter every kernel builds with: the tpu ops' builders (scalar
 /// arithmetic folded to constants, loops, DMA, vregs, the MXU issue loop),
 /// the HBM buffer types and allocation, and the per-kernel state: the
-/// kernel's op and location and its VMEM, bump-allocated in the overlaid
-/// arenas between beginKernel and endKernel (which checks it against the
+/// kernel's op and location and its VMEM, bump-allocated in its step's
+/// overlaid arenas between beginKernel and endKernel (which checks it against the
 /// target). The driver's state (value -> memref maps, steps, the memory
 /// plan) is `Lowering`'s.
 class KernelBuilder {
@@ -327,9 +327,12 @@ public:
     return tpu::AllocOp::create(b, loc, memType);
   }
   /// VMEM for the current kernel: bump allocation in the arena of the
-  /// element type, 4 KiB aligned (the scoreboard's page).
+  /// element type, 4 KiB aligned (the scoreboard's page). Each step (top-
+  /// level hlo op) has its own arenas, marked `tpu.step`; the kernels of a
+  /// step overlay them from offset 0, and tpuc-allocate-vmem places each
+  /// step's region in VMEM (`tpu.overlay = offset`).
   VBuf vmem(Type elem, int64_t bytes) {
-    Value &arena = arenas[elem];
+    Value &arena = arenas[{step, elem}];
     if (!arena) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(allocPoint);
@@ -338,9 +341,13 @@ public:
       // The arenas of all element types overlay one VMEM region: a
       // kernel's regions are disjoint byte ranges of it, whatever type.
       arena.getDefiningOp()->setAttr(tpu::kOverlayAttrName, b.getUnitAttr());
+      arena.getDefiningOp()->setAttr(tpu::kStepAttrName,
+                                     b.getI64IntegerAttr(step));
     }
     VBuf buf{arena, kernelBytes, bytes};
     kernelBytes += ceilDiv(bytes, 4096) * 4096;
+    int64_t &peak = stepBytes[step];
+    peak = std::max(peak, kernelBytes);
     return buf;
   }
   void beginKernel(Operation *op) {
@@ -351,7 +358,6 @@ public:
   /// Records the kernel's VMEM and fails when it exceeds the target's.
   LogicalResult endKernel() {
     int64_t total = kernelBytes;
-    peakKernelBytes = std::max(peakKernelBytes, total);
     int64_t vmemBytes = spec.machine.vmem_bytes();
     if (total > vmemBytes)
       return kernelOp->emitError()
@@ -490,9 +496,13 @@ public:
   Operation *allocPoint = nullptr;
   Location loc = UnknownLoc::get(ctx);
   Operation *kernelOp = nullptr;
-  llvm::MapVector<Type, Value> arenas;
+  /// The VMEM arenas of each step and element type.
+  llvm::MapVector<std::pair<int64_t, Type>, Value> arenas;
+  /// The step (top-level hlo op, numbered from 1 as tpu.live numbers them)
+  /// being lowered, and the most VMEM any kernel of each step took.
+  int64_t step = 0;
+  llvm::DenseMap<int64_t, int64_t> stepBytes;
   int64_t kernelBytes = 0;     // VMEM the current kernel has taken
-  int64_t peakKernelBytes = 0; // the most any kernel took: the arenas' size
 };
 
 class Lowering : public KernelBuilder {
@@ -567,6 +577,9 @@ public:
   // HBM placement: the steps each buffer is used in and the memory plan's
   // offset of the value it holds (the serializer places the buffers).
   void annotateHbmBuffers(int64_t numSteps);
+  /// Marks the first top-level op of each step k that emitted any with
+  /// `tpu.step = k` (tpuc-overlap-kernels finds the kernels by them).
+  void markSteps();
 
   // --- the device grid and the ICI (Collective.cpp) -----------------------------
   interpreter::DeviceGrid deviceGrid();

@@ -905,6 +905,23 @@ absl::Status Machine::dma(const exe::Instruction &in) {
     if (uint8_t *p = dev_.hbmRange(addr, chunkBytes)) {
       if (tracking_)
         trackHbm(addr, chunkBytes, write);
+      // A functional run also checks HBM against the DMAs in flight: bytes
+      // one writes may not be read by another before its wait, nor bytes
+      // one reads written (a prefetch moved above a write of its source is
+      // a race). Two writes of the same bytes are not checked: the MXU
+      // kernels' write-backs on 256-wide MXUs overlap that way today.
+      if (opts_.functional) {
+        uint64_t begin = addr, end = addr + chunkBytes;
+        for (const InFlightDma &d : inFlight_)
+          for (const Range &r : d.touched)
+            if (write != r.written && r.overlaps(exe::HBM, begin, end))
+              return trap(absl::StrCat(
+                  "DMA ", write ? "writes" : "reads", " HBM [", hex(addr),
+                  ", +", chunkBytes, ") which the DMA of instruction ", d.pc,
+                  " still in flight ", r.written ? "writes" : "reads",
+                  " (missing SEM_WAIT on semaphore ", d.sem, ")"));
+        addRange(flight.touched, {exe::HBM, begin, end, write});
+      }
       return p;
     }
     return trap(absl::StrCat("DMA ", write ? "writes" : "reads", " HBM [",

@@ -10,7 +10,7 @@
 // RUN: not tpuc compile %t/f16.mlir -o %t/f16.tpx 2>&1 | FileCheck %s --check-prefix=F16
 // RUN: not tpuc compile %t/s64pow.mlir -o %t/d.tpx 2>&1 | FileCheck %s --check-prefix=POW
 // RUN: not ls %t/e.tpx %t/s8.tpx %t/u16.tpx %t/f16.tpx %t/d.tpx
-// ENTRY: entry.mlir:1:17: error: tpuc cannot lower entry type 'tensor<8x128xi8>' yet (f32, bf16, s32 and u32 arrays only)
+// ENTRY: entry.mlir:1:17: error: tpuc cannot lower entry type 'tensor<8x128xi8>' yet (f32, bf16, s32, u32 and pred arrays only)
 // S8: s8.mlir:3:8: error: tpuc does not compute 'hlo.mulhi' on 8- or 16-bit integers yet (docs/integers.md)
 // U16: u16.mlir:2:8: error: tpuc does not compute 'hlo.bitcast_convert' on 8- or 16-bit integers yet (docs/integers.md)
 // F16: f16.mlir:2:8: error: tpuc cannot lower 'hlo.convert' producing tensor<8x128xf16> yet

@@ -11,9 +11,9 @@
 // CHECK: %[[RS:.+]] = tpu.alloc {{.*}}memref<2x128xf32
 // CHECK: %[[A2A:.+]] = tpu.alloc {{.*}}memref<8x128xf32
 // CHECK: %[[CP:.+]] = tpu.alloc {{.*}}memref<8x128xf32
-// CHECK: tpu.all_reduce %arg0 -> %[[AR]] {groups = dense<{{\[\[}}0, 1, 2, 3]]> : tensor<1x4xi64>, reduce = "add"}
+// CHECK: tpu.all_reduce %arg0 -> %[[AR]] {groups = dense<{{\[\[}}0, 1, 2, 3]]> : tensor<1x4xi64>, reduce = "add"{{(, tpu.step = 1 : i64)?}}}
 // CHECK-NEXT: tpu.all_gather %arg0 -> %[[AG]] {dimension = 0 : i64, groups = dense<{{\[\[}}0, 1, 2, 3]]>
-// CHECK-NEXT: tpu.reduce_scatter %arg0 -> %[[RS]] {dimension = 0 : i64, {{.*}}reduce = "add"}
+// CHECK-NEXT: tpu.reduce_scatter %arg0 -> %[[RS]] {dimension = 0 : i64, {{.*}}reduce = "add"{{(, tpu.step = 3 : i64)?}}}
 // CHECK-NEXT: tpu.all_to_all %arg0 -> %[[A2A]] {dimension = 0 : i64
 // CHECK-NEXT: tpu.collective_permute %arg0 -> %[[CP]] {pairs = dense<{{\[\[}}3, 0], [0, 1], [1, 2], [2, 3]]>
 // CHECK-NEXT: return %[[AR]], %[[AG]], %[[RS]], %[[A2A]], %[[CP]]

@@ -5,7 +5,7 @@
 // CHECK: module attributes {{{.*}}tpu.target = #tpu.target<name = "tpu-v3"
 // CHECK-LABEL: func.func @exp
 // CHECK-SAME: (%[[X:.+]]: memref<8x256xbf16, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>>
-// CHECK: %[[BUF:.+]] = tpu.alloc {tpu.overlay} : memref<4096xbf16, #tpu.memory_space<vmem>>
+// CHECK: %[[BUF:.+]] = tpu.alloc {tpu.overlay, tpu.step = 1 : i64} : memref<4096xbf16, #tpu.memory_space<vmem>>
 // CHECK: %[[OUT:.+]] = tpu.alloc {tpu.live = array<i64: 1, 2>, tpu.plan_offset = 0 : i64} : memref<8x256xbf16, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>>
 // CHECK: tpu.dma %[[X]][%{{.+}}] -> %[[BUF]][%{{.+}}] chunks = 1 chunk_bytes = 4096 {{.*}} sem = 0
 // CHECK: tpu.sem_wait 0, 1

@@ -556,9 +556,36 @@ func.func @if_else(%f: i64) {
 // -----
 
 func.func @overlay_on_hbm() {
-  // expected-error @+1 {{'tpu.overlay' is a unit attribute of a VMEM tpu.alloc}}
+  // expected-error @+1 {{'tpu.overlay' is a unit attribute or a non-negative offset (a multiple of 4096) of a VMEM tpu.alloc}}
   %0 = tpu.alloc {tpu.overlay} : memref<8x128xf32, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>>
   return
+}
+
+// -----
+
+func.func @overlay_offset_unaligned() {
+  // expected-error @+1 {{'tpu.overlay' is a unit attribute or a non-negative offset (a multiple of 4096) of a VMEM tpu.alloc}}
+  %0 = tpu.alloc {tpu.overlay = 100 : i64} : memref<1024xf32, #tpu.memory_space<vmem>>
+  return
+}
+
+// -----
+
+func.func @step_negative() {
+  // expected-error @+1 {{'tpu.step' must be a non-negative integer}}
+  %0 = tpu.alloc {tpu.overlay, tpu.step = -1 : i64} : memref<1024xf32, #tpu.memory_space<vmem>>
+  return
+}
+
+// -----
+
+// An overlay buffer at an offset must still fit: 12 MiB + 8 MiB > 16 MiB.
+module attributes {tpu.target = #tpu.target<vmem_bytes = 16777216>} {
+  func.func @overlay_offset_too_far() {
+    // expected-error @+1 {{needs 20971520 bytes of vmem with the buffers before it, but the target has 16777216}}
+    %0 = tpu.alloc {tpu.overlay = 12582912 : i64} : memref<2097152xf32, #tpu.memory_space<vmem>>
+    return
+  }
 }
 
 // -----

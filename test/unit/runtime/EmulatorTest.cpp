@@ -733,6 +733,49 @@ TEST(Traps, DmaRaceWithoutWait) {
             "semaphore 2)");
 }
 
+TEST(Traps, HbmRaceWithoutWait) {
+  // A DMA reading HBM bytes that a DMA in flight writes (a prefetch moved
+  // above a write of its source, docs/codegen.md) traps in a functional
+  // run, as VMEM races do.
+  ProgramBuilder p;
+  p.addBuffer("b", 8192);
+  p.vsplatF32(0, 1);
+  p.vst(0, imm(0), exe::F32);
+  p.dma(exe::VMEM, imm(0), exe::HBM, imm(0), imm(4096), imm(1), imm(0),
+        imm(0), imm(1));
+  p.dma(exe::HBM, imm(2048), exe::VMEM, imm(8192), imm(1024), imm(1),
+        imm(0), imm(0), imm(0));
+  EXPECT_EQ(trapMessage(p),
+            "trap at instruction 3 (DMA): DMA reads HBM [0x800, +1024) which "
+            "the DMA of instruction 2 still in flight writes (missing "
+            "SEM_WAIT on semaphore 1)");
+  // Writing bytes a DMA in flight reads is one too.
+  ProgramBuilder w;
+  w.addBuffer("b", 8192);
+  w.vsplatF32(0, 1);
+  w.vst(0, imm(0), exe::F32);
+  w.dma(exe::HBM, imm(0), exe::VMEM, imm(8192), imm(4096), imm(1), imm(0),
+        imm(0), imm(1));
+  w.dma(exe::VMEM, imm(0), exe::HBM, imm(1024), imm(512), imm(1), imm(0),
+        imm(0), imm(0));
+  EXPECT_EQ(trapMessage(w),
+            "trap at instruction 3 (DMA): DMA writes HBM [0x400, +512) which "
+            "the DMA of instruction 2 still in flight reads (missing "
+            "SEM_WAIT on semaphore 1)");
+  // Reading disjoint bytes of the same buffer is no race.
+  ProgramBuilder q;
+  q.addBuffer("b", 8192);
+  q.vsplatF32(0, 1);
+  q.vst(0, imm(0), exe::F32);
+  q.dma(exe::VMEM, imm(0), exe::HBM, imm(0), imm(4096), imm(1), imm(0),
+        imm(0), imm(1));
+  q.dma(exe::HBM, imm(4096), exe::VMEM, imm(8192), imm(1024), imm(1),
+        imm(0), imm(0), imm(0));
+  q.semWait(imm(1), imm(1));
+  q.semWait(imm(0), imm(1));
+  EXPECT_TRUE(runProgram(q).ok());
+}
+
 TEST(Traps, SemaphoreMisuse) {
   ProgramBuilder deadlock;
   deadlock.semSignal(imm(4), imm(1));
