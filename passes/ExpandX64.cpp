@@ -118,7 +118,8 @@ void Expander::retype(Value v) {
   values[v] = {split(v, /*planar=*/true), Value(), v};
   Value joined = hlo::BitcastConvertOp::create(
       b, v.getLoc(), wide, words(v, pairType(wide), /*planar=*/false));
-  values[joined] = values[v];
+  // By value: inserting may grow the map under a reference to an entry.
+  values[joined] = values.lookup(v);
   values.erase(v);
   for (OpOperand *use : uses)
     use->set(joined);

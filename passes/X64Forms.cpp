@@ -213,7 +213,8 @@ LogicalResult Expander::expandSort(hlo::SortOp op) {
                  block->getArgument(2 * first[i] + 2 + side)};
       map(arg, w);
       Value joined = join(arg);
-      values[joined] = values[arg];
+      // By value: inserting may grow the map under a reference to an entry.
+      values[joined] = values.lookup(arg);
       arg.replaceAllUsesWith(joined);
     }
   }
