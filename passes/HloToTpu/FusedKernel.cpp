@@ -304,10 +304,7 @@ LogicalResult Lowering::lowerFusion(hlo::FusionOp fusion) {
     if (failed(lowered) || applied)
       return lowered;
     // A kernel without an epilogue wrote its result: one loop kernel.
-    SmallVector<Value> computed;
-    for (Value root : ep->roots)
-      if (root != ep->result)
-        computed.push_back(root);
+    SmallVector<Value> computed = ep->computedRoots();
     if (computed.empty())
       return success();
     beginKernel(lastEpilogueOp);
@@ -648,13 +645,9 @@ static LogicalResult
 epilogueSpreads(const Lowering::EpilogueOps &e,
                 SmallVectorImpl<Value> &inputs,
                 SmallVectorImpl<std::pair<Value, BroadcastForm>> &spreads) {
-  SmallVector<Value> computed;
-  for (Value root : e.roots)
-    if (root != e.result)
-      computed.push_back(root);
   auto type = cast<RankedTensorType>(e.result.getType());
   if (failed(collectLeaves(
-          computed, type, [&](Operation *op) { return e.ops.contains(op); },
+          e.computedRoots(), type, [&](Operation *op) { return e.ops.contains(op); },
           inputs, spreads)))
     return failure();
   for (auto &[value, form] : spreads)
@@ -1029,12 +1022,7 @@ Lowering::emitLoopKernel(ValueRange roots,
   // Both output slots start free.
   if (slots > 1)
     tpu::SemSignalOp::create(b, loc, 1, slots * outs.size());
-  fetch(c(0));
-  loop(blocks - 1, [&](Value blk) {
-    fetch(add(blk, 1));
-    run(blk);
-  });
-  run(c(blocks - 1));
+  pipeline(blocks, fetch, run);
   wait(1, std::min<int64_t>(blocks, slots) * outs.size());
   return status;
 }

@@ -120,9 +120,7 @@ LogicalResult Lowering::run() {
 /// in XLA. A result read in a permuted layout took that layout's type
 /// (lowerTranspose): the function returns what it returns.
 LogicalResult Lowering::lowerReturn(Operation *terminator) {
-  Block *entry = &newFunc.getBody().front();
-  stepMarks.push_back(&entry->back()); // the result copies and the return
-  step = stepMarks.size();
+  beginStep(); // the result copies and the return
   SmallVector<Value> results;
   for (Value v : terminator->getOperands()) {
     loc = terminator->getLoc();
@@ -337,6 +335,8 @@ bool Lowering::writesInPlace(Value buffer, Value returned,
   // In the new function: the parameter's buffer is last used before the
   // buffer's first use (the buffer holds no earlier value), except by the
   // producer's own kernel.
+  // Recomputed per alias: the copies of the aliases before this one are
+  // reads of their buffers and parameters after every kernel.
   llvm::DenseMap<Operation *, int64_t> stepOf = entrySteps();
   Block &entry = newFunc.getBody().front();
   auto stepOfUse = [&](Operation *user) {
@@ -561,8 +561,7 @@ LogicalResult convertWithKernel(Lowering &l, Operation *op,
       l.hbm[operand] = mems[0];
     }
   }
-  l.stepMarks.push_back(&l.newFunc.getBody().front().back());
-  l.step = l.stepMarks.size();
+  l.beginStep();
   if (failed(l.lowerOp(op)))
     return failure();
   SmallVector<SmallVector<Value>> replacements;

@@ -424,6 +424,17 @@ public:
     b.setInsertionPoint(op.getBody()->getTerminator());
     body(op.getInductionVar());
   }
+  /// A software pipeline over `blocks` blocks: block b+1's `fetch` (its
+  /// DMAs) is issued before block b's `run`, which waits for block b's.
+  void pipeline(int64_t blocks, function_ref<void(Value)> fetch,
+                function_ref<void(Value)> run) {
+    fetch(c(0));
+    loop(blocks - 1, [&](Value blk) {
+      fetch(add(blk, 1));
+      run(blk);
+    });
+    run(c(blocks - 1));
+  }
   void dma(Value src, Value srcOff, Value dst, Value dstOff, int64_t chunks,
            int64_t chunkBytes, int64_t srcStride, int64_t dstStride,
            int sem) {
@@ -677,6 +688,14 @@ public:
     Value result;
     llvm::DenseSet<Operation *> ops;
     SmallVector<Value> roots;
+    /// The roots the epilogue's ops compute (all but the contraction's).
+    SmallVector<Value> computedRoots() const {
+      SmallVector<Value> computed;
+      for (Value root : roots)
+        if (root != result)
+          computed.push_back(root);
+      return computed;
+    }
   };
   /// Set by lowerFusion while it lowers the contraction of an output
   /// fusion; a kernel that applies it clears it (takeEpilogue).
@@ -736,6 +755,11 @@ public:
   /// The last op of the new function before each top-level hlo op's kernel
   /// (step k's ops follow stepMarks[k]).
   SmallVector<Operation *> stepMarks;
+  /// Starts the next step: its ops follow the new function's last op.
+  void beginStep() {
+    stepMarks.push_back(&newFunc.getBody().front().back());
+    step = stepMarks.size();
+  }
   /// A value's planned buffer (tpuc-assign-buffers' heap offset, -1 for
   /// none, and padded bytes) and the HBM memref holding it.
   struct HeldValue {

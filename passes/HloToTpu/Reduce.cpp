@@ -240,14 +240,10 @@ void streamBlocks(Lowering &l, Lowering::OperandStream &s, int64_t blocks,
     body(slot(blk), blk);
   };
   int64_t n = s.sources.size() + s.rows.size();
-  fetch(l.c(0));
-  l.loop(blocks - 1, [&](Value blk) {
-    fetch(l.add(blk, 1));
+  l.pipeline(blocks, fetch, [&](Value blk) {
     l.wait(0, n); // block blk (completions are consumed in issue order)
     run(blk);
   });
-  l.wait(0, n);
-  run(l.c(blocks - 1));
 }
 
 /// Byte offset in a rank >= 2 result of its element (`row`, `col`), where
