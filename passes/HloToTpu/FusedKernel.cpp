@@ -291,10 +291,13 @@ LogicalResult Lowering::lowerFusion(hlo::FusionOp fusion) {
   Operation *hero = nullptr, *lastEpilogueOp = nullptr;
   std::optional<EpilogueOps> ep = findEpilogue(body, hero, lastEpilogueOp);
   auto emitContraction = [&]() -> LogicalResult {
-    // The epilogue's operands computed by open groups are written first.
-    for (Operation *op : llvm::concat<Operation *>(
-             SmallVector<Operation *>{hero},
-             SmallVector<Operation *>(ep->ops.begin(), ep->ops.end())))
+    // The epilogue's operands computed by open groups are written first,
+    // in program order (ep->ops is a set: its order is the pointers').
+    SmallVector<Operation *> readers{hero};
+    for (Operation &op : body.without_terminator())
+      if (ep->ops.contains(&op))
+        readers.push_back(&op);
+    for (Operation *op : readers)
       if (failed(emitProducers(op)))
         return failure();
     epilogue = *ep;
