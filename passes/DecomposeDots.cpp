@@ -57,10 +57,6 @@ struct CanonicalizeDot : public OpRewritePattern<hlo::DotGeneralOp> {
     bool batched = !lb.empty();
     Location loc = op.getLoc();
 
-    auto relayout = [&](Value v, ArrayRef<int64_t> perm,
-                        ArrayRef<int64_t> shape) {
-      return relayoutOperand(rewriter, loc, v, perm, shape);
-    };
     SmallVector<int64_t> lhsPerm(lb), rhsPerm(rb);
     llvm::append_range(lhsPerm, lf);
     llvm::append_range(lhsPerm, lc);
@@ -75,8 +71,8 @@ struct CanonicalizeDot : public OpRewritePattern<hlo::DotGeneralOp> {
     llvm::append_values(lhsShape, m, k);
     llvm::append_values(rhsShape, k, n);
     llvm::append_values(outShape, m, n);
-    Value lhs = relayout(op.getLhs(), lhsPerm, lhsShape);
-    Value rhs = relayout(op.getRhs(), rhsPerm, rhsShape);
+    Value lhs = relayoutOperand(rewriter, loc, op.getLhs(), lhsPerm, lhsShape);
+    Value rhs = relayoutOperand(rewriter, loc, op.getRhs(), rhsPerm, rhsShape);
 
     int64_t b = batched ? 1 : 0;
     auto dims = hlo::DotDimensionNumbersAttr::get(

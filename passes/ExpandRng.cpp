@@ -179,13 +179,13 @@ Value standardNormal(LinalgBuilder &lb, ArrayRef<int64_t> shape,
       b.getDenseI64ArrayAttr(SmallVector<int64_t>(shape.size(), 1)));
 }
 
-/// The numbers of `op` (f32, s32 or u32) from the Philox state.
-Value draw(hlo::RngOp op, Value a, Value bound, Value state) {
-  OpBuilder b(op);
-  Location loc = op.getLoc();
+/// Numbers of `type` (f32, s32 or u32) in `distribution` from the Philox
+/// state.
+Value draw(OpBuilder &b, Location loc, RankedTensorType type,
+           hlo::RngDistribution distribution, Value a, Value bound,
+           Value state) {
   LinalgBuilder lb(b, loc);
-  auto type = cast<RankedTensorType>(op.getType());
-  if (op.getDistribution() == hlo::RngDistribution::NORMAL) {
+  if (distribution == hlo::RngDistribution::NORMAL) {
     // a_or_mean + b_or_sigma * normal.
     Value normal = standardNormal(lb, type.getShape(), state);
     Value scaled = hlo::MultiplyOp::create(b, loc, broadcast(lb, bound, type),
@@ -270,22 +270,21 @@ public:
       Value state = u64Constant(b, op.getLoc(), {seeds[&op], low, high});
       hlo::advanceRngState(low, high, rng.getStateDelta());
       Value a = rng.getA(), bound = rng.getB();
+      auto type = cast<RankedTensorType>(rng.getType());
       Value result;
-      if (cast<RankedTensorType>(rng.getType()).getElementType().isBF16()) {
+      if (type.getElementType().isBF16()) {
         // ConvertSmallFpRngToF32Rng: drawn in f32, then converted.
         auto f32 = RankedTensorType::get({}, b.getF32Type());
         a = hlo::ConvertOp::create(b, op.getLoc(), f32, a);
         bound = hlo::ConvertOp::create(b, op.getLoc(), f32, bound);
-        auto type = cast<RankedTensorType>(rng.getType());
-        auto wide = hlo::RngOp::create(
+        Value wide = draw(
             b, op.getLoc(),
-            RankedTensorType::get(type.getShape(), b.getF32Type()), a, bound,
-            rng.getDistributionAttr());
-        result = hlo::ConvertOp::create(b, op.getLoc(), type,
-                                        draw(wide, a, bound, state));
-        wide.erase();
+            RankedTensorType::get(type.getShape(), b.getF32Type()),
+            rng.getDistribution(), a, bound, state);
+        result = hlo::ConvertOp::create(b, op.getLoc(), type, wide);
       } else {
-        result = draw(rng, a, bound, state);
+        result = draw(b, op.getLoc(), type, rng.getDistribution(), a, bound,
+                      state);
       }
       rng.replaceAllUsesWith(result);
       op.erase();

@@ -63,10 +63,7 @@ WordPair Expander::get(Value v) {
   if (it != values.end())
     return it->second.words;
   OpBuilder::InsertionGuard guard(b);
-  if (Operation *def = v.getDefiningOp())
-    b.setInsertionPointAfter(def);
-  else
-    b.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
+  b.setInsertionPointAfterValue(v);
   Value array =
       hlo::BitcastConvertOp::create(b, v.getLoc(), pairType(tensorType(v)), v);
   WordPair w = split(array, false);
@@ -109,10 +106,7 @@ void Expander::retype(Value v) {
   for (OpOperand &use : v.getUses())
     uses.push_back(&use);
   OpBuilder::InsertionGuard guard(b);
-  if (Operation *def = v.getDefiningOp())
-    b.setInsertionPointAfter(def);
-  else
-    b.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
+  b.setInsertionPointAfterValue(v);
   v.setType(pairType(wide, /*planar=*/true));
   // The words (under v while the join the readers read is built).
   values[v] = {split(v, /*planar=*/true), Value(), v};
@@ -131,7 +125,8 @@ Value Expander::index(Value v) {
   return x.saturateToI32(get(v), isUnsigned64(v));
 }
 
-/// An op that moves elements without computing on them, once per word.
+/// An op that moves elements without computing on them, or computes on
+/// each bit alone (and, or, xor, not), once per word.
 void Expander::cloneWordwise(Operation *op, ArrayRef<unsigned> indexOperands) {
   SmallVector<Value> w[2];
   for (int k = 0; k < 2; ++k) {
@@ -160,11 +155,6 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
   X64Builder x(b, op->getLoc());
   auto binary = [&](auto f) {
     map(op->getResult(0), f(get(op->getOperand(0)), get(op->getOperand(1))));
-    return success();
-  };
-  auto wordwise = [&](auto create) {
-    WordPair a = get(op->getOperand(0)), c = get(op->getOperand(1));
-    map(op->getResult(0), {create(a.lo, c.lo), create(a.hi, c.hi)});
     return success();
   };
   bool isUnsigned = op->getNumOperands() && isX64(op->getOperand(0).getType())
@@ -261,24 +251,6 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
         map(a.getResult(), isUnsigned ? w : x.abs(w));
         return success();
       })
-      .Case([&](hlo::AndOp) {
-        return wordwise(
-            [&](Value a, Value c) { return hlo::AndOp::create(b, loc, a, c); });
-      })
-      .Case([&](hlo::OrOp) {
-        return wordwise(
-            [&](Value a, Value c) { return hlo::OrOp::create(b, loc, a, c); });
-      })
-      .Case([&](hlo::XorOp) {
-        return wordwise(
-            [&](Value a, Value c) { return hlo::XorOp::create(b, loc, a, c); });
-      })
-      .Case([&](hlo::NotOp) {
-        WordPair a = get(op->getOperand(0));
-        map(op->getResult(0), {hlo::NotOp::create(b, loc, a.lo),
-                               hlo::NotOp::create(b, loc, a.hi)});
-        return success();
-      })
       .Case([&](hlo::CompareOp c) {
         if (auto type = c.getCompareType())
           isUnsigned = *type == hlo::ComparisonType::UNSIGNED;
@@ -336,9 +308,7 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
       .Case([&](hlo::SignOp sg) {
         // -1, 0 or 1 (u64: 0 or 1).
         WordPair w = get(sg.getOperand());
-        Value nonzero = x.bit(hlo::OrOp::create(
-            b, loc, x.compare(ComparisonDirection::NE, w.lo, 0),
-            x.compare(ComparisonDirection::NE, w.hi, 0)));
+        Value nonzero = x.bit(x.nonzero(w));
         if (isUnsigned) {
           map(sg.getResult(), x.extend(nonzero, false));
         } else {
@@ -385,10 +355,11 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
       })
       .Case<hlo::BroadcastInDimOp, hlo::ReshapeOp, hlo::TransposeOp,
             hlo::ReverseOp, hlo::SliceOp, hlo::ConcatenateOp, hlo::PadOp,
-            hlo::CopyOp>([&](Operation *) {
-        cloneWordwise(op, {});
-        return success();
-      })
+            hlo::CopyOp, hlo::AndOp, hlo::OrOp, hlo::XorOp, hlo::NotOp>(
+          [&](Operation *) {
+            cloneWordwise(op, {});
+            return success();
+          })
       .Case<hlo::DynamicSliceOp, hlo::DynamicUpdateSliceOp, hlo::GatherOp>(
           [&](Operation *) {
             unsigned first = isa<hlo::DynamicUpdateSliceOp>(op) ? 2 : 1;

@@ -268,7 +268,6 @@ private:
     // and cur's ops before it that stay.
     OpBuilder builder(insertAt);
     llvm::MapVector<Operation *, int64_t> waitsLess; // consumer -> moved
-    int64_t moved = 0;
     llvm::DenseSet<Operation *> hoisted;
     for (Operation *op : prefix) {
       auto dma = dyn_cast<tpu::DmaOp>(op);
@@ -312,9 +311,8 @@ private:
                                {prev.number, live[1]}));
       hoisted.insert(op);
       ++waitsLess[consumer[op].getOperation()];
-      ++moved;
     }
-    if (!moved)
+    if (hoisted.empty())
       return;
 
     // The waits: one for every prefetch before the first wait that
@@ -326,7 +324,8 @@ private:
         break;
       }
     builder.setInsertionPoint(firstConsumer);
-    tpu::SemWaitOp::create(builder, firstConsumer->getLoc(), sem, moved);
+    tpu::SemWaitOp::create(builder, firstConsumer->getLoc(), sem,
+                           static_cast<int64_t>(hoisted.size()));
     for (auto [op, less] : waitsLess) {
       auto wait = cast<tpu::SemWaitOp>(op);
       if (wait.getCount() == less)
@@ -337,8 +336,7 @@ private:
     // cur's ops now start after prev's last one; the first carries the
     // step mark.
     cur.ops.clear();
-    for (Operation *op = prev.ops.back()->getNextNode(); op && op != end &&
-                                                       !op->hasTrait<OpTrait::IsTerminator>();
+    for (Operation *op = prev.ops.back()->getNextNode(); op && op != end;
          op = op->getNextNode())
       cur.ops.push_back(op);
     if (!cur.ops.empty())

@@ -36,9 +36,7 @@ LogicalResult Expander::expandConvert(hlo::ConvertOp op) {
   WordPair w = get(in);
   Value r;
   if (to.isInteger(1))
-    r = hlo::OrOp::create(b, op.getLoc(),
-                          x.compare(ComparisonDirection::NE, w.lo, 0),
-                          x.compare(ComparisonDirection::NE, w.hi, 0));
+    r = x.nonzero(w);
   else if (isa<FloatType>(to))
     r = x.toF32(w, isUnsigned64(in));
   else
@@ -52,6 +50,17 @@ LogicalResult Expander::expandConvert(hlo::ConvertOp op) {
   out.replaceAllUsesWith(r);
   return success();
 }
+
+namespace {
+/// The binary op `kind` of l and r (of l's type).
+Value createBinary(OpBuilder &b, Location loc, StringRef kind, Value l,
+                   Value r) {
+  OperationState state(loc, kind);
+  state.addOperands({l, r});
+  state.addTypes(l.getType());
+  return b.create(state)->getResult(0);
+}
+} // namespace
 
 /// A reduce of i32 `x` over `dims` with one binary op `kind`.
 Value Expander::reduce32(Value x, int32_t init, ArrayRef<int64_t> dims,
@@ -67,11 +76,9 @@ Value Expander::reduce32(Value x, int32_t init, ArrayRef<int64_t> dims,
   block->addArguments({scalar, scalar}, {loc, loc});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(block);
-  OperationState state(loc, kind);
-  state.addOperands(block->getArguments());
-  state.addTypes(scalar);
-  Operation *combine = b.create(state);
-  hlo::ReturnOp::create(b, loc, combine->getResult(0));
+  hlo::ReturnOp::create(
+      b, loc,
+      createBinary(b, loc, kind, block->getArgument(0), block->getArgument(1)));
   return reduce.getResult(0);
 }
 
@@ -126,14 +133,9 @@ LogicalResult Expander::expandReduce(hlo::ReduceOp op) {
     int32_t identity = isa<hlo::AndOp>(combine) ? -1 : 0;
     WordPair words{reduce32(in.lo, identity, dims, kind),
                    reduce32(in.hi, identity, dims, kind)};
-    Value lo = words.lo, hi = words.hi;
     WordPair i = initOf(init);
-    OperationState sl(op.getLoc(), kind), sh(op.getLoc(), kind);
-    sl.addOperands({lo, i.lo});
-    sl.addTypes(lo.getType());
-    sh.addOperands({hi, i.hi});
-    sh.addTypes(hi.getType());
-    r = {b.create(sl)->getResult(0), b.create(sh)->getResult(0)};
+    r = {createBinary(b, op.getLoc(), kind, words.lo, i.lo),
+         createBinary(b, op.getLoc(), kind, words.hi, i.hi)};
   } else if (isa<hlo::AddOp>(combine)) {
     // The low word in 16-bit halves, whose sums cannot overflow 32 bits.
     if (count > 65536)

@@ -155,6 +155,11 @@ WordPair X64Builder::select(Value pred, WordPair x, WordPair y) {
   return {select(pred, x.lo, y.lo), select(pred, x.hi, y.hi)};
 }
 
+Value X64Builder::nonzero(WordPair x) {
+  return orOf(compare(ComparisonDirection::NE, x.lo, 0),
+              compare(ComparisonDirection::NE, x.hi, 0));
+}
+
 WordPair X64Builder::minOrMax(WordPair x, WordPair y, bool isMax,
                               bool isUnsigned) {
   Value less = compare(ComparisonDirection::LT, x, y, isUnsigned);

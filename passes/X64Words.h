@@ -50,6 +50,8 @@ public:
   mlir::Value compare(hlo::ComparisonDirection dir, WordPair x, WordPair y,
                       bool isUnsigned);
   WordPair select(mlir::Value pred, WordPair x, WordPair y);
+  /// x != 0.
+  mlir::Value nonzero(WordPair x);
   WordPair minOrMax(WordPair x, WordPair y, bool isMax, bool isUnsigned);
   WordPair abs(WordPair x);
   /// XLA's shifts: the amount is unsigned; 64 or more shifts every bit out

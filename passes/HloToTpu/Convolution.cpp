@@ -30,6 +30,11 @@ namespace tpuc::hlotpu {
 namespace {
 
 constexpr int kSemIn = 0, kSemW = 1, kSemOut = 2;
+constexpr int64_t kF32Tile = kSublanes * kLanes * 4;
+constexpr int64_t kBf16Tile = kSublanes * kLanes * 2;
+
+/// `bytes` in whole 4 KiB pages, as Lowering::vmem allocates them.
+int64_t pages(int64_t bytes) { return ceilDiv(bytes, 4096) * 4096; }
 
 SmallVector<int64_t> attrOr(std::optional<ArrayRef<int64_t>> a, int64_t n,
                             int64_t fill) {
@@ -171,9 +176,9 @@ static const VBuf &resultPanels(Lowering &l, const VBuf &panels,
                                 int64_t bytes) {
   if (ob == 4)
     return panels;
-  int64_t f32Tile = kSublanes * kLanes * 4, bfTile = kSublanes * kLanes * 2;
-  l.loop(bytes / f32Tile, [&](Value t) {
-    l.vstore(l.vload(panels, l.mul(t, f32Tile)), bf16Copy, l.mul(t, bfTile));
+  l.loop(bytes / kF32Tile, [&](Value t) {
+    l.vstore(l.vload(panels, l.mul(t, kF32Tile)), bf16Copy,
+             l.mul(t, kBf16Tile));
   });
   return bf16Copy;
 }
@@ -191,8 +196,7 @@ static LogicalResult applyPanelEpilogue(Lowering &l, EpilogueKernel &ep,
     ep.fetch(p, kSemIn);
   l.wait(kSemIn, cols * ep.fetches());
   for (const EpiloguePiece &p : pieces) {
-    if (failed(ep.apply(p, panels, l.mul(p.stageTile, kSublanes * kLanes * 4),
-                        l.c(0))))
+    if (failed(ep.apply(p, panels, l.mul(p.stageTile, kF32Tile), l.c(0))))
       return failure();
     ep.write(p, l.c(0), kSemOut);
   }
@@ -269,7 +273,6 @@ int64_t ConvMxuKernel::need(int64_t r, int64_t g) const {
       g * m * D * 4 + (ct.ob == 2 && !ep ? g * m * D * 2 : 0);
   int64_t weightBytes =
       kpos * CtD * g * wTile + 2 * Ct * g * blocks * kLanes * kLanes * ct.ib;
-  auto pages = [](int64_t x) { return ceilDiv(x, 4096) * 4096; };
   return pages(stageBytes) + pages(haloBytes) + pages(lhsBytes) +
          pages(panelBytes) + pages(weightBytes) +
          (ep ? ep->vmemBytes(g * m * D / (kSublanes * kLanes), 1) : 0);
@@ -364,7 +367,7 @@ LogicalResult ConvMxuKernel::allocate() {
 
   // The halo's padding stays zero: data stores only touch the data columns
   // (and write zeros where the input is ragged or out of range).
-  zeroFill(l, halo, bf16, ceilDiv(haloBytes, 4096) * 4096);
+  zeroFill(l, halo, bf16, pages(haloBytes));
   laneIds = tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg());
   sublaneIds = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
   zero = l.splatF32(0.0);
@@ -588,7 +591,6 @@ void ConvMxuKernel::forEachPiece(
 }
 
 LogicalResult ConvMxuKernel::writeBack(Value n, Value oh0, Value og) {
-  constexpr int64_t kF32Tile = kSublanes * kLanes * 4;
   if (ep) {
     l.wait(kSemEpilogue, R * G * blocks * ep->fetches());
     LogicalResult status = success();
@@ -689,7 +691,6 @@ static LogicalResult lowerConvWeightGrad(Lowering &l, hlo::ConvolutionOp op) {
   if (failed(EpilogueKernel::take(l, op.getResult(), ep)))
     return failure();
   int64_t panelTiles = COtPad * M / kSublanes;
-  auto pages = [](int64_t x) { return ceilDiv(x, 4096) * 4096; };
   int64_t needed = pages(H * Wt * Ct * inTile) + pages(Ct * Hp * Wp * bfRow) +
                    pages(2 * M * D * 2) + pages(COtPad * M * kLanes * 4) +
                    (ob == 2 && !ep ? pages(COtPad * M * bfRow) : 0) +
@@ -895,7 +896,7 @@ static LogicalResult lowerDepthwiseNchw(Lowering &l, hlo::ConvolutionOp op) {
   if (needed > vmemBudget(l))
     return vmemError(l, op, needed);
   l.dma(ker, l.c(0), kbuf.arena, l.c(kbuf.offset), 1, gk.bytes(), 0, 0, kSemW);
-  zeroFill(l, plane, f32, ceilDiv(planeBytes, 4096) * 4096);
+  zeroFill(l, plane, f32, pages(planeBytes));
   Value laneIds = tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg());
   Value sublaneIds = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
   l.wait(kSemW, 1);

@@ -82,6 +82,14 @@ private:
     return (q * blocks + j) * partTiles;
   }
   void fetch(const Job &job, Value k, Value slot);
+  /// Piece p of a job's result as (row split r, block j, part q, group g).
+  struct PieceIndex {
+    int64_t r, j, q, g;
+  };
+  PieceIndex pieceIndex(int64_t p) const {
+    return {p % rowSplit, (p / rowSplit) % blocks,
+            (p / rowSplit / blocks) % parts, p / rowSplit / blocks / parts};
+  }
   EpiloguePiece pieceAt(const Job &job, int64_t p);
   void fetchEpilogue(const Job &job);
   void writePiece(const Job &job, Value cslot, int64_t p);
@@ -357,9 +365,7 @@ void DotKernel::fetch(const Job &job, Value k, Value slot) {
 /// Piece p of a job's result: (group, part, block, row split) -> tiles of
 /// one column tile, `pieceTiles` rows apart by nt tiles.
 EpiloguePiece DotKernel::pieceAt(const Job &job, int64_t p) {
-  int64_t r = p % rowSplit, j = (p / rowSplit) % blocks,
-          q = (p / rowSplit / blocks) % parts,
-          g = p / rowSplit / blocks / parts;
+  auto [r, j, q, g] = pieceIndex(p);
   int64_t rowTile = q * partTiles + r * pieceTiles;
   EpiloguePiece piece;
   piece.col = colTile(job.cols[g], j);
@@ -384,9 +390,7 @@ void DotKernel::fetchEpilogue(const Job &job) {
 void DotKernel::writePiece(const Job &job, Value cslot, int64_t p) {
   if (ep)
     return ep->write(pieceAt(job, p), cslot, kSemOut);
-  int64_t r = p % rowSplit, j = (p / rowSplit) % blocks,
-          q = (p / rowSplit / blocks) % parts,
-          g = p / rowSplit / blocks / parts;
+  auto [r, j, q, g] = pieceIndex(p);
   const VBuf &src = outBf16 ? cOut[g] : cp[g];
   int64_t srcSlot = outBf16 ? cOutSlot : cSlot;
   int64_t rowTile = q * partTiles + r * pieceTiles;
@@ -539,24 +543,23 @@ void DotKernel::step(Value j, const Job &job, Value k, bool first, bool last,
 /// result into its own buffer or apply the epilogue, into the job's slot.
 LogicalResult DotKernel::finishJob(Value j, const Job &job) {
   Value cslot = l.rem(j, 2);
-  if (outBf16 || splits > 1 || ep)
+  if (outBf16 || splits > 1)
     for (int64_t g = 0; g < groups; ++g)
-      if (outBf16 || splits > 1)
-        l.loop(panelTiles * blocks, [&](Value t) {
-          Value off = l.add(l.mul(cslot, cSlot), l.mul(t, kF32Tile));
-          Value x = l.vload(cp[g], off);
-          if (splits > 1)
-            x = tpu::VAddOp::create(l.b, l.loc, x, l.vload(cSmall[g], off));
-          if (outBf16 && !ep)
-            l.vstore(x, cOut[g], l.add(l.mul(cslot, cOutSlot), l.mul(t, cTile)));
-          else
-            l.vstore(x, cp[g], off);
-        });
+      l.loop(panelTiles * blocks, [&](Value t) {
+        Value off = l.add(l.mul(cslot, cSlot), l.mul(t, kF32Tile));
+        Value x = l.vload(cp[g], off);
+        if (splits > 1)
+          x = tpu::VAddOp::create(l.b, l.loc, x, l.vload(cSmall[g], off));
+        if (outBf16 && !ep)
+          l.vstore(x, cOut[g], l.add(l.mul(cslot, cOutSlot), l.mul(t, cTile)));
+        else
+          l.vstore(x, cp[g], off);
+      });
   if (!ep)
     return success();
   l.wait(kSemEpilogue, pieces * ep->fetches());
   for (int64_t p = 0; p < pieces; ++p) {
-    int64_t g = p / rowSplit / blocks / parts;
+    int64_t g = pieceIndex(p).g;
     EpiloguePiece piece = pieceAt(job, p);
     int64_t first = g * panelTiles * blocks;
     Value panelOff = l.add(l.mul(cslot, cSlot),
