@@ -128,6 +128,9 @@ void buildExpansionPipeline(mlir::OpPassManager &pm,
   // without it.)
   pm.addPass(createExpandRng());
   pm.addPass(createExpandRngBitGenerator());
+  // Reduces the kernel lacks (argmax) as elementwise trees, before their
+  // 64-bit work is checked and the halves fuse.
+  pm.addPass(createExpandVariadicReduce());
   pm.addPass(createExpandX64());
   pm.addPass(createExpandMath());
   pm.addPass(createDecomposeDots());
