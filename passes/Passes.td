@@ -704,7 +704,9 @@ def ExpandVariadicReduce : Pass<"tpuc-expand-variadic-reduce"> {
     order, also when it is not commutative (JAX's argmax picks the first
     of several NaNs). An empty reduction is the broadcast init values.
     A body with other ops (a nested reduce, a non-rank-0 value) is an
-    error naming the op.
+    error naming the op. `tpuc compile` runs the pass at the end of the
+    front end (before fusion and `tpuc-expand-x64`: s64 indices) and in
+    the expansion pipeline.
 
     ```mlir
     // Before: argmax over the 5 columns of [4, 5].
