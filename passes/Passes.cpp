@@ -95,6 +95,9 @@ void buildFrontEndPipeline(mlir::OpPassManager &pm,
   // 8- and 16-bit integers in s32, then 64-bit ones on 32-bit words,
   // before fusion and layouts (64-bit ops are checked after the expansions).
   pm.addPass(createExpandNarrowInts());
+  // Reduces the kernel lacks (argmax) as elementwise trees the fusion
+  // planner sees, with their s64 indices expanded next.
+  pm.addPass(createExpandVariadicReduce());
   ExpandX64Options x64;
   x64.check = false;
   pm.addPass(createExpandX64(x64));
@@ -128,6 +131,8 @@ void buildExpansionPipeline(mlir::OpPassManager &pm,
   // without it.)
   pm.addPass(createExpandRng());
   pm.addPass(createExpandRngBitGenerator());
+  // (Again for modules lowered without the front end.)
+  pm.addPass(createExpandVariadicReduce());
   pm.addPass(createExpandX64());
   pm.addPass(createExpandMath());
   pm.addPass(createDecomposeDots());

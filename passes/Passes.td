@@ -677,6 +677,53 @@ def ExpandSelectAndScatter : Pass<"tpuc-expand-select-and-scatter"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def ExpandVariadicReduce : Pass<"tpuc-expand-variadic-reduce"> {
+  let summary = "Expand the reduces the VPU kernel does not take (variadic, "
+                "argmax/argmin, other bodies) into elementwise trees";
+  let description = [{
+    The reduce kernel takes one input and a body that is one add,
+    multiply, maximum or minimum (and or or on pred) of its arguments.
+    Every other reduce (several inputs, as JAX's argmax and argmin emit:
+    values and an s32 iota, with a compare/select body handling ties and
+    NaN; or any body of rank-0 elementwise ops, constants and selects)
+    becomes elementwise work:
+
+    - each input is transposed so the reduced dims come last (the kept
+      dims keep their order, the reduced ones go in increasing order) and
+      reshaped to `[kept..., n]`;
+    - while `n > 1`: the even and the odd positions (two stride-2 slices
+      of the first `2 * floor(n/2)` elements) are combined by the body
+      applied elementwise (its arguments become the slices, even positions
+      as the accumulators; rank-0 constants become splats); an odd last
+      element is concatenated after the pairs;
+    - the init values, broadcast to the result shape, are combined once
+      with the result: `body(init, r)`.
+
+    Combining adjacent elements keeps their order, so any associative body
+    (XLA requires one) gives the result of the interpreter's sequential
+    order, also when it is not commutative (JAX's argmax picks the first
+    of several NaNs). An empty reduction is the broadcast init values.
+    A body with other ops (a nested reduce, a non-rank-0 value) is an
+    error naming the op. `tpuc compile` runs the pass at the end of the
+    front end (before fusion and `tpuc-expand-x64`: s64 indices) and in
+    the expansion pipeline.
+
+    ```mlir
+    // Before: argmax over the 5 columns of [4, 5].
+    %r:2 = hlo.reduce(%x, %iota) init(%ninf, %zero) dims = [1] ... { compare GT, select ... }
+    // After (one level of three shown):
+    %e = hlo.slice %x [0:4:1, 0:4:2] : (tensor<4x5xf32>) -> tensor<4x2xf32>
+    %o = hlo.slice %x [0:4:1, 1:4:2] : (tensor<4x5xf32>) -> tensor<4x2xf32>
+    %gt = hlo.compare GT, %e, %o ...
+    %v = hlo.select %gt, %e, %o ...
+    %last = hlo.slice %x [0:4:1, 4:5:1] : (tensor<4x5xf32>) -> tensor<4x1xf32>
+    %v1 = hlo.concatenate(%v, %last) dim = 1 ... -> tensor<4x3xf32>
+    ...
+    ```
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def ExpandReduceWindow : Pass<"tpuc-expand-reduce-window"> {
   let summary = "Expand the reduce_windows the VPU kernel does not take into "
                 "strided slices";

@@ -75,8 +75,6 @@ TOLERANCES = {"exact": (0.0, 0.9999), "fp": (1e-5, 0.9999),
 KNOWN_LIMITATIONS = [
     ("cannot lower 'hlo.dot_general' with integer operands",
      "integer dots do not compile yet (docs/op-coverage.md, issue 12 item 2)"),
-    ("cannot lower 'hlo.reduce' with several inputs (variadic)",
-     "variadic reduce (argmax) does not compile yet (issue 12 item 2)"),
     ("cannot lower 'hlo.gather' with operand batching dims",
      "gathers with operand batching dims do not compile yet (issue 12 item 2)"),
 ]
@@ -86,7 +84,6 @@ KNOWN_LIMITATIONS = [
 # with its reason; --no-exclusions generates them anyway (they then fail
 # as KNOWN_LIMITATIONS). Remove an entry when its gap is closed.
 EXCLUSIONS = {
-    "variadic-reduce": "variadic reduce (argmax) does not compile yet (issue 12 item 2)",
     "batching-gather": "gathers with operand batching dims (take_along_axis) do not compile "
                        "yet (issue 12 item 2)",
 }

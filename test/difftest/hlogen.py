@@ -855,8 +855,6 @@ class Generator:
     def op_argmax(self):
         """A variadic reduce: (max, index of the first max) along one
         dimension, as jnp.argmax writes it."""
-        if "variadic-reduce" in self.exclude:
-            return
         v = self.pick(lambda i: i.dims and i.dtype in ("f32", "s32") and i.cls == "exact"
                       and len(i.dims) <= 3)
         if v is None:
@@ -977,7 +975,7 @@ def _prod(dims):
 def generate(seed, exclude=()):
     """The module of `seed`. `exclude` names features the generator leaves
     out (difftest.py's EXCLUSIONS, each a documented known gap):
-    int-dot (dots are f32/bf16 only), variadic-reduce (no argmax),
+    int-dot (dots are f32/bf16 only),
     batching-gather (no take_along_axis)."""
     return Generator(seed, exclude).run()
 

@@ -1,0 +1,242 @@
+//===- ExpandVariadicReduce.cpp - reduces the kernel lacks as a tree -------===//
+//
+// tpuc-expand-variadic-reduce: a reduce the VPU reduce kernel does not take
+// (several inputs, as argmax/argmin emit, or a body other than one
+// add/multiply/maximum/minimum/and/or of its arguments) becomes a tree of
+// elementwise applications of its body: the reduced dims are moved last and
+// collapsed into one of size n, adjacent pairs (stride-2 slices) are
+// combined until one element is left, and the init values are combined in
+// once. Pairing adjacent elements keeps the elements' order, so an
+// associative body (XLA's requirement) gives the sequential result, also
+// when it is not commutative (JAX's argmax: the first NaN wins). See
+// Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "dialects/hlo/HloOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace tpuc {
+#define GEN_PASS_DEF_EXPANDVARIADICREDUCE
+#include "passes/Passes.h.inc"
+
+namespace {
+using namespace mlir;
+
+/// Whether the reduce kernel takes `op` (Reduction::match in
+/// HloToTpu/Reduce.cpp): one input and a body that is one add, multiply,
+/// maximum or minimum (and or or on pred) of its two arguments.
+bool kernelTakes(hlo::ReduceOp op) {
+  if (op.getInputs().size() != 1)
+    return false;
+  Block &block = op.getBody().front();
+  if (!llvm::hasSingleElement(block.without_terminator()))
+    return false;
+  Operation *combiner = &block.front();
+  if (block.getTerminator()->getNumOperands() != 1 ||
+      block.getTerminator()->getOperand(0).getDefiningOp() != combiner ||
+      combiner->getNumOperands() != 2 ||
+      combiner->getOperand(0) == combiner->getOperand(1) ||
+      !llvm::all_of(combiner->getOperands(), [&](Value v) {
+        auto arg = dyn_cast<BlockArgument>(v);
+        return arg && arg.getOwner() == &block;
+      }))
+    return false;
+  bool pred = getElementTypeOrSelf(op.getInputs()[0].getType()).isInteger(1);
+  if (isa<hlo::AddOp, hlo::MultiplyOp>(combiner))
+    return !pred;
+  if (isa<hlo::MaximumOp, hlo::MinimumOp>(combiner))
+    return true;
+  if (isa<hlo::AndOp, hlo::OrOp>(combiner))
+    return pred;
+  return false;
+}
+
+/// The body of `op` applied elementwise to tensors of shape `shape`: `args`
+/// stand for the body's arguments (accumulators, then inputs), rank-0
+/// constants and values from above become splats of `shape`.
+FailureOr<SmallVector<Value>> applyBody(OpBuilder &b, hlo::ReduceOp op,
+                                        ValueRange args,
+                                        ArrayRef<int64_t> shape) {
+  Location loc = op.getLoc();
+  Block &block = op.getBody().front();
+  auto typeOf = [&](Value scalar) {
+    return RankedTensorType::get(shape, getElementTypeOrSelf(scalar));
+  };
+  IRMapping map;
+  map.map(block.getArguments(), args);
+  auto lookup = [&](Value v) -> Value {
+    if (Value mapped = map.lookupOrNull(v))
+      return mapped;
+    // A rank-0 value defined above the reduce.
+    Value splat = hlo::BroadcastInDimOp::create(b, loc, typeOf(v), v,
+                                                b.getDenseI64ArrayAttr({}));
+    map.map(v, splat);
+    return splat;
+  };
+  auto rankZero = [](Value v) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    return type && type.getRank() == 0;
+  };
+  for (Operation &inner : block.without_terminator()) {
+    if (inner.getNumResults() != 1 || inner.getNumRegions() != 0 ||
+        !llvm::all_of(inner.getOperands(), rankZero) ||
+        !rankZero(inner.getResult(0)))
+      return op.emitError()
+             << "tpuc expands 'hlo.reduce' bodies of rank-0 elementwise ops "
+                "only, not '"
+             << inner.getName() << "'";
+    Value result = inner.getResult(0);
+    Value mapped;
+    if (auto cst = dyn_cast<hlo::ConstantOp>(inner)) {
+      auto dense = cast<DenseElementsAttr>(cst.getValue());
+      mapped = hlo::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(typeOf(result),
+                                 dense.getSplatValue<Attribute>()));
+    } else if (isa<hlo::BroadcastInDimOp, hlo::ReshapeOp>(inner)) {
+      // Rank 0 to rank 0: the operand itself.
+      mapped = lookup(inner.getOperand(0));
+    } else if (inner.hasTrait<OpTrait::Elementwise>() ||
+               isa<hlo::SelectOp, hlo::ClampOp, hlo::BitcastConvertOp>(
+                   inner)) {
+      OperationState state(loc, inner.getName());
+      for (Value operand : inner.getOperands())
+        state.addOperands(lookup(operand));
+      state.addTypes(typeOf(result));
+      state.addAttributes(inner.getAttrs());
+      mapped = b.create(state)->getResult(0);
+    } else {
+      return op.emitError()
+             << "tpuc expands 'hlo.reduce' bodies of elementwise ops only, "
+                "not '"
+             << inner.getName() << "'";
+    }
+    map.map(result, mapped);
+  }
+  SmallVector<Value> results;
+  for (Value v : block.getTerminator()->getOperands())
+    results.push_back(lookup(v));
+  return results;
+}
+
+LogicalResult expand(hlo::ReduceOp op) {
+  auto inType = cast<RankedTensorType>(op.getInputs()[0].getType());
+  ArrayRef<int64_t> inShape = inType.getShape();
+  int64_t rank = inType.getRank();
+  SmallVector<int64_t> dims(op.getDimensions());
+  llvm::sort(dims);
+  // The kept dims in their order, then the reduced ones (row-major over
+  // them, the order XLA's reduce visits them in).
+  SmallVector<int64_t> perm, kept;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(dims, d)) {
+      perm.push_back(d);
+      kept.push_back(inShape[d]);
+    }
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    perm.push_back(d);
+    n *= inShape[d];
+  }
+  int64_t k = static_cast<int64_t>(kept.size());
+  auto withMinor = [&](int64_t m) {
+    SmallVector<int64_t> shape(kept);
+    shape.push_back(m);
+    return shape;
+  };
+
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto broadcastInits = [&]() {
+    SmallVector<Value> inits;
+    for (Value init : op.getInitValues())
+      inits.push_back(hlo::BroadcastInDimOp::create(
+          b, loc, RankedTensorType::get(kept, getElementTypeOrSelf(init)),
+          init, b.getDenseI64ArrayAttr({})));
+    return inits;
+  };
+  if (n == 0) {
+    op.replaceAllUsesWith(broadcastInits());
+    op.erase();
+    return success();
+  }
+
+  // Each input as [kept..., n].
+  SmallVector<Value> cur;
+  bool identity = llvm::equal(perm, llvm::seq<int64_t>(0, rank));
+  for (Value in : op.getInputs()) {
+    if (!identity)
+      in = hlo::TransposeOp::create(b, loc, in, b.getDenseI64ArrayAttr(perm));
+    auto type = RankedTensorType::get(withMinor(n), getElementTypeOrSelf(in));
+    if (in.getType() != type)
+      in = hlo::ReshapeOp::create(b, loc, type, in);
+    cur.push_back(in);
+  }
+
+  // Adjacent pairs combined (an odd last element carried), until one.
+  SmallVector<int64_t> zeros(k + 1, 0), ones(k + 1, 1);
+  while (n > 1) {
+    int64_t half = n / 2;
+    auto slice = [&](Value v, int64_t start, int64_t limit, int64_t stride) {
+      SmallVector<int64_t> starts(zeros), limits = withMinor(limit),
+                                          strides(ones);
+      starts[k] = start;
+      strides[k] = stride;
+      return hlo::SliceOp::create(b, loc, v, b.getDenseI64ArrayAttr(starts),
+                                  b.getDenseI64ArrayAttr(limits),
+                                  b.getDenseI64ArrayAttr(strides))
+          .getResult();
+    };
+    SmallVector<Value> args;
+    for (Value v : cur)
+      args.push_back(slice(v, 0, 2 * half, 2));
+    for (Value v : cur)
+      args.push_back(slice(v, 1, 2 * half, 2));
+    FailureOr<SmallVector<Value>> pairs =
+        applyBody(b, op, args, withMinor(half));
+    if (failed(pairs))
+      return failure();
+    if (n % 2 == 1)
+      for (auto [pair, v] : llvm::zip(*pairs, cur))
+        pair = hlo::ConcatenateOp::create(
+            b, loc, ValueRange{pair, slice(v, n - 1, n, 1)}, k);
+    cur = std::move(*pairs);
+    n = half + n % 2;
+  }
+
+  // The init values combined once: body(init, reduced).
+  SmallVector<Value> args = broadcastInits();
+  for (Value v : cur)
+    args.push_back(hlo::ReshapeOp::create(
+        b, loc, RankedTensorType::get(kept, getElementTypeOrSelf(v)), v));
+  FailureOr<SmallVector<Value>> results = applyBody(b, op, args, kept);
+  if (failed(results))
+    return failure();
+  op.replaceAllUsesWith(*results);
+  op.erase();
+  return success();
+}
+
+class ExpandVariadicReducePass
+    : public impl::ExpandVariadicReduceBase<ExpandVariadicReducePass> {
+public:
+  void runOnOperation() override {
+    SmallVector<hlo::ReduceOp> reduces;
+    getOperation()->walk([&](hlo::ReduceOp op) {
+      if (!kernelTakes(op))
+        reduces.push_back(op);
+    });
+    bool failedAny = false;
+    for (hlo::ReduceOp op : reduces)
+      failedAny |= failed(expand(op));
+    if (failedAny)
+      signalPassFailure();
+  }
+};
+} // namespace
+} // namespace tpuc
