@@ -200,13 +200,15 @@ LogicalResult DotKernel::plan() {
 /// The blocked-matmul choice: a job keeps a C block of bm x bn in VMEM
 /// (bm = the M panel's rows, bn = `groups` N tiles) over the whole K while
 /// the LHS panel's and the weight tiles' K steps stream through it, so the
-/// kernel reads A once per column group and B once per M panel. Of the
-/// pairs whose VMEM fits in 3/4 of the target's (the rest is left to the
-/// other VMEM buffers), it takes the one with the least HBM traffic,
-/// colGroups * |A| + mPanels * |B|, that gives the MXUs no more work than
-/// one N tile per MXU at a time would (a last column group of fewer N
-/// tiles recomputes the last one); at equal traffic the fewer N tiles,
-/// i.e. the longer LHS streams (they amortise the MXU's fill and drain).
+/// kernel reads A once per column group and B once per M panel:
+/// colGroups * |A| + mPanels * |B| bytes. Of the pairs whose VMEM fits in
+/// 3/4 of the target's (the rest is left to the other VMEM buffers) and
+/// that give the MXUs no more work than one N tile per MXU at a time would
+/// (a last column group of fewer N tiles recomputes the last one), it
+/// takes the one with the shortest modeled time: the longer of the MXU and
+/// HBM streams plus the exposed first fetch and last write-back (a larger
+/// C block writes more at the end), then the least traffic; at equal
+/// figures the fewer N tiles, i.e. the longer LHS streams.
 LogicalResult DotKernel::chooseBlocking() {
   int64_t vmemBytes = l.spec.machine.vmem_bytes(), budget = vmemBytes * 3 / 4;
   int64_t mxus = std::max<int64_t>(l.spec.machine.mxu_count(), 1);
@@ -238,14 +240,34 @@ LogicalResult DotKernel::chooseBlocking() {
     return success();
   }
   double maxWork = mxuWork(groups, panelTiles);
+  // The modeled time of a blocking in cycles: the MXU stream or the HBM
+  // stream, whichever is longer, plus what neither hides: the first step's
+  // fetch and the last job's C write-back.
+  const exe::Target &m = l.spec.machine;
+  double bytesPerCycle =
+      m.clock_hz() > 0 && m.hbm_bytes_per_second() > 0
+          ? static_cast<double>(m.hbm_bytes_per_second()) / m.clock_hz()
+          : 1.0;
   auto traffic = [&](int64_t g, int64_t d) {
-    return ceilDiv(nTiles, g) * aBatch + mt / d * bBatch;
+    return nb * (ceilDiv(nTiles, g) * aBatch + mt / d * bBatch);
+  };
+  auto cycles = [&](int64_t g, int64_t d) {
+    double mxu = mxuWork(g, d) * mt * kSublanes * kSteps * nb *
+                 static_cast<double>(products.size());
+    int64_t exposed = d * blocks * aTile + g * blocks * wRowTiles * bTile +
+                      d * g * blocks * cTile;
+    return std::max(mxu, traffic(g, d) / bytesPerCycle) +
+           exposed / bytesPerCycle;
   };
   for (int64_t g = fewest + 1; g <= nTiles; ++g) {
     int64_t d = panelFor(g);
     if (d == 0)
       break; // more N tiles only shrink the panel further
-    if (mxuWork(g, d) <= maxWork && traffic(g, d) < traffic(groups, panelTiles))
+    if (mxuWork(g, d) > maxWork)
+      continue;
+    double now = cycles(g, d), best = cycles(groups, panelTiles);
+    if (now < best ||
+        (now == best && traffic(g, d) < traffic(groups, panelTiles)))
       groups = g, panelTiles = d;
   }
   mb = panelTiles * kSublanes;
