@@ -5,9 +5,10 @@
 // column groups of 3 N tiles, each tile's rows in two parts, one per MXU.
 // K = 200 is ragged (masked) and N ends inside a tile. f32 at DEFAULT
 // precision: operands rounded to bf16 (2^-8 each), so over K = 200 random
-// [-1,1) terms the error stays below 2^-7 of the largest output. The K order of every
-// output element is the one-N-tile-per-MXU kernel's, so these results are
-// bit-identical to it.
+// [-1,1) terms the error stays below 2^-7 of the largest output. The K
+// order of every output element is the one-N-tile-per-MXU kernel's, so the
+// results are bit-identical to it: with 2 MiB of VMEM the kernels fall
+// back to 2 N tiles per job (16 and 20 jobs).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: tpuc compile %s --vmem=8MiB -o %t/dot.tpx
 // RUN: tpuc-run %t/dot.tpx --random-inputs=11 --output-dir=%t/got
@@ -15,6 +16,16 @@
 // RUN: %python_numpy %S/Inputs/compare.py %t/got %t/want 2 0.0078125 | FileCheck %s
 // CHECK: result0: ok shape=[1024, 1000]
 // CHECK: result1: ok shape=[1024, 1100]
+// RUN: tpuc compile %s --vmem=2MiB --emit=tpu -o %t/narrow.tpu.mlir
+// RUN: FileCheck %s --check-prefix=NARROW < %t/narrow.tpu.mlir
+// NARROW: tpu.loop %{{.+}} = 0 to %c16 {
+// NARROW: tpu.sem_wait 1, 2{{$}}
+// NARROW: tpu.loop %{{.+}} = 0 to %c20 {
+// NARROW: tpu.sem_wait 1, 2{{$}}
+// RUN: tpuc compile %s --vmem=2MiB -o %t/narrow.tpx
+// RUN: tpuc-run %t/narrow.tpx --random-inputs=11 --output-dir=%t/narrow
+// RUN: cmp %t/got/result0.npy %t/narrow/result0.npy
+// RUN: cmp %t/got/result1.npy %t/narrow/result1.npy
 //
 // The HBM traffic of f32 [2048,1024] x [1024,4096] on tpu-v3: A (8 MiB) 4
 // times, B (16 MiB) twice and C (32 MiB) once, 96 MiB. One N tile per MXU
