@@ -72,7 +72,8 @@ private:
   };
 
   LogicalResult plan();
-  int64_t vmemNeed(int64_t rows) const;
+  LogicalResult chooseBlocking();
+  int64_t vmemNeed(int64_t rows, int64_t jobTiles) const;
   LogicalResult allocate();
   Job jobAt(Value j);
   Value minOf(Value x, int64_t y);
@@ -127,8 +128,7 @@ private:
   VBuf lhsStage;
 };
 
-/// Shapes, MXU tiling and the M panel: as many rows as fit (longer LHS
-/// streams amortise the MXU's fill and drain), a divisor of the row tiles.
+/// Shapes, MXU tiling, the blocking (`chooseBlocking`) and the jobs.
 LogicalResult DotKernel::plan() {
   lhsType = cast<RankedTensorType>(op.getLhs().getType());
   rhsType = cast<RankedTensorType>(op.getRhs().getType());
@@ -165,34 +165,20 @@ LogicalResult DotKernel::plan() {
   // are split, and a ragged K is zeroed past its end on both sides.
   prepA = !inElem.isBF16() || raggedK;
   prepB = prepA;
-  // Every MXU computes: one weight tile (N tile) per group, and the panel's
-  // rows split in parts when there are fewer N tiles than MXUs.
-  groups = std::min<int64_t>(
-      std::max<int64_t>(l.spec.machine.mxu_count(), 1), nTiles);
   kWeightBytes = D * D * 2;
-
-  if (failed(EpilogueKernel::take(l, op.getResult(), ep)))
-    return failure();
-
-  int64_t vmemBytes = l.spec.machine.vmem_bytes();
-  for (int64_t d = std::min<int64_t>(mt, 1024); d >= 1; --d)
-    if (mt % d == 0 && vmemNeed(d * kSublanes) <= vmemBytes * 3 / 4) {
-      panelTiles = d;
-      break;
-    }
-  mb = panelTiles * kSublanes;
-  if (vmemNeed(mb) > vmemBytes)
-    return op.emitError() << "the kernel for 'hlo.dot_general' needs "
-                          << vmemNeed(mb) << " bytes of VMEM but "
-                          << l.spec.machine.name() << " has " << vmemBytes;
-  split = l.splitForMxus(groups, mb);
-  parts = split.parts, partTiles = panelTiles / parts;
-
   aTile = ga.tileBytes(), bTile = gb.tileBytes(), cTile = gc.tileBytes();
   aBatch = mt * kt * aTile, cBatch = mt * nt * cTile;
   // B as the kernel reads it: kSteps whole D-row weight tiles per batch.
   wRowTiles = D / kSublanes;
   bBatch = kSteps * wRowTiles * nt * bTile;
+
+  if (failed(EpilogueKernel::take(l, op.getResult(), ep)))
+    return failure();
+  if (failed(chooseBlocking()))
+    return failure();
+  split = l.splitForMxus(groups, mb);
+  parts = split.parts, partTiles = panelTiles / parts;
+
   // Jobs: (batch, M panel, column group) in that nesting, flattened so
   // that the last step of a job can prefetch the next job's first one.
   mPanels = mt / panelTiles;
@@ -211,17 +197,110 @@ LogicalResult DotKernel::plan() {
   return success();
 }
 
-/// VMEM for M panels of `rows` rows: LHS and weight pieces (and their
-/// staging) double-buffered by step, C panels by job, and the epilogue.
-int64_t DotKernel::vmemNeed(int64_t rows) const {
+/// The blocked-matmul choice: a job keeps a C block of bm x bn in VMEM
+/// (bm = the M panel's rows, bn = `groups` N tiles) over the whole K while
+/// the LHS panel's and the weight tiles' K steps stream through it, so the
+/// kernel reads A once per column group and B once per M panel:
+/// colGroups * |A| + mPanels * |B| bytes. Of the pairs whose VMEM fits in
+/// 3/4 of the target's (the rest is left to the other VMEM buffers) and
+/// that give the MXUs no more work than one N tile per MXU at a time would
+/// (a last column group of fewer N tiles recomputes the last one), it
+/// takes, of those within 1% of the shortest modeled time (the longer of
+/// the MXU and HBM streams plus the exposed first fetch and last
+/// write-back: a larger C block writes more at the end), the one with the
+/// least traffic; at equal traffic the fewer N tiles, i.e. the longer LHS
+/// streams.
+LogicalResult DotKernel::chooseBlocking() {
+  int64_t vmemBytes = l.spec.machine.vmem_bytes(), budget = vmemBytes * 3 / 4;
+  int64_t mxus = std::max<int64_t>(l.spec.machine.mxu_count(), 1);
+  // The largest M panel (row tiles, a divisor of mt) that fits with g N
+  // tiles per job, or 0.
+  auto panelFor = [&](int64_t g) -> int64_t {
+    for (int64_t d = std::min<int64_t>(mt, 1024); d >= 1; --d)
+      if (mt % d == 0 && vmemNeed(d * kSublanes, g) <= budget)
+        return d;
+    return 0;
+  };
+  // MXU row-passes per M row of the whole dot: every column group's busiest
+  // MXU runs ceil(g * parts / mxus) tasks of rows / parts rows.
+  auto mxuWork = [&](int64_t g, int64_t d) {
+    MxuSplit s = l.splitForMxus(g, d * kSublanes);
+    return static_cast<double>(ceilDiv(nTiles, g) *
+                               ceilDiv(g * s.parts, s.mxus)) /
+           s.parts;
+  };
+  int64_t fewest = std::min(mxus, nTiles);
+  groups = fewest, panelTiles = panelFor(fewest);
+  if (panelTiles == 0) {
+    // One row tile past the budget still runs when it fits at all.
+    panelTiles = 1, mb = kSublanes;
+    if (vmemNeed(mb, groups) > vmemBytes)
+      return op.emitError() << "the kernel for 'hlo.dot_general' needs "
+                            << vmemNeed(mb, groups) << " bytes of VMEM but "
+                            << l.spec.machine.name() << " has " << vmemBytes;
+    return success();
+  }
+  double maxWork = mxuWork(groups, panelTiles);
+  // The modeled time of a blocking in cycles: the MXU stream or the HBM
+  // stream, whichever is longer, plus what neither hides: the first step's
+  // fetch and the last job's C write-back.
+  const exe::Target &m = l.spec.machine;
+  double bytesPerCycle =
+      m.clock_hz() > 0 && m.hbm_bytes_per_second() > 0
+          ? static_cast<double>(m.hbm_bytes_per_second()) / m.clock_hz()
+          : 1.0;
+  auto traffic = [&](int64_t g, int64_t d) {
+    return nb * (ceilDiv(nTiles, g) * aBatch + mt / d * bBatch);
+  };
+  auto cycles = [&](int64_t g, int64_t d) {
+    double mxu = mxuWork(g, d) * mt * kSublanes * kSteps * nb *
+                 static_cast<double>(products.size());
+    int64_t exposed = d * blocks * aTile + g * blocks * wRowTiles * bTile +
+                      d * g * blocks * cTile;
+    return std::max(mxu, traffic(g, d) / bytesPerCycle) +
+           exposed / bytesPerCycle;
+  };
+  struct Blocking {
+    int64_t g, d;
+    double cycles;
+    int64_t traffic;
+  };
+  SmallVector<Blocking> fits{{groups, panelTiles, cycles(groups, panelTiles),
+                              traffic(groups, panelTiles)}};
+  double fastest = fits.front().cycles;
+  for (int64_t g = fewest + 1; g <= nTiles; ++g) {
+    int64_t d = panelFor(g);
+    if (d == 0)
+      break; // more N tiles only shrink the panel further
+    if (mxuWork(g, d) > maxWork)
+      continue;
+    fits.push_back({g, d, cycles(g, d), traffic(g, d)});
+    fastest = std::min(fastest, fits.back().cycles);
+  }
+  // The model leaves out the DMAs' per-transfer costs, which make a
+  // seemingly MXU-bound kernel wait for its operands: of the blockings
+  // within 1% of the fastest, the least traffic.
+  const Blocking *pick = nullptr;
+  for (const Blocking &b : fits)
+    if (b.cycles <= fastest * 1.01 && (!pick || b.traffic < pick->traffic))
+      pick = &b;
+  groups = pick->g, panelTiles = pick->d;
+  mb = panelTiles * kSublanes;
+  return success();
+}
+
+/// VMEM for M panels of `rows` rows and `jobTiles` N tiles per job: LHS and
+/// weight pieces (and their staging) double-buffered by step, C blocks by
+/// job, and the epilogue.
+int64_t DotKernel::vmemNeed(int64_t rows, int64_t jobTiles) const {
   int64_t lhsBytes =
       splits * 2 * rows * D * 2 + (prepA ? 2 * rows * D * ga.elemBytes : 0);
-  int64_t wBytes = groups * (splits * 2 * kWeightBytes +
-                             (prepB ? 2 * D * D * gb.elemBytes : 0));
-  int64_t cpBytes = groups * 2 * rows * D *
+  int64_t wBytes = jobTiles * (splits * 2 * kWeightBytes +
+                               (prepB ? 2 * D * D * gb.elemBytes : 0));
+  int64_t cpBytes = jobTiles * 2 * rows * D *
                     (4 + (splits > 1 ? 4 : 0) + (outBf16 && !ep ? 2 : 0));
   int64_t epBytes =
-      ep ? ep->vmemBytes(groups * rows / kSublanes * blocks, 2) : 0;
+      ep ? ep->vmemBytes(jobTiles * rows / kSublanes * blocks, 2) : 0;
   return lhsBytes + wBytes + cpBytes + epBytes;
 }
 
@@ -352,9 +431,9 @@ void DotKernel::fetch(const Job &job, Value k, Value slot) {
     const VBuf &wd = prepB ? wStage[g] : w[g][0];
     int64_t wdSlot = prepB ? wStageSlot : kWeightBytes;
     for (int64_t j = 0; j < blocks; ++j) {
-      Value bOff = l.add(l.add(l.mul(job.batch, bBatch),
-                               l.mul(k, wRowTiles * nt * bTile)),
-                         l.mul(colTile(job.cols[g], j), bTile));
+      Value bOff = l.add(
+          l.add(l.mul(job.batch, bBatch), l.mul(k, wRowTiles * nt * bTile)),
+          l.mul(colTile(job.cols[g], j), bTile));
       l.dma(bsrc, bOff, wd.arena,
             l.add(l.mul(slot, wdSlot), wd.offset + j * wRowTiles * bTile),
             wRowTiles, bTile, nt * bTile, bTile, kSemW);
@@ -394,10 +473,10 @@ void DotKernel::writePiece(const Job &job, Value cslot, int64_t p) {
   const VBuf &src = outBf16 ? cOut[g] : cp[g];
   int64_t srcSlot = outBf16 ? cOutSlot : cSlot;
   int64_t rowTile = q * partTiles + r * pieceTiles;
-  Value cOff = l.add(l.add(l.mul(job.batch, cBatch),
-                           l.mul(job.panel, panelTiles * nt * cTile)),
-                     l.add(l.mul(colTile(job.cols[g], j), cTile),
-                           rowTile * nt * cTile));
+  Value cOff =
+      l.add(l.add(l.mul(job.batch, cBatch),
+                  l.mul(job.panel, panelTiles * nt * cTile)),
+            l.add(l.mul(colTile(job.cols[g], j), cTile), rowTile * nt * cTile));
   l.dma(src.arena,
         l.add(l.mul(cslot, srcSlot),
               src.offset + (slotTile(q, j) + r * pieceTiles) * cTile),
@@ -472,8 +551,7 @@ Value DotKernel::prepareOperands(Value slot, Value k) {
 /// The step's products, grouped by weight piece: one load per MXU and
 /// piece; the main product accumulates into cp, the small ones into
 /// cSmall.
-void DotKernel::issueProducts(Value slot, Value wOff, Value cslot,
-                              bool first) {
+void DotKernel::issueProducts(Value slot, Value wOff, Value cslot, bool first) {
   bool mainDone = false, smallDone = false;
   for (int64_t wi = splits - 1; wi >= 0; --wi) {
     SmallVector<std::function<Value(int64_t)>> lhsAts;
