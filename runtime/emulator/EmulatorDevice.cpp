@@ -1568,11 +1568,13 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
     else if (isF32)
       reduceGroups<float>(src, out, lanes, minNan);
     else if (isU32 && kind == exe::REDUCE_MAX)
-      reduceGroups<uint32_t>(src, out, lanes,
-                             [](uint32_t x, uint32_t y) { return std::max(x, y); });
+      reduceGroups<uint32_t>(src, out, lanes, [](uint32_t x, uint32_t y) {
+        return std::max(x, y);
+      });
     else if (isU32 && kind == exe::REDUCE_MIN)
-      reduceGroups<uint32_t>(src, out, lanes,
-                             [](uint32_t x, uint32_t y) { return std::min(x, y); });
+      reduceGroups<uint32_t>(src, out, lanes, [](uint32_t x, uint32_t y) {
+        return std::min(x, y);
+      });
     else if (kind == exe::REDUCE_SUM)
       reduceGroups<int32_t>(src, out, lanes, [](int32_t x, int32_t y) {
         return binaryS32(exe::VADD, x, y);
