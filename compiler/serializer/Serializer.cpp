@@ -839,13 +839,19 @@ LogicalResult Serializer::emitOp(Operation *op) {
         *in.add_args() = scalar(operand);
     }
     // The fields Isa.def says the opcode uses: dtype is the result's
-    // element type (the operands' for VCMP), src_dtype the operand's.
+    // element type (the operands' for VCMP), src_dtype the operand's; an
+    // `unsigned` op's i32 side is U32.
     const runtime::OpcodeInfo &info = *runtime::getOpcodeInfo(*opcode);
+    bool isUnsigned = op->hasAttr("is_unsigned");
+    auto dtypeOf = [&](Type type) {
+      exe::DType dtype = getDType(type);
+      return isUnsigned && dtype == exe::S32 ? exe::U32 : dtype;
+    };
     if (info.dtypes)
-      in.set_dtype(getDType(info.usesCmp ? op->getOperand(0).getType()
-                                         : op->getResult(0).getType()));
+      in.set_dtype(dtypeOf(info.usesCmp ? op->getOperand(0).getType()
+                                        : op->getResult(0).getType()));
     if (info.srcDtypes)
-      in.set_src_dtype(getDType(op->getOperand(0).getType()));
+      in.set_src_dtype(dtypeOf(op->getOperand(0).getType()));
     if (info.usesCmp)
       in.set_cmp(getCmp(cast<VCmpOp>(op).getKind()));
     if (info.usesReduce)

@@ -227,7 +227,43 @@ LogicalResult VConvertOp::verify() {
     return emitOpError("converts nothing: the types are the same");
   if (!from.isF32() && !to.isF32())
     return emitOpError("one side of a conversion must be f32");
+  if (getIsUnsigned() && !from.isInteger(32) && !to.isInteger(32))
+    return emitOpError("is unsigned without an i32 side");
   return success();
+}
+
+/// `unsigned` (dtype U32) reads i32 registers only.
+static LogicalResult verifyUnsigned(Operation *op, bool isUnsigned,
+                                    Value operand) {
+  if (isUnsigned &&
+      !cast<VectorType>(operand.getType()).getElementType().isInteger(32))
+    return op->emitOpError("is unsigned on a register that is not i32");
+  return success();
+}
+
+LogicalResult VDivOp::verify() {
+  return verifyUnsigned(*this, getIsUnsigned(), getLhs());
+}
+LogicalResult VMaxOp::verify() {
+  return verifyUnsigned(*this, getIsUnsigned(), getLhs());
+}
+LogicalResult VMinOp::verify() {
+  return verifyUnsigned(*this, getIsUnsigned(), getLhs());
+}
+LogicalResult VRemOp::verify() {
+  return verifyUnsigned(*this, getIsUnsigned(), getLhs());
+}
+LogicalResult VMulhiOp::verify() {
+  return verifyUnsigned(*this, getIsUnsigned(), getLhs());
+}
+LogicalResult VCmpOp::verify() {
+  return verifyUnsigned(*this, getIsUnsigned(), getLhs());
+}
+LogicalResult VReduceLanesOp::verify() {
+  return verifyUnsigned(*this, getIsUnsigned(), getSource());
+}
+LogicalResult VReduceSublanesOp::verify() {
+  return verifyUnsigned(*this, getIsUnsigned(), getSource());
 }
 
 LogicalResult VBroadcastLaneOp::verify() {

@@ -69,6 +69,22 @@ class Tpu_VBinaryOp<string mnemonic, string opcode, string doc,
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
 }
 
+// A binary op whose i32 result depends on the sign: `unsigned` reads the
+// i32 registers as u32 (the ISA's dtype U32).
+class Tpu_VSignedBinaryOp<string mnemonic, string opcode, string doc,
+                          list<Trait> traits = [],
+                          Type type = Tpu_VRegF32OrI32>
+    : Tpu_VBinaryOp<mnemonic, opcode, doc, traits, type> {
+  let description = "Elementwise " # doc # " of two vector registers: `" #
+    opcode # "`. docs/isa.md gives the exact numerics. With `unsigned` (i32 " #
+    "registers only) the bits are read as u32 (dtype U32).\n\n" #
+    "```mlir\n%2 = tpu." # mnemonic # " %0, %1 unsigned : vector<8x128xi32>\n```";
+  let arguments = (ins type:$lhs, type:$rhs, UnitAttr:$is_unsigned);
+  let assemblyFormat =
+      "$lhs `,` $rhs (`unsigned` $is_unsigned^)? attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//
@@ -300,9 +316,9 @@ def Tpu_VMovOp : Tpu_Op<"vmov", [Pure, SameOperandsAndResultType]> {
 def Tpu_VAddOp : Tpu_VBinaryOp<"vadd", "VADD", "addition", [Commutative]>;
 def Tpu_VSubOp : Tpu_VBinaryOp<"vsub", "VSUB", "subtraction">;
 def Tpu_VMulOp : Tpu_VBinaryOp<"vmul", "VMUL", "multiplication", [Commutative]>;
-def Tpu_VDivOp : Tpu_VBinaryOp<"vdiv", "VDIV", "division">;
-def Tpu_VMaxOp : Tpu_VBinaryOp<"vmax", "VMAX", "maximum", [Commutative]>;
-def Tpu_VMinOp : Tpu_VBinaryOp<"vmin", "VMIN", "minimum", [Commutative]>;
+def Tpu_VDivOp : Tpu_VSignedBinaryOp<"vdiv", "VDIV", "division">;
+def Tpu_VMaxOp : Tpu_VSignedBinaryOp<"vmax", "VMAX", "maximum", [Commutative]>;
+def Tpu_VMinOp : Tpu_VSignedBinaryOp<"vmin", "VMIN", "minimum", [Commutative]>;
 
 def Tpu_VNegOp : Tpu_VUnaryOp<"vneg", "VNEG", Tpu_VRegF32OrI32, "negation">;
 def Tpu_VAbsOp : Tpu_VUnaryOp<"vabs", "VABS", Tpu_VRegF32OrI32, "absolute value">;
@@ -326,10 +342,10 @@ def Tpu_VRoundEvenOp : Tpu_VUnaryOp<"vround_even", "VROUND_EVEN", Tpu_VRegF32,
 // VPU: integer and bit operations
 //===----------------------------------------------------------------------===//
 
-def Tpu_VRemOp : Tpu_VBinaryOp<"vrem", "VREM", "remainder">;
-def Tpu_VMulhiOp : Tpu_VBinaryOp<"vmulhi", "VMULHI",
-    "high 32 bits of the 64-bit signed product", [Commutative], Tpu_VRegI32,
-    "i32">;
+def Tpu_VRemOp : Tpu_VSignedBinaryOp<"vrem", "VREM", "remainder">;
+def Tpu_VMulhiOp : Tpu_VSignedBinaryOp<"vmulhi", "VMULHI",
+    "high 32 bits of the 64-bit signed (or unsigned) product", [Commutative],
+    Tpu_VRegI32>;
 def Tpu_VAndOp : Tpu_VBinaryOp<"vand", "VAND", "bitwise and", [Commutative],
     Tpu_VRegI32, "i32">;
 def Tpu_VOrOp : Tpu_VBinaryOp<"vor", "VOR", "bitwise or", [Commutative],
@@ -387,18 +403,22 @@ def Tpu_VCmpOp : Tpu_Op<"vcmp", [Pure, SameTypeOperands]> {
   let summary = "elementwise comparison (VCMP)";
   let description = [{
     `VCMP`: an s32 mask, 1 where `lhs kind rhs` holds and 0 elsewhere (f32
-    compares as IEEE: NaN is unordered; s32 signed).
+    compares as IEEE: NaN is unordered; i32 signed, or unsigned with
+    `unsigned`: dtype U32).
 
     ```mlir
     %m = tpu.vcmp lt, %a, %b : vector<8x128xf32> -> vector<8x128xi32>
+    %u = tpu.vcmp lt, %i, %j unsigned : vector<8x128xi32> -> vector<8x128xi32>
     ```
   }];
   let arguments = (ins Tpu_CmpKindAttr:$kind, Tpu_VRegF32OrI32:$lhs,
-                       Tpu_VRegF32OrI32:$rhs);
+                       Tpu_VRegF32OrI32:$rhs, UnitAttr:$is_unsigned);
   let results = (outs Tpu_VRegI32:$result);
   let assemblyFormat = [{
-    $kind `,` $lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)
+    $kind `,` $lhs `,` $rhs (`unsigned` $is_unsigned^)? attr-dict `:`
+    type($lhs) `->` type($result)
   }];
+  let hasVerifier = 1;
 }
 
 def Tpu_VSelectOp : Tpu_Op<"vsel", [Pure,
@@ -424,14 +444,20 @@ def Tpu_VConvertOp : Tpu_Op<"vcvt", [Pure]> {
     `VCVT` between f32 and s32 or bf16; one side must be f32. s32 -> f32 and
     f32 -> bf16 round to nearest even (a bf16 register keeps the rounded
     value widened to f32); f32 -> s32 truncates toward zero and saturates.
+    With `unsigned` the i32 side is u32 (dtype U32): u32 -> f32 rounds to
+    nearest even, f32 -> u32 saturates to [0, 2^32 - 1].
 
     ```mlir
     %r = tpu.vcvt %x : vector<8x128xf32> to vector<8x128xbf16>
+    %f = tpu.vcvt %u unsigned : vector<8x128xi32> to vector<8x128xf32>
     ```
   }];
-  let arguments = (ins Tpu_VReg:$source);
+  let arguments = (ins Tpu_VReg:$source, UnitAttr:$is_unsigned);
   let results = (outs Tpu_VReg:$result);
-  let assemblyFormat = "$source attr-dict `:` type($source) `to` type($result)";
+  let assemblyFormat = [{
+    $source (`unsigned` $is_unsigned^)? attr-dict `:` type($source) `to`
+    type($result)
+  }];
   let hasVerifier = 1;
 }
 
@@ -443,15 +469,19 @@ def Tpu_VReduceLanesOp : Tpu_Op<"vreduce_lanes", [Pure, SameOperandsAndResultTyp
   let summary = "reduce across the lanes of each sublane (VREDUCE_LANES)";
   let description = [{
     `VREDUCE_LANES`: per sublane, reduces the 128 lanes in lane order; the
-    result is broadcast to every lane of the sublane.
+    result is broadcast to every lane of the sublane. `unsigned` (i32 only)
+    takes max and min of the bits read as u32 (dtype U32).
 
     ```mlir
     %m = tpu.vreduce_lanes max, %x : vector<8x128xf32>
     ```
   }];
-  let arguments = (ins Tpu_ReduceKindAttr:$kind, Tpu_VRegF32OrI32:$source);
+  let arguments = (ins Tpu_ReduceKindAttr:$kind, Tpu_VRegF32OrI32:$source,
+                       UnitAttr:$is_unsigned);
   let results = (outs Tpu_VRegF32OrI32:$result);
-  let assemblyFormat = "$kind `,` $source attr-dict `:` type($result)";
+  let assemblyFormat =
+      "$kind `,` $source (`unsigned` $is_unsigned^)? attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 def Tpu_VReduceSublanesOp : Tpu_Op<"vreduce_sublanes",
@@ -459,15 +489,18 @@ def Tpu_VReduceSublanesOp : Tpu_Op<"vreduce_sublanes",
   let summary = "reduce across the sublanes of each lane (VREDUCE_SUBLANES)";
   let description = [{
     `VREDUCE_SUBLANES`: per lane, reduces the 8 sublanes; the result is
-    broadcast to every sublane.
+    broadcast to every sublane. `unsigned` as for `vreduce_lanes`.
 
     ```mlir
     %s = tpu.vreduce_sublanes sum, %x : vector<8x128xf32>
     ```
   }];
-  let arguments = (ins Tpu_ReduceKindAttr:$kind, Tpu_VRegF32OrI32:$source);
+  let arguments = (ins Tpu_ReduceKindAttr:$kind, Tpu_VRegF32OrI32:$source,
+                       UnitAttr:$is_unsigned);
   let results = (outs Tpu_VRegF32OrI32:$result);
-  let assemblyFormat = "$kind `,` $source attr-dict `:` type($result)";
+  let assemblyFormat =
+      "$kind `,` $source (`unsigned` $is_unsigned^)? attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 def Tpu_VBroadcastLaneOp : Tpu_Op<"vbcast_lane", [Pure,

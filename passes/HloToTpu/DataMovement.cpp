@@ -712,6 +712,34 @@ static void transposeMinorBlocks(Lowering &l, Value in, RankedTensorType inType,
   l.wait(kOutSem, 1);
 }
 
+/// Whether every reader of `v` reads its buffer in the layout the buffer
+/// has: the entry's return (the executable records the layout), or a
+/// fusion's root whose result is read so. Every kernel reads its operands
+/// in the default layout, so a permuted view read by one is scrambled.
+static bool onlyReturned(Value v, func::FuncOp entry) {
+  for (OpOperand &use : v.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<func::ReturnOp>(user) && user->getParentOp() == entry)
+      continue;
+    auto fusion = dyn_cast<hlo::FusionOp>(user->getParentOp());
+    if (isa<hlo::ReturnOp>(user) && fusion &&
+        onlyReturned(fusion->getResult(use.getOperandNumber()), entry))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// Whether `v` is a fusion body's other name for a buffer outside it (an
+/// argument, or a root its fusion returns).
+static bool isFusionAlias(Value v) {
+  if (!isa<hlo::FusionOp>(v.getParentBlock()->getParentOp()))
+    return false;
+  return isa<BlockArgument>(v) || llvm::any_of(v.getUsers(), [](Operation *u) {
+           return isa<hlo::ReturnOp>(u);
+         });
+}
+
 LogicalResult Lowering::lowerTranspose(hlo::TransposeOp op) {
   auto type = cast<RankedTensorType>(op.getType());
   auto inType = cast<RankedTensorType>(op.getOperand().getType());
@@ -724,8 +752,17 @@ LogicalResult Lowering::lowerTranspose(hlo::TransposeOp op) {
     }
     // And back: a row-major array read in a permuted layout it already has
     // byte for byte (a fusion that computed in physical order). The buffer
-    // takes the result's type, so that a returned result has its layout.
-    if (MemRefType stored = storedViewType(op)) {
+    // takes the result's type, so that a returned result has its layout;
+    // only a returned one (other kernels read the default layout), and only
+    // a buffer no other value has (a returned operand, another transpose's
+    // view or a reshape's keep their types).
+    MemRefType stored = storedViewType(op);
+    Value operand = op.getOperand();
+    if (stored && onlyReturned(op.getResult(), oldFunc) &&
+        !isa<BlockArgument>(operand) && operand.hasOneUse() &&
+        llvm::count_if(hbm, [&](auto &kv) {
+          return kv.second == mem && !isFusionAlias(kv.first);
+        }) == 1) {
       if (auto alloc = mem.getDefiningOp<tpu::AllocOp>(); alloc && !alloc.getInit()) {
         mem.setType(stored);
         hbm[op.getResult()] = mem;

@@ -74,15 +74,22 @@ std::optional<tpu::CmpKind> cmpKind(hlo::ComparisonDirection d) {
 
 namespace {
 
-/// hlo ops that are one VPU instruction on their operands' registers.
-using DirectBuilder = Value (*)(OpBuilder &, Location, ValueRange);
+/// hlo ops that are one VPU instruction on their operands' registers
+/// (`isUnsigned`: u32 operands).
+using DirectBuilder = Value (*)(OpBuilder &, Location, ValueRange,
+                                bool isUnsigned);
 template <typename TpuOp>
-Value unary(OpBuilder &b, Location loc, ValueRange x) {
+Value unary(OpBuilder &b, Location loc, ValueRange x, bool) {
   return TpuOp::create(b, loc, x[0]);
 }
 template <typename TpuOp>
-Value binary(OpBuilder &b, Location loc, ValueRange x) {
+Value binary(OpBuilder &b, Location loc, ValueRange x, bool) {
   return TpuOp::create(b, loc, x[0], x[1]);
+}
+/// The ops whose u32 result is not the s32 one's bits: the ISA's dtype U32.
+template <typename TpuOp>
+Value signedBinary(OpBuilder &b, Location loc, ValueRange x, bool isUnsigned) {
+  return TpuOp::create(b, loc, x[0], x[1], isUnsigned);
 }
 
 const llvm::DenseMap<TypeID, DirectBuilder> &directOps() {
@@ -90,12 +97,14 @@ const llvm::DenseMap<TypeID, DirectBuilder> &directOps() {
       {TypeID::get<hlo::AddOp>(), binary<tpu::VAddOp>},
       {TypeID::get<hlo::SubtractOp>(), binary<tpu::VSubOp>},
       {TypeID::get<hlo::MultiplyOp>(), binary<tpu::VMulOp>},
-      {TypeID::get<hlo::DivideOp>(), binary<tpu::VDivOp>},
-      // s32: VREM's x % 0 = x and x % -1 = 0 are XLA's; f32: fmod.
-      {TypeID::get<hlo::RemainderOp>(), binary<tpu::VRemOp>},
-      {TypeID::get<hlo::MaximumOp>(), binary<tpu::VMaxOp>},
-      {TypeID::get<hlo::MinimumOp>(), binary<tpu::VMinOp>},
-      {TypeID::get<hlo::MulhiOp>(), binary<tpu::VMulhiOp>},
+      // s32: x / 0 = -1; u32: 2^32 - 1 (XLA's, both all ones).
+      {TypeID::get<hlo::DivideOp>(), signedBinary<tpu::VDivOp>},
+      // s32: VREM's x % 0 = x and x % -1 = 0 are XLA's; u32: x % 0 = x;
+      // f32: fmod.
+      {TypeID::get<hlo::RemainderOp>(), signedBinary<tpu::VRemOp>},
+      {TypeID::get<hlo::MaximumOp>(), signedBinary<tpu::VMaxOp>},
+      {TypeID::get<hlo::MinimumOp>(), signedBinary<tpu::VMinOp>},
+      {TypeID::get<hlo::MulhiOp>(), signedBinary<tpu::VMulhiOp>},
       {TypeID::get<hlo::AndOp>(), binary<tpu::VAndOp>},
       {TypeID::get<hlo::OrOp>(), binary<tpu::VOrOp>},
       {TypeID::get<hlo::XorOp>(), binary<tpu::VXorOp>},
@@ -204,6 +213,9 @@ Lowering::emitTile(Value v, Value tileIndex,
     }
     Type in = elementOf(def->getOperand(0));
     bool isFloat = !isIntLike(in);
+    // u32 lives in i32 registers; the ops whose result depends on the sign
+    // are `unsigned` (abs and sign have their own u32 forms below).
+    bool isUnsigned = in.isUnsignedInteger(32);
     auto sel = [&](Value mask, Value t, Value f) -> Value {
       return tpu::VSelectOp::create(b, loc, mask, t, f);
     };
@@ -224,8 +236,10 @@ Lowering::emitTile(Value v, Value tileIndex,
       Value flip = tpu::VAndOp::create(b, loc, sign, splatInt(0x7fffffff));
       return tpu::VXorOp::create(b, loc, bits, flip);
     };
-    if (DirectBuilder direct = directBuilder(def))
-      r = direct(b, loc, x);
+    if (isUnsigned && isa<hlo::AbsOp>(def))
+      r = x[0]; // |x| = x
+    else if (DirectBuilder direct = directBuilder(def))
+      r = direct(b, loc, x, isUnsigned);
     else
       r = llvm::TypeSwitch<Operation *, Value>(def)
             .Case([&](hlo::NotOp) -> Value {
@@ -248,6 +262,8 @@ Lowering::emitTile(Value v, Value tileIndex,
                   c(rp.getMantissaBits()));
             })
             .Case([&](hlo::SignOp) -> Value {
+              if (isUnsigned) // x != 0 is the 0/1 mask
+                return cmp(tpu::CmpKind::ne, x[0], zero());
               // sign(x) = x > 0 ? 1 : (x < 0 ? -1 : x), which keeps -0, +0
               // and NaN as XLA does.
               Value neg = sel(cmp(tpu::CmpKind::lt, x[0], zero()),
@@ -263,8 +279,8 @@ Lowering::emitTile(Value v, Value tileIndex,
             })
             .Case([&](hlo::ClampOp) -> Value {
               // min(max(x, lo), hi); operands are (lo, x, hi).
-              Value m = tpu::VMaxOp::create(b, loc, x[1], x[0]);
-              return tpu::VMinOp::create(b, loc, m, x[2]);
+              Value m = tpu::VMaxOp::create(b, loc, x[1], x[0], isUnsigned);
+              return tpu::VMinOp::create(b, loc, m, x[2], isUnsigned);
             })
             .Case([&](hlo::CopyOp) { return x[0]; })
             .Case([&](hlo::ConvertOp) -> Value {
@@ -273,10 +289,12 @@ Lowering::emitTile(Value v, Value tileIndex,
                 return cmp(tpu::CmpKind::ne, x[0], zero());
               if (isIntLike(in) == isIntLike(out))
                 return x[0]; // a bf16 result is rounded by its store
-              if (isIntLike(in)) // s32/pred -> f32 (rounds to nearest even)
-                return tpu::VConvertOp::create(b, loc, f32Reg(), x[0]);
-              // f32/bf16 -> s32: truncates, saturates, NaN -> 0.
-              return tpu::VConvertOp::create(b, loc, i32Reg(), x[0]);
+              if (isIntLike(in)) // s32/u32/pred -> f32 (to nearest even)
+                return tpu::VConvertOp::create(b, loc, f32Reg(), x[0],
+                                               isUnsigned);
+              // f32/bf16 -> s32/u32: truncates, saturates, NaN -> 0.
+              return tpu::VConvertOp::create(b, loc, i32Reg(), x[0],
+                                             out.isUnsignedInteger(32));
             })
             .Case([&](hlo::SelectOp) { return sel(x[0], x[1], x[2]); })
             .Case([&](hlo::CompareOp c) -> Value {
@@ -285,14 +303,15 @@ Lowering::emitTile(Value v, Value tileIndex,
               if (isFloat && type == hlo::ComparisonType::TOTALORDER) {
                 l = totalOrderKey(l);
                 rhs = totalOrderKey(rhs);
-              } else if (in.isInteger(32) &&
-                         type == hlo::ComparisonType::UNSIGNED) {
-                // Unsigned order is signed order with the sign bit flipped.
-                Value bias = splatInt(std::numeric_limits<int32_t>::min());
-                l = tpu::VXorOp::create(b, loc, l, bias);
-                rhs = tpu::VXorOp::create(b, loc, rhs, bias);
               }
-              return cmp(*cmpKind(c.getComparisonDirection()), l, rhs);
+              // XLA compares u32 unsigned unless the compare type says
+              // otherwise (and s32 so when it says UNSIGNED).
+              bool isUnsignedCmp =
+                  in.isInteger(32) &&
+                  (type ? *type == hlo::ComparisonType::UNSIGNED : isUnsigned);
+              return tpu::VCmpOp::create(b, loc, i32Reg(),
+                                         *cmpKind(c.getComparisonDirection()),
+                                         l, rhs, isUnsignedCmp);
             })
             .Default([&](Operation *) { return Value(); });
     if (!r)

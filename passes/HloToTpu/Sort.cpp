@@ -46,6 +46,7 @@ Geometry rowGeometry(RankedTensorType type) {
 struct SortOrder {
   unsigned key = 0;
   bool descending = false;
+  bool isUnsigned = false; // 32-bit integer keys in unsigned order
 };
 
 /// The block argument `v` canonicalises the way JAX's sort comparator does:
@@ -109,8 +110,12 @@ FailureOr<SortOrder> matchComparator(hlo::SortOp op) {
                   .getElementType();
   if (!(elem.isF32() || elem.isBF16() || elem.isInteger(32)))
     return fail("with keys of this element type");
-  if (cmp.getCompareType() &&
-      *cmp.getCompareType() == hlo::ComparisonType::UNSIGNED)
+  // XLA compares u32 unsigned unless the compare type says otherwise.
+  std::optional<hlo::ComparisonType> type = cmp.getCompareType();
+  order.isUnsigned =
+      elem.isInteger(32) && (type ? *type == hlo::ComparisonType::UNSIGNED
+                                  : elem.isUnsignedInteger());
+  if (!elem.isInteger(32) && type == hlo::ComparisonType::UNSIGNED)
     return fail("with an UNSIGNED compare");
   if (!canonical && !elem.isInteger(32) && cmp.getCompareType() &&
       *cmp.getCompareType() == hlo::ComparisonType::TOTALORDER)
@@ -381,6 +386,9 @@ void SortKernel::prepareKeys() {
       k = L.vsel(valid, k, L.splatF32(inf));
       shift = L.vsel(nan, splatI(order.descending ? -nPad : nPad), splatI(0));
     } else {
+      // Unsigned order is signed order with the sign bit flipped.
+      if (order.isUnsigned)
+        x = tpu::VXorOp::create(L.b, L.loc, x, splatI(INT_MIN));
       k = order.descending ? subV(splatI(-1), x) : x;
       k = L.vsel(valid, k, splatI(INT_MAX));
       shift = splatI(0);
@@ -419,6 +427,8 @@ void SortKernel::finishKeys() {
       x = L.vsel(nan, L.splatF32(std::nan("")), x);
     } else {
       x = order.descending ? subV(splatI(-1), k) : k;
+      if (order.isUnsigned)
+        x = tpu::VXorOp::create(L.b, L.loc, x, splatI(INT_MIN));
     }
     L.vstore(x, key, off);
   });

@@ -106,6 +106,15 @@ int32_t f32ToS32(float f) {
   return static_cast<int32_t>(f);
 }
 
+// f32 -> u32 as XLA does: truncate, saturate to [0, 2^32 - 1], NaN -> 0.
+uint32_t f32ToU32(float f) {
+  if (std::isnan(f) || f <= 0.0f)
+    return 0;
+  if (f >= 4294967296.0f)
+    return std::numeric_limits<uint32_t>::max();
+  return static_cast<uint32_t>(f);
+}
+
 // `size` zero bytes: `pool` (whose bytes outside `dirty` are zero) cleared,
 // or fresh memory if it has another size. Reusing committed pages and
 // clearing only what the last execute wrote is much cheaper than faulting
@@ -1215,6 +1224,23 @@ int32_t binaryS32(exe::Opcode op, int32_t a, int32_t b) {
   }
 }
 
+// The u32 forms (dtype U32) of the operations whose result depends on the
+// sign: XLA's x / 0 = 2^32 - 1 and x % 0 = x.
+uint32_t binaryU32(exe::Opcode op, uint32_t a, uint32_t b) {
+  switch (op) {
+  case exe::VDIV:
+    return b == 0 ? std::numeric_limits<uint32_t>::max() : a / b;
+  case exe::VREM:
+    return b == 0 ? a : a % b;
+  case exe::VMAX:
+    return std::max(a, b);
+  case exe::VMIN:
+    return std::min(a, b);
+  default: // VMULHI
+    return static_cast<uint32_t>((uint64_t(a) * uint64_t(b)) >> 32);
+  }
+}
+
 // s32 integer and bit operations (XLA's semantics: a shift by an amount
 // that is negative or at least 32, read as unsigned, shifts every bit out;
 // x % 0 = x, x % -1 = 0).
@@ -1263,9 +1289,13 @@ uint32_t convert(exe::DType from, exe::DType to, uint32_t bits) {
   int32_t i = static_cast<int32_t>(bits);
   if (from == exe::S32)
     f = static_cast<float>(i); // round to nearest even
+  if (from == exe::U32)
+    f = static_cast<float>(bits);
   switch (to) {
   case exe::S32:
     return static_cast<uint32_t>(f32ToS32(f));
+  case exe::U32:
+    return f32ToU32(f);
   case exe::BF16:
     return floatBits(hostio::roundToBf16(f));
   default:
@@ -1360,7 +1390,7 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
                              " mantissa bits (needs >= 1 and >= 0)"));
   if (!computes())
     return absl::OkStatus();
-  bool isF32 = in.dtype() == exe::F32;
+  bool isF32 = in.dtype() == exe::F32, isU32 = in.dtype() == exe::U32;
   const Vreg &a = v_[in.vsrc_size() > 0 ? in.vsrc(0) : 0];
   const Vreg &b = v_[in.vsrc_size() > 1 ? in.vsrc(1) : 0];
   // Lane-wise operations write the destination in place (lane i reads only
@@ -1396,6 +1426,12 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
       mapF32(a, b, out, maxNan);
     else if (isF32)
       mapF32(a, b, out, minNan);
+    else if (isU32)
+      dispatch<Opcode, exe::VDIV, exe::VMAX, exe::VMIN>(op, [&](auto c) {
+        map2(a, b, out, [](uint32_t x, uint32_t y) {
+          return binaryU32(decltype(c)::value, x, y);
+        });
+      });
     else
       dispatch<Opcode, exe::VADD, exe::VSUB, exe::VMUL, exe::VDIV, exe::VMAX,
                exe::VMIN>(op, [&](auto c) {
@@ -1413,6 +1449,10 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
       if (isF32)
         map2(a, b, out, [](uint32_t x, uint32_t y) -> uint32_t {
           return compare(kind, floatFromBits(x), floatFromBits(y));
+        });
+      else if (isU32)
+        map2(a, b, out, [](uint32_t x, uint32_t y) -> uint32_t {
+          return compare(kind, x, y);
         });
       else
         map2(a, b, out, [](uint32_t x, uint32_t y) -> uint32_t {
@@ -1451,9 +1491,9 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
       });
     break;
   case exe::VCVT:
-    dispatch<exe::DType, exe::F32, exe::BF16, exe::S32>(
+    dispatch<exe::DType, exe::F32, exe::BF16, exe::S32, exe::U32>(
         in.src_dtype(), [&](auto from) {
-          dispatch<exe::DType, exe::F32, exe::BF16, exe::S32>(
+          dispatch<exe::DType, exe::F32, exe::BF16, exe::S32, exe::U32>(
               in.dtype(), [&](auto to) {
                 map1(a, out, [](uint32_t x) {
                   return convert(decltype(from)::value, decltype(to)::value,
@@ -1469,6 +1509,15 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
     }
     [[fallthrough]];
   case exe::VMULHI:
+    if (isU32) {
+      dispatch<Opcode, exe::VREM, exe::VMULHI>(op, [&](auto c) {
+        map2(a, b, out, [](uint32_t x, uint32_t y) {
+          return binaryU32(decltype(c)::value, x, y);
+        });
+      });
+      break;
+    }
+    [[fallthrough]];
   case exe::VAND:
   case exe::VOR:
   case exe::VXOR:
@@ -1518,6 +1567,14 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
       reduceGroups<float>(src, out, lanes, maxNan);
     else if (isF32)
       reduceGroups<float>(src, out, lanes, minNan);
+    else if (isU32 && kind == exe::REDUCE_MAX)
+      reduceGroups<uint32_t>(src, out, lanes, [](uint32_t x, uint32_t y) {
+        return std::max(x, y);
+      });
+    else if (isU32 && kind == exe::REDUCE_MIN)
+      reduceGroups<uint32_t>(src, out, lanes, [](uint32_t x, uint32_t y) {
+        return std::min(x, y);
+      });
     else if (kind == exe::REDUCE_SUM)
       reduceGroups<int32_t>(src, out, lanes, [](int32_t x, int32_t y) {
         return binaryS32(exe::VADD, x, y);

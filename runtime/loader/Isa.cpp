@@ -10,6 +10,7 @@ constexpr unsigned kNone = 0;
 constexpr unsigned kF32 = dtypeBit(exe::F32);
 constexpr unsigned kBf16 = dtypeBit(exe::BF16);
 constexpr unsigned kS32 = dtypeBit(exe::S32);
+constexpr unsigned kU32 = dtypeBit(exe::U32);
 enum Fields : unsigned {
   kNoFields = 0,
   kCmp = 1,

@@ -83,19 +83,6 @@ func.func @long_rows(%x: tensor<8x20000xf32>) -> tensor<8x20000xf32> {
 
 // -----
 
-// UNSIGNED on s32 keys would order negative values last.
-func.func @unsigned(%x: tensor<8x128xi32>) -> tensor<8x128xi32> {
-  // expected-error @+1 {{tpuc cannot lower 'hlo.sort' with an UNSIGNED compare yet}}
-  %0 = hlo.sort(%x) dim = 1 : (tensor<8x128xi32>) -> tensor<8x128xi32> {
-  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
-    %c = hlo.compare LT, %a, %b, UNSIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
-    hlo.return %c : tensor<i1>
-  }
-  return %0 : tensor<8x128xi32>
-}
-
-// -----
-
 // More operands than a compare-exchange has registers for.
 func.func @many(%x0: tensor<8x128xf32>, %x1: tensor<8x128xf32>, %x2: tensor<8x128xf32>, %x3: tensor<8x128xf32>, %x4: tensor<8x128xf32>, %x5: tensor<8x128xf32>, %x6: tensor<8x128xf32>, %x7: tensor<8x128xf32>, %x8: tensor<8x128xf32>) -> (tensor<8x128xf32>, tensor<8x128xf32>, tensor<8x128xf32>, tensor<8x128xf32>, tensor<8x128xf32>, tensor<8x128xf32>, tensor<8x128xf32>, tensor<8x128xf32>, tensor<8x128xf32>) {
   // expected-error @+1 {{tpuc cannot lower 'hlo.sort' of more than 8 operands yet}}

@@ -343,6 +343,38 @@ func.func @vcvt_no_f32(%v: vector<8x128xi32>) {
 
 // -----
 
+func.func @vcvt_unsigned_no_i32(%v: vector<8x128xf32>) {
+  // expected-error @+1 {{is unsigned without an i32 side}}
+  %0 = tpu.vcvt %v unsigned : vector<8x128xf32> to vector<8x128xbf16>
+  return
+}
+
+// -----
+
+func.func @vdiv_unsigned_f32(%v: vector<8x128xf32>) {
+  // expected-error @+1 {{is unsigned on a register that is not i32}}
+  %0 = tpu.vdiv %v, %v unsigned : vector<8x128xf32>
+  return
+}
+
+// -----
+
+func.func @vcmp_unsigned_f32(%v: vector<8x128xf32>) {
+  // expected-error @+1 {{is unsigned on a register that is not i32}}
+  %0 = tpu.vcmp lt, %v, %v unsigned : vector<8x128xf32> -> vector<8x128xi32>
+  return
+}
+
+// -----
+
+func.func @vreduce_unsigned_f32(%v: vector<8x128xf32>) {
+  // expected-error @+1 {{is unsigned on a register that is not i32}}
+  %0 = tpu.vreduce_lanes max, %v unsigned : vector<8x128xf32>
+  return
+}
+
+// -----
+
 func.func @vexp_int(%v: vector<8x128xi32>) {
   // expected-error @+1 {{operand #0 must be vector<8x128xF32> of 32-bit float values}}
   %0 = tpu.vexp %v : vector<8x128xi32>

@@ -165,6 +165,28 @@ func.func @vpu() {
   // CHECK: tpu.vstore %{{.+}} : vector<8x128xi32>, memref<8x128xi32, #tpu.memory_space<vmem>>
   %22 = tpu.vadd %l, %s : vector<8x128xi32>
   tpu.vstore %22, %ints[%c0] : vector<8x128xi32>, memref<8x128xi32, #vmem>
+  // The u32 forms (dtype U32).
+  // CHECK: tpu.vdiv %{{.+}}, %{{.+}} unsigned : vector<8x128xi32>
+  %u0 = tpu.vdiv %l, %s unsigned : vector<8x128xi32>
+  // CHECK: tpu.vrem %{{.+}}, %{{.+}} unsigned : vector<8x128xi32>
+  %u1 = tpu.vrem %u0, %s unsigned : vector<8x128xi32>
+  // CHECK: tpu.vmax %{{.+}}, %{{.+}} unsigned : vector<8x128xi32>
+  %u2 = tpu.vmax %u1, %s unsigned : vector<8x128xi32>
+  // CHECK: tpu.vmin %{{.+}}, %{{.+}} unsigned : vector<8x128xi32>
+  %u3 = tpu.vmin %u2, %s unsigned : vector<8x128xi32>
+  // CHECK: tpu.vmulhi %{{.+}}, %{{.+}} unsigned : vector<8x128xi32>
+  %u4 = tpu.vmulhi %u3, %s unsigned : vector<8x128xi32>
+  // CHECK: tpu.vcmp ge, %{{.+}}, %{{.+}} unsigned : vector<8x128xi32> -> vector<8x128xi32>
+  %u5 = tpu.vcmp ge, %u4, %s unsigned : vector<8x128xi32> -> vector<8x128xi32>
+  // CHECK: tpu.vcvt %{{.+}} unsigned : vector<8x128xi32> to vector<8x128xf32>
+  %u6 = tpu.vcvt %u5 unsigned : vector<8x128xi32> to vector<8x128xf32>
+  // CHECK: tpu.vcvt %{{.+}} unsigned : vector<8x128xf32> to vector<8x128xi32>
+  %u7 = tpu.vcvt %u6 unsigned : vector<8x128xf32> to vector<8x128xi32>
+  // CHECK: tpu.vreduce_lanes max, %{{.+}} unsigned : vector<8x128xi32>
+  %u8 = tpu.vreduce_lanes max, %u7 unsigned : vector<8x128xi32>
+  // CHECK: tpu.vreduce_sublanes min, %{{.+}} unsigned : vector<8x128xi32>
+  %u9 = tpu.vreduce_sublanes min, %u8 unsigned : vector<8x128xi32>
+  tpu.vstore %u9, %ints[%c0] : vector<8x128xi32>, memref<8x128xi32, #vmem>
   return
 }
 
