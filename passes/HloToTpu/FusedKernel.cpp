@@ -1023,14 +1023,19 @@ LogicalResult LoopKernel::allocBuffers() {
   if (failed(rowsOr))
     return failure();
   rows = std::move(*rowsOr);
-  for (Value in : inputs) {
-    auto t = cast<RankedTensorType>(in.getType());
+  // One VMEM block per slot of an input or output; its tile bytes.
+  auto slotBuffer = [&](Value v) -> std::pair<VBuf, int64_t> {
+    auto t = cast<RankedTensorType>(v.getType());
     int64_t tileBytes = geometryOf(t).tileBytes();
+    return {
+        l.vmem(storageType(t.getElementType()), slots * blockTiles * tileBytes),
+        tileBytes};
+  };
+  for (Value in : inputs) {
     FailureOr<Value> mem = l.memOf(in);
     if (failed(mem))
       return failure();
-    VBuf buf =
-        l.vmem(storageType(t.getElementType()), slots * blockTiles * tileBytes);
+    auto [buf, tileBytes] = slotBuffer(in);
     ins[in] = {buf, tileBytes};
     inMems.push_back({*mem, buf});
   }
@@ -1042,11 +1047,9 @@ LogicalResult LoopKernel::allocBuffers() {
     return failure();
   perTile = std::move(*residents);
   for (Value root : roots) {
-    auto t = cast<RankedTensorType>(root.getType());
-    int64_t tileBytes = geometryOf(t).tileBytes();
-    VBuf buf =
-        l.vmem(storageType(t.getElementType()), slots * blockTiles * tileBytes);
-    Value mem = l.allocHbm(t, root.getLoc());
+    auto [buf, tileBytes] = slotBuffer(root);
+    Value mem =
+        l.allocHbm(cast<RankedTensorType>(root.getType()), root.getLoc());
     l.hbm[root] = mem;
     outs.push_back({root, mem, buf, tileBytes});
   }
