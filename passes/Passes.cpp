@@ -153,6 +153,9 @@ void buildFusionPipeline(mlir::OpPassManager &pm,
     fuse.targetName = config.target;
     pm.addPass(createFuse(fuse));
   }
+  // Donated outputs after their parameters' reads, so they can be written
+  // in place (the memory plan then counts no copy either).
+  pm.addPass(createScheduleDonations());
   if (config.assignLayouts) {
     AssignLayoutsOptions layouts;
     layouts.targetName = config.target;

@@ -863,6 +863,44 @@ def ResizeBatch : Pass<"tpuc-resize-batch", "mlir::ModuleOp"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def ScheduleDonations : Pass<"tpuc-schedule-donations", "mlir::ModuleOp"> {
+  let summary = "Compute each donated output after the last read of the "
+                "parameter it overwrites";
+  let description = [{
+    A module's `hlo.input_output_alias` donates parameter buffers to
+    outputs (a training step's updated weights). The lowering writes such
+    an output in place only when every read of the old parameter comes
+    before the op that computes the output (docs/codegen.md, "Donation");
+    otherwise it copies the output into the parameter's buffer after the
+    last kernel. The fusion planner places a fusion where its members
+    were, so the update `w - lr * dw` (the epilogue of the gradient dot's
+    output fusion) can land before another fusion that still reads `w`
+    (the input gradient `dy * w^T`).
+
+    For each alias in order, the op in the entry block that computes the
+    output is moved right after the last op of the block that reads the
+    parameter (reads inside regions count for the op that holds them),
+    when that op comes later, the producer is free of memory effects
+    (fusions, elementwise ops, dots: their regions included) and nothing
+    but the return reads the producer's results before that point. The
+    producer's operands are defined before it, so the order stays valid;
+    nothing else moves. Results are unchanged. Like XLA's scheduler, which
+    orders a donated buffer's reads before its in-place write so that
+    copy insertion has nothing to add.
+
+    ```mlir
+    // Before: the update of %w (donated to result 0) precedes a read.
+    %u = hlo.fusion output(%h, %dy, %w) {...}     // w - lr * h^T dy
+    %dx = hlo.fusion output(%dy, %w) {...}        // dy w^T
+    return %u, %dx
+    // After:
+    %dx = hlo.fusion output(%dy, %w) {...}
+    %u = hlo.fusion output(%h, %dy, %w) {...}
+    ```
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def Rematerialize : Pass<"tpuc-rematerialize", "mlir::ModuleOp"> {
   let summary = "Recompute values instead of keeping them live until the "
                 "HBM plan fits (XLA's HloRematerialization)";

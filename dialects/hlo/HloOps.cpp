@@ -290,9 +290,24 @@ static bool widensExactly(Type from, Type to) {
          fromInt.getWidth() <= toInt.getWidth();
 }
 
-OpFoldResult ConvertOp::fold(FoldAdaptor) {
+OpFoldResult ConvertOp::fold(FoldAdaptor adaptor) {
   if (getOperand().getType() == getType())
     return getOperand();
+  // A float splat to another float type: the converted splat, rounded to
+  // nearest even as XLA converts (mixed precision's convert of a relu's
+  // zero then stays a splat the kernels read, not an array they stream).
+  // NaN is left alone: its payload bits are the runtime's to define.
+  auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getOperand());
+  auto to = dyn_cast<FloatType>(getType().getElementType());
+  if (splat && to && isa<FloatType>(splat.getElementType())) {
+    APFloat value = splat.getSplatValue<APFloat>();
+    bool losesInfo = false;
+    if (!value.isNaN()) {
+      value.convert(to.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                    &losesInfo);
+      return SplatElementsAttr::get(cast<ShapedType>(getType()), value);
+    }
+  }
   // convert(convert(x)) back to x's type, through a type that holds every
   // value of x exactly (bf16 -> f32 -> bf16, s32 -> s64 -> s32).
   if (auto inner = getOperand().getDefiningOp<ConvertOp>()) {

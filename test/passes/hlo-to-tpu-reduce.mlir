@@ -8,7 +8,7 @@
 // CHECK-SAME: -> memref<16xf32, #tpu.tiled<{0:T(1024)}>, #tpu.memory_space<hbm>>
 // CHECK: %[[OUT:.+]] = tpu.alloc {{.*}}memref<16xf32
 // CHECK: tpu.dma %arg0{{.*}} chunk_bytes = 16384
-// CHECK-NOT: {{^ *tpu\.}}
+// CHECK-NOT: {{^ *}}tpu.
 // CHECK: tpu.sem_wait 0, 1
 // CHECK: tpu.loop %{{.+}} = 0 to %{{.+}} {
 // CHECK: tpu.vadd

@@ -148,3 +148,31 @@ func.func @transpose_reorders_free_dims(%a: tensor<5x2x3xf32>, %b: tensor<3x4xf3
   %0 = hlo.dot_general %at, %b, dims = <lhs_contracting = [2], rhs_contracting = [0]> : (tensor<2x5x3xf32>, tensor<3x4xf32>) -> tensor<2x5x4xf32>
   return %0 : tensor<2x5x4xf32>
 }
+
+// -----
+
+// A float splat converts to a float splat, rounded to nearest even (0.1 in
+// bf16 is 0x3DCD = 0.10009765625); a NaN splat and a float to integer
+// conversion are left to the runtime.
+// CHECK-LABEL: func.func @convert_of_splat
+// CHECK-DAG: %[[Z:.+]] = hlo.constant dense<0.000000e+00> : tensor<4x8xbf16>
+// CHECK-DAG: %[[T:.+]] = hlo.constant dense<1.000980e-01> : tensor<4x8xbf16>
+// CHECK-DAG: %[[W:.+]] = hlo.constant dense<-1.500000e+00> : tensor<4xf32>
+// CHECK-DAG: %[[NAN:.+]] = hlo.constant dense<0x7FC00000> : tensor<4xf32>
+// CHECK-DAG: %[[I:.+]] = hlo.constant dense<2.500000e+00> : tensor<4xf32>
+// CHECK-DAG: %[[N:.+]] = hlo.convert %[[NAN]] : (tensor<4xf32>) -> tensor<4xbf16>
+// CHECK-DAG: %[[S:.+]] = hlo.convert %[[I]] : (tensor<4xf32>) -> tensor<4xi32>
+// CHECK: return %[[Z]], %[[T]], %[[W]], %[[N]], %[[S]]
+func.func @convert_of_splat() -> (tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4xf32>, tensor<4xbf16>, tensor<4xi32>) {
+  %zero = hlo.constant dense<0.0> : tensor<4x8xf32>
+  %tenth = hlo.constant dense<0.1> : tensor<4x8xf32>
+  %b = hlo.constant dense<-1.5> : tensor<4xbf16>
+  %nan = hlo.constant dense<0x7FC00000> : tensor<4xf32>
+  %f = hlo.constant dense<2.5> : tensor<4xf32>
+  %0 = hlo.convert %zero : (tensor<4x8xf32>) -> tensor<4x8xbf16>
+  %1 = hlo.convert %tenth : (tensor<4x8xf32>) -> tensor<4x8xbf16>
+  %2 = hlo.convert %b : (tensor<4xbf16>) -> tensor<4xf32>
+  %3 = hlo.convert %nan : (tensor<4xf32>) -> tensor<4xbf16>
+  %4 = hlo.convert %f : (tensor<4xf32>) -> tensor<4xi32>
+  return %0, %1, %2, %3, %4 : tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4xf32>, tensor<4xbf16>, tensor<4xi32>
+}
