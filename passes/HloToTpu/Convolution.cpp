@@ -649,6 +649,8 @@ static LogicalResult lowerConvMxu(Lowering &l, hlo::ConvolutionOp op) {
 // Weight gradient (f01b_i01o->01bf) on the MXU
 //===----------------------------------------------------------------------===//
 
+namespace {
+
 // out[p0,p1,c,co] = sum_{n,k0,k1} dy[n,k0,k1,co] *
 //                   x[n, p0*s0 + k0*d0 - pt, p1*s1 + k1*d1 - pl, c]:
 // per output position p a GEMM with M = c, K = the pixels (n, k0, k1) of dy,
@@ -656,136 +658,203 @@ static LogicalResult lowerConvMxu(Lowering &l, hlo::ConvolutionOp op) {
 // it is laid out; the LHS rows (c, pixels on lanes) are the 128 gathered x
 // rows of those pixels transposed by the XLU. All output positions stack
 // into one LHS of P * Cp rows per pixel block.
-static LogicalResult lowerConvWeightGrad(Lowering &l, hlo::ConvolutionOp op) {
-  ConvTypes ct = typesOf(op);
-  RankedTensorType lhsType = ct.lhs, rhsType = ct.rhs, type = ct.out;
-  const Window &win = ct.win;
-  if (win.revH || win.revW)
-    return unsupported(op, "(weight gradient) with window_reversal");
-  Type inElem = ct.inElem;
-  int64_t ib = ct.ib, ob = ct.ob;
-  int64_t N = lhsType.getDimSize(0), H = lhsType.getDimSize(1),
-          W = lhsType.getDimSize(2), C = lhsType.getDimSize(3);
-  int64_t OHd = rhsType.getDimSize(1), OWd = rhsType.getDimSize(2),
-          CO = rhsType.getDimSize(3);
-  int64_t P0 = type.getDimSize(0), P1 = type.getDimSize(1), P = P0 * P1;
-  int64_t Wt = ceilDiv(W, kSublanes), Ct = ceilDiv(C, kLanes);
-  int64_t Cp = ceilDiv(C, kSublanes) * kSublanes, COt = ceilDiv(CO, kLanes);
-  int64_t OWdt = ceilDiv(OWd, kSublanes), T1 = OHd * OWdt;
+class ConvWeightGradKernel {
+public:
+  ConvWeightGradKernel(Lowering &l, hlo::ConvolutionOp op)
+      : l(l), op(op), ct(typesOf(op)), win(ct.win) {}
+  LogicalResult run();
+
+private:
+  /// The sizes; a diagnostic when the kernel's VMEM exceeds the budget.
+  LogicalResult plan();
+  /// The operands' HBM buffers and the VMEM buffers (xpad and the panels
+  /// zeroed).
+  LogicalResult allocate();
+  /// Image n of x into xpad: bf16, [input block][padded row][padded
+  /// column][128], zero outside the image.
+  void fillXpad(Value n);
+  /// dy's pixel block kb of image n (valid row tiles) as bf16 weights: D
+  /// rows per output tile, the D x D weight tile of MXU tile g being output
+  /// tiles g*blocks.. in lane blocks. Pixels past OWd in a row tile, tiles
+  /// past the image and output tiles past COt are zero.
+  void prepareWeights(Value n, Value kb, int64_t valid);
+  /// The LHS of pixel block kb, [blocks][M][128]: for each output position
+  /// p, input block cb and 128-pixel block i, 16 gathers of 8 pixels' x
+  /// rows, one transpose, Cp/8 row stores.
+  void buildLhs(Value kb, int64_t valid, Value slot);
+  /// Pixel block kb of image n accumulated into the panels.
+  void block(Value n, Value kb, int64_t valid);
+  /// The panels are the output's tiles of each output column tile: one
+  /// piece each, through the epilogue when there is one.
+  LogicalResult writeBack();
+
+  Lowering &l;
+  hlo::ConvolutionOp op;
+  ConvTypes ct;
+  const Window &win;
+  std::optional<EpilogueKernel> ep;
+  int64_t N = 0, H = 0, W = 0, C = 0, OHd = 0, OWd = 0, CO = 0;
+  int64_t P0 = 0, P1 = 0, P = 0, Wt = 0, Ct = 0, Cp = 0, COt = 0;
+  int64_t OWdt = 0, T1 = 0;
   // A D x D MXU takes K = D pixels (PT row tiles of dy) and D output
   // features (`blocks` 128-wide output tiles; COtPad of them, the ones past
   // COt zero) at a time.
-  int64_t D = l.mxuDim(), blocks = l.mxuBlocks(), PT = D / kSublanes;
-  int64_t COtD = ceilDiv(COt, blocks), COtPad = COtD * blocks;
-  int64_t KB = ceilDiv(T1, PT), lastValid = T1 - PT * (KB - 1);
-  int64_t M = P * Cp;
-  int64_t inTile = kSublanes * kLanes * ib, outTile = kSublanes * kLanes * ob;
-  int64_t dyTile = inTile;
-  int64_t bfRow = kLanes * 2, otWeights = D * bfRow; // one output tile's
-  int64_t Hp = std::max((P0 - 1) * win.sh + (OHd - 1) * win.dh + 1, win.pt + H);
-  int64_t Wp = std::max((P1 - 1) * win.sw + (OWdt * kSublanes - 1) * win.dw + 1,
-                        win.pl + Wt * kSublanes);
+  int64_t D = 128, blocks = 1, PT = 0, COtD = 0, COtPad = 0;
+  int64_t KB = 0, lastValid = 0, M = 0;
+  int64_t inTile = 0, outTile = 0, dyTile = 0;
+  int64_t bfRow = kLanes * 2, otWeights = 0; // one output tile's
+  int64_t Hp = 0, Wp = 0;
+  int64_t panelTiles = 0;
+  MxuSplit split;
+  Value x, dy, out;
+  VBuf stage, xpad, lhs, panels, outStage, weights, wStage;
+};
+
+LogicalResult ConvWeightGradKernel::run() {
+  if (win.revH || win.revW)
+    return unsupported(op, "(weight gradient) with window_reversal");
+  if (failed(plan()) || failed(allocate()))
+    return failure();
+  // Every MXU computes: the COtD tiles, and parts of the rows when they
+  // are fewer than the MXUs (with one block only: the LHS is
+  // [blocks][M][128]).
+  split = l.splitForMxus(COtD, M, blocks > 1 ? M : kSublanes);
+  l.loop(N, [&](Value n) {
+    fillXpad(n);
+    l.loop(KB - 1, [&](Value kb) { block(n, kb, PT); });
+    block(n, l.c(KB - 1), lastValid);
+  });
+  return writeBack();
+}
+
+LogicalResult ConvWeightGradKernel::plan() {
+  RankedTensorType lhsType = ct.lhs, rhsType = ct.rhs, type = ct.out;
+  N = lhsType.getDimSize(0);
+  H = lhsType.getDimSize(1);
+  W = lhsType.getDimSize(2);
+  C = lhsType.getDimSize(3);
+  OHd = rhsType.getDimSize(1);
+  OWd = rhsType.getDimSize(2);
+  CO = rhsType.getDimSize(3);
+  P0 = type.getDimSize(0);
+  P1 = type.getDimSize(1);
+  P = P0 * P1;
+  Wt = ceilDiv(W, kSublanes);
+  Ct = ceilDiv(C, kLanes);
+  Cp = ceilDiv(C, kSublanes) * kSublanes;
+  COt = ceilDiv(CO, kLanes);
+  OWdt = ceilDiv(OWd, kSublanes);
+  T1 = OHd * OWdt;
+  D = l.mxuDim();
+  blocks = l.mxuBlocks();
+  PT = D / kSublanes;
+  COtD = ceilDiv(COt, blocks);
+  COtPad = COtD * blocks;
+  KB = ceilDiv(T1, PT);
+  lastValid = T1 - PT * (KB - 1);
+  M = P * Cp;
+  inTile = kSublanes * kLanes * ct.ib;
+  outTile = kSublanes * kLanes * ct.ob;
+  dyTile = inTile;
+  otWeights = D * bfRow;
+  Hp = std::max((P0 - 1) * win.sh + (OHd - 1) * win.dh + 1, win.pt + H);
+  Wp = std::max((P1 - 1) * win.sw + (OWdt * kSublanes - 1) * win.dw + 1,
+                win.pl + Wt * kSublanes);
   Wp = ceilDiv(Wp, kSublanes) * kSublanes;
 
-  std::optional<EpilogueKernel> ep;
   if (failed(EpilogueKernel::take(l, op.getResult(), ep)))
     return failure();
-  int64_t panelTiles = COtPad * M / kSublanes;
+  panelTiles = COtPad * M / kSublanes;
   int64_t needed = pages(H * Wt * Ct * inTile) + pages(Ct * Hp * Wp * bfRow) +
                    pages(2 * M * D * 2) + pages(COtPad * M * kLanes * 4) +
-                   (ob == 2 && !ep ? pages(COtPad * M * bfRow) : 0) +
+                   (ct.ob == 2 && !ep ? pages(COtPad * M * bfRow) : 0) +
                    pages(COtPad * otWeights) + pages(COt * PT * dyTile) +
                    (ep ? ep->vmemBytes(panelTiles, 1) : 0);
   if (needed > vmemBudget(l))
     return vmemError(l, op, needed);
+  return success();
+}
 
+LogicalResult ConvWeightGradKernel::allocate() {
   FailureOr<ConvMems> mems = memsOf(l, op, /*withResult=*/!ep);
   if (failed(mems))
     return failure();
-  Value x = mems->lhs, dy = mems->rhs, out = mems->out;
+  x = mems->lhs;
+  dy = mems->rhs;
+  out = mems->out;
   Type bf16 = l.b.getBF16Type(), f32 = l.b.getF32Type();
-
-  VBuf stage = l.vmem(inElem, H * Wt * Ct * inTile);
-  VBuf xpad = l.vmem(bf16, Ct * Hp * Wp * bfRow);
-  VBuf lhs = l.vmem(bf16, 2 * M * D * 2);
-  VBuf panels = l.vmem(f32, COtPad * M * kLanes * 4);
-  VBuf outStage =
-      ob == 2 && !ep ? l.vmem(bf16, COtPad * M * bfRow) : VBuf();
-  VBuf weights = l.vmem(bf16, COtPad * otWeights);
-  VBuf wStage = l.vmem(rhsType.getElementType(), COt * PT * dyTile);
+  stage = l.vmem(ct.inElem, H * Wt * Ct * inTile);
+  xpad = l.vmem(bf16, Ct * Hp * Wp * bfRow);
+  lhs = l.vmem(bf16, 2 * M * D * 2);
+  panels = l.vmem(f32, COtPad * M * kLanes * 4);
+  outStage = ct.ob == 2 && !ep ? l.vmem(bf16, COtPad * M * bfRow) : VBuf();
+  weights = l.vmem(bf16, COtPad * otWeights);
+  wStage = l.vmem(ct.rhs.getElementType(), COt * PT * dyTile);
   if (ep && failed(ep->begin(panelTiles, 1)))
     return failure();
 
   zeroFill(l, xpad, bf16, pages(Ct * Hp * Wp * bfRow));
   zeroFill(l, panels, f32, pages(COtPad * M * kLanes * 4));
+  return success();
+}
 
-  auto fillXpad = [&](Value n) {
-    l.dma(x, l.mul(n, H * Wt * Ct * inTile), stage.arena, l.c(stage.offset), 1,
-          H * Wt * Ct * inTile, 0, 0, kSemIn);
-    l.wait(kSemIn, 1);
-    l.loop(H, [&](Value h) {
-      for (int64_t cb = 0; cb < Ct; ++cb) {
-        auto column = [&](Value j, bool last) {
-          Value v =
-              l.vload(stage, l.mul(l.add(l.mul(l.add(l.mul(h, Wt), j), Ct), cb),
-                                   inTile));
-          Value laneIds = tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg());
-          v = l.maskBelow(v, laneIds, l.c(std::min(kLanes, C - cb * kLanes)),
-                          0.0);
-          if (last && W % kSublanes) {
-            Value sublaneIds =
-                tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
-            v = l.maskBelow(v, sublaneIds, l.c(W % kSublanes), 0.0);
-          }
-          Value row = l.add(h, cb * Hp + win.pt);
-          l.vstore(
-              v, xpad,
-              l.mul(l.add(l.mul(row, Wp), l.add(l.mul(j, kSublanes), win.pl)),
-                    bfRow));
-        };
-        l.loop(Wt - 1, [&](Value j) { column(j, false); });
-        column(l.c(Wt - 1), true);
-      }
-    });
-  };
-
-  // dy's pixel block kb of image n (valid row tiles) as bf16 weights: D
-  // rows per output tile, the D x D weight tile of MXU tile g being output
-  // tiles g*blocks.. in lane blocks. Pixels past OWd in a row tile, tiles
-  // past the image and output tiles past COt are zero.
-  auto prepareWeights = [&](Value n, Value kb, int64_t valid) {
-    Value t0 = l.add(l.mul(n, T1), l.mul(kb, PT));
-    for (int64_t ot = 0; ot < COt; ++ot)
-      l.dma(dy, l.mul(l.add(l.mul(t0, COt), ot), dyTile), wStage.arena,
-            l.c(wStage.offset + ot * PT * dyTile), valid, dyTile, COt * dyTile,
-            dyTile, kSemW);
-    l.wait(kSemW, COt);
-    Value zero = l.splatF32(0.0);
-    for (int64_t ot = 0; ot < COtPad; ++ot) {
-      l.loop(ot < COt ? valid : 0, [&](Value t) {
-        Value v = l.vload(wStage, l.add(l.mul(t, dyTile), ot * PT * dyTile));
-        if (OWd % kSublanes) {
-          Value jt = l.rem(l.add(l.mul(kb, PT), t), OWdt);
-          Value left = l.sub(l.c(OWd), l.mul(jt, kSublanes));
+void ConvWeightGradKernel::fillXpad(Value n) {
+  l.dma(x, l.mul(n, H * Wt * Ct * inTile), stage.arena, l.c(stage.offset), 1,
+        H * Wt * Ct * inTile, 0, 0, kSemIn);
+  l.wait(kSemIn, 1);
+  l.loop(H, [&](Value h) {
+    for (int64_t cb = 0; cb < Ct; ++cb) {
+      auto column = [&](Value j, bool last) {
+        Value v = l.vload(
+            stage, l.mul(l.add(l.mul(l.add(l.mul(h, Wt), j), Ct), cb), inTile));
+        Value laneIds = tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg());
+        v = l.maskBelow(v, laneIds, l.c(std::min(kLanes, C - cb * kLanes)),
+                        0.0);
+        if (last && W % kSublanes) {
           Value sublaneIds = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
-          v = l.maskBelow(v, sublaneIds, left, 0.0);
+          v = l.maskBelow(v, sublaneIds, l.c(W % kSublanes), 0.0);
         }
-        l.vstore(v, weights,
-                 l.add(l.mul(t, kSublanes * bfRow), ot * otWeights));
-      });
-      for (int64_t t = ot < COt ? valid : 0; t < PT; ++t)
-        l.vstore(zero, weights, l.c(ot * otWeights + t * kSublanes * bfRow));
+        Value row = l.add(h, cb * Hp + win.pt);
+        l.vstore(
+            v, xpad,
+            l.mul(l.add(l.mul(row, Wp), l.add(l.mul(j, kSublanes), win.pl)),
+                  bfRow));
+      };
+      l.loop(Wt - 1, [&](Value j) { column(j, false); });
+      column(l.c(Wt - 1), true);
     }
-  };
+  });
+}
 
-  // The LHS of pixel block kb, [blocks][M][128]: for each output position
-  // p, input block cb and 128-pixel block i, 16 gathers of 8 pixels' x
-  // rows, one transpose, Cp/8 row stores.
-  auto buildLhs = [&](Value kb, int64_t valid, Value slot) {
-    l.loop(P, [&](Value p) {
-      Value p0 = l.div(p, P1), p1 = l.rem(p, P1);
-      for (int64_t cb = 0; cb < Ct; ++cb)
-        for (int64_t i = 0; i < blocks; ++i) {
+void ConvWeightGradKernel::prepareWeights(Value n, Value kb, int64_t valid) {
+  Value t0 = l.add(l.mul(n, T1), l.mul(kb, PT));
+  for (int64_t ot = 0; ot < COt; ++ot)
+    l.dma(dy, l.mul(l.add(l.mul(t0, COt), ot), dyTile), wStage.arena,
+          l.c(wStage.offset + ot * PT * dyTile), valid, dyTile, COt * dyTile,
+          dyTile, kSemW);
+  l.wait(kSemW, COt);
+  Value zero = l.splatF32(0.0);
+  for (int64_t ot = 0; ot < COtPad; ++ot) {
+    l.loop(ot < COt ? valid : 0, [&](Value t) {
+      Value v = l.vload(wStage, l.add(l.mul(t, dyTile), ot * PT * dyTile));
+      if (OWd % kSublanes) {
+        Value jt = l.rem(l.add(l.mul(kb, PT), t), OWdt);
+        Value left = l.sub(l.c(OWd), l.mul(jt, kSublanes));
+        Value sublaneIds = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
+        v = l.maskBelow(v, sublaneIds, left, 0.0);
+      }
+      l.vstore(v, weights, l.add(l.mul(t, kSublanes * bfRow), ot * otWeights));
+    });
+    for (int64_t t = ot < COt ? valid : 0; t < PT; ++t)
+      l.vstore(zero, weights, l.c(ot * otWeights + t * kSublanes * bfRow));
+  }
+}
+
+void ConvWeightGradKernel::buildLhs(Value kb, int64_t valid, Value slot) {
+  l.loop(P, [&](Value p) {
+    Value p0 = l.div(p, P1), p1 = l.rem(p, P1);
+    for (int64_t cb = 0; cb < Ct; ++cb)
+      for (int64_t i = 0; i < blocks; ++i) {
         SmallVector<Value> rows;
         for (int64_t tt = 0; tt < 16; ++tt) {
           if (i * 16 + tt >= valid) {
@@ -803,45 +872,41 @@ static LogicalResult lowerConvWeightGrad(Lowering &l, hlo::ConvolutionOp op) {
         auto tr = tpu::VTransposeOp::create(
             l.b, l.loc, SmallVector<Type>(16, rows[0].getType()), rows);
         int64_t stores = std::min<int64_t>(16, (Cp - cb * kLanes) / kSublanes);
-        Value base = l.add(slot, l.mul(l.add(l.mul(p, Cp), cb * kLanes + i * M),
-                                       bfRow));
+        Value base =
+            l.add(slot, l.mul(l.add(l.mul(p, Cp), cb * kLanes + i * M), bfRow));
         for (int64_t r = 0; r < stores; ++r)
           l.vstore(tr.getResult(r), lhs, l.add(base, r * kSublanes * bfRow));
       }
-    });
-  };
-
-  // Every MXU computes: the COtD tiles, and parts of the rows when they
-  // are fewer than the MXUs (with one block only: the LHS is
-  // [blocks][M][128]).
-  MxuSplit split = l.splitForMxus(COtD, M, blocks > 1 ? M : kSublanes);
-  auto block = [&](Value n, Value kb, int64_t valid) {
-    Value slot = l.mul(l.rem(l.add(l.mul(n, KB), kb), 2), M * D * 2);
-    prepareWeights(n, kb, valid);
-    buildLhs(kb, valid, slot);
-    matmulTiles(
-        l, split, M, weights,
-        [&](int64_t g) { return l.c(g * blocks * otWeights); }, lhs, slot,
-        panels, /*accumulate=*/true);
-  };
-
-  l.loop(N, [&](Value n) {
-    fillXpad(n);
-    l.loop(KB - 1, [&](Value kb) { block(n, kb, PT); });
-    block(n, l.c(KB - 1), lastValid);
   });
+}
 
-  // The panels are the output's tiles of each output column tile: one
-  // piece each, through the epilogue when there is one.
+void ConvWeightGradKernel::block(Value n, Value kb, int64_t valid) {
+  Value slot = l.mul(l.rem(l.add(l.mul(n, KB), kb), 2), M * D * 2);
+  prepareWeights(n, kb, valid);
+  buildLhs(kb, valid, slot);
+  matmulTiles(
+      l, split, M, weights,
+      [&](int64_t g) { return l.c(g * blocks * otWeights); }, lhs, slot, panels,
+      /*accumulate=*/true);
+}
+
+LogicalResult ConvWeightGradKernel::writeBack() {
   if (ep)
     return applyPanelEpilogue(l, *ep, panels, M / kSublanes, COt);
-  const VBuf &src = resultPanels(l, panels, outStage, ob, COt * M * kLanes * 4);
+  const VBuf &src =
+      resultPanels(l, panels, outStage, ct.ob, COt * M * kLanes * 4);
   for (int64_t ot = 0; ot < COt; ++ot)
     l.dma(src.arena, l.c(src.offset + ot * M / kSublanes * outTile), out,
           l.c(ot * outTile), M / kSublanes, outTile, outTile, COt * outTile,
           kSemOut);
   l.wait(kSemOut, COt);
   return success();
+}
+
+} // namespace
+
+static LogicalResult lowerConvWeightGrad(Lowering &l, hlo::ConvolutionOp op) {
+  return ConvWeightGradKernel(l, op).run();
 }
 
 //===----------------------------------------------------------------------===//

@@ -177,213 +177,257 @@ bool fitsLoopBroadcast(Operation *op) {
          geometryOf(x).bytes() <= fusion::kResidentInputBytes;
 }
 
-LogicalResult Lowering::lowerFusion(hlo::FusionOp fusion) {
-  Block &body = fusion.getBody().front();
-  for (auto [arg, operand] :
-       llvm::zip(body.getArguments(), fusion.getOperands())) {
-    FailureOr<Value> mem = memOf(operand);
-    if (failed(mem))
-      return failure();
-    hbm[arg] = *mem;
-  }
+namespace {
 
+/// Lowers one hlo.fusion in program order: elementwise ops join the open
+/// loop group of their shape; any other op first emits the groups whose
+/// values it reads, then its own kernel; a reduce of a group's value
+/// computes it from the group's inputs (fuseIntoReduce); an output fusion's
+/// contraction applies its epilogue (emitContraction).
+class FusionLowering {
+public:
+  FusionLowering(Lowering &l, hlo::FusionOp fusion)
+      : l(l), fusion(fusion), body(fusion.getBody().front()) {}
+  LogicalResult run();
+
+private:
+  /// Lowers the body's op `inner` (in program order).
+  LogicalResult lowerInner(Operation &inner);
+  /// Emits group `i`: its values read by anything outside it become the
+  /// kernel's outputs.
+  LogicalResult emitGroup(size_t i);
+  /// Emits the open groups that define a value `op` (or its regions) reads.
+  LogicalResult emitProducers(Operation *op);
+  /// Adds the elementwise op (or loop broadcast) `op` to the open group of
+  /// its shape, after the groups of its rank-0 operands.
+  LogicalResult addToGroup(Operation *op);
+  /// Reshapes that only feed broadcasts the loop kernels read through
+  /// (they rename unit dims) need no buffer of their own.
+  void findAbsorbedReshapes();
+  /// The open group whose value `op` reduces, when the reduce kernel can
+  /// compute it per tile from the group's inputs (an input fusion in one
+  /// pass); broadcasts over it are read by position (residentAt).
+  std::optional<size_t> fuseIntoReduce(Operation *op);
+  /// Lowers the reduce `op` of group `group`'s value as an input fusion.
+  LogicalResult lowerFusedReduce(Operation *op, size_t group);
+  /// An output fusion: the contraction's kernel applies the epilogue to
+  /// its result tiles, emitted where the epilogue's last op is.
+  LogicalResult emitContraction();
+
+  Lowering &l;
+  hlo::FusionOp fusion;
+  Block &body;
   std::vector<LoopGroup> groups;
   llvm::DenseMap<Operation *, size_t> groupOf;
-  // Emits group `i`: its values read by anything outside it become the
-  // kernel's outputs.
-  // Ops that compute a group's value themselves (fused reduces).
+  /// Ops that compute a group's value themselves (fused reduces).
   llvm::DenseSet<Operation *> inKernel;
-  auto emit = [&](size_t i) -> LogicalResult {
-    LoopGroup &group = groups[i];
-    group.open = false;
-    SmallVector<Value> roots;
-    for (Operation *op : group.ops)
-      for (Value result : op->getResults())
-        if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-              Operation *top = body.findAncestorOpInBlock(*user);
-              return !top ||
-                     (!group.ops.contains(top) && !inKernel.contains(top));
-            }))
-          roots.push_back(result);
-    if (roots.empty())
-      return success();
-    beginKernel(group.ops.back());
-    if (failed(emitLoopKernel(roots, [&](Operation *op) {
-          return group.ops.contains(op);
-        })))
-      return failure();
-    return endKernel();
-  };
-  // Emits the open groups that define a value `op` (or its regions) reads.
-  auto emitProducers = [&](Operation *op) -> LogicalResult {
-    llvm::SetVector<size_t> needed;
-    op->walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands()) {
-        Operation *def = operand.getDefiningOp();
-        if (!def || def->getBlock() != &body)
-          continue;
-        auto it = groupOf.find(def);
-        if (it != groupOf.end() && groups[it->second].open &&
-            !groups[it->second].ops.contains(op))
-          needed.insert(it->second);
-      }
-    });
-    llvm::SmallVector<size_t> order(needed.begin(), needed.end());
-    llvm::sort(order);
-    for (size_t i : order)
-      if (failed(emit(i)))
-        return failure();
-    return success();
-  };
-
-  // Reshapes that only feed broadcasts the loop kernels read through
-  // (they rename unit dims) need no buffer of their own.
   llvm::DenseSet<Operation *> absorbed;
+  Operation *hero = nullptr, *lastEpilogueOp = nullptr;
+  std::optional<Lowering::EpilogueOps> ep;
+};
+
+LogicalResult FusionLowering::run() {
+  for (auto [arg, operand] :
+       llvm::zip(body.getArguments(), fusion.getOperands())) {
+    FailureOr<Value> mem = l.memOf(operand);
+    if (failed(mem))
+      return failure();
+    l.hbm[arg] = *mem;
+  }
+  findAbsorbedReshapes();
+  ep = findEpilogue(body, hero, lastEpilogueOp);
+  for (Operation &inner : body.without_terminator())
+    if (failed(lowerInner(inner)))
+      return failure();
+  for (size_t i = 0; i < groups.size(); ++i)
+    if (groups[i].open && failed(emitGroup(i)))
+      return failure();
+
+  for (auto [result, value] :
+       llvm::zip(fusion.getResults(), body.getTerminator()->getOperands())) {
+    FailureOr<Value> mem = l.memOf(value);
+    if (failed(mem))
+      return failure();
+    l.hbm[result] = *mem;
+  }
+  return success();
+}
+
+LogicalResult FusionLowering::lowerInner(Operation &inner) {
+  if (ep && (&inner == hero || ep->ops.contains(&inner))) {
+    // A broadcast something else reads too is also lowered on its own.
+    bool alsoOutside = isa<hlo::BroadcastInDimOp>(inner) &&
+                       llvm::any_of(inner.getUsers(), [&](Operation *user) {
+                         Operation *top = body.findAncestorOpInBlock(*user);
+                         return !top || !ep->ops.contains(top);
+                       });
+    if (&inner == lastEpilogueOp && failed(emitContraction()))
+      return failure();
+    if (!alsoOutside)
+      return success();
+  }
+  if (std::optional<size_t> g = fuseIntoReduce(&inner))
+    return lowerFusedReduce(&inner, *g);
+  if (absorbed.contains(&inner))
+    return emitProducers(&inner);
+  if (fitsLoopKernel(&inner) || fitsLoopBroadcast(&inner))
+    return addToGroup(&inner);
+  if (failed(emitProducers(&inner)) || failed(l.lowerOp(&inner)))
+    return failure();
+  return success();
+}
+
+LogicalResult FusionLowering::emitGroup(size_t i) {
+  LoopGroup &group = groups[i];
+  group.open = false;
+  SmallVector<Value> roots;
+  for (Operation *op : group.ops)
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            Operation *top = body.findAncestorOpInBlock(*user);
+            return !top ||
+                   (!group.ops.contains(top) && !inKernel.contains(top));
+          }))
+        roots.push_back(result);
+  if (roots.empty())
+    return success();
+  l.beginKernel(group.ops.back());
+  if (failed(l.emitLoopKernel(
+          roots, [&](Operation *op) { return group.ops.contains(op); })))
+    return failure();
+  return l.endKernel();
+}
+
+LogicalResult FusionLowering::emitProducers(Operation *op) {
+  llvm::SetVector<size_t> needed;
+  op->walk([&](Operation *nested) {
+    for (Value operand : nested->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || def->getBlock() != &body)
+        continue;
+      auto it = groupOf.find(def);
+      if (it != groupOf.end() && groups[it->second].open &&
+          !groups[it->second].ops.contains(op))
+        needed.insert(it->second);
+    }
+  });
+  llvm::SmallVector<size_t> order(needed.begin(), needed.end());
+  llvm::sort(order);
+  for (size_t i : order)
+    if (failed(emitGroup(i)))
+      return failure();
+  return success();
+}
+
+LogicalResult FusionLowering::addToGroup(Operation *op) {
+  auto shape = cast<RankedTensorType>(op->getResult(0).getType());
+  auto it = llvm::find_if(groups, [&](const LoopGroup &g) {
+    return g.open && g.shape.getShape() == shape.getShape();
+  });
+  size_t index = it - groups.begin();
+  if (it == groups.end()) {
+    groups.push_back({shape, {}, true});
+    index = groups.size() - 1;
+  }
+  // Rank-0 operands computed by another open group come first.
+  groups[index].ops.insert(op);
+  groupOf[op] = index;
+  return emitProducers(op);
+}
+
+void FusionLowering::findAbsorbedReshapes() {
   for (Operation &inner : llvm::reverse(body.without_terminator())) {
     auto reshape = dyn_cast<hlo::ReshapeOp>(inner);
     if (reshape && !reshape->use_empty() &&
         nonUnit(reshape.getOperand().getType().getShape()) ==
             nonUnit(reshape.getType().getShape()) &&
         llvm::all_of(reshape->getUsers(), [&](Operation *user) {
-          return (fitsLoopBroadcast(user) &&
-                  user->getBlock() == &body) ||
+          return (fitsLoopBroadcast(user) && user->getBlock() == &body) ||
                  absorbed.contains(user);
         }))
       absorbed.insert(reshape);
   }
-  // Reduces whose operand an open group computes: the reduce kernel
-  // computes it per tile from the group's inputs (an input fusion in one
-  // pass); broadcasts over it are read by position (residentAt).
-  auto fuseIntoReduce = [&](Operation *op) -> std::optional<size_t> {
-    auto reduce = dyn_cast<hlo::ReduceOp>(op);
-    if (!reduce || reduce.getInputs().size() != 1)
-      return std::nullopt;
-    Operation *def = reduce.getInputs()[0].getDefiningOp();
-    auto it = def ? groupOf.find(def) : groupOf.end();
-    if (it == groupOf.end() || !groups[it->second].open)
-      return std::nullopt;
-    const LoopGroup &group = groups[it->second];
-    SmallVector<Operation *> stack{def};
-    llvm::DenseSet<Operation *> seen;
-    while (!stack.empty()) {
-      Operation *member = stack.pop_back_val();
-      if (!seen.insert(member).second)
-        continue;
-      if (auto bcast = dyn_cast<hlo::BroadcastInDimOp>(member)) {
-        std::optional<BroadcastForm> form = broadcastForm(bcast);
-        if (!form)
-          return std::nullopt;
-        continue;
-      }
-      for (Value v : member->getOperands()) {
-        Operation *d = v.getDefiningOp();
-        if (d && group.ops.contains(d))
-          stack.push_back(d);
-        else if (d && groupOf.count(d) && groups[groupOf[d]].open)
-          return std::nullopt; // a rank-0 value of another open group
-      }
-    }
-    return it->second;
-  };
+}
 
-  // An output fusion: the contraction's kernel applies the epilogue to
-  // its result tiles, emitted where the epilogue's last op is.
-  Operation *hero = nullptr, *lastEpilogueOp = nullptr;
-  std::optional<EpilogueOps> ep = findEpilogue(body, hero, lastEpilogueOp);
-  auto emitContraction = [&]() -> LogicalResult {
-    // The epilogue's operands computed by open groups are written first,
-    // in program order (ep->ops is a set: its order is the pointers').
-    SmallVector<Operation *> readers{hero};
-    for (Operation &op : body.without_terminator())
-      if (ep->ops.contains(&op))
-        readers.push_back(&op);
-    for (Operation *op : readers)
-      if (failed(emitProducers(op)))
-        return failure();
-    epilogue = *ep;
-    LogicalResult lowered = lowerOp(hero);
-    bool applied = !epilogue;
-    epilogue.reset();
-    if (failed(lowered) || applied)
-      return lowered;
-    // A kernel without an epilogue wrote its result: one loop kernel.
-    SmallVector<Value> computed = ep->computedRoots();
-    if (computed.empty())
-      return success();
-    beginKernel(lastEpilogueOp);
-    if (failed(emitLoopKernel(computed, [&](Operation *op) {
-          return ep->ops.contains(op);
-        })))
-      return failure();
-    return endKernel();
-  };
-
-  for (Operation &inner : body.without_terminator()) {
-    if (ep && (&inner == hero || ep->ops.contains(&inner))) {
-      // A broadcast something else reads too is also lowered on its own.
-      bool alsoOutside =
-          isa<hlo::BroadcastInDimOp>(inner) &&
-          llvm::any_of(inner.getUsers(), [&](Operation *user) {
-            Operation *top = body.findAncestorOpInBlock(*user);
-            return !top || !ep->ops.contains(top);
-          });
-      if (&inner == lastEpilogueOp && failed(emitContraction()))
-        return failure();
-      if (!alsoOutside)
-        continue;
-    }
-    if (std::optional<size_t> g = fuseIntoReduce(&inner)) {
-      // The init value may come from a group; the input does not need one.
-      inKernel.insert(&inner);
-      const LoopGroup &group = groups[*g];
-      auto initDef = cast<hlo::ReduceOp>(inner).getInitValues()[0].getDefiningOp();
-      if (initDef && groupOf.count(initDef) && groups[groupOf[initDef]].open &&
-          failed(emit(groupOf[initDef])))
-        return failure();
-      fusedProducer = [&](Operation *op) { return group.ops.contains(op); };
-      LogicalResult lowered = lowerOp(&inner);
-      fusedProducer = nullptr;
-      if (failed(lowered))
-        return failure();
+std::optional<size_t> FusionLowering::fuseIntoReduce(Operation *op) {
+  auto reduce = dyn_cast<hlo::ReduceOp>(op);
+  if (!reduce || reduce.getInputs().size() != 1)
+    return std::nullopt;
+  Operation *def = reduce.getInputs()[0].getDefiningOp();
+  auto it = def ? groupOf.find(def) : groupOf.end();
+  if (it == groupOf.end() || !groups[it->second].open)
+    return std::nullopt;
+  const LoopGroup &group = groups[it->second];
+  SmallVector<Operation *> stack{def};
+  llvm::DenseSet<Operation *> seen;
+  while (!stack.empty()) {
+    Operation *member = stack.pop_back_val();
+    if (!seen.insert(member).second)
+      continue;
+    if (auto bcast = dyn_cast<hlo::BroadcastInDimOp>(member)) {
+      std::optional<BroadcastForm> form = broadcastForm(bcast);
+      if (!form)
+        return std::nullopt;
       continue;
     }
-    if (absorbed.contains(&inner)) {
-      if (failed(emitProducers(&inner)))
-        return failure();
-      continue;
+    for (Value v : member->getOperands()) {
+      Operation *d = v.getDefiningOp();
+      if (d && group.ops.contains(d))
+        stack.push_back(d);
+      else if (d && groupOf.count(d) && groups[groupOf[d]].open)
+        return std::nullopt; // a rank-0 value of another open group
     }
-    if (fitsLoopKernel(&inner) || fitsLoopBroadcast(&inner)) {
-      auto shape = cast<RankedTensorType>(inner.getResult(0).getType());
-      auto it = llvm::find_if(groups, [&](const LoopGroup &g) {
-        return g.open && g.shape.getShape() == shape.getShape();
-      });
-      size_t index = it - groups.begin();
-      if (it == groups.end()) {
-        groups.push_back({shape, {}, true});
-        index = groups.size() - 1;
-      }
-      // Rank-0 operands computed by another open group come first.
-      groups[index].ops.insert(&inner);
-      groupOf[&inner] = index;
-      if (failed(emitProducers(&inner)))
-        return failure();
-      continue;
-    }
-    if (failed(emitProducers(&inner)) || failed(lowerOp(&inner)))
-      return failure();
   }
-  for (size_t i = 0; i < groups.size(); ++i)
-    if (groups[i].open && failed(emit(i)))
-      return failure();
+  return it->second;
+}
 
-  for (auto [result, value] :
-       llvm::zip(fusion.getResults(), body.getTerminator()->getOperands())) {
-    FailureOr<Value> mem = memOf(value);
-    if (failed(mem))
+LogicalResult FusionLowering::lowerFusedReduce(Operation *op, size_t g) {
+  // The init value may come from a group; the input does not need one.
+  inKernel.insert(op);
+  const LoopGroup &group = groups[g];
+  auto initDef = cast<hlo::ReduceOp>(op).getInitValues()[0].getDefiningOp();
+  if (initDef && groupOf.count(initDef) && groups[groupOf[initDef]].open &&
+      failed(emitGroup(groupOf[initDef])))
+    return failure();
+  l.fusedProducer = [&](Operation *member) {
+    return group.ops.contains(member);
+  };
+  LogicalResult lowered = l.lowerOp(op);
+  l.fusedProducer = nullptr;
+  return lowered;
+}
+
+LogicalResult FusionLowering::emitContraction() {
+  // The epilogue's operands computed by open groups are written first,
+  // in program order (ep->ops is a set: its order is the pointers').
+  SmallVector<Operation *> readers{hero};
+  for (Operation &op : body.without_terminator())
+    if (ep->ops.contains(&op))
+      readers.push_back(&op);
+  for (Operation *op : readers)
+    if (failed(emitProducers(op)))
       return failure();
-    hbm[result] = *mem;
-  }
-  return success();
+  l.epilogue = *ep;
+  LogicalResult lowered = l.lowerOp(hero);
+  bool applied = !l.epilogue;
+  l.epilogue.reset();
+  if (failed(lowered) || applied)
+    return lowered;
+  // A kernel without an epilogue wrote its result: one loop kernel.
+  SmallVector<Value> computed = ep->computedRoots();
+  if (computed.empty())
+    return success();
+  l.beginKernel(lastEpilogueOp);
+  if (failed(l.emitLoopKernel(
+          computed, [&](Operation *op) { return ep->ops.contains(op); })))
+    return failure();
+  return l.endKernel();
+}
+
+} // namespace
+
+LogicalResult Lowering::lowerFusion(hlo::FusionOp fusion) {
+  return FusionLowering(*this, fusion).run();
 }
 
 namespace {
@@ -865,25 +909,86 @@ Value Lowering::loadStreamed(OperandStream &s, Value off) {
   return roundOnUse.contains(s.operand) ? roundToBf16(r) : r;
 }
 
-LogicalResult
-Lowering::emitLoopKernel(ValueRange roots,
-                         function_ref<bool(Operation *)> isMember) {
-  auto type = cast<RankedTensorType>(roots.front().getType());
-  Geometry g = geometryOf(type);
+namespace {
+
+/// One loop kernel (Lowering::emitLoopKernel): `roots` computed tile by
+/// tile on vregs from the leaves collectLeaves finds, in blocks of whole
+/// tiles with two slots per streamed array: block b+1's inputs arrive
+/// while block b is computed and block b-1's outputs leave.
+class LoopKernel {
+public:
+  LoopKernel(Lowering &l, ValueRange roots)
+      : l(l), roots(roots),
+        type(cast<RankedTensorType>(roots.front().getType())),
+        g(geometryOf(type)) {}
+  LogicalResult emit(function_ref<bool(Operation *)> isMember);
+
+private:
+  using RowStream = Lowering::RowStream;
+  /// The block size and the number of slots.
+  void planBlocks();
+  /// The streams of the broadcast sources and the inputs, the resident
+  /// broadcast sources (loaded), and the outputs' slots and HBM buffers.
+  LogicalResult allocBuffers();
+  /// Block `blk`'s inputs into slot blk % 2 (semaphore 0).
+  void fetch(Value blk);
+  /// Computes block `blk` once its inputs are in and its output slot's
+  /// previous write-back (two blocks ago) has left, then writes it back
+  /// (semaphore 1).
+  void run(Value blk);
+  /// The registers tile `t` of block `blk` (in slot `slot`) reads from the
+  /// broadcast sources and iotas.
+  llvm::DenseMap<Value, Value> positionalRegs(Value slot, Value blk, Value t);
+
+  Lowering &l;
+  ValueRange roots;
+  RankedTensorType type;
+  Geometry g;
   SmallVector<Value> inputs;
   SmallVector<std::pair<Value, BroadcastForm>> spreads;
+  bool streamsRows = false;
+  int64_t blockTiles = 0, blocks = 0, blockRows = 0, slots = 1, blockCols = 0;
+  SmallVector<std::tuple<Value, Value, VBuf>> colStreams;
+  SmallVector<std::pair<Value, VBuf>> columns;
+  SmallVector<RowStream> rows;
+  llvm::DenseMap<Value, std::pair<VBuf, int64_t>> ins;
+  SmallVector<std::pair<Value, VBuf>> inMems;
+  llvm::DenseMap<Value, Value> hoisted;
+  SmallVector<Resident> perTile;
+  /// One VMEM block per slot and one HBM buffer per output.
+  struct Out {
+    Value value, mem;
+    VBuf buf;
+    int64_t tileBytes;
+  };
+  SmallVector<Out> outs;
+  LogicalResult status = success();
+};
+
+LogicalResult LoopKernel::emit(function_ref<bool(Operation *)> isMember) {
   if (failed(collectLeaves(roots, type, isMember, inputs, spreads)))
     return failure();
+  planBlocks();
+  if (failed(allocBuffers()))
+    return failure();
+  // Both output slots start free.
+  if (slots > 1)
+    tpu::SemSignalOp::create(l.b, l.loc, 1, slots * outs.size());
+  l.pipeline(
+      blocks, [&](Value blk) { fetch(blk); }, [&](Value blk) { run(blk); });
+  l.wait(1, std::min<int64_t>(blocks, slots) * outs.size());
+  return status;
+}
 
+void LoopKernel::planBlocks() {
   // Blocks of whole tiles: a divisor of the tile count, at most
   // kLoopKernelBlockTiles per array and kLoopKernelVmemBytes for all
   // (counting both slots); whole tile rows when a broadcast source streams
   // with them.
   int64_t bytesPerTile = 0;
   for (Value v : llvm::concat<const Value>(inputs, roots))
-    bytesPerTile +=
-        geometryOf(cast<RankedTensorType>(v.getType())).tileBytes();
-  bool streamsRows = llvm::any_of(
+    bytesPerTile += geometryOf(cast<RankedTensorType>(v.getType())).tileBytes();
+  streamsRows = llvm::any_of(
       spreads, [](auto &p) { return p.second.spread == Spread::RowStream; });
   // A streamed per-column broadcast needs blocks within a tile row (or of
   // whole tile rows): each block fetches its columns.
@@ -892,142 +997,142 @@ Lowering::emitLoopKernel(ValueRange roots,
   int64_t limit = std::min<int64_t>(
       fusion::kLoopKernelBlockTiles,
       std::max<int64_t>(1, fusion::kLoopKernelVmemBytes / (2 * bytesPerTile)));
-  int64_t blockTiles =
-      streamsRows ? g.colTiles * largestDivisorAtMost(
-                                     g.rowTiles,
-                                     std::max<int64_t>(1, limit / g.colTiles))
-      : streamsCols ? largestDivisorAtMost(g.colTiles, limit)
-                    : largestDivisorAtMost(g.tiles(), limit);
-  int64_t blocks = g.tiles() / blockTiles;
-  int64_t blockRows = blockTiles / g.colTiles;
-  // Two slots per streamed array: block b+1's inputs arrive while block b
-  // is computed and block b-1's outputs leave.
-  int64_t slots = blocks > 1 ? 2 : 1;
-  int64_t blockCols = std::min(blockTiles, g.colTiles);
-  FailureOr<SmallVector<std::tuple<Value, Value, VBuf>>> colStreams =
-      columnStreams(*this, spreads, blockCols, slots);
-  if (failed(colStreams))
+  blockTiles = streamsRows
+                   ? g.colTiles * largestDivisorAtMost(
+                                      g.rowTiles,
+                                      std::max<int64_t>(1, limit / g.colTiles))
+               : streamsCols ? largestDivisorAtMost(g.colTiles, limit)
+                             : largestDivisorAtMost(g.tiles(), limit);
+  blocks = g.tiles() / blockTiles;
+  blockRows = blockTiles / g.colTiles;
+  slots = blocks > 1 ? 2 : 1;
+  blockCols = std::min(blockTiles, g.colTiles);
+}
+
+LogicalResult LoopKernel::allocBuffers() {
+  FailureOr<SmallVector<std::tuple<Value, Value, VBuf>>> cols =
+      columnStreams(l, spreads, blockCols, slots);
+  if (failed(cols))
     return failure();
-  SmallVector<std::pair<Value, VBuf>> columns;
-  for (auto &[value, mem, buf] : *colStreams)
+  colStreams = std::move(*cols);
+  for (auto &[value, mem, buf] : colStreams)
     columns.push_back({mem, buf});
-  FailureOr<SmallVector<RowStream>> rows =
-      streamsRows ? rowStreams(*this, spreads, blockRows, slots)
+  FailureOr<SmallVector<RowStream>> rowsOr =
+      streamsRows ? rowStreams(l, spreads, blockRows, slots)
                   : FailureOr<SmallVector<RowStream>>(SmallVector<RowStream>());
-  if (failed(rows))
+  if (failed(rowsOr))
     return failure();
-  llvm::DenseMap<Value, std::pair<VBuf, int64_t>> ins;
-  SmallVector<std::pair<Value, VBuf>> inMems;
-  for (Value in : inputs) {
-    auto t = cast<RankedTensorType>(in.getType());
+  rows = std::move(*rowsOr);
+  // One VMEM block per slot of an input or output; its tile bytes.
+  auto slotBuffer = [&](Value v) -> std::pair<VBuf, int64_t> {
+    auto t = cast<RankedTensorType>(v.getType());
     int64_t tileBytes = geometryOf(t).tileBytes();
-    FailureOr<Value> mem = memOf(in);
+    return {
+        l.vmem(storageType(t.getElementType()), slots * blockTiles * tileBytes),
+        tileBytes};
+  };
+  for (Value in : inputs) {
+    FailureOr<Value> mem = l.memOf(in);
     if (failed(mem))
       return failure();
-    VBuf buf =
-        vmem(storageType(t.getElementType()), slots * blockTiles * tileBytes);
+    auto [buf, tileBytes] = slotBuffer(in);
     ins[in] = {buf, tileBytes};
     inMems.push_back({*mem, buf});
   }
   // Broadcast sources: whole in VMEM, one DMA each before the loops; the
   // one-element ones are spread to every lane right away.
-  llvm::DenseMap<Value, Value> hoisted;
-  FailureOr<SmallVector<Resident>> perTile =
-      loadResidents(*this, spreads, hoisted);
-  if (failed(perTile))
+  FailureOr<SmallVector<Resident>> residents =
+      loadResidents(l, spreads, hoisted);
+  if (failed(residents))
     return failure();
-
-  // One VMEM block per slot and one HBM buffer per output.
-  struct Out {
-    Value value, mem;
-    VBuf buf;
-    int64_t tileBytes;
-  };
-  SmallVector<Out> outs;
+  perTile = std::move(*residents);
   for (Value root : roots) {
-    auto t = cast<RankedTensorType>(root.getType());
-    int64_t tileBytes = geometryOf(t).tileBytes();
-    VBuf buf =
-        vmem(storageType(t.getElementType()), slots * blockTiles * tileBytes);
-    Value mem = allocHbm(t, root.getLoc());
-    hbm[root] = mem;
+    auto [buf, tileBytes] = slotBuffer(root);
+    Value mem =
+        l.allocHbm(cast<RankedTensorType>(root.getType()), root.getLoc());
+    l.hbm[root] = mem;
     outs.push_back({root, mem, buf, tileBytes});
   }
+  return success();
+}
 
-  // Block `blk`'s inputs into slot blk % 2 (semaphore 0).
-  auto fetch = [&](Value blk) {
-    Value slot = rem(blk, slots);
-    for (auto &[mem, buf] : inMems) {
-      int64_t bytes = buf.bytes / slots;
-      dma(mem, mul(blk, bytes), buf.arena, add(mul(slot, bytes), buf.offset),
-          1, bytes, 0, 0, 0);
-    }
-    for (const RowStream &r : *rows)
-      fetchRows(r, mul(blk, blockRows), mul(slot, r.slotBytes), blockRows);
-    if (!columns.empty())
-      fetchColumns(*this, columns, rem(mul(blk, blockTiles), g.colTiles),
-                   blockCols, mul(slot, columnSlotBytes(blockCols)));
-  };
-  int64_t fetched = inMems.size() + rows->size() + columns.size();
-  LogicalResult status = success();
-  // Computes block `blk` once its inputs are in and its output slot's
-  // previous write-back (two blocks ago) has left, then writes it back
-  // (semaphore 1).
-  auto run = [&](Value blk) {
-    Value slot = rem(blk, slots);
-    if (fetched)
-      wait(0, fetched); // block blk's (completions are consumed in order)
-    if (slots > 1)
-      wait(1, outs.size());
-    Value firstTile = mul(slot, blockTiles);
-    loop(blockTiles, [&](Value t) {
-      llvm::DenseMap<Value, Value> memo = hoisted;
-      if (!rows->empty()) {
-        Value rowOffset = mul(div(t, g.colTiles), kRowStreamRowBytes);
-        for (const RowStream &r : *rows)
-          memo[r.value] = loadRow(r, add(mul(slot, r.slotBytes), rowOffset));
-      }
-      // The tile's place in the result, for the broadcast sources.
-      Value global = add(mul(blk, blockTiles), t);
-      Value colInBlock = blockTiles > g.colTiles ? rem(t, g.colTiles) : t;
-      for (auto &[value, mem, buf] : *colStreams)
-        memo[value] = loadColumn(
-            *this, buf,
-            !cast<RankedTensorType>(value.getType()).getElementType().isF32(),
-            add(mul(slot, columnSlotBytes(blockCols) / (kLanes * 4)),
-                colInBlock));
-      for (auto &[value, form] : spreads)
-        if (form.spread == Spread::Iota)
-          memo[value] = iotaTile(value.getDefiningOp<hlo::IotaOp>(),
-                                 div(global, g.colTiles),
-                                 rem(global, g.colTiles));
-      for (const Resident &r : *perTile)
-        memo[r.value] = residentAt(*this, r, g, div(global, g.colTiles),
-                                   rem(global, g.colTiles));
-      Value inSlot = add(firstTile, t);
-      for (Out &out : outs) {
-        FailureOr<Value> r = emitTile(out.value, inSlot, ins, memo);
-        if (failed(r)) {
-          status = failure();
-          return;
-        }
-        tpu::VStoreOp::create(b, loc, *r, out.buf.arena,
-                              add(mul(inSlot, out.tileBytes), out.buf.offset),
-                              0);
-      }
-    });
-    for (Out &out : outs) {
-      int64_t bytes = out.buf.bytes / slots;
-      dma(out.buf.arena, add(mul(slot, bytes), out.buf.offset), out.mem,
-          mul(blk, bytes), 1, bytes, 0, 0, 1);
-    }
-  };
-  // Both output slots start free.
+void LoopKernel::fetch(Value blk) {
+  Value slot = l.rem(blk, slots);
+  for (auto &[mem, buf] : inMems) {
+    int64_t bytes = buf.bytes / slots;
+    l.dma(mem, l.mul(blk, bytes), buf.arena,
+          l.add(l.mul(slot, bytes), buf.offset), 1, bytes, 0, 0, 0);
+  }
+  for (const RowStream &r : rows)
+    l.fetchRows(r, l.mul(blk, blockRows), l.mul(slot, r.slotBytes), blockRows);
+  if (!columns.empty())
+    fetchColumns(l, columns, l.rem(l.mul(blk, blockTiles), g.colTiles),
+                 blockCols, l.mul(slot, columnSlotBytes(blockCols)));
+}
+
+void LoopKernel::run(Value blk) {
+  Value slot = l.rem(blk, slots);
+  int64_t fetched = inMems.size() + rows.size() + columns.size();
+  if (fetched)
+    l.wait(0, fetched); // block blk's (completions are consumed in order)
   if (slots > 1)
-    tpu::SemSignalOp::create(b, loc, 1, slots * outs.size());
-  pipeline(blocks, fetch, run);
-  wait(1, std::min<int64_t>(blocks, slots) * outs.size());
-  return status;
+    l.wait(1, outs.size());
+  Value firstTile = l.mul(slot, blockTiles);
+  l.loop(blockTiles, [&](Value t) {
+    llvm::DenseMap<Value, Value> memo = positionalRegs(slot, blk, t);
+    Value inSlot = l.add(firstTile, t);
+    for (Out &out : outs) {
+      FailureOr<Value> r = l.emitTile(out.value, inSlot, ins, memo);
+      if (failed(r)) {
+        status = failure();
+        return;
+      }
+      tpu::VStoreOp::create(l.b, l.loc, *r, out.buf.arena,
+                            l.add(l.mul(inSlot, out.tileBytes), out.buf.offset),
+                            0);
+    }
+  });
+  for (Out &out : outs) {
+    int64_t bytes = out.buf.bytes / slots;
+    l.dma(out.buf.arena, l.add(l.mul(slot, bytes), out.buf.offset), out.mem,
+          l.mul(blk, bytes), 1, bytes, 0, 0, 1);
+  }
+}
+
+llvm::DenseMap<Value, Value> LoopKernel::positionalRegs(Value slot, Value blk,
+                                                        Value t) {
+  llvm::DenseMap<Value, Value> memo = hoisted;
+  if (!rows.empty()) {
+    Value rowOffset = l.mul(l.div(t, g.colTiles), Lowering::kRowStreamRowBytes);
+    for (const RowStream &r : rows)
+      memo[r.value] = l.loadRow(r, l.add(l.mul(slot, r.slotBytes), rowOffset));
+  }
+  // The tile's place in the result, for the broadcast sources.
+  Value global = l.add(l.mul(blk, blockTiles), t);
+  Value colInBlock = blockTiles > g.colTiles ? l.rem(t, g.colTiles) : t;
+  for (auto &[value, mem, buf] : colStreams)
+    memo[value] = loadColumn(
+        l, buf,
+        !cast<RankedTensorType>(value.getType()).getElementType().isF32(),
+        l.add(l.mul(slot, columnSlotBytes(blockCols) / (kLanes * 4)),
+              colInBlock));
+  for (auto &[value, form] : spreads)
+    if (form.spread == Spread::Iota)
+      memo[value] =
+          l.iotaTile(value.getDefiningOp<hlo::IotaOp>(),
+                     l.div(global, g.colTiles), l.rem(global, g.colTiles));
+  for (const Resident &r : perTile)
+    memo[r.value] = residentAt(l, r, g, l.div(global, g.colTiles),
+                               l.rem(global, g.colTiles));
+  return memo;
+}
+
+} // namespace
+
+LogicalResult
+Lowering::emitLoopKernel(ValueRange roots,
+                         function_ref<bool(Operation *)> isMember) {
+  return LoopKernel(*this, roots).emit(isMember);
 }
 
 void populateFusionPatterns(RewritePatternSet &patterns, Lowering &l) {

@@ -215,7 +215,9 @@ void streamBlocks(Lowering &l, Lowering::OperandStream &s, int64_t blocks,
   auto scaled = [&](Value x, int64_t eb) {
     return eb == s.elemBytes ? x : l.div(l.mul(x, eb), s.elemBytes);
   };
-  auto scaledBytes = [&](int64_t x, int64_t eb) { return x * eb / s.elemBytes; };
+  auto scaledBytes = [&](int64_t x, int64_t eb) {
+    return x * eb / s.elemBytes;
+  };
   if (!chunkBytes)
     chunkBytes = bytes / chunks;
   int64_t dstStride = chunks > 1 ? bytes / chunks : 0;
@@ -228,8 +230,7 @@ void streamBlocks(Lowering &l, Lowering::OperandStream &s, int64_t blocks,
     if (s.rows.empty())
       return;
     int64_t tileRows = bytes / s.rowBytes;
-    Value firstRow =
-        l.div(srcOff(blk), srcStride ? srcStride : s.rowBytes);
+    Value firstRow = l.div(srcOff(blk), srcStride ? srcStride : s.rowBytes);
     for (const Lowering::RowStream &r : s.rows)
       l.fetchRows(r, firstRow, l.mul(l.rem(blk, 2), r.slotBytes), tileRows);
   };
@@ -259,48 +260,57 @@ Value resultOffset(Lowering &l, RankedTensorType type, Value row, Value col) {
                      l.mul(l.rem(r, kSublanes), kLanes * eb)),
                l.mul(l.rem(col, kLanes), eb));
 }
-} // namespace
 
-LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
-  Value input = op.getInputs()[0];
-  auto inType = cast<RankedTensorType>(input.getType());
-  auto type = cast<RankedTensorType>(op.getResult(0).getType());
-  Type elem = inType.getElementType();
-  SmallVector<int64_t> dims(op.getDimensions());
-  llvm::sort(dims);
-  int64_t rank = inType.getRank();
-  for (int64_t d : inType.getShape())
-    if (d == 0)
-      return unsupported(op, "of an empty array");
-  FailureOr<Reduction> red = Reduction::match(*this, op, op.getBody(), elem);
-  if (failed(red))
-    return failure();
+/// The kernel of one hlo.reduce, in the family of the dims it reduces
+/// (the forms tpuc-decompose-reductions leaves):
+/// - minor (the minor dim): each tile row's tiles combined, then its lanes;
+/// - leading (a run of dims ending at the second-minor one): an accumulator
+///   tile per column tile, then its sublanes;
+/// - all: every tile row into one accumulator tile, then lanes and sublanes.
+/// Each streams the operand (its HBM buffer, or the inputs of a fused
+/// producer: Lowering::streamOperand) in blocks of whole tile rows; leading
+/// and all stream rows too long for the slots in column blocks.
+class ReduceKernel {
+public:
+  ReduceKernel(Lowering &l, hlo::ReduceOp op) : l(l), op(op) {}
+  LogicalResult emit();
 
-  bool all = static_cast<int64_t>(dims.size()) == rank;
-  bool minor = !all && rank >= 2 && dims.size() == 1 && dims[0] == rank - 1;
-  bool leading =
-      !all && !minor && rank >= 2 && !dims.empty() && dims.back() == rank - 2 &&
-      dims.back() - dims.front() + 1 == static_cast<int64_t>(dims.size());
-  if (!all && !minor && !leading)
-    return unsupported(op, "over dims other than the minor one, a run ending "
-                           "at the second-minor one, or all (run "
-                           "tpuc-decompose-reductions first)");
+private:
+  enum class Family { minor, leading, all };
+  using OperandStream = Lowering::OperandStream;
 
-  FailureOr<Reduction::Buffers> bufs =
-      red->buffers(Value(), op.getInitValues()[0], op.getResult(0));
-  if (failed(bufs))
-    return failure();
-  Value initReg = bufs->init, out = bufs->out;
+  /// The family of a reduce over the sorted `dims` (a diagnostic if none).
+  FailureOr<Family> familyOf(ArrayRef<int64_t> dims);
+  /// The operand's tile rows and their column blocks.
+  void planBlocks(Family family);
+  LogicalResult emitMinor();
+  LogicalResult emitAll();
+  /// Over dims `firstDim`..r-2.
+  LogicalResult emitLeading(int64_t firstDim);
 
-  Geometry g = geometryOf(inType);
-  Type outStore = storageType(type.getElementType());
-  int64_t ob = elementBytes(outStore);
-  int64_t outTile = kSublanes * kLanes * ob;
-  int64_t accTile = kSublanes * kLanes * 4;
-  // Tile rows of the operand: rank 1 is one row of 1024-element tiles.
-  int64_t tileRows = g.rank == 1 ? g.colTiles : g.outer * g.rowTiles;
-  int64_t rowTileCols = g.rank == 1 ? 1 : g.colTiles;
-  int64_t rowBytes = rowTileCols * g.tileBytes();
+  /// Tile rows per streamed block for `rowsTotal` tile rows.
+  int64_t blockOf(int64_t rowsTotal);
+  /// Calls `fn(firstCol, tiles, last)` for every column block (the last one
+  /// may be narrower): a loop over all but the last, then the last.
+  void forColumnBlocks(function_ref<void(Value, int64_t, bool)> fn);
+  /// Streams the tile rows of one column block (`tiles` wide, from column
+  /// tile `firstCol`) in blocks of `blockRows` tile rows from tile row
+  /// `firstRow` on (`rows` of them).
+  void streamColumns(OperandStream &in, Value firstRow, int64_t rows,
+                     int64_t blockRows, Value firstCol, int64_t tiles,
+                     function_ref<void(Value, Value)> body);
+  /// Runs `fn(col)` for `tiles` column tiles: unrolled (constant offsets)
+  /// when few, else a loop.
+  void forTiles(int64_t tiles, function_ref<void(Value)> fn);
+  /// The combination of the `tiles` tiles of one tile row (at `base` in the
+  /// slots), the ragged last one masked when `last` (the row's last column
+  /// block): in registers, or through a VMEM accumulator for long rows.
+  Value combineRow(OperandStream &in, Value base, int64_t tiles, bool last);
+  /// The rows of the second-minor dim left from tile row `t` on.
+  Value rowsFrom(Value t) {
+    return l.sub(l.c(g.rows), l.mul(l.rem(t, g.rowTiles), kSublanes));
+  }
+
   // Blocks of whole tile rows, at most kSlotBytes (two slots in VMEM) for
   // all the arrays streamed: few blocks, since each ends waiting for its
   // result DMAs (one latency). A tile row longer than that (the rows of
@@ -308,228 +318,319 @@ LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
   // column blocks of `blockCols` column tiles, each block of rows
   // `blockCols` tiles wide in the slots, each column block with its own
   // accumulators (kMaxBlockCols tiles of them at most).
-  constexpr int64_t kSlotBytes = 2 << 20, kMaxBlockCols = 256;
-  int64_t streamed = streamSlotFactor(input);
-  int64_t blockCols = rowTileCols;
-  if (!minor && rowBytes * streamed > kSlotBytes)
+  static constexpr int64_t kSlotBytes = 2 << 20, kMaxBlockCols = 256;
+  /// Rows of more tiles than this combine through a VMEM accumulator, and
+  /// loops over more column tiles are not unrolled.
+  static constexpr int64_t kMaxUnrolledTiles = 16;
+
+  Lowering &l;
+  hlo::ReduceOp op;
+  Reduction red;
+  Value input, initReg, out;
+  RankedTensorType inType, type;
+  Geometry g;
+  Type outStore;
+  int64_t ob = 0, outTile = 0, accTile = 0;
+  int64_t tileRows = 0;    // of the operand: rank 1 is one row of tiles
+  int64_t rowTileCols = 0; // column tiles of a tile row
+  int64_t rowBytes = 0;    // a tile row in HBM
+  int64_t streamed = 1;    // Lowering::streamSlotFactor
+  int64_t blockCols = 0;   // column tiles of a column block
+  bool columnBlocked = false;
+  int64_t pitch = 0; // a tile row in the slots
+  int64_t raggedLanes = 0;
+  VBuf rowAcc; // combineRow's accumulator for long rows
+};
+
+LogicalResult ReduceKernel::emit() {
+  input = op.getInputs()[0];
+  inType = cast<RankedTensorType>(input.getType());
+  type = cast<RankedTensorType>(op.getResult(0).getType());
+  SmallVector<int64_t> dims(op.getDimensions());
+  llvm::sort(dims);
+  for (int64_t d : inType.getShape())
+    if (d == 0)
+      return unsupported(op, "of an empty array");
+  FailureOr<Reduction> matched =
+      Reduction::match(l, op, op.getBody(), inType.getElementType());
+  if (failed(matched))
+    return failure();
+  red = *matched;
+  FailureOr<Family> family = familyOf(dims);
+  if (failed(family))
+    return failure();
+
+  FailureOr<Reduction::Buffers> bufs =
+      red.buffers(Value(), op.getInitValues()[0], op.getResult(0));
+  if (failed(bufs))
+    return failure();
+  initReg = bufs->init;
+  out = bufs->out;
+  planBlocks(*family);
+  if (*family != Family::leading && blockCols > kMaxUnrolledTiles)
+    rowAcc = l.vmem(red.accElem(), accTile);
+  switch (*family) {
+  case Family::minor:
+    return emitMinor();
+  case Family::all:
+    return emitAll();
+  case Family::leading:
+    return emitLeading(dims.front());
+  }
+  return failure();
+}
+
+FailureOr<ReduceKernel::Family> ReduceKernel::familyOf(ArrayRef<int64_t> dims) {
+  int64_t rank = inType.getRank();
+  int64_t n = dims.size();
+  if (n == rank)
+    return Family::all;
+  if (rank >= 2 && n == 1 && dims[0] == rank - 1)
+    return Family::minor;
+  if (rank >= 2 && n && dims.back() == rank - 2 &&
+      dims.back() - dims.front() + 1 == n)
+    return Family::leading;
+  return FailureOr<Family>(
+      unsupported(op, "over dims other than the minor one, a run ending "
+                      "at the second-minor one, or all (run "
+                      "tpuc-decompose-reductions first)"));
+}
+
+void ReduceKernel::planBlocks(Family family) {
+  g = geometryOf(inType);
+  outStore = storageType(type.getElementType());
+  ob = elementBytes(outStore);
+  outTile = kSublanes * kLanes * ob;
+  accTile = kSublanes * kLanes * 4;
+  tileRows = g.rank == 1 ? g.colTiles : g.outer * g.rowTiles;
+  rowTileCols = g.rank == 1 ? 1 : g.colTiles;
+  rowBytes = rowTileCols * g.tileBytes();
+  streamed = l.streamSlotFactor(input);
+  blockCols = rowTileCols;
+  if (family != Family::minor && rowBytes * streamed > kSlotBytes)
     blockCols = std::clamp<int64_t>(kSlotBytes / (g.tileBytes() * streamed), 1,
                                     kMaxBlockCols);
-  bool columnBlocked = blockCols < rowTileCols;
-  int64_t pitch = blockCols * g.tileBytes(); // a tile row in the slots
-  auto blockOf = [&](int64_t rowsTotal) {
-    return largestDivisorAtMost(
-        rowsTotal, std::max<int64_t>(1, kSlotBytes / (pitch * streamed)));
-  };
-  // Calls `fn(firstCol, tiles, last)` for every column block (the last one
-  // may be narrower): a loop over all but the last, then the last.
-  auto forColumnBlocks = [&](function_ref<void(Value, int64_t, bool)> fn) {
-    int64_t blocks = ceilDiv(rowTileCols, blockCols);
-    loop(blocks - 1,
-         [&](Value cb) { fn(mul(cb, blockCols), blockCols, false); });
-    fn(c((blocks - 1) * blockCols), rowTileCols - (blocks - 1) * blockCols,
-       true);
-  };
-  // Streams the tile rows of one column block (`tiles` wide, from column
-  // tile `firstCol`) in blocks of `blockRows` tile rows from tile row
-  // `firstRow` on (`rows` of them).
-  auto streamColumns = [&](OperandStream &in, Value firstRow, int64_t rows,
-                           int64_t blockRows, Value firstCol, int64_t tiles,
-                           function_ref<void(Value, Value)> body) {
-    auto srcOff = [&](Value blk) {
-      return add(mul(add(firstRow, mul(blk, blockRows)), rowBytes),
-                 mul(firstCol, g.tileBytes()));
-    };
-    if (!columnBlocked)
-      return streamBlocks(*this, in, rows / blockRows, blockRows * rowBytes,
-                          srcOff, body);
-    streamBlocks(*this, in, rows / blockRows, blockRows * pitch, srcOff, body,
-                 blockRows, tiles * g.tileBytes(), rowBytes);
-  };
-  // Runs `fn(col)` for `tiles` column tiles: unrolled (constant offsets)
-  // when few, else a loop.
-  auto forTiles = [&](int64_t tiles, function_ref<void(Value)> fn) {
-    if (tiles > 16)
-      return loop(tiles, fn);
-    for (int64_t col = 0; col < tiles; ++col)
-      fn(c(col));
-  };
+  columnBlocked = blockCols < rowTileCols;
+  pitch = blockCols * g.tileBytes();
+  raggedLanes = g.rank >= 2 ? g.cols % kLanes : 0;
+}
 
-  // The combination of the `tiles` tiles of one tile row (at `base` in the
-  // slots), the ragged last one masked when `last` (the row's last column
-  // block): in registers, or through a VMEM accumulator for long rows.
-  int64_t raggedLanes = g.rank >= 2 ? g.cols % kLanes : 0;
-  VBuf rowAcc;
-  auto combineRow = [&](OperandStream &in, Value base, int64_t tiles,
-                        bool last) -> Value {
-    auto tileAt = [&](int64_t col) {
-      return loadStreamed(in, add(base, col * g.tileBytes()));
-    };
-    auto lastTile = [&]() {
-      Value x = tileAt(tiles - 1);
-      if (raggedLanes && last)
-        x = red->maskBelow(x, tpu::VLaneIdOp::create(b, loc, i32Reg()),
-                           c(raggedLanes));
-      return x;
-    };
-    if (tiles <= 16) {
-      Value acc;
-      for (int64_t col = 0; col + 1 < tiles; ++col)
-        acc = acc ? red->combine(acc, tileAt(col)) : tileAt(col);
-      return acc ? red->combine(acc, lastTile()) : lastTile();
-    }
-    vstore(tileAt(0), rowAcc, c(0));
-    loop(tiles - 2, [&](Value col) {
-      Value x = loadStreamed(in, add(base, mul(add(col, 1), g.tileBytes())));
-      vstore(red->combine(red->load(rowAcc, c(0)), x), rowAcc, c(0));
-    });
-    return red->combine(red->load(rowAcc, c(0)), lastTile());
-  };
-  if ((minor || all) && blockCols > 16)
-    rowAcc = vmem(red->accElem(), accTile);
+int64_t ReduceKernel::blockOf(int64_t rowsTotal) {
+  return largestDivisorAtMost(
+      rowsTotal, std::max<int64_t>(1, kSlotBytes / (pitch * streamed)));
+}
 
-  if (minor) {
-    // Per tile row: combine its tiles, reduce the lanes; sublane s then
-    // holds row 8t+s. Rows are the result's minor dim, so the 8 values go
-    // to 8 consecutive elements of the result: one strided DMA (chunks of
-    // one element, source stride one sublane).
-    int64_t blockRows = blockOf(tileRows);
-    int64_t blockBytes = blockRows * rowBytes;
-    FailureOr<OperandStream> in = streamOperand(input, blockBytes);
-    if (failed(in))
-      return failure();
-    VBuf staging = vmem(outStore, blockRows * outTile);
-    beginColumns(*in, c(0), rowTileCols);
-    auto srcOff = [&](Value blk) { return mul(blk, blockBytes); };
-    streamBlocks(
-        *this, *in, tileRows / blockRows, blockBytes, srcOff,
-        [&](Value slot, Value blk) {
-          loop(blockRows, [&](Value r) {
-            Value v = red->reduceLanes(combineRow(
-                *in, add(slot, mul(r, rowBytes)), rowTileCols, true));
-            vstore(red->combine(v, initReg), staging, mul(r, outTile));
-            if (type.getRank() < 2)
-              return;
-            // Tile row t covers result rows (t / rowTiles) and elements
-            // 8 (t % rowTiles) ... of the minor dim.
-            Value t = add(mul(blk, blockRows), r);
-            Value dst = resultOffset(*this, type, div(t, g.rowTiles),
-                                     mul(rem(t, g.rowTiles), kSublanes));
-            dma(staging.arena, add(mul(r, outTile), staging.offset), out, dst,
-                kSublanes, ob, kLanes * ob, ob, 1);
-          });
-          if (type.getRank() < 2) // rank 1: the block's rows are contiguous
-            dma(staging.arena, c(staging.offset), out,
-                mul(blk, blockRows * kSublanes * ob), blockRows * kSublanes, ob,
-                kLanes * ob, ob, 1);
-          wait(1, type.getRank() < 2 ? 1 : blockRows);
+void ReduceKernel::forColumnBlocks(
+    function_ref<void(Value, int64_t, bool)> fn) {
+  int64_t blocks = ceilDiv(rowTileCols, blockCols);
+  l.loop(blocks - 1,
+         [&](Value cb) { fn(l.mul(cb, blockCols), blockCols, false); });
+  fn(l.c((blocks - 1) * blockCols), rowTileCols - (blocks - 1) * blockCols,
+     true);
+}
+
+void ReduceKernel::streamColumns(OperandStream &in, Value firstRow,
+                                 int64_t rows, int64_t blockRows,
+                                 Value firstCol, int64_t tiles,
+                                 function_ref<void(Value, Value)> body) {
+  auto srcOff = [&](Value blk) {
+    return l.add(l.mul(l.add(firstRow, l.mul(blk, blockRows)), rowBytes),
+                 l.mul(firstCol, g.tileBytes()));
+  };
+  if (!columnBlocked)
+    return streamBlocks(l, in, rows / blockRows, blockRows * rowBytes, srcOff,
+                        body);
+  streamBlocks(l, in, rows / blockRows, blockRows * pitch, srcOff, body,
+               blockRows, tiles * g.tileBytes(), rowBytes);
+}
+
+void ReduceKernel::forTiles(int64_t tiles, function_ref<void(Value)> fn) {
+  if (tiles > kMaxUnrolledTiles)
+    return l.loop(tiles, fn);
+  for (int64_t col = 0; col < tiles; ++col)
+    fn(l.c(col));
+}
+
+Value ReduceKernel::combineRow(OperandStream &in, Value base, int64_t tiles,
+                               bool last) {
+  auto tileAt = [&](int64_t col) {
+    return l.loadStreamed(in, l.add(base, col * g.tileBytes()));
+  };
+  auto lastTile = [&]() {
+    Value x = tileAt(tiles - 1);
+    if (raggedLanes && last)
+      x = red.maskBelow(x, tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg()),
+                        l.c(raggedLanes));
+    return x;
+  };
+  if (tiles <= kMaxUnrolledTiles) {
+    Value acc;
+    for (int64_t col = 0; col + 1 < tiles; ++col)
+      acc = acc ? red.combine(acc, tileAt(col)) : tileAt(col);
+    return acc ? red.combine(acc, lastTile()) : lastTile();
+  }
+  l.vstore(tileAt(0), rowAcc, l.c(0));
+  l.loop(tiles - 2, [&](Value col) {
+    Value x =
+        l.loadStreamed(in, l.add(base, l.mul(l.add(col, 1), g.tileBytes())));
+    l.vstore(red.combine(red.load(rowAcc, l.c(0)), x), rowAcc, l.c(0));
+  });
+  return red.combine(red.load(rowAcc, l.c(0)), lastTile());
+}
+
+LogicalResult ReduceKernel::emitMinor() {
+  // Per tile row: combine its tiles, reduce the lanes; sublane s then
+  // holds row 8t+s. Rows are the result's minor dim, so the 8 values go
+  // to 8 consecutive elements of the result: one strided DMA (chunks of
+  // one element, source stride one sublane).
+  int64_t blockRows = blockOf(tileRows);
+  int64_t blockBytes = blockRows * rowBytes;
+  FailureOr<OperandStream> in = l.streamOperand(input, blockBytes);
+  if (failed(in))
+    return failure();
+  VBuf staging = l.vmem(outStore, blockRows * outTile);
+  l.beginColumns(*in, l.c(0), rowTileCols);
+  auto srcOff = [&](Value blk) { return l.mul(blk, blockBytes); };
+  bool rank1 = type.getRank() < 2;
+  streamBlocks(
+      l, *in, tileRows / blockRows, blockBytes, srcOff,
+      [&](Value slot, Value blk) {
+        l.loop(blockRows, [&](Value r) {
+          Value v = red.reduceLanes(combineRow(
+              *in, l.add(slot, l.mul(r, rowBytes)), rowTileCols, true));
+          l.vstore(red.combine(v, initReg), staging, l.mul(r, outTile));
+          if (rank1)
+            return;
+          // Tile row t covers result rows (t / rowTiles) and elements
+          // 8 (t % rowTiles) ... of the minor dim.
+          Value t = l.add(l.mul(blk, blockRows), r);
+          Value dst = resultOffset(l, type, l.div(t, g.rowTiles),
+                                   l.mul(l.rem(t, g.rowTiles), kSublanes));
+          l.dma(staging.arena, l.add(l.mul(r, outTile), staging.offset), out,
+                dst, kSublanes, ob, kLanes * ob, ob, 1);
         });
-    return success();
-  }
+        if (rank1) // the block's rows are contiguous
+          l.dma(staging.arena, l.c(staging.offset), out,
+                l.mul(blk, blockRows * kSublanes * ob), blockRows * kSublanes,
+                ob, kLanes * ob, ob, 1);
+        l.wait(1, rank1 ? 1 : blockRows);
+      });
+  return success();
+}
 
-  if (all) {
-    // Every tile row combined into one accumulator tile (rows past the end
-    // masked by sublane, the ragged last column tile by lane; rank 1 by
-    // flat index), then lanes and sublanes; element 0 of the scalar's tile.
-    int64_t blockRows = blockOf(tileRows);
-    FailureOr<OperandStream> in =
-        streamOperand(input, blockRows * pitch, columnBlocked ? blockCols : 0);
-    if (failed(in))
-      return failure();
-    VBuf acc = vmem(red->accElem(), accTile);
-    vstore(red->identity(), acc, c(0));
-    bool raggedRows = g.rank >= 2 && g.rows % kSublanes != 0;
-    bool raggedFlat = g.rank == 1 && g.cols % (kSublanes * kLanes) != 0;
-    forColumnBlocks([&](Value firstCol, int64_t tiles, bool last) {
-      beginColumns(*in, firstCol, tiles);
-      streamColumns(
-          *in, c(0), tileRows, blockRows, firstCol, tiles,
-          [&](Value slot, Value blk) {
-            loop(blockRows, [&](Value r) {
-              Value t = add(mul(blk, blockRows), r);
-              Value x = combineRow(*in, add(slot, mul(r, pitch)), tiles, last);
-              if (raggedRows)
-                x = red->maskBelow(
-                    x, tpu::VSublaneIdOp::create(b, loc, i32Reg()),
-                    sub(c(g.rows), mul(rem(t, g.rowTiles), kSublanes)));
-              if (raggedFlat) {
-                Value ids = tpu::VAddOp::create(
-                    b, loc,
-                    tpu::VMulOp::create(
-                        b, loc, tpu::VSublaneIdOp::create(b, loc, i32Reg()),
-                        splatIndex(c(kLanes))),
-                    tpu::VLaneIdOp::create(b, loc, i32Reg()));
-                x = red->maskBelow(x, ids,
-                                   sub(c(g.cols), mul(t, kSublanes * kLanes)));
-              }
-              vstore(red->combine(red->load(acc, c(0)), x), acc, c(0));
-            });
+LogicalResult ReduceKernel::emitAll() {
+  // Every tile row combined into one accumulator tile (rows past the end
+  // masked by sublane, the ragged last column tile by lane; rank 1 by
+  // flat index), then lanes and sublanes; element 0 of the scalar's tile.
+  int64_t blockRows = blockOf(tileRows);
+  FailureOr<OperandStream> in =
+      l.streamOperand(input, blockRows * pitch, columnBlocked ? blockCols : 0);
+  if (failed(in))
+    return failure();
+  VBuf acc = l.vmem(red.accElem(), accTile);
+  l.vstore(red.identity(), acc, l.c(0));
+  bool raggedRows = g.rank >= 2 && g.rows % kSublanes != 0;
+  bool raggedFlat = g.rank == 1 && g.cols % (kSublanes * kLanes) != 0;
+  OpBuilder &b = l.b;
+  Location loc = l.loc;
+  forColumnBlocks([&](Value firstCol, int64_t tiles, bool last) {
+    l.beginColumns(*in, firstCol, tiles);
+    streamColumns(
+        *in, l.c(0), tileRows, blockRows, firstCol, tiles,
+        [&](Value slot, Value blk) {
+          l.loop(blockRows, [&](Value r) {
+            Value t = l.add(l.mul(blk, blockRows), r);
+            Value x =
+                combineRow(*in, l.add(slot, l.mul(r, pitch)), tiles, last);
+            if (raggedRows)
+              x = red.maskBelow(x,
+                                tpu::VSublaneIdOp::create(b, loc, l.i32Reg()),
+                                rowsFrom(t));
+            if (raggedFlat) {
+              Value ids = tpu::VAddOp::create(
+                  b, loc,
+                  tpu::VMulOp::create(
+                      b, loc, tpu::VSublaneIdOp::create(b, loc, l.i32Reg()),
+                      l.splatIndex(l.c(kLanes))),
+                  tpu::VLaneIdOp::create(b, loc, l.i32Reg()));
+              x = red.maskBelow(
+                  x, ids, l.sub(l.c(g.cols), l.mul(t, kSublanes * kLanes)));
+            }
+            l.vstore(red.combine(red.load(acc, l.c(0)), x), acc, l.c(0));
           });
-    });
-    Value v = red->reduceSublanes(red->reduceLanes(red->load(acc, c(0))));
-    VBuf staging = vmem(outStore, outTile);
-    vstore(red->combine(v, initReg), staging, c(0));
-    dma(staging.arena, c(staging.offset), out, c(0), 1, kLanes * ob, 0, 0, 1);
-    wait(1, 1);
-    return success();
-  }
+        });
+  });
+  Value v = red.reduceSublanes(red.reduceLanes(red.load(acc, l.c(0))));
+  VBuf staging = l.vmem(outStore, outTile);
+  l.vstore(red.combine(v, initReg), staging, l.c(0));
+  l.dma(staging.arena, l.c(staging.offset), out, l.c(0), 1, kLanes * ob, 0, 0,
+        1);
+  l.wait(1, 1);
+  return success();
+}
 
-  // Over dims p..r-2: for each index a of the dims before p and each column
+LogicalResult ReduceKernel::emitLeading(int64_t firstDim) {
+  // For each index a of the dims before firstDim (a slab) and each column
   // block, an accumulator tile per column tile, combined with every tile
   // row of a's slab (rows past the second-minor dim masked by sublane),
   // then the sublanes reduced; one DMA writes sublane 0 of every column
   // tile of the block.
-  int64_t p = dims.front();
   int64_t slabs = 1;
-  for (int64_t d = 0; d < p; ++d)
+  for (int64_t d = 0; d < firstDim; ++d)
     slabs *= inType.getDimSize(d);
   int64_t slabRows = tileRows / slabs;
   int64_t blockRows = blockOf(slabRows);
   FailureOr<OperandStream> in =
-      streamOperand(input, blockRows * pitch, columnBlocked ? blockCols : 0);
+      l.streamOperand(input, blockRows * pitch, columnBlocked ? blockCols : 0);
   if (failed(in))
     return failure();
-  VBuf acc = vmem(red->accElem(), blockCols * accTile);
-  VBuf staging = vmem(outStore, blockCols * outTile);
+  VBuf acc = l.vmem(red.accElem(), blockCols * accTile);
+  VBuf staging = l.vmem(outStore, blockCols * outTile);
   bool ragged = g.rows % kSublanes != 0;
-  loop(slabs, [&](Value a) {
+  bool rank1 = type.getRank() < 2;
+  l.loop(slabs, [&](Value a) {
     forColumnBlocks([&](Value firstCol, int64_t tiles, bool) {
       forTiles(tiles, [&](Value col) {
-        vstore(red->identity(), acc, mul(col, accTile));
+        l.vstore(red.identity(), acc, l.mul(col, accTile));
       });
-      beginColumns(*in, firstCol, tiles);
+      l.beginColumns(*in, firstCol, tiles);
       streamColumns(
-          *in, mul(a, slabRows), slabRows, blockRows, firstCol, tiles,
+          *in, l.mul(a, slabRows), slabRows, blockRows, firstCol, tiles,
           [&](Value slot, Value blk) {
-            loop(blockRows, [&](Value r) {
+            l.loop(blockRows, [&](Value r) {
               Value rowLimit, sublanes;
               if (ragged) { // rows left from this tile row on
-                Value t = add(mul(blk, blockRows), r);
-                rowLimit = sub(c(g.rows), mul(rem(t, g.rowTiles), kSublanes));
-                sublanes = tpu::VSublaneIdOp::create(b, loc, i32Reg());
+                rowLimit = rowsFrom(l.add(l.mul(blk, blockRows), r));
+                sublanes = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
               }
               forTiles(tiles, [&](Value col) {
-                Value x = loadStreamed(
-                    *in, add(add(slot, mul(r, pitch)), mul(col, g.tileBytes())));
+                Value x =
+                    l.loadStreamed(*in, l.add(l.add(slot, l.mul(r, pitch)),
+                                              l.mul(col, g.tileBytes())));
                 if (ragged)
-                  x = red->maskBelow(x, sublanes, rowLimit);
-                Value prev = red->load(acc, mul(col, accTile));
-                vstore(red->combine(prev, x), acc, mul(col, accTile));
+                  x = red.maskBelow(x, sublanes, rowLimit);
+                Value prev = red.load(acc, l.mul(col, accTile));
+                l.vstore(red.combine(prev, x), acc, l.mul(col, accTile));
               });
             });
           });
       forTiles(tiles, [&](Value col) {
-        Value v = red->reduceSublanes(red->load(acc, mul(col, accTile)));
-        vstore(red->combine(v, initReg), staging, mul(col, outTile));
+        Value v = red.reduceSublanes(red.load(acc, l.mul(col, accTile)));
+        l.vstore(red.combine(v, initReg), staging, l.mul(col, outTile));
       });
-      Value dst = type.getRank() < 2
-                      ? mul(firstCol, kLanes * ob)
-                      : resultOffset(*this, type, a, mul(firstCol, kLanes));
-      dma(staging.arena, c(staging.offset), out, dst, tiles, kLanes * ob,
-          outTile, type.getRank() < 2 ? kLanes * ob : outTile, 1);
-      wait(1, 1);
+      Value dst = rank1 ? l.mul(firstCol, kLanes * ob)
+                        : resultOffset(l, type, a, l.mul(firstCol, kLanes));
+      l.dma(staging.arena, l.c(staging.offset), out, dst, tiles, kLanes * ob,
+            outTile, rank1 ? kLanes * ob : outTile, 1);
+      l.wait(1, 1);
     });
   });
   return success();
+}
+} // namespace
+
+LogicalResult Lowering::lowerReduce(hlo::ReduceOp op) {
+  return ReduceKernel(*this, op).emit();
 }
 
 void populateReducePatterns(RewritePatternSet &patterns, Lowering &l) {
