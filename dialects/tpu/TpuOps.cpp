@@ -232,38 +232,12 @@ LogicalResult VConvertOp::verify() {
   return success();
 }
 
-/// `unsigned` (dtype U32) reads i32 registers only.
-static LogicalResult verifyUnsigned(Operation *op, bool isUnsigned,
-                                    Value operand) {
-  if (isUnsigned &&
-      !cast<VectorType>(operand.getType()).getElementType().isInteger(32))
+LogicalResult tpuc::tpu::verifyUnsignedOnI32(Operation *op, bool isUnsigned) {
+  if (isUnsigned && !cast<VectorType>(op->getOperand(0).getType())
+                         .getElementType()
+                         .isInteger(32))
     return op->emitOpError("is unsigned on a register that is not i32");
   return success();
-}
-
-LogicalResult VDivOp::verify() {
-  return verifyUnsigned(*this, getIsUnsigned(), getLhs());
-}
-LogicalResult VMaxOp::verify() {
-  return verifyUnsigned(*this, getIsUnsigned(), getLhs());
-}
-LogicalResult VMinOp::verify() {
-  return verifyUnsigned(*this, getIsUnsigned(), getLhs());
-}
-LogicalResult VRemOp::verify() {
-  return verifyUnsigned(*this, getIsUnsigned(), getLhs());
-}
-LogicalResult VMulhiOp::verify() {
-  return verifyUnsigned(*this, getIsUnsigned(), getLhs());
-}
-LogicalResult VCmpOp::verify() {
-  return verifyUnsigned(*this, getIsUnsigned(), getLhs());
-}
-LogicalResult VReduceLanesOp::verify() {
-  return verifyUnsigned(*this, getIsUnsigned(), getSource());
-}
-LogicalResult VReduceSublanesOp::verify() {
-  return verifyUnsigned(*this, getIsUnsigned(), getSource());
 }
 
 LogicalResult VBroadcastLaneOp::verify() {

@@ -69,20 +69,29 @@ class Tpu_VBinaryOp<string mnemonic, string opcode, string doc,
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
 }
 
+// An op with `unsigned` (UnitAttr $is_unsigned; dtype U32) that reads its
+// first operand as u32: verifies that the operand is an i32 register
+// (UnsignedOnI32 in TpuOps.h).
+def Tpu_UnsignedOnI32 : NativeOpTrait<"UnsignedOnI32"> {
+  let cppNamespace = "::tpuc::tpu";
+}
+
 // A binary op whose i32 result depends on the sign: `unsigned` reads the
 // i32 registers as u32 (the ISA's dtype U32).
 class Tpu_VSignedBinaryOp<string mnemonic, string opcode, string doc,
                           list<Trait> traits = [],
                           Type type = Tpu_VRegF32OrI32>
-    : Tpu_VBinaryOp<mnemonic, opcode, doc, traits, type> {
+    : Tpu_Op<mnemonic, traits # [Pure, SameOperandsAndResultType,
+                                 Tpu_UnsignedOnI32]> {
+  let summary = doc # " (" # opcode # ")";
   let description = "Elementwise " # doc # " of two vector registers: `" #
     opcode # "`. docs/isa.md gives the exact numerics. With `unsigned` (i32 " #
     "registers only) the bits are read as u32 (dtype U32).\n\n" #
     "```mlir\n%2 = tpu." # mnemonic # " %0, %1 unsigned : vector<8x128xi32>\n```";
   let arguments = (ins type:$lhs, type:$rhs, UnitAttr:$is_unsigned);
+  let results = (outs type:$result);
   let assemblyFormat =
       "$lhs `,` $rhs (`unsigned` $is_unsigned^)? attr-dict `:` type($result)";
-  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -399,7 +408,7 @@ def Tpu_VBitcastOp : Tpu_Op<"vbitcast", [Pure]> {
   let assemblyFormat = "$source attr-dict `:` type($source) `to` type($result)";
 }
 
-def Tpu_VCmpOp : Tpu_Op<"vcmp", [Pure, SameTypeOperands]> {
+def Tpu_VCmpOp : Tpu_Op<"vcmp", [Pure, SameTypeOperands, Tpu_UnsignedOnI32]> {
   let summary = "elementwise comparison (VCMP)";
   let description = [{
     `VCMP`: an s32 mask, 1 where `lhs kind rhs` holds and 0 elsewhere (f32
@@ -418,7 +427,6 @@ def Tpu_VCmpOp : Tpu_Op<"vcmp", [Pure, SameTypeOperands]> {
     $kind `,` $lhs `,` $rhs (`unsigned` $is_unsigned^)? attr-dict `:`
     type($lhs) `->` type($result)
   }];
-  let hasVerifier = 1;
 }
 
 def Tpu_VSelectOp : Tpu_Op<"vsel", [Pure,
@@ -465,7 +473,8 @@ def Tpu_VConvertOp : Tpu_Op<"vcvt", [Pure]> {
 // VPU: cross-lane operations and the XLU
 //===----------------------------------------------------------------------===//
 
-def Tpu_VReduceLanesOp : Tpu_Op<"vreduce_lanes", [Pure, SameOperandsAndResultType]> {
+def Tpu_VReduceLanesOp : Tpu_Op<"vreduce_lanes",
+    [Pure, SameOperandsAndResultType, Tpu_UnsignedOnI32]> {
   let summary = "reduce across the lanes of each sublane (VREDUCE_LANES)";
   let description = [{
     `VREDUCE_LANES`: per sublane, reduces the 128 lanes in lane order; the
@@ -481,11 +490,10 @@ def Tpu_VReduceLanesOp : Tpu_Op<"vreduce_lanes", [Pure, SameOperandsAndResultTyp
   let results = (outs Tpu_VRegF32OrI32:$result);
   let assemblyFormat =
       "$kind `,` $source (`unsigned` $is_unsigned^)? attr-dict `:` type($result)";
-  let hasVerifier = 1;
 }
 
 def Tpu_VReduceSublanesOp : Tpu_Op<"vreduce_sublanes",
-    [Pure, SameOperandsAndResultType]> {
+    [Pure, SameOperandsAndResultType, Tpu_UnsignedOnI32]> {
   let summary = "reduce across the sublanes of each lane (VREDUCE_SUBLANES)";
   let description = [{
     `VREDUCE_SUBLANES`: per lane, reduces the 8 sublanes; the result is
@@ -500,7 +508,6 @@ def Tpu_VReduceSublanesOp : Tpu_Op<"vreduce_sublanes",
   let results = (outs Tpu_VRegF32OrI32:$result);
   let assemblyFormat =
       "$kind `,` $source (`unsigned` $is_unsigned^)? attr-dict `:` type($result)";
-  let hasVerifier = 1;
 }
 
 def Tpu_VBroadcastLaneOp : Tpu_Op<"vbcast_lane", [Pure,
