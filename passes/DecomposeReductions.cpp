@@ -20,6 +20,8 @@
 
 #include "passes/Passes.h"
 
+#include "passes/ExpandEach.h"
+
 #include "dialects/hlo/HloOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -132,11 +134,8 @@ class DecomposeReductionsPass
     : public impl::DecomposeReductionsBase<DecomposeReductionsPass> {
 public:
   void runOnOperation() override {
-    SmallVector<hlo::ReduceOp> reduces;
-    getOperation()->walk([&](hlo::ReduceOp op) { reduces.push_back(op); });
-    for (hlo::ReduceOp op : reduces)
-      if (failed(decompose(op)))
-        return signalPassFailure();
+    if (failed(expandEach<hlo::ReduceOp>(getOperation(), decompose)))
+      signalPassFailure();
   }
 };
 } // namespace

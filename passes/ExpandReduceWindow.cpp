@@ -10,6 +10,7 @@
 
 #include "passes/Passes.h"
 
+#include "passes/ExpandEach.h"
 #include "passes/OptionalArrays.h"
 
 #include "dialects/hlo/HloOps.h"
@@ -187,14 +188,10 @@ class ExpandReduceWindowPass
     : public impl::ExpandReduceWindowBase<ExpandReduceWindowPass> {
 public:
   void runOnOperation() override {
-    SmallVector<hlo::ReduceWindowOp> ops;
-    getOperation()->walk([&](hlo::ReduceWindowOp op) {
-      if (!kernelTakes(op))
-        ops.push_back(op);
-    });
-    for (hlo::ReduceWindowOp op : ops)
-      if (failed(expand(op)))
-        return signalPassFailure();
+    if (failed(expandEach<hlo::ReduceWindowOp>(
+            getOperation(),
+            [](hlo::ReduceWindowOp op) { return !kernelTakes(op); }, expand)))
+      signalPassFailure();
   }
 };
 } // namespace

@@ -13,6 +13,7 @@
 
 #include "passes/Passes.h"
 
+#include "passes/ExpandEach.h"
 #include "passes/LinalgBuilder.h"
 
 #include "dialects/hlo/HloOps.h"
@@ -349,11 +350,8 @@ class ExpandRngBitGeneratorPass
     : public impl::ExpandRngBitGeneratorBase<ExpandRngBitGeneratorPass> {
 public:
   void runOnOperation() override {
-    SmallVector<hlo::RngBitGeneratorOp> ops;
-    getOperation()->walk([&](hlo::RngBitGeneratorOp op) { ops.push_back(op); });
-    for (hlo::RngBitGeneratorOp op : ops)
-      if (failed(expand(op)))
-        return signalPassFailure();
+    if (failed(expandEach<hlo::RngBitGeneratorOp>(getOperation(), expand)))
+      signalPassFailure();
   }
 };
 } // namespace

@@ -11,6 +11,7 @@
 
 #include "passes/Passes.h"
 
+#include "passes/ExpandEach.h"
 #include "passes/OptionalArrays.h"
 
 #include "dialects/hlo/HloOps.h"
@@ -251,12 +252,8 @@ class ExpandSelectAndScatterPass
     : public impl::ExpandSelectAndScatterBase<ExpandSelectAndScatterPass> {
 public:
   void runOnOperation() override {
-    SmallVector<hlo::SelectAndScatterOp> ops;
-    getOperation()->walk(
-        [&](hlo::SelectAndScatterOp op) { ops.push_back(op); });
-    for (hlo::SelectAndScatterOp op : ops)
-      if (failed(expand(op)))
-        return signalPassFailure();
+    if (failed(expandEach<hlo::SelectAndScatterOp>(getOperation(), expand)))
+      signalPassFailure();
   }
 };
 } // namespace

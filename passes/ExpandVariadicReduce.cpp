@@ -15,6 +15,8 @@
 
 #include "passes/Passes.h"
 
+#include "passes/ExpandEach.h"
+
 #include "dialects/hlo/HloOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -226,15 +228,9 @@ class ExpandVariadicReducePass
     : public impl::ExpandVariadicReduceBase<ExpandVariadicReducePass> {
 public:
   void runOnOperation() override {
-    SmallVector<hlo::ReduceOp> reduces;
-    getOperation()->walk([&](hlo::ReduceOp op) {
-      if (!kernelTakes(op))
-        reduces.push_back(op);
-    });
-    bool failedAny = false;
-    for (hlo::ReduceOp op : reduces)
-      failedAny |= failed(expand(op));
-    if (failedAny)
+    if (failed(expandEach<hlo::ReduceOp>(
+            getOperation(), [](hlo::ReduceOp op) { return !kernelTakes(op); },
+            expand)))
       signalPassFailure();
   }
 };

@@ -9,6 +9,8 @@
 
 #include "passes/Passes.h"
 
+#include "passes/ExpandEach.h"
+
 #include "dialects/hlo/HloOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -20,7 +22,14 @@ namespace tpuc {
 namespace {
 using namespace mlir;
 
-void moveToMinor(hlo::SortOp op) {
+/// Whether `op` sorts along a dimension other than the minor one.
+bool notAlongMinor(hlo::SortOp op) {
+  auto type = cast<RankedTensorType>(op.getInputs()[0].getType());
+  return type.getRank() > 1 &&
+         static_cast<int64_t>(op.getDimension()) != type.getRank() - 1;
+}
+
+LogicalResult moveToMinor(hlo::SortOp op) {
   auto type = cast<RankedTensorType>(op.getInputs()[0].getType());
   int64_t rank = type.getRank();
   int64_t dim = static_cast<int64_t>(op.getDimension());
@@ -49,21 +58,14 @@ void moveToMinor(hlo::SortOp op) {
     old.replaceAllUsesWith(hlo::TransposeOp::create(
         b, loc, result, b.getDenseI64ArrayAttr(inverse)));
   op.erase();
+  return success();
 }
 
 class SortAlongMinorPass
     : public impl::SortAlongMinorBase<SortAlongMinorPass> {
 public:
   void runOnOperation() override {
-    SmallVector<hlo::SortOp> sorts;
-    getOperation()->walk([&](hlo::SortOp op) {
-      auto type = cast<RankedTensorType>(op.getInputs()[0].getType());
-      if (type.getRank() > 1 &&
-          static_cast<int64_t>(op.getDimension()) != type.getRank() - 1)
-        sorts.push_back(op);
-    });
-    for (hlo::SortOp op : sorts)
-      moveToMinor(op);
+    (void)expandEach<hlo::SortOp>(getOperation(), notAlongMinor, moveToMinor);
   }
 };
 } // namespace
