@@ -30,14 +30,9 @@ bool isActivationOp(Operation *op) {
 /// `hlo.input_output_alias` of the entry function: variable updates.
 llvm::DenseSet<Operation *> variableUpdates(ModuleOp module) {
   llvm::DenseSet<Operation *> pinned;
-  func::FuncOp entry = hlo::entryFunction(module);
-  if (!entry)
-    return pinned;
-  Operation *ret = entry.getBody().front().getTerminator();
   SmallVector<Operation *> worklist;
-  for (hlo::InputOutputAliasAttr alias : hlo::getInputOutputAliases(module))
-    if (Operation *op = ret->getOperand(alias.getResultNumber()).getDefiningOp())
-      worklist.push_back(op);
+  for (const hlo::AliasProducer &update : hlo::aliasProducers(module))
+    worklist.push_back(update.producer);
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val();
     if (!isActivationOp(op) && !isa<hlo::ConvertOp>(op))

@@ -55,20 +55,14 @@ public:
   void runOnOperation() override {
     ModuleOp module = getOperation();
     func::FuncOp entry = hlo::entryFunction(module);
-    if (!entry || entry.getBody().empty())
+    if (!entry)
       return;
     Block &block = entry.getBody().front();
-    Operation *terminator = block.getTerminator();
     // In the order of the aliases: each move only goes later, past reads.
-    for (hlo::InputOutputAliasAttr alias : hlo::getInputOutputAliases(module)) {
+    for (auto [alias, producer] : hlo::aliasProducers(module)) {
       if (!alias.getParameterIndex().empty() ||
           alias.getParameterNumber() >= block.getNumArguments() ||
-          alias.getResultNumber() >= terminator->getNumOperands())
-        continue;
-      Value update = terminator->getOperand(alias.getResultNumber());
-      Operation *producer = update.getDefiningOp();
-      if (!producer || producer->getBlock() != &block ||
-          !isMemoryEffectFree(producer))
+          producer->getBlock() != &block || !isMemoryEffectFree(producer))
         continue;
       Operation *last = lastReader(
           block, block.getArgument(alias.getParameterNumber()), producer);

@@ -103,6 +103,20 @@ tpuc::hlo::getInputOutputAliases(ModuleOp module) {
   return aliases;
 }
 
+SmallVector<AliasProducer> tpuc::hlo::aliasProducers(ModuleOp module) {
+  SmallVector<AliasProducer> producers;
+  func::FuncOp entry = entryFunction(module);
+  if (!entry)
+    return producers;
+  Operation *ret = entry.getBody().front().getTerminator();
+  for (InputOutputAliasAttr alias : getInputOutputAliases(module))
+    if (alias.getResultNumber() < ret->getNumOperands())
+      if (Operation *producer =
+              ret->getOperand(alias.getResultNumber()).getDefiningOp())
+        producers.push_back({alias, producer});
+  return producers;
+}
+
 /// The type at `index` inside `type` (tuple elements), or null when the
 /// index leaves the type.
 static Type typeAtIndex(Type type, ArrayRef<int64_t> index) {

@@ -31,6 +31,19 @@ mlir::func::FuncOp entryFunction(mlir::ModuleOp module);
 llvm::SmallVector<InputOutputAliasAttr>
 getInputOutputAliases(mlir::ModuleOp module);
 
+/// An input_output_alias entry and the op of the entry function computing
+/// the output it donates the parameter's buffer to (a variable update).
+struct AliasProducer {
+  InputOutputAliasAttr alias;
+  mlir::Operation *producer;
+};
+
+/// The module's input_output_alias entries in order, each with the op
+/// defining the value the entry function returns as the aliased output;
+/// entries whose output is not computed by an op (a parameter returned) are
+/// left out.
+llvm::SmallVector<AliasProducer> aliasProducers(mlir::ModuleOp module);
+
 } // namespace tpuc::hlo
 
 #endif // TPUC_DIALECTS_HLO_HLODIALECT_H
