@@ -11,6 +11,7 @@
 #include "passes/Passes.h"
 
 #include "passes/ExpandEach.h"
+#include "passes/HloToTpu/Reduction.h"
 #include "passes/OptionalArrays.h"
 
 #include "dialects/hlo/HloOps.h"
@@ -51,22 +52,12 @@ bool kernelTakes(hlo::ReduceWindowOp op) {
   return true;
 }
 
-/// The body's one binary op of its two arguments, or null.
+/// The body's one add, multiply, maximum, minimum, and or or of its two
+/// arguments (on any element type), or null.
 Operation *bodyOp(Region &body) {
-  Block &block = body.front();
-  if (block.getNumArguments() != 2 ||
-      !llvm::hasSingleElement(block.without_terminator()))
-    return nullptr;
-  Operation *op = &block.front();
-  auto ret = dyn_cast<hlo::ReturnOp>(block.getTerminator());
-  if (!ret || ret.getResults().size() != 1 ||
-      ret.getResults()[0] != op->getResult(0) ||
-      !isa<hlo::AddOp, hlo::MultiplyOp, hlo::MaximumOp, hlo::MinimumOp,
-           hlo::AndOp, hlo::OrOp>(op))
-    return nullptr;
-  Value a = block.getArgument(0), b = block.getArgument(1);
-  if (!((op->getOperand(0) == a && op->getOperand(1) == b) ||
-        (op->getOperand(0) == b && op->getOperand(1) == a)))
+  Operation *op = hlotpu::reductionCombiner(body);
+  if (!op || !isa<hlo::AddOp, hlo::MultiplyOp, hlo::MaximumOp, hlo::MinimumOp,
+                  hlo::AndOp, hlo::OrOp>(op))
     return nullptr;
   return op;
 }

@@ -16,6 +16,7 @@
 #include "passes/Passes.h"
 
 #include "passes/ExpandEach.h"
+#include "passes/HloToTpu/Reduction.h"
 
 #include "dialects/hlo/HloOps.h"
 
@@ -33,29 +34,10 @@ using namespace mlir;
 /// HloToTpu/Reduce.cpp): one input and a body that is one add, multiply,
 /// maximum or minimum (and or or on pred) of its two arguments.
 bool kernelTakes(hlo::ReduceOp op) {
-  if (op.getInputs().size() != 1)
-    return false;
-  Block &block = op.getBody().front();
-  if (!llvm::hasSingleElement(block.without_terminator()))
-    return false;
-  Operation *combiner = &block.front();
-  if (block.getTerminator()->getNumOperands() != 1 ||
-      block.getTerminator()->getOperand(0).getDefiningOp() != combiner ||
-      combiner->getNumOperands() != 2 ||
-      combiner->getOperand(0) == combiner->getOperand(1) ||
-      !llvm::all_of(combiner->getOperands(), [&](Value v) {
-        auto arg = dyn_cast<BlockArgument>(v);
-        return arg && arg.getOwner() == &block;
-      }))
-    return false;
-  bool pred = getElementTypeOrSelf(op.getInputs()[0].getType()).isInteger(1);
-  if (isa<hlo::AddOp, hlo::MultiplyOp>(combiner))
-    return !pred;
-  if (isa<hlo::MaximumOp, hlo::MinimumOp>(combiner))
-    return true;
-  if (isa<hlo::AndOp, hlo::OrOp>(combiner))
-    return pred;
-  return false;
+  Operation *combiner = hlotpu::reductionCombiner(op.getBody());
+  return combiner &&
+         hlotpu::combinerKind(
+             combiner, getElementTypeOrSelf(op.getInputs()[0].getType()));
 }
 
 /// The body of `op` applied elementwise to tensors of shape `shape`: `args`

@@ -36,64 +36,79 @@ std::optional<double> splatNumber(Value v) {
   return std::nullopt;
 }
 
+Operation *reductionCombiner(Region &body) {
+  Block &block = body.front();
+  if (block.getNumArguments() != 2 ||
+      !llvm::hasSingleElement(block.without_terminator()))
+    return nullptr;
+  Operation *combiner = &block.front();
+  Operation *terminator = block.getTerminator();
+  Value a = block.getArgument(0), b = block.getArgument(1);
+  if (terminator->getNumOperands() != 1 ||
+      terminator->getOperand(0).getDefiningOp() != combiner ||
+      combiner->getNumOperands() != 2 ||
+      !((combiner->getOperand(0) == a && combiner->getOperand(1) == b) ||
+        (combiner->getOperand(0) == b && combiner->getOperand(1) == a)))
+    return nullptr;
+  return combiner;
+}
+
+std::optional<Reduction::Kind> combinerKind(Operation *combiner, Type elem) {
+  using Kind = Reduction::Kind;
+  bool pred = elem.isInteger(1);
+  auto onlyIf = [](bool ok, Kind kind) {
+    return ok ? std::optional<Kind>(kind) : std::nullopt;
+  };
+  return llvm::TypeSwitch<Operation *, std::optional<Kind>>(combiner)
+      .Case([&](hlo::AddOp) { return onlyIf(!pred, Kind::add); })
+      .Case([&](hlo::MultiplyOp) { return onlyIf(!pred, Kind::mul); })
+      .Case([&](hlo::MaximumOp) { return Kind::max; })
+      .Case([&](hlo::MinimumOp) { return Kind::min; })
+      // On pred (0/1), and is min and or is max.
+      .Case([&](hlo::AndOp) { return onlyIf(pred, Kind::min); })
+      .Case([&](hlo::OrOp) { return onlyIf(pred, Kind::max); })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
 FailureOr<Reduction> Reduction::match(Lowering &l, Operation *op, Region &body,
                                       Type elem) {
   if (op->getNumResults() != 1)
     return FailureOr<Reduction>(
         unsupported(op, "with several inputs (variadic)"));
-  Reduction r;
-  r.l = &l;
-  r.isInt = elem.isInteger(32) || elem.isInteger(1);
-  Block &block = body.front();
-  Operation *combiner = block.getTerminator()->getOperand(0).getDefiningOp();
-  if (!combiner || &block.front() != combiner ||
-      combiner->getNumOperands() != 2 ||
-      !llvm::all_of(combiner->getOperands(),
-                    [](Value v) { return isa<BlockArgument>(v); }))
+  Operation *combiner = reductionCombiner(body);
+  if (!combiner)
     return FailureOr<Reduction>(unsupported(
         op, "with a body other than one binary op of its arguments"));
-  double inf = std::numeric_limits<double>::infinity();
-  double lowest = r.isInt ? std::numeric_limits<int32_t>::min() : -inf;
-  double highest = r.isInt ? std::numeric_limits<int32_t>::max() : inf;
-  bool pred = elem.isInteger(1);
-  bool ok = llvm::TypeSwitch<Operation *, bool>(combiner)
-                .Case([&](hlo::AddOp) {
-                  r.kind = Kind::add;
-                  r.identityValue = 0;
-                  return !pred;
-                })
-                .Case([&](hlo::MultiplyOp) {
-                  r.kind = Kind::mul;
-                  r.identityValue = 1;
-                  return !pred;
-                })
-                .Case([&](hlo::MaximumOp) {
-                  r.kind = Kind::max;
-                  r.identityValue = pred ? 0 : lowest;
-                  return true;
-                })
-                .Case([&](hlo::MinimumOp) {
-                  r.kind = Kind::min;
-                  r.identityValue = pred ? 1 : highest;
-                  return true;
-                })
-                // On pred (0/1), and is min and or is max.
-                .Case([&](hlo::AndOp) {
-                  r.kind = Kind::min;
-                  r.identityValue = 1;
-                  return pred;
-                })
-                .Case([&](hlo::OrOp) {
-                  r.kind = Kind::max;
-                  r.identityValue = 0;
-                  return pred;
-                })
-                .Default([](Operation *) { return false; });
-  if (!ok) {
+  std::optional<Kind> kind = combinerKind(combiner, elem);
+  if (!kind) {
     std::string s;
     llvm::raw_string_ostream os(s);
     os << "with a " << combiner->getName() << " body on " << elem;
     return FailureOr<Reduction>(unsupported(op, os.str()));
+  }
+  Reduction r;
+  r.l = &l;
+  r.kind = *kind;
+  r.isInt = elem.isInteger(32) || elem.isInteger(1);
+  // The identity: on pred (0/1) max starts at 0 and min at 1.
+  bool pred = elem.isInteger(1);
+  switch (*kind) {
+  case Kind::add:
+    r.identityValue = 0;
+    break;
+  case Kind::mul:
+    r.identityValue = 1;
+    break;
+  case Kind::max:
+    r.identityValue = pred  ? 0
+                      : r.isInt ? std::numeric_limits<int32_t>::min()
+                                : -std::numeric_limits<double>::infinity();
+    break;
+  case Kind::min:
+    r.identityValue = pred  ? 1
+                      : r.isInt ? std::numeric_limits<int32_t>::max()
+                                : std::numeric_limits<double>::infinity();
+    break;
   }
   return r;
 }

@@ -3,7 +3,9 @@
 // Shared by Reduce.cpp and ReduceWindow.cpp: recognises the body of a
 // reduction (add, maximum, minimum, multiply; and/or on pred) and emits its
 // VPU ops on f32 registers (f32, bf16) or s32 registers (s32, pred stored as
-// s32 0/1), with the identity that masks ragged edges and padding.
+// s32 0/1), with the identity that masks ragged edges and padding. The
+// expanders read bodies with it too: tpuc-expand-variadic-reduce leaves the
+// kernels the reduces they take, tpuc-expand-reduce-window finds the op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +58,18 @@ private:
   bool isInt = false;
   double identityValue = 0;
 };
+
+/// The body's combiner: the one op of `body`, binary on its two arguments
+/// (either order), whose result the body returns; null for any other body
+/// (several inputs, more ops, an argument used twice).
+Operation *reductionCombiner(Region &body);
+
+/// How the reduction kernels combine with `combiner` on arrays of `elem`:
+/// add, multiply, maximum, minimum (and and or on pred as min and max);
+/// none for an op they do not combine with, or add/multiply on pred and
+/// and/or on numbers. tpuc-expand-variadic-reduce expands the reduces it
+/// leaves none for.
+std::optional<Reduction::Kind> combinerKind(Operation *combiner, Type elem);
 
 /// The value of a splat constant of any element type (pred as 0/1).
 std::optional<double> splatNumber(Value v);
