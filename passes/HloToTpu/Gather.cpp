@@ -293,14 +293,24 @@ scatterCombiner(hlo::ScatterOp op) {
       return VOp::create(l.b, l.loc, x, y);
     };
   };
+  // u32 maxima and minima order unsigned.
+  bool isUnsigned = cast<RankedTensorType>(result.getType())
+                        .getElementType()
+                        .isUnsignedInteger(32);
+  auto order = [&](auto tag) -> std::function<Value(Lowering &, Value, Value)> {
+    using VOp = decltype(tag);
+    return [isUnsigned](Lowering &l, Value x, Value y) -> Value {
+      return VOp::create(l.b, l.loc, x, y, isUnsigned);
+    };
+  };
   if (isa<hlo::AddOp>(def))
     return make(tpu::VAddOp());
   if (isa<hlo::MultiplyOp>(def))
     return make(tpu::VMulOp());
   if (isa<hlo::MaximumOp>(def))
-    return make(tpu::VMaxOp());
+    return order(tpu::VMaxOp());
   if (isa<hlo::MinimumOp>(def))
-    return make(tpu::VMinOp());
+    return order(tpu::VMinOp());
   return nullptr;
 }
 

@@ -52,9 +52,16 @@ FailureOr<Reduction> Reduction::match(Lowering &l, Operation *op, Region &body,
                     [](Value v) { return isa<BlockArgument>(v); }))
     return FailureOr<Reduction>(unsupported(
         op, "with a body other than one binary op of its arguments"));
+  // u32 orders unsigned (the ISA's dtype U32): its extremes are 0 and
+  // 2^32 - 1, which splat() writes as the s32 bits of -1.
+  r.isUnsigned = elem.isUnsignedInteger(32);
   double inf = std::numeric_limits<double>::infinity();
-  double lowest = r.isInt ? std::numeric_limits<int32_t>::min() : -inf;
-  double highest = r.isInt ? std::numeric_limits<int32_t>::max() : inf;
+  double lowest = r.isUnsigned ? 0
+                  : r.isInt    ? std::numeric_limits<int32_t>::min()
+                               : -inf;
+  double highest = r.isUnsigned ? -1
+                   : r.isInt    ? std::numeric_limits<int32_t>::max()
+                                : inf;
   bool pred = elem.isInteger(1);
   bool ok = llvm::TypeSwitch<Operation *, bool>(combiner)
                 .Case([&](hlo::AddOp) {
@@ -113,9 +120,9 @@ Value Reduction::combine(Value x, Value y) {
   case Kind::add:
     return tpu::VAddOp::create(b, loc, x, y);
   case Kind::max:
-    return tpu::VMaxOp::create(b, loc, x, y);
+    return tpu::VMaxOp::create(b, loc, x, y, isUnsigned);
   case Kind::min:
-    return tpu::VMinOp::create(b, loc, x, y);
+    return tpu::VMinOp::create(b, loc, x, y, isUnsigned);
   case Kind::mul:
     return tpu::VMulOp::create(b, loc, x, y);
   }
@@ -136,8 +143,8 @@ Value Reduction::reduceAcross(Value v, bool lanes) {
                         : kind == Kind::max ? tpu::ReduceKind::max
                                             : tpu::ReduceKind::min;
     if (lanes)
-      return tpu::VReduceLanesOp::create(b, loc, k, v);
-    return tpu::VReduceSublanesOp::create(b, loc, k, v);
+      return tpu::VReduceLanesOp::create(b, loc, k, v, isUnsigned);
+    return tpu::VReduceSublanesOp::create(b, loc, k, v, isUnsigned);
   }
   // No VREDUCE for products: combine the broadcasts of every lane
   // (sublane).
