@@ -38,8 +38,13 @@ View tiledView(Value mem, RankedTensorType type) {
     v.dims[d] = {0, 0, stride};
     stride *= type.getDimSize(d);
   }
-  v.dims[rank - 2] = {kSublanes, g.colTiles * g.tileBytes(),
-                      kLanes * g.elemBytes};
+  // With one column of tiles, the tiles of the row dim follow each other
+  // row for row: linear (a per-row vector [.., N, 1] is one run of N
+  // elements 128 lanes apart, not runs of 8 split at every tile).
+  v.dims[rank - 2] = g.colTiles == 1
+                         ? DimAddress{0, 0, kLanes * g.elemBytes}
+                         : DimAddress{kSublanes, g.colTiles * g.tileBytes(),
+                                      kLanes * g.elemBytes};
   v.dims[rank - 1] = {kLanes, g.tileBytes(), g.elemBytes};
   return v;
 }
