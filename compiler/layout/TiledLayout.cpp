@@ -57,8 +57,8 @@ int64_t storageBits(Type elementType) {
   return bits < 8 ? 8 : bits;
 }
 
-/// The runtime's element type of an MLIR element type (XLA's mapping: i1 is
-/// pred, signless iN is sN, uiN is uN).
+} // namespace
+
 exe::DType runtimeDType(Type elementType) {
   if (elementType.isF32())
     return exe::F32;
@@ -87,8 +87,6 @@ exe::DType runtimeDType(Type elementType) {
     return exe::DTYPE_INVALID;
   }
 }
-
-} // namespace
 
 FailureOr<TiledLayout> parseLayout(StringRef text, std::string &error) {
   Cursor cur{text, error};

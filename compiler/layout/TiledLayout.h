@@ -10,6 +10,7 @@
 #ifndef TPUC_COMPILER_LAYOUT_TILEDLAYOUT_H
 #define TPUC_COMPILER_LAYOUT_TILEDLAYOUT_H
 
+#include "runtime/schema/executable.pb.h"
 #include "runtime/target/Targets.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -84,6 +85,9 @@ mlir::FailureOr<TiledLayout> deviceLayout(mlir::Value value,
 
 /// XLA's element type name: f32, bf16, s32, u8, pred ...
 std::string xlaTypeName(mlir::Type elementType);
+/// The executable's element type of an MLIR element type (XLA's mapping: i1
+/// is pred, signless iN is sN, uiN is uN); DTYPE_INVALID if none.
+exe::DType runtimeDType(mlir::Type elementType);
 
 /// "s32[29360128,10]{1,0:T(8,128)}".
 std::string xlaShape(mlir::RankedTensorType type, const TiledLayout &layout);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/serializer/Serializer.h"
+#include "compiler/layout/TiledLayout.h"
 #include "compiler/serializer/HbmPlacement.h"
 #include "compiler/serializer/RegisterAllocator.h"
 
@@ -1080,16 +1081,17 @@ void Serializer::recordDeviceGrid() {
       has = true;
     }
   };
-  // A pred entry array: s32 0/1 words on the device, bytes on the host.
-  auto isPred = [](DictionaryAttr attrs) {
-    return attrs && attrs.get(kHostPredAttrName);
+  // A pred or 8/16-bit integer entry array: s32 words on the device.
+  auto setHostType = [](DictionaryAttr attrs, auto &entry) {
+    if (auto host =
+            attrs ? attrs.getAs<TypeAttr>(kHostTypeAttrName) : TypeAttr())
+      entry.set_host_dtype(layout::runtimeDType(host.getValue()));
   };
   for (int i = 0; i < proto.parameters_size(); ++i) {
     exe::Parameter &p = *proto.mutable_parameters(i);
     exe::Sharding sharding;
     bool has = false;
-    if (isPred(func.getArgAttrDict(i)))
-      p.set_host_dtype(exe::PRED);
+    setHostType(func.getArgAttrDict(i), p);
     fill(func.getArgAttrDict(i), *p.mutable_shape(), &sharding, has);
     if (has)
       *p.mutable_sharding() = sharding;
@@ -1098,8 +1100,7 @@ void Serializer::recordDeviceGrid() {
     exe::Result &r = *proto.mutable_results(i);
     exe::Sharding sharding;
     bool has = false;
-    if (isPred(func.getResultAttrDict(i)))
-      r.set_host_dtype(exe::PRED);
+    setHostType(func.getResultAttrDict(i), r);
     fill(func.getResultAttrDict(i), *r.mutable_shape(), &sharding, has);
     if (has)
       *r.mutable_sharding() = sharding;

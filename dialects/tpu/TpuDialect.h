@@ -51,10 +51,10 @@ inline constexpr llvm::StringLiteral kStepAttrName = "tpu.step";
 /// HLO ops) whose kernels use it. Buffers live in disjoint steps may share
 /// memory (the serializer's heap).
 inline constexpr llvm::StringLiteral kLiveAttrName = "tpu.live";
-/// The unit attribute `tpu.host_pred` on an entry argument or result: a
-/// pred array, s32 0/1 words on the device and bytes on the host (the
-/// executable's `host_dtype` PRED).
-inline constexpr llvm::StringLiteral kHostPredAttrName = "tpu.host_pred";
+/// `tpu.host_type = <type>` on an entry argument or result held in s32
+/// words on the device: the host array's element type, pred (0/1 words) or
+/// s8/u8/s16/u16 (extended words), the executable's `host_dtype`.
+inline constexpr llvm::StringLiteral kHostTypeAttrName = "tpu.host_type";
 /// On an HBM tpu.alloc: the memory plan's heap offset of the value it holds.
 inline constexpr llvm::StringLiteral kPlanOffsetAttrName = "tpu.plan_offset";
 /// On the module: the HBM bytes the memory plan said the program uses.

@@ -29,7 +29,9 @@ Type elementOf(Value v) {
 }
 
 /// s32 and pred live in s32 registers; f32 and bf16 in f32 registers.
-bool isIntLike(Type elem) { return elem.isInteger(32) || elem.isInteger(1); }
+bool isIntLike(Type elem) {
+  return elem.isInteger(32) || elem.isInteger(1) || isNarrowInt(elem);
+}
 
 /// A splat constant of any lowerable element type: its value as the 32-bit
 /// lane of a register (f32 bits or s32).
@@ -236,6 +238,26 @@ Lowering::emitTile(Value v, Value tileIndex,
       Value flip = tpu::VAndOp::create(b, loc, sign, splatInt(0x7fffffff));
       return tpu::VXorOp::create(b, loc, bits, flip);
     };
+    // An 8/16-bit integer in s32 words (tpuc-expand-narrow-ints' forms):
+    // integers wrap (sign-extend the low bits, or mask them); floats
+    // convert to s32 (truncating, saturating, NaN -> 0) and clamp.
+    auto toNarrow = [&](Value v, Type narrow, bool fromFloat) -> Value {
+      unsigned bits = narrow.getIntOrFloatBitWidth();
+      bool isSigned = !narrow.isUnsignedInteger();
+      if (fromFloat) {
+        v = tpu::VConvertOp::create(b, loc, i32Reg(), v);
+        int64_t lo = isSigned ? -(int64_t(1) << (bits - 1)) : 0;
+        int64_t hi = isSigned ? (int64_t(1) << (bits - 1)) - 1
+                              : (int64_t(1) << bits) - 1;
+        v = tpu::VMaxOp::create(b, loc, v, splatInt(lo));
+        return tpu::VMinOp::create(b, loc, v, splatInt(hi));
+      }
+      if (!isSigned)
+        return tpu::VAndOp::create(b, loc, v,
+                                   splatInt((int64_t(1) << bits) - 1));
+      Value up = tpu::VShlOp::create(b, loc, v, splatInt(32 - bits));
+      return tpu::VShraOp::create(b, loc, up, splatInt(32 - bits));
+    };
     if (isUnsigned && isa<hlo::AbsOp>(def))
       r = x[0]; // |x| = x
     else if (DirectBuilder direct = directBuilder(def))
@@ -287,6 +309,8 @@ Lowering::emitTile(Value v, Value tileIndex,
               Type out = elem;
               if (out.isInteger(1)) // x != 0 (NaN is true, -0 false)
                 return cmp(tpu::CmpKind::ne, x[0], zero());
+              if (isNarrowInt(out)) // s32 words holding the narrow value
+                return toNarrow(x[0], out, isFloat);
               if (isIntLike(in) == isIntLike(out))
                 return x[0]; // a bf16 result is rounded by its store
               if (isIntLike(in)) // s32/u32/pred -> f32 (to nearest even)

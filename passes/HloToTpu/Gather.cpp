@@ -208,14 +208,18 @@ static FailureOr<int64_t> forEachIndexVector(
   return total;
 }
 
+/// The position of index dim `d` among the batch coordinates that
+/// forEachIndexVector passes (every index dim but the index vector dim).
+static size_t batchCoord(int64_t d, int64_t ivd) {
+  return static_cast<size_t>(d > ivd ? d - 1 : d);
+}
+
 LogicalResult Lowering::lowerGather(hlo::GatherOp op) {
   auto type = cast<RankedTensorType>(op.getType());
   auto opType = cast<RankedTensorType>(op.getOperand().getType());
   auto idxType = cast<RankedTensorType>(op.getStartIndices().getType());
   hlo::GatherDimensionNumbersAttr dn = op.getDimensionNumbers();
   ArrayRef<int64_t> sizes = op.getSliceSizes();
-  if (!dn.getOperandBatchingDims().empty())
-    return unsupported(op, "with operand batching dims");
   if (!idxType.getElementType().isInteger(32))
     return unsupported(op, "with indices that are not s32");
   int64_t ivd = dn.getIndexVectorDim();
@@ -236,7 +240,8 @@ LogicalResult Lowering::lowerGather(hlo::GatherOp op) {
       batchOut.push_back(d);
   size_t next = 0;
   for (int d = 0; d < opType.getRank(); ++d) {
-    if (llvm::is_contained(dn.getCollapsedSliceDims(), d))
+    if (llvm::is_contained(dn.getCollapsedSliceDims(), d) ||
+        llvm::is_contained(dn.getOperandBatchingDims(), d))
       continue;
     axes.push_back({sizes[d], d, 1, static_cast<int>(offsetDims[next++]), 1});
   }
@@ -248,6 +253,12 @@ LogicalResult Lowering::lowerGather(hlo::GatherOp op) {
         for (auto [j, od] : llvm::enumerate(dn.getStartIndexMap()))
           srcStart[od] =
               clampIndex(*this, vector[j], opType.getDimSize(od) - sizes[od]);
+        // A batching dim's start is the position's own coordinate in the
+        // paired index dim (take_along_axis): XLA's implicit iota.
+        for (auto [od, id] : llvm::zip(dn.getOperandBatchingDims(),
+                                       dn.getStartIndicesBatchingDims()))
+          srcStart[od] = clampIndex(*this, coords[batchCoord(id, ivd)],
+                                    opType.getDimSize(od) - sizes[od]);
         SmallVector<Value> dstStart(type.getRank(), c(0));
         for (auto [i, d] : llvm::enumerate(batchOut))
           dstStart[d] = coords[i];
@@ -282,14 +293,24 @@ scatterCombiner(hlo::ScatterOp op) {
       return VOp::create(l.b, l.loc, x, y);
     };
   };
+  // u32 maxima and minima order unsigned.
+  bool isUnsigned = cast<RankedTensorType>(result.getType())
+                        .getElementType()
+                        .isUnsignedInteger(32);
+  auto order = [&](auto tag) -> std::function<Value(Lowering &, Value, Value)> {
+    using VOp = decltype(tag);
+    return [isUnsigned](Lowering &l, Value x, Value y) -> Value {
+      return VOp::create(l.b, l.loc, x, y, isUnsigned);
+    };
+  };
   if (isa<hlo::AddOp>(def))
     return make(tpu::VAddOp());
   if (isa<hlo::MultiplyOp>(def))
     return make(tpu::VMulOp());
   if (isa<hlo::MaximumOp>(def))
-    return make(tpu::VMaxOp());
+    return order(tpu::VMaxOp());
   if (isa<hlo::MinimumOp>(def))
-    return make(tpu::VMinOp());
+    return order(tpu::VMinOp());
   return nullptr;
 }
 
@@ -297,8 +318,6 @@ LogicalResult Lowering::lowerScatter(hlo::ScatterOp op) {
   if (op.getInputs().size() != 1)
     return unsupported(op, "with several inputs");
   hlo::ScatterDimensionNumbersAttr dn = op.getDimensionNumbers();
-  if (!dn.getInputBatchingDims().empty())
-    return unsupported(op, "with input batching dims");
   auto idxType = cast<RankedTensorType>(op.getScatterIndices().getType());
   if (!idxType.getElementType().isInteger(32))
     return unsupported(op, "with indices that are not s32");
@@ -320,11 +339,13 @@ LogicalResult Lowering::lowerScatter(hlo::ScatterOp op) {
     return failure();
   copyWhole(*this, views->first.mem, views->second.mem, type);
 
-  // The window: update window dims <-> operand dims not inserted, in order.
+  // The window: update window dims <-> operand dims neither inserted nor
+  // batching, in order.
   ArrayRef<int64_t> windowDims = dn.getUpdateWindowDims();
   SmallVector<int64_t> windowShape, operandDims, scatterDims;
   for (int64_t d = 0, i = 0; d < type.getRank(); ++d)
-    if (!llvm::is_contained(dn.getInsertedWindowDims(), d)) {
+    if (!llvm::is_contained(dn.getInsertedWindowDims(), d) &&
+        !llvm::is_contained(dn.getInputBatchingDims(), d)) {
       operandDims.push_back(d);
       windowShape.push_back(upType.getDimSize(windowDims[i++]));
     }
@@ -364,18 +385,24 @@ LogicalResult Lowering::lowerScatter(hlo::ScatterOp op) {
       [&](ArrayRef<Value> vector, ArrayRef<Value> coords) -> int64_t {
         // XLA skips a window that is not wholly inside the operand: the
         // position's loop runs once when every start equals its clamp.
+        // A batching dim's start is the position's coordinate in the
+        // paired index dim.
         SmallVector<Value> start(type.getRank(), c(0));
         Value off = c(0);
-        for (auto [j, od] : llvm::enumerate(dn.getScatterDimsToOperandDims())) {
+        auto place = [&](int64_t od, Value index) {
           int64_t size = 1;
           if (auto it = llvm::find(operandDims, od); it != operandDims.end())
             size = windowShape[it - operandDims.begin()];
-          start[od] = vector[j];
-          Value clamped =
-              clampIndex(*this, vector[j], type.getDimSize(od) - size);
-          Value d = sub(vector[j], clamped);
+          start[od] = index;
+          Value clamped = clampIndex(*this, index, type.getDimSize(od) - size);
+          Value d = sub(index, clamped);
           off = add(off, arith::MaxSIOp::create(b, loc, d, sub(c(0), d)));
-        }
+        };
+        for (auto [j, od] : llvm::enumerate(dn.getScatterDimsToOperandDims()))
+          place(od, vector[j]);
+        for (auto [od, id] : llvm::zip(dn.getInputBatchingDims(),
+                                       dn.getScatterIndicesBatchingDims()))
+          place(od, coords[batchCoord(id, ivd)]);
         Value trips = sub(c(1), arith::MinSIOp::create(b, loc, off, c(1)));
         auto once = tpu::LoopOp::create(b, loc, trips);
         OpBuilder::InsertionGuard guard(b);

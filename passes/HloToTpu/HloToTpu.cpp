@@ -41,14 +41,11 @@ LogicalResult Lowering::run() {
   SmallVector<Type> argTypes, resultTypes;
   auto checkType = [&](Type type, Location where) -> FailureOr<Type> {
     auto tensor = dyn_cast<RankedTensorType>(type);
-    if (!tensor || !(tensor.getElementType().isF32() ||
-                     tensor.getElementType().isBF16() ||
-                     tensor.getElementType().isSignlessInteger(32) ||
-                     tensor.getElementType().isUnsignedInteger(32) ||
-                     tensor.getElementType().isInteger(1)))
+    if (!tensor || !isLowerableElementType(tensor.getElementType()))
       return emitError(where)
              << "tpuc cannot lower entry type " << type
-             << " yet (f32, bf16, s32, u32 and pred arrays only)";
+             << " yet (f32, bf16, s32, u32, s8, u8, s16, u16 and pred "
+                "arrays only)";
     return Type(hbmType(tensor));
   };
   for (BlockArgument arg : oldFunc.getArguments()) {
@@ -74,16 +71,20 @@ LogicalResult Lowering::run() {
   b.setInsertionPoint(oldFunc);
   newFunc = func::FuncOp::create(b, oldFunc.getLoc(), oldFunc.getName(),
                                    b.getFunctionType(argTypes, resultTypes));
-  // Pred arrays are s32 0/1 words on the device, bytes on the host.
-  auto isPred = [](Type type) {
-    return cast<RankedTensorType>(type).getElementType().isInteger(1);
+  // Pred and 8/16-bit integer arrays are s32 words on the device (0/1, or
+  // the value extended), their own type on the host.
+  auto hostType = [](Type type) -> TypeAttr {
+    Type elem = cast<RankedTensorType>(type).getElementType();
+    if (elem.isInteger(1) || isNarrowInt(elem))
+      return TypeAttr::get(elem);
+    return nullptr;
   };
   for (auto [i, type] : llvm::enumerate(oldType.getInputs()))
-    if (isPred(type))
-      newFunc.setArgAttr(i, tpu::kHostPredAttrName, b.getUnitAttr());
+    if (TypeAttr host = hostType(type))
+      newFunc.setArgAttr(i, tpu::kHostTypeAttrName, host);
   for (auto [i, type] : llvm::enumerate(oldType.getResults()))
-    if (isPred(type))
-      newFunc.setResultAttr(i, tpu::kHostPredAttrName, b.getUnitAttr());
+    if (TypeAttr host = hostType(type))
+      newFunc.setResultAttr(i, tpu::kHostTypeAttrName, host);
   Block *entry = newFunc.addEntryBlock();
   for (auto [oldArg, newArg] :
        llvm::zip(oldFunc.getArguments(), entry->getArguments()))

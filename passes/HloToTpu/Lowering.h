@@ -87,18 +87,26 @@ inline int64_t largestDivisorAtMost(int64_t n, int64_t limit) {
   return 1;
 }
 
+/// s8/u8/s16/u16: entry arrays held as s32 words (sign- or zero-extended;
+/// inside a program tpuc-expand-narrow-ints computes them in s32).
+inline bool isNarrowInt(Type elem) {
+  return elem.isInteger(8) || elem.isInteger(16);
+}
+
 /// The element type a tensor element type is stored as in HBM and VMEM:
-/// pred (i1) is stored as s32 0/1 (VLD/VST move 32-bit or bf16 lanes).
+/// pred (i1) is stored as s32 0/1 (VLD/VST move 32-bit or bf16 lanes), the
+/// narrow integers as s32 holding the value.
 inline Type storageType(Type elem) {
-  if (elem.isInteger(1) || elem.isUnsignedInteger(32))
+  if (elem.isInteger(1) || elem.isUnsignedInteger(32) || isNarrowInt(elem))
     return IntegerType::get(elem.getContext(), 32);
   return elem;
 }
 
-/// Element types the lowering handles: f32, bf16, s32 and pred.
+/// Element types the lowering handles: f32, bf16, s32, pred and the
+/// narrow integers in s32 words.
 inline bool isLowerableElementType(Type elem) {
   return elem.isF32() || elem.isBF16() || elem.isInteger(32) ||
-         elem.isInteger(1);
+         elem.isInteger(1) || isNarrowInt(elem);
 }
 
 inline int64_t elementBytes(Type type) { return type.isBF16() ? 2 : 4; }

@@ -90,6 +90,16 @@ FailureOr<Reduction> Reduction::match(Lowering &l, Operation *op, Region &body,
   r.l = &l;
   r.kind = *kind;
   r.isInt = elem.isInteger(32) || elem.isInteger(1);
+  // u32 orders unsigned (the ISA's dtype U32): its extremes are 0 and
+  // 2^32 - 1, which splat() writes as the s32 bits of -1.
+  r.isUnsigned = elem.isUnsignedInteger(32);
+  double inf = std::numeric_limits<double>::infinity();
+  double lowest = r.isUnsigned ? 0
+                  : r.isInt    ? std::numeric_limits<int32_t>::min()
+                               : -inf;
+  double highest = r.isUnsigned ? -1
+                   : r.isInt    ? std::numeric_limits<int32_t>::max()
+                                : inf;
   // The identity: on pred (0/1) max starts at 0 and min at 1.
   bool pred = elem.isInteger(1);
   switch (*kind) {
@@ -100,14 +110,10 @@ FailureOr<Reduction> Reduction::match(Lowering &l, Operation *op, Region &body,
     r.identityValue = 1;
     break;
   case Kind::max:
-    r.identityValue = pred  ? 0
-                      : r.isInt ? std::numeric_limits<int32_t>::min()
-                                : -std::numeric_limits<double>::infinity();
+    r.identityValue = pred ? 0 : lowest;
     break;
   case Kind::min:
-    r.identityValue = pred  ? 1
-                      : r.isInt ? std::numeric_limits<int32_t>::max()
-                                : std::numeric_limits<double>::infinity();
+    r.identityValue = pred ? 1 : highest;
     break;
   }
   return r;
@@ -128,9 +134,9 @@ Value Reduction::combine(Value x, Value y) {
   case Kind::add:
     return tpu::VAddOp::create(b, loc, x, y);
   case Kind::max:
-    return tpu::VMaxOp::create(b, loc, x, y);
+    return tpu::VMaxOp::create(b, loc, x, y, isUnsigned);
   case Kind::min:
-    return tpu::VMinOp::create(b, loc, x, y);
+    return tpu::VMinOp::create(b, loc, x, y, isUnsigned);
   case Kind::mul:
     return tpu::VMulOp::create(b, loc, x, y);
   }
@@ -151,8 +157,8 @@ Value Reduction::reduceAcross(Value v, bool lanes) {
                         : kind == Kind::max ? tpu::ReduceKind::max
                                             : tpu::ReduceKind::min;
     if (lanes)
-      return tpu::VReduceLanesOp::create(b, loc, k, v);
-    return tpu::VReduceSublanesOp::create(b, loc, k, v);
+      return tpu::VReduceLanesOp::create(b, loc, k, v, isUnsigned);
+    return tpu::VReduceSublanesOp::create(b, loc, k, v, isUnsigned);
   }
   // No VREDUCE for products: combine the broadcasts of every lane
   // (sublane).

@@ -56,6 +56,7 @@ private:
   Lowering *l = nullptr;
   Kind kind = Kind::add;
   bool isInt = false;
+  bool isUnsigned = false; // u32: max/min order unsigned
   double identityValue = 0;
 };
 

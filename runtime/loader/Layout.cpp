@@ -106,7 +106,7 @@ void forEachElement(const exe::Shape &shape, Fn fn) {
 absl::Status checkConvertible(exe::DType host, exe::DType device) {
   if (host == device || (host == exe::F32 && device == exe::BF16) ||
       (host == exe::BF16 && device == exe::F32) ||
-      (host == exe::PRED && device == exe::S32))
+      (isWordHostType(host) && device == exe::S32))
     return absl::OkStatus();
   return absl::InvalidArgumentError(
       absl::StrCat("cannot convert host ", dtypeName(host), " to device ",
@@ -150,6 +150,26 @@ void convertElements(const exe::Shape &shape, exe::DType from,
         int32_t w;
         std::memcpy(&w, src + srcIndex(h, d) * 4, 4);
         dst[dstIndex(h, d)] = w != 0;
+      }
+    });
+    return;
+  }
+  // s8/u8/s16/u16: extended into s32 words; the words' low bits back.
+  if (isWordHostType(from) || isWordHostType(to)) {
+    bool in = isWordHostType(from);
+    exe::DType narrow = in ? from : to;
+    int64_t n = elementBytes(narrow);
+    bool isSigned = narrow == exe::S8 || narrow == exe::S16;
+    forEachElement(shape, [&](int64_t h, int64_t d) {
+      if (in) {
+        uint32_t bits = 0;
+        std::memcpy(&bits, src + srcIndex(h, d) * n, n); // little-endian
+        int32_t w = isSigned && n == 1   ? static_cast<int8_t>(bits)
+                    : isSigned && n == 2 ? static_cast<int16_t>(bits)
+                                         : static_cast<int32_t>(bits);
+        std::memcpy(dst + dstIndex(h, d) * 4, &w, 4);
+      } else {
+        std::memcpy(dst + dstIndex(h, d) * n, src + srcIndex(h, d) * 4, n);
       }
     });
     return;
@@ -227,6 +247,11 @@ const DTypeInfo *findDType(exe::DType dtype) {
 int64_t elementBytes(exe::DType dtype) {
   const DTypeInfo *info = findDType(dtype);
   return info ? info->bytes : 0;
+}
+
+bool isWordHostType(exe::DType host) {
+  return host == exe::PRED || host == exe::S8 || host == exe::U8 ||
+         host == exe::S16 || host == exe::U16;
 }
 
 const char *dtypeName(exe::DType dtype) {

@@ -48,8 +48,13 @@ absl::StatusOr<int64_t> paddedByteSize(const exe::Shape &shape);
 // Shape after step 2 above, major to minor (e.g. [1,1,8,128] for f32[3,5]).
 absl::StatusOr<std::vector<int64_t>> tiledDims(const exe::Shape &shape);
 
+// Whether an entry array of `host` type may live in S32 words on the
+// device (its host_dtype): pred as 0/1, s8/u8/s16/u16 sign- or
+// zero-extended.
+bool isWordHostType(exe::DType host);
+
 // The element type of a parameter's or result's host array: its host_dtype
-// (PRED over an S32 device array), else the device's.
+// (isWordHostType, over an S32 device array), else the device's.
 template <typename ParameterOrResult>
 exe::DType hostDType(const ParameterOrResult &p) {
   return p.host_dtype() != exe::DTYPE_INVALID ? p.host_dtype()
@@ -58,8 +63,9 @@ exe::DType hostDType(const ParameterOrResult &p) {
 
 // Converts a row-major host array of `hostType` to the device layout of
 // `device` (converting the element type: f32 <-> bf16 with round to nearest
-// even, pred bytes <-> s32 0/1 words, or identical types). `deviceBytes` must be paddedByteSize(device)
-// bytes; padding is zeroed.
+// even, pred bytes <-> s32 0/1 words, s8/u8/s16/u16 <-> s32 words (extended
+// on the way in, the low bits on the way out), or identical types).
+// `deviceBytes` must be paddedByteSize(device) bytes; padding is zeroed.
 absl::Status hostToDevice(const exe::Shape &device, exe::DType hostType,
                           absl::Span<const uint8_t> hostBytes,
                           absl::Span<uint8_t> deviceBytes);

@@ -75,18 +75,13 @@ TOLERANCES = {"exact": (0.0, 0.9999), "fp": (1e-5, 0.9999),
 KNOWN_LIMITATIONS = [
     ("cannot lower 'hlo.dot_general' with integer operands",
      "integer dots do not compile yet (docs/op-coverage.md, issue 12 item 2)"),
-    ("cannot lower 'hlo.gather' with operand batching dims",
-     "gathers with operand batching dims do not compile yet (issue 12 item 2)"),
 ]
 
 
 # Known gaps the generator leaves out (hlogen.generate's `exclude`), each
 # with its reason; --no-exclusions generates them anyway (they then fail
 # as KNOWN_LIMITATIONS). Remove an entry when its gap is closed.
-EXCLUSIONS = {
-    "batching-gather": "gathers with operand batching dims (take_along_axis) do not compile "
-                       "yet (issue 12 item 2)",
-}
+EXCLUSIONS = {}
 
 
 class Failure(Exception):

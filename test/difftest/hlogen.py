@@ -890,23 +890,40 @@ class Generator:
                               cls="exact"))
 
     def op_take_along_axis(self):
-        """A gather with operand batching dims (jnp.take_along_axis)."""
-        if "batching-gather" in self.exclude:
-            return
+        """A gather with operand batching dims (jnp.take_along_axis) along
+        either axis of a 2-D value, or its transpose, the scatter-add with
+        input batching dims of take_along_axis's gradient (f32/s32)."""
         v = self.pick(lambda i: len(i.dims) == 2)
         if v is None:
             return
-        b, n = v.dims
+        axis = self.r.choice([0, 1])
+        batch = 1 - axis
+        n = v.dims[axis]
         k = self.r.choice([1, 3, 8, 17])
-        p = self.param("s32", [b, k, 1])
-        c = self.broadcast_scalar("s32", [b, k, 1], str(max(1, n)))
-        idx = self.add(Instr(self.fresh("remainder"), "s32", [b, k, 1], "remainder",
+        dims = [k, k]
+        dims[batch] = v.dims[batch]
+        p = self.param("s32", dims + [1])
+        c = self.broadcast_scalar("s32", dims + [1], str(max(1, n)))
+        idx = self.add(Instr(self.fresh("remainder"), "s32", dims + [1], "remainder",
                              [p.name, c.name], cls="exact"))
-        return self.add(Instr(self.fresh("gather"), v.dtype, [b, k], "gather",
+        if v.dtype in ("f32", "s32") and self.r.random() < 0.3:
+            upd = self.param(v.dtype, dims)
+            cls = loosest(v.cls, "fp" if v.dtype == "f32" else "exact")
+            return self.add(Instr(self.fresh("scatter"), v.dtype, v.dims, "scatter",
+                                  [v.name, idx.name, upd.name],
+                                  attrs=f", update_window_dims={{}}, "
+                                  f"inserted_window_dims={{{axis}}}, "
+                                  f"input_batching_dims={{{batch}}}, "
+                                  f"scatter_indices_batching_dims={{{batch}}}, "
+                                  f"scatter_dims_to_operand_dims={{{axis}}}, "
+                                  f"index_vector_dim=2, "
+                                  f"to_apply={self.reducer(v.dtype, 'add')}", cls=cls))
+        return self.add(Instr(self.fresh("gather"), v.dtype, dims, "gather",
                               [v.name, idx.name],
-                              attrs=", offset_dims={}, collapsed_slice_dims={1}, "
-                              "start_index_map={1}, operand_batching_dims={0}, "
-                              "start_indices_batching_dims={0}, index_vector_dim=2, "
+                              attrs=f", offset_dims={{}}, collapsed_slice_dims={{{axis}}}, "
+                              f"start_index_map={{{axis}}}, "
+                              f"operand_batching_dims={{{batch}}}, "
+                              f"start_indices_batching_dims={{{batch}}}, index_vector_dim=2, "
                               "slice_sizes={1,1}", cls=v.cls))
 
     def op_reduce_then_elementwise(self):
@@ -974,9 +991,8 @@ def _prod(dims):
 
 def generate(seed, exclude=()):
     """The module of `seed`. `exclude` names features the generator leaves
-    out (difftest.py's EXCLUSIONS, each a documented known gap):
-    int-dot (dots are f32/bf16 only),
-    batching-gather (no take_along_axis)."""
+    out when difftest.py's EXCLUSIONS lists them (each a documented known
+    gap): int-dot (dots f32/bf16 only). None is listed today."""
     return Generator(seed, exclude).run()
 
 

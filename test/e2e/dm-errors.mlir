@@ -1,14 +1,6 @@
 // Data-movement forms the lowering rejects: one diagnostic at the op.
 // RUN: tpuc-opt %s --split-input-file --verify-diagnostics --tpuc-convert-hlo-to-tpu
 
-func.func @gather_batching(%t: tensor<4x10x8xf32>, %i: tensor<4x3x1xi32>) -> tensor<4x3x8xf32> {
-  // expected-error @+1 {{tpuc cannot lower 'hlo.gather' with operand batching dims yet}}
-  %0 = hlo.gather %t, %i, dims = <offset_dims = [2], collapsed_slice_dims = [1], operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [1], index_vector_dim = 2>, sizes = [1, 1, 8] : (tensor<4x10x8xf32>, tensor<4x3x1xi32>) -> tensor<4x3x8xf32>
-  return %0 : tensor<4x3x8xf32>
-}
-
-// -----
-
 func.func @scatter_sub(%t: tensor<10x8xf32>, %i: tensor<3x1xi32>, %u: tensor<3x8xf32>) -> tensor<10x8xf32> {
   // expected-error @+1 {{tpuc cannot lower 'hlo.scatter' whose update computation is not one add, multiply, maximum or minimum (or a replace) yet}}
   %0 = hlo.scatter(%t) at %i updates(%u), dims = <update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1> : (tensor<10x8xf32>, tensor<3x1xi32>, tensor<3x8xf32>) -> tensor<10x8xf32> {

@@ -197,6 +197,58 @@ TEST(HostToDevice, RoundTripsAssortedLayouts) {
   }
 }
 
+TEST(HostToDevice, NarrowIntegersInS32Words) {
+  // s8/u8/s16/u16 host arrays over s32 words: extended in, low bits out.
+  exe::Shape s = makeShape(exe::S32, {1, 4}, {{8, 128}});
+  auto word = [](const std::vector<uint8_t> &device, int64_t element) {
+    int32_t w;
+    std::memcpy(&w, device.data() + 4 * element, 4);
+    return w;
+  };
+  std::vector<uint8_t> device(4096, 0xff);
+  std::vector<int8_t> s8 = {-128, -1, 0, 127};
+  ASSERT_TRUE(hostToDevice(s, exe::S8,
+                           {reinterpret_cast<uint8_t *>(s8.data()), 4},
+                           absl::MakeSpan(device))
+                  .ok());
+  EXPECT_EQ(word(device, 0), -128);
+  EXPECT_EQ(word(device, 1), -1);
+  EXPECT_EQ(word(device, 3), 127);
+  EXPECT_EQ(word(device, 4), 0); // padding
+  std::vector<int8_t> s8Back(4);
+  ASSERT_TRUE(deviceToHost(s, exe::S8, device,
+                           {reinterpret_cast<uint8_t *>(s8Back.data()), 4})
+                  .ok());
+  EXPECT_EQ(s8Back, s8);
+  std::vector<uint8_t> u8 = {0, 1, 128, 255};
+  ASSERT_TRUE(hostToDevice(s, exe::U8, u8, absl::MakeSpan(device)).ok());
+  EXPECT_EQ(word(device, 2), 128);
+  EXPECT_EQ(word(device, 3), 255);
+  std::vector<int16_t> s16 = {-32768, -2, 300, 32767};
+  ASSERT_TRUE(hostToDevice(s, exe::S16,
+                           {reinterpret_cast<uint8_t *>(s16.data()), 8},
+                           absl::MakeSpan(device))
+                  .ok());
+  EXPECT_EQ(word(device, 0), -32768);
+  EXPECT_EQ(word(device, 1), -2);
+  std::vector<uint16_t> u16 = {0, 40000, 65535, 7};
+  ASSERT_TRUE(hostToDevice(s, exe::U16,
+                           {reinterpret_cast<uint8_t *>(u16.data()), 8},
+                           absl::MakeSpan(device))
+                  .ok());
+  EXPECT_EQ(word(device, 1), 40000);
+  EXPECT_EQ(word(device, 2), 65535);
+  std::vector<uint16_t> u16Back(4);
+  ASSERT_TRUE(deviceToHost(s, exe::U16, device,
+                           {reinterpret_cast<uint8_t *>(u16Back.data()), 8})
+                  .ok());
+  EXPECT_EQ(u16Back, u16);
+  // Only over s32 words.
+  exe::Shape f = makeShape(exe::F32, {1, 4}, {{8, 128}});
+  EXPECT_EQ(hostToDevice(f, exe::S8, u8, absl::MakeSpan(device)).message(),
+            "cannot convert host s8 to device f32");
+}
+
 TEST(HostToDevice, RejectsWrongSizesAndTypes) {
   exe::Shape s = makeShape(exe::F32, {2, 3}, {{8, 128}});
   std::vector<uint8_t> host(24), device(4096);
