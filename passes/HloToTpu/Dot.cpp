@@ -2,7 +2,8 @@
 //
 // Part of tpuc-convert-hlo-to-tpu; see Lowering.h and docs/codegen.md.
 // tpuc-decompose-dots has already rewritten every dot_general into
-// [M,K] x [K,N] or [B,M,K] x [B,K,N].
+// [M,K] x [K,N] or [B,M,K] x [B,K,N], or with an f32 rhs as [N,K] or
+// [B,N,K] (its 128x128 blocks are transposed on the XLU while staged).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,18 +30,23 @@ SmallVector<std::pair<int64_t, int64_t>> productsOf(int64_t splits) {
   return products;
 }
 
-bool isCanonicalDot(hlo::DotGeneralOp op) {
+/// Whether `op` is a form the kernel takes, and whether its rhs is
+/// transposed ([N,K] or [B,N,K], f32 only).
+bool isCanonicalDot(hlo::DotGeneralOp op, bool &transposedRhs) {
   hlo::DotDimensionNumbersAttr dn = op.getDotDimensionNumbers();
   int64_t rank = op.getLhs().getType().getRank();
   if (op.getRhs().getType().getRank() != rank ||
       dn.getLhsContracting().size() != 1 || dn.getRhsContracting().size() != 1)
     return false;
+  int64_t rc = dn.getRhsContracting()[0];
+  transposedRhs =
+      rc == rank - 1 && op.getRhs().getType().getElementType().isF32();
   if (rank == 2)
     return dn.getLhsBatch().empty() && dn.getLhsContracting()[0] == 1 &&
-           dn.getRhsContracting()[0] == 0;
+           (rc == 0 || transposedRhs);
   return rank == 3 && dn.getLhsBatch().size() == 1 &&
          dn.getLhsBatch()[0] == 0 && dn.getRhsBatch()[0] == 0 &&
-         dn.getLhsContracting()[0] == 2 && dn.getRhsContracting()[0] == 1;
+         dn.getLhsContracting()[0] == 2 && (rc == 1 || transposedRhs);
 }
 
 } // namespace
@@ -97,6 +103,9 @@ private:
   void splitTiles(const VBuf &stage, Value src, int64_t srcTile,
                   ArrayRef<VBuf> dst, Value dstOff, int64_t tiles,
                   function_ref<Value(Value, Value)> mask);
+  void splitReg(Value x, ArrayRef<VBuf> dst, Value off);
+  Value maskWeightRows(Value x, Value kLeft, Value t);
+  void prepareTransposedWeights(Value slot, Value wOff, Value kLeft);
   Value prepareOperands(Value slot, Value k);
   void issueProducts(Value slot, Value wOff, Value cslot, bool first);
   void step(Value j, const Job &job, Value k, bool first, bool last,
@@ -112,6 +121,10 @@ private:
   int64_t nb = 1, K = 0, D = 128, blocks = 1, mt = 0, kt = 0, nt = 0;
   int64_t kSteps = 0, nTiles = 0, splits = 1, groups = 1;
   bool raggedK = false, outBf16 = false, prepA = false, prepB = false;
+  // A transposed rhs is read as [N,K] blocks of 128x128 (`subBlocks` per
+  // D-row weight block), `btColTiles` 128-wide K tiles per row.
+  bool transB = false;
+  int64_t subBlocks = 1, btColTiles = 0;
   SmallVector<std::pair<int64_t, int64_t>> products;
   int64_t panelTiles = 1, mb = 8, parts = 1, partTiles = 1;
   MxuSplit split;
@@ -133,7 +146,7 @@ LogicalResult DotKernel::plan() {
   lhsType = cast<RankedTensorType>(op.getLhs().getType());
   rhsType = cast<RankedTensorType>(op.getRhs().getType());
   type = cast<RankedTensorType>(op.getType());
-  if (!isCanonicalDot(op))
+  if (!isCanonicalDot(op, transB))
     return unsupported(op, "other than [M,K] x [K,N] or [B,M,K] x [B,K,N] "
                            "(tpuc-decompose-dots makes that form)");
   inElem = lhsType.getElementType();
@@ -151,7 +164,9 @@ LogicalResult DotKernel::plan() {
   // (`blocks`) of them at a time: kSteps steps along K, nTiles weight
   // tiles along N.
   D = l.mxuDim(), blocks = l.mxuBlocks();
-  mt = ga.rowTiles, kt = ga.colTiles, nt = gb.colTiles;
+  mt = ga.rowTiles, kt = ga.colTiles;
+  nt = transB ? ceilDiv(gb.rows, kLanes) : gb.colTiles;
+  subBlocks = D / kLanes, btColTiles = gb.colTiles;
   kSteps = ceilDiv(K, D), nTiles = ceilDiv(nt, blocks);
   raggedK = K % D != 0;
   outBf16 = outElem.isBF16();
@@ -164,13 +179,15 @@ LogicalResult DotKernel::plan() {
   // Operands the MXU cannot read as they are go through the VPU: f32 ones
   // are split, and a ragged K is zeroed past its end on both sides.
   prepA = !inElem.isBF16() || raggedK;
-  prepB = prepA;
+  prepB = prepA || transB;
   kWeightBytes = D * D * 2;
   aTile = ga.tileBytes(), bTile = gb.tileBytes(), cTile = gc.tileBytes();
   aBatch = mt * kt * aTile, cBatch = mt * nt * cTile;
-  // B as the kernel reads it: kSteps whole D-row weight tiles per batch.
+  // B as the kernel reads it: kSteps whole D-row weight tiles per batch,
+  // or a transposed B's N padded to whole 128-row blocks.
   wRowTiles = D / kSublanes;
-  bBatch = kSteps * wRowTiles * nt * bTile;
+  bBatch = transB ? nt * (kLanes / kSublanes) * btColTiles * bTile
+                  : kSteps * wRowTiles * nt * bTile;
 
   if (failed(EpilogueKernel::take(l, op.getResult(), ep)))
     return failure();
@@ -316,13 +333,16 @@ LogicalResult DotKernel::allocate() {
   }
   // With a ragged K, B's last weight tile would read past its buffer: copy
   // B into one padded to whole D-row tiles (the rows past K are masked).
+  // A transposed B's last 128-row block would likewise read past N: the
+  // copy pads it to whole blocks (its rows past N reach only C's columns
+  // past N, which are padding).
   bsrc = *bm;
-  if (raggedK) {
+  if (transB ? gb.rowTiles != nt * (kLanes / kSublanes) : raggedK) {
     int64_t rank = rhsType.getRank();
     SmallVector<int64_t> shape(rhsType.getShape());
-    shape[rank - 2] = kSteps * D;
+    shape[rank - 2] = transB ? nt * kLanes : kSteps * D;
     bsrc = l.allocHbm(rhsType.clone(shape), op.getLoc());
-    int64_t srcBatch = gb.rowTiles * nt * bTile;
+    int64_t srcBatch = gb.rowTiles * gb.colTiles * bTile;
     l.dma(*bm, l.c(0), bsrc, l.c(0), nb, srcBatch, srcBatch, bBatch, 3);
     l.wait(3, 1);
   }
@@ -430,6 +450,28 @@ void DotKernel::fetch(const Job &job, Value k, Value slot) {
   for (int64_t g = 0; g < groups; ++g) {
     const VBuf &wd = prepB ? wStage[g] : w[g][0];
     int64_t wdSlot = prepB ? wStageSlot : kWeightBytes;
+    if (transB) {
+      // Block j of the weight tile is B[kD..kD+D, column tile c] = the
+      // transposed 128x128 blocks Bt[c, k*subBlocks + h]; past K's last
+      // column tile the block is read again (the mask zeroes its rows).
+      for (int64_t j = 0; j < blocks; ++j)
+        for (int64_t h = 0; h < subBlocks; ++h) {
+          Value kcol = l.add(l.mul(k, subBlocks), h);
+          if (btColTiles % subBlocks != 0 && h > 0)
+            kcol = minOf(kcol, btColTiles - 1);
+          int64_t blockRows = kLanes / kSublanes;
+          Value bOff = l.add(
+              l.add(l.mul(job.batch, bBatch),
+                    l.mul(colTile(job.cols[g], j),
+                          blockRows * btColTiles * bTile)),
+              l.mul(kcol, bTile));
+          l.dma(bsrc, bOff, wd.arena,
+                l.add(l.mul(slot, wdSlot),
+                      wd.offset + (j * wRowTiles + h * blockRows) * bTile),
+                blockRows, bTile, btColTiles * bTile, bTile, kSemW);
+        }
+      continue;
+    }
     for (int64_t j = 0; j < blocks; ++j) {
       Value bOff = l.add(
           l.add(l.mul(job.batch, bBatch), l.mul(k, wRowTiles * nt * bTile)),
@@ -488,22 +530,61 @@ void DotKernel::writePiece(const Job &job, Value cslot, int64_t p) {
 void DotKernel::splitTiles(const VBuf &stage, Value src, int64_t srcTile,
                            ArrayRef<VBuf> dst, Value dstOff, int64_t tiles,
                            function_ref<Value(Value, Value)> mask) {
-  Type bf16 = l.b.getBF16Type();
   l.loop(tiles, [&](Value t) {
     Value x = l.vload(stage, l.add(src, l.mul(t, srcTile)));
     if (mask)
       x = mask(x, t);
-    for (int64_t s = 0; s < splits; ++s) {
-      Value piece = x;
-      if (s + 1 < splits) {
-        Value rounded = tpu::VConvertOp::create(
-            l.b, l.loc, VectorType::get({8, 128}, bf16), x);
-        piece = tpu::VConvertOp::create(l.b, l.loc, l.f32Reg(), rounded);
-        x = tpu::VSubOp::create(l.b, l.loc, x, piece);
-      }
-      l.vstore(piece, dst[s], l.add(dstOff, l.mul(t, kBf16Tile)));
-    }
+    splitReg(x, dst, l.add(dstOff, l.mul(t, kBf16Tile)));
   });
+}
+
+/// One vreg of f32 rows into its bf16 pieces at `off` of each of `dst`.
+void DotKernel::splitReg(Value x, ArrayRef<VBuf> dst, Value off) {
+  Type bf16 = l.b.getBF16Type();
+  for (int64_t s = 0; s < splits; ++s) {
+    Value piece = x;
+    if (s + 1 < splits) {
+      Value rounded = tpu::VConvertOp::create(
+          l.b, l.loc, VectorType::get({8, 128}, bf16), x);
+      piece = tpu::VConvertOp::create(l.b, l.loc, l.f32Reg(), rounded);
+      x = tpu::VSubOp::create(l.b, l.loc, x, piece);
+    }
+    l.vstore(piece, dst[s], off);
+  }
+}
+
+/// Row tile `t` of a step's weight block with the rows past K zeroed
+/// (`kLeft` of them remain at the step's first row).
+Value DotKernel::maskWeightRows(Value x, Value kLeft, Value t) {
+  if (!raggedK)
+    return x;
+  return l.maskBelow(x, tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg()),
+                     l.sub(kLeft, l.mul(t, kSublanes)), 0.0);
+}
+
+/// A transposed B's staged 128x128 blocks of slot `slot` through the XLU
+/// (16 vregs in, 16 out), masked and split into the weight pieces.
+void DotKernel::prepareTransposedWeights(Value slot, Value wOff,
+                                         Value kLeft) {
+  int64_t blockRows = kLanes / kSublanes;
+  Type reg = l.f32Reg();
+  for (int64_t g = 0; g < groups; ++g)
+    for (int64_t jb = 0; jb < blocks; ++jb)
+      l.loop(subBlocks, [&](Value h) {
+        Value first = l.add(l.mul(h, blockRows), jb * wRowTiles);
+        Value src = l.add(l.mul(slot, wStageSlot), l.mul(first, bTile));
+        SmallVector<Value> rows;
+        for (int64_t r = 0; r < blockRows; ++r)
+          rows.push_back(l.vload(wStage[g], l.add(src, r * bTile)));
+        auto tr = tpu::VTransposeOp::create(
+            l.b, l.loc, SmallVector<Type>(blockRows, reg), rows);
+        Value dst = l.add(wOff, l.mul(first, kBf16Tile));
+        for (int64_t r = 0; r < blockRows; ++r) {
+          Value t = l.add(l.sub(first, l.c(jb * wRowTiles)), r);
+          splitReg(maskWeightRows(tr.getResult(r), kLeft, t), w[g],
+                   l.add(dst, r * kBf16Tile));
+        }
+      });
 }
 
 /// The step's operands in slot `slot` as the MXU reads them: split into
@@ -532,18 +613,16 @@ Value DotKernel::prepareOperands(Value slot, Value k) {
           prepare(slotTile(q, jb), partTiles, jb);
   }
   Value wOff = l.mul(slot, kWeightBytes);
-  if (prepB)
+  if (transB)
+    prepareTransposedWeights(slot, wOff, kLeft);
+  else if (prepB)
     for (int64_t g = 0; g < groups; ++g)
       for (int64_t jb = 0; jb < blocks; ++jb)
         splitTiles(wStage[g],
                    l.add(l.mul(slot, wStageSlot), jb * wRowTiles * bTile),
                    bTile, w[g], l.add(wOff, jb * wRowTiles * kBf16Tile),
-                   wRowTiles, [&](Value x, Value t) -> Value {
-                     if (!raggedK)
-                       return x;
-                     return l.maskBelow(
-                         x, tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg()),
-                         l.sub(kLeft, l.mul(t, kSublanes)), 0.0);
+                   wRowTiles, [&](Value x, Value t) {
+                     return maskWeightRows(x, kLeft, t);
                    });
   return wOff;
 }
@@ -595,7 +674,7 @@ void DotKernel::issueProducts(Value slot, Value wOff, Value cslot, bool first) {
 void DotKernel::step(Value j, const Job &job, Value k, bool first, bool last,
                      ArrayRef<int64_t> writes) {
   l.wait(kSemLhs, parts * blocks);
-  l.wait(kSemW, groups * blocks);
+  l.wait(kSemW, groups * blocks * (transB ? subBlocks : 1));
   Value s = l.add(l.mul(j, kSteps), k);
   Value slot = l.rem(s, 2);
   if (!last)

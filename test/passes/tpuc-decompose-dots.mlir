@@ -58,16 +58,56 @@ func.func @weight_grad(%x: tensor<16x256xf32>, %dy: tensor<16x128xf32>) -> tenso
 
 // -----
 
-// Input gradient dot(dy, W) contracting both minor dims: W is transposed.
-// The precision config stays on the dot.
+// Input gradient dot(dy, W) contracting both minor dims: an f32 W stays
+// [N,K] (the MXU kernel transposes its 128x128 blocks on the XLU while it
+// stages them). The precision config stays on the dot.
 // CHECK-LABEL: func.func @input_grad
 // CHECK-SAME: (%[[DY:.+]]: tensor<16x128xf32>, %[[W:.+]]: tensor<256x128xf32>)
-// CHECK-NEXT: %[[WT:.+]] = hlo.transpose %[[W]], dims = [1, 0] : (tensor<256x128xf32>) -> tensor<128x256xf32>
-// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[DY]], %[[WT]], dims = <lhs_contracting = [1], rhs_contracting = [0]> {precision_config = [#hlo<precision HIGH>, #hlo<precision DEFAULT>]} : (tensor<16x128xf32>, tensor<128x256xf32>) -> tensor<16x256xf32>
+// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[DY]], %[[W]], dims = <lhs_contracting = [1], rhs_contracting = [1]> {precision_config = [#hlo<precision HIGH>, #hlo<precision DEFAULT>]} : (tensor<16x128xf32>, tensor<256x128xf32>) -> tensor<16x256xf32>
 // CHECK-NEXT: return %[[D]]
 func.func @input_grad(%dy: tensor<16x128xf32>, %w: tensor<256x128xf32>) -> tensor<16x256xf32> {
   %d = hlo.dot_general %dy, %w, dims = <lhs_contracting = [1], rhs_contracting = [1]> {precision_config = [#hlo<precision HIGH>, #hlo<precision DEFAULT>]} : (tensor<16x128xf32>, tensor<256x128xf32>) -> tensor<16x256xf32>
   return %d : tensor<16x256xf32>
+}
+
+// -----
+
+// The same with bf16 operands: the XLU transposes 32-bit words (two packed
+// bf16s), so the rhs is transposed in HBM.
+// CHECK-LABEL: func.func @input_grad_bf16
+// CHECK-SAME: (%[[DY:.+]]: tensor<16x128xbf16>, %[[W:.+]]: tensor<256x128xbf16>)
+// CHECK-NEXT: %[[WT:.+]] = hlo.transpose %[[W]], dims = [1, 0] : (tensor<256x128xbf16>) -> tensor<128x256xbf16>
+// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[DY]], %[[WT]], dims = <lhs_contracting = [1], rhs_contracting = [0]> : (tensor<16x128xbf16>, tensor<128x256xbf16>) -> tensor<16x256xf32>
+// CHECK-NEXT: return %[[D]]
+func.func @input_grad_bf16(%dy: tensor<16x128xbf16>, %w: tensor<256x128xbf16>) -> tensor<16x256xf32> {
+  %d = hlo.dot_general %dy, %w, dims = <lhs_contracting = [1], rhs_contracting = [1]> : (tensor<16x128xbf16>, tensor<256x128xbf16>) -> tensor<16x256xf32>
+  return %d : tensor<16x256xf32>
+}
+
+// -----
+
+// An f32 rhs stored column-major ({0,1}) is transposed (a view of its
+// bytes), as is one whose contracting dims are several.
+// CHECK-LABEL: func.func @input_grad_col_major
+// CHECK: hlo.transpose %{{.+}}, dims = [1, 0] : (tensor<256x128xf32>) -> tensor<128x256xf32>
+// CHECK: hlo.dot_general {{.+}} rhs_contracting = [0]> : (tensor<16x128xf32>, tensor<128x256xf32>)
+// CHECK: hlo.transpose %{{.+}}, dims = [1, 2, 0] : (tensor<64x8x4xf32>) -> tensor<8x4x64xf32>
+func.func @input_grad_col_major(%dy: tensor<16x128xf32>, %w: tensor<256x128xf32> {hlo.layout = "{0,1}"}, %v: tensor<16x8x4xf32>, %u: tensor<64x8x4xf32>) -> (tensor<16x256xf32>, tensor<16x64xf32>) {
+  %d = hlo.dot_general %dy, %w, dims = <lhs_contracting = [1], rhs_contracting = [1]> : (tensor<16x128xf32>, tensor<256x128xf32>) -> tensor<16x256xf32>
+  %e = hlo.dot_general %v, %u, dims = <lhs_contracting = [1, 2], rhs_contracting = [1, 2]> : (tensor<16x8x4xf32>, tensor<64x8x4xf32>) -> tensor<16x64xf32>
+  return %d, %e : tensor<16x256xf32>, tensor<16x64xf32>
+}
+
+// -----
+
+// Batched, the f32 rhs contracted on its minor dim: [B,N,K] as it is.
+// CHECK-LABEL: func.func @batched_minor
+// CHECK-SAME: (%[[A:.+]]: tensor<4x16x32xf32>, %[[B:.+]]: tensor<4x24x32xf32>)
+// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[A]], %[[B]], dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [2]> : (tensor<4x16x32xf32>, tensor<4x24x32xf32>) -> tensor<4x16x24xf32>
+// CHECK-NEXT: return %[[D]]
+func.func @batched_minor(%a: tensor<4x16x32xf32>, %b: tensor<4x24x32xf32>) -> tensor<4x16x24xf32> {
+  %d = hlo.dot_general %a, %b, dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [2]> : (tensor<4x16x32xf32>, tensor<4x24x32xf32>) -> tensor<4x16x24xf32>
+  return %d : tensor<4x16x24xf32>
 }
 
 // -----

@@ -1,0 +1,47 @@
+// RUN: tpuc-opt %s --split-input-file --tpuc-decompose-dots --tpuc-convert-hlo-to-tpu | FileCheck %s --implicit-check-not=tpu.alloc
+
+// The MLP step's input gradient dy . W2^T (examples/mlp_train_step.hlo,
+// dot_general.73: K = 10, W2 f32[128,10] contracted on its minor dim). The
+// kernel reads W2 as stored: one DMA of its 128x128 block (16 tiles of one
+// column tile), one VTRANSPOSE, the K mask on the transposed rows, and the
+// MXUs. No transpose kernel: no HBM buffer besides the result, no element
+// DMAs.
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: %[[W:[^:]+]]: memref<128x10xf32
+// CHECK: %[[OUT:.+]] = tpu.alloc {{.*}}memref<256x128xf32{{.*}}hbm
+// CHECK-COUNT-2: tpu.alloc {{.*}}vmem
+// CHECK-NOT: chunk_bytes = 4 src_stride
+// CHECK: tpu.dma %[[W]][{{.+}}] -> {{.*}} chunks = 16 chunk_bytes = 4096 src_stride = 4096 dst_stride = 4096 sem = 1
+// CHECK-NOT: chunk_bytes = 4 src_stride
+// CHECK: tpu.sem_wait 1, 1
+// CHECK: tpu.vtranspose
+// CHECK-COUNT-16: tpu.vsublane_id
+// CHECK: tpu.mxu_load_weights
+// CHECK-NOT: tpu.vtranspose
+// CHECK: return %[[OUT]]
+func.func @main(%dy: tensor<256x10xf32>, %w: tensor<128x10xf32>) -> tensor<256x128xf32> {
+  %0 = hlo.dot_general %dy, %w, dims = <lhs_contracting = [1], rhs_contracting = [1]> : (tensor<256x10xf32>, tensor<128x10xf32>) -> tensor<256x128xf32>
+  return %0 : tensor<256x128xf32>
+}
+
+// -----
+
+// A ragged N (300 rows of W): W is copied once into whole 128-row blocks
+// (one DMA, the only other HBM buffer); each step reads one 128x128 block
+// per N tile (3 N tiles, two per job on tpu-v3's two MXUs: two DMAs and
+// two VTRANSPOSEs per step). K = 129: two K steps, the second masked.
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: %[[W:[^:]+]]: memref<300x129xf32
+// CHECK: %[[OUT:.+]] = tpu.alloc {{.*}}memref<20x300xf32{{.*}}hbm
+// CHECK: %[[WP:.+]] = tpu.alloc {{.*}}memref<384x129xf32{{.*}}hbm
+// CHECK-COUNT-2: tpu.alloc {{.*}}vmem
+// CHECK: tpu.dma %[[W]][{{.+}}] -> %[[WP]][{{.+}}] chunks = 1 chunk_bytes = 311296 src_stride = 311296 dst_stride = 393216
+// CHECK-COUNT-2: tpu.dma %[[WP]][{{.+}}] -> {{.*}} chunks = 16 chunk_bytes = 4096 src_stride = 8192 dst_stride = 4096 sem = 1
+// CHECK: tpu.sem_wait 1, 2
+// CHECK-COUNT-2: tpu.vtranspose
+// CHECK: tpu.mxu_load_weights
+// CHECK: return %[[OUT]]
+func.func @main(%dy: tensor<20x129xf32>, %w: tensor<300x129xf32>) -> tensor<20x300xf32> {
+  %0 = hlo.dot_general %dy, %w, dims = <lhs_contracting = [1], rhs_contracting = [1]> : (tensor<20x129xf32>, tensor<300x129xf32>) -> tensor<20x300xf32>
+  return %0 : tensor<20x300xf32>
+}
