@@ -29,7 +29,8 @@ struct CanonicalizeDot : public OpRewritePattern<hlo::DotGeneralOp> {
   using OpRewritePattern::OpRewritePattern;
 
   /// [M,K] x [K,N] or [B,M,K] x [B,K,N], or with the rhs as [N,K] or
-  /// [B,N,K] (contracted on its minor dim) where `transposedRhsOk`.
+  /// [B,N,K] (contracted on its minor dim) or the lhs as [K,M] or [B,K,M]
+  /// (contracted on its major dim) where `transposableOperand` allows.
   static bool isCanonical(hlo::DotGeneralOp op) {
     hlo::DotDimensionNumbersAttr dn = op.getDotDimensionNumbers();
     int64_t lhsRank = op.getLhs().getType().getRank();
@@ -38,29 +39,46 @@ struct CanonicalizeDot : public OpRewritePattern<hlo::DotGeneralOp> {
                       lc = dn.getLhsContracting(), rc = dn.getRhsContracting();
     if (lc.size() != 1 || rc.size() != 1)
       return false;
-    bool minorRc = transposedRhsOk(op.getRhs()) && rc[0] == rhsRank - 1;
+    bool majorLc =
+        transposableOperand(op.getLhs(), true) && lc[0] == lhsRank - 2;
+    bool minorRc =
+        transposableOperand(op.getRhs(), false) && rc[0] == rhsRank - 1;
     if (lb.empty())
-      return lhsRank == 2 && rhsRank == 2 && lc[0] == 1 &&
+      return lhsRank == 2 && rhsRank == 2 && (lc[0] == 1 || majorLc) &&
              (rc[0] == 0 || minorRc);
     return lhsRank == 3 && rhsRank == 3 && lb.size() == 1 && lb[0] == 0 &&
-           rb[0] == 0 && lc[0] == 2 && (rc[0] == 1 || minorRc);
+           rb[0] == 0 && (lc[0] == 2 || majorLc) && (rc[0] == 1 || minorRc);
   }
 
-  /// The MXU kernel reads an f32 rhs contracted on its minor dim as it is
-  /// stored, transposing its 128x128 blocks on the XLU (docs/codegen.md),
-  /// when it is stored in row-major order. bf16 rhs operands are
-  /// transposed here: the XLU transposes 32-bit words, two packed bf16s.
-  static bool transposedRhsOk(Value rhs) {
-    if (!cast<RankedTensorType>(rhs.getType()).getElementType().isF32())
+  /// The MXU kernel reads an f32 operand in the other order than its
+  /// canonical one (an lhs contracted on its major dim, an rhs on its minor
+  /// dim) as it is stored, transposing its 128x128 blocks on the XLU
+  /// (docs/codegen.md), when it is stored in row-major order and, for an
+  /// lhs, its M (the minor dim) is whole 128-wide blocks. bf16 operands
+  /// are transposed here: the XLU transposes 32-bit words, two packed
+  /// bf16s.
+  static bool transposableOperand(Value v, bool lhs) {
+    auto type = cast<RankedTensorType>(v.getType());
+    if (!type.getElementType().isF32() || type.getRank() < 2 ||
+        (lhs && type.getShape().back() % 128 != 0))
       return false;
-    mlir::StringAttr recorded = layout::recordedLayoutAttr(rhs);
+    mlir::StringAttr recorded = layout::recordedLayoutAttr(v);
     if (!recorded || recorded.getValue().empty())
       return true;
-    FailureOr<layout::TiledLayout> stored = layout::recordedLayout(rhs);
+    FailureOr<layout::TiledLayout> stored = layout::recordedLayout(v);
     return succeeded(stored) &&
-           stored->minorToMajor ==
-               layout::descendingOrder(
-                   cast<RankedTensorType>(rhs.getType()).getRank());
+           stored->minorToMajor == layout::descendingOrder(type.getRank());
+  }
+
+  /// Whether `v`'s dims are in the order `first`, `second`, `third` of its
+  /// groups, one dim each (the batch group possibly empty).
+  static bool inOrder(ArrayRef<int64_t> first, ArrayRef<int64_t> second,
+                      ArrayRef<int64_t> third) {
+    SmallVector<int64_t> dims(first);
+    llvm::append_range(dims, second);
+    llvm::append_range(dims, third);
+    return first.size() <= 1 && second.size() == 1 && third.size() == 1 &&
+           llvm::equal(dims, llvm::seq<int64_t>(0, dims.size()));
   }
 
   LogicalResult matchAndRewrite(hlo::DotGeneralOp op,
@@ -79,31 +97,28 @@ struct CanonicalizeDot : public OpRewritePattern<hlo::DotGeneralOp> {
     bool batched = !lb.empty();
     Location loc = op.getLoc();
 
+    // An lhs already in (batch, contracting, free) order or an rhs in
+    // (batch, free, contracting) order stays so (the kernel transposes its
+    // blocks) rather than being transposed in HBM.
+    bool transposedLhs =
+        inOrder(lb, lc, lf) && transposableOperand(op.getLhs(), true);
+    bool transposedRhs =
+        inOrder(rb, rf, rc) && transposableOperand(op.getRhs(), false);
     SmallVector<int64_t> lhsPerm(lb), rhsPerm(rb);
-    llvm::append_range(lhsPerm, lf);
-    llvm::append_range(lhsPerm, lc);
-    // An rhs already in (batch, free, contracting) order stays so (the
-    // kernel transposes its blocks) rather than being transposed in HBM.
-    SmallVector<int64_t> rhsMinorK(rb);
-    llvm::append_range(rhsMinorK, rf);
-    llvm::append_range(rhsMinorK, rc);
-    bool transposedRhs = rb.size() <= 1 && rf.size() == 1 && rc.size() == 1 &&
-                         llvm::equal(rhsMinorK, llvm::seq<int64_t>(
-                                                    0, rhsMinorK.size())) &&
-                         transposedRhsOk(op.getRhs());
-    if (transposedRhs) {
-      rhsPerm = rhsMinorK;
-    } else {
-      llvm::append_range(rhsPerm, rc);
-      llvm::append_range(rhsPerm, rf);
-    }
+    llvm::append_range(lhsPerm, transposedLhs ? lc : lf);
+    llvm::append_range(lhsPerm, transposedLhs ? lf : lc);
+    llvm::append_range(rhsPerm, transposedRhs ? rf : rc);
+    llvm::append_range(rhsPerm, transposedRhs ? rc : rf);
     SmallVector<int64_t> lhsShape, rhsShape, outShape;
     if (batched) {
       lhsShape.push_back(batch);
       rhsShape.push_back(batch);
       outShape.push_back(batch);
     }
-    llvm::append_values(lhsShape, m, k);
+    if (transposedLhs)
+      llvm::append_values(lhsShape, k, m);
+    else
+      llvm::append_values(lhsShape, m, k);
     if (transposedRhs)
       llvm::append_values(rhsShape, n, k);
     else
@@ -115,8 +130,8 @@ struct CanonicalizeDot : public OpRewritePattern<hlo::DotGeneralOp> {
     int64_t b = batched ? 1 : 0;
     auto dims = hlo::DotDimensionNumbersAttr::get(
         getContext(), batched ? ArrayRef<int64_t>{0} : ArrayRef<int64_t>{},
-        batched ? ArrayRef<int64_t>{0} : ArrayRef<int64_t>{}, {b + 1},
-        {transposedRhs ? b + 1 : b});
+        batched ? ArrayRef<int64_t>{0} : ArrayRef<int64_t>{},
+        {transposedLhs ? b : b + 1}, {transposedRhs ? b + 1 : b});
     RankedTensorType type = op.getType();
     auto dot =
         hlo::DotGeneralOp::create(rewriter, loc, type.clone(outShape), lhs, rhs,

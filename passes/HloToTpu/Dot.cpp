@@ -3,7 +3,8 @@
 // Part of tpuc-convert-hlo-to-tpu; see Lowering.h and docs/codegen.md.
 // tpuc-decompose-dots has already rewritten every dot_general into
 // [M,K] x [K,N] or [B,M,K] x [B,K,N], or with an f32 rhs as [N,K] or
-// [B,N,K] (its 128x128 blocks are transposed on the XLU while staged).
+// [B,N,K], or an f32 lhs as [K,M] or [B,K,M] with M % 128 == 0 (their
+// 128x128 blocks are transposed on the XLU while staged).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,23 +31,28 @@ SmallVector<std::pair<int64_t, int64_t>> productsOf(int64_t splits) {
   return products;
 }
 
-/// Whether `op` is a form the kernel takes, and whether its rhs is
-/// transposed ([N,K] or [B,N,K], f32 only).
-bool isCanonicalDot(hlo::DotGeneralOp op, bool &transposedRhs) {
+/// Whether `op` is a form the kernel takes, and whether its operands are
+/// transposed: an f32 rhs [N,K] or [B,N,K], an f32 lhs [K,M] or [B,K,M]
+/// with M a multiple of 128.
+bool isCanonicalDot(hlo::DotGeneralOp op, bool &transposedLhs,
+                    bool &transposedRhs) {
   hlo::DotDimensionNumbersAttr dn = op.getDotDimensionNumbers();
-  int64_t rank = op.getLhs().getType().getRank();
+  RankedTensorType lhs = op.getLhs().getType();
+  int64_t rank = lhs.getRank();
   if (op.getRhs().getType().getRank() != rank ||
       dn.getLhsContracting().size() != 1 || dn.getRhsContracting().size() != 1)
     return false;
-  int64_t rc = dn.getRhsContracting()[0];
+  int64_t lc = dn.getLhsContracting()[0], rc = dn.getRhsContracting()[0];
   transposedRhs =
       rc == rank - 1 && op.getRhs().getType().getElementType().isF32();
+  transposedLhs = lc == rank - 2 && lhs.getElementType().isF32() &&
+                  lhs.getDimSize(rank - 1) % kLanes == 0;
+  bool lhsOk = lc == rank - 1 || transposedLhs;
   if (rank == 2)
-    return dn.getLhsBatch().empty() && dn.getLhsContracting()[0] == 1 &&
-           (rc == 0 || transposedRhs);
+    return dn.getLhsBatch().empty() && lhsOk && (rc == 0 || transposedRhs);
   return rank == 3 && dn.getLhsBatch().size() == 1 &&
-         dn.getLhsBatch()[0] == 0 && dn.getRhsBatch()[0] == 0 &&
-         dn.getLhsContracting()[0] == 2 && (rc == 1 || transposedRhs);
+         dn.getLhsBatch()[0] == 0 && dn.getRhsBatch()[0] == 0 && lhsOk &&
+         (rc == 1 || transposedRhs);
 }
 
 } // namespace
@@ -106,6 +112,7 @@ private:
   void splitReg(Value x, ArrayRef<VBuf> dst, Value off);
   Value maskWeightRows(Value x, Value kLeft, Value t);
   void prepareTransposedWeights(Value slot, Value wOff, Value kLeft);
+  void prepareTransposedLhs(Value slot, Value kLeft);
   Value prepareOperands(Value slot, Value k);
   void issueProducts(Value slot, Value wOff, Value cslot, bool first);
   void step(Value j, const Job &job, Value k, bool first, bool last,
@@ -125,6 +132,11 @@ private:
   // D-row weight block), `btColTiles` 128-wide K tiles per row.
   bool transB = false;
   int64_t subBlocks = 1, btColTiles = 0;
+  // A transposed lhs [K,M] is read as one DMA per K block of 128 rows and
+  // the M panel's `panelBlocks` 128-wide column tiles (`atColTiles` per
+  // row); its panels are whole 128-row blocks (`rowAlign`).
+  bool transA = false;
+  int64_t atColTiles = 0, panelBlocks = 1, rowAlign = kSublanes;
   SmallVector<std::pair<int64_t, int64_t>> products;
   int64_t panelTiles = 1, mb = 8, parts = 1, partTiles = 1;
   MxuSplit split;
@@ -135,7 +147,7 @@ private:
           wStageSlot = 0;
   int64_t kWeightBytes = 0;
   int64_t rowSplit = 1, pieces = 1, pieceTiles = 1;
-  Value a, bsrc, out;
+  Value asrc, bsrc, out;
   SmallVector<VBuf> lhs, wStage, cp, cSmall, cOut;
   SmallVector<SmallVector<VBuf>> w;
   VBuf lhsStage;
@@ -146,7 +158,7 @@ LogicalResult DotKernel::plan() {
   lhsType = cast<RankedTensorType>(op.getLhs().getType());
   rhsType = cast<RankedTensorType>(op.getRhs().getType());
   type = cast<RankedTensorType>(op.getType());
-  if (!isCanonicalDot(op, transB))
+  if (!isCanonicalDot(op, transA, transB))
     return unsupported(op, "other than [M,K] x [K,N] or [B,M,K] x [B,K,N] "
                            "(tpuc-decompose-dots makes that form)");
   inElem = lhsType.getElementType();
@@ -158,13 +170,15 @@ LogicalResult DotKernel::plan() {
 
   int64_t rank = lhsType.getRank();
   nb = rank == 3 ? lhsType.getDimSize(0) : 1;
-  K = lhsType.getDimSize(rank - 1);
+  K = lhsType.getDimSize(transA ? rank - 2 : rank - 1);
   ga = geometryOf(lhsType), gb = geometryOf(rhsType), gc = geometryOf(type);
   // kt and nt count 128-wide tiles of K and N; a D x D MXU takes D/128
   // (`blocks`) of them at a time: kSteps steps along K, nTiles weight
   // tiles along N.
   D = l.mxuDim(), blocks = l.mxuBlocks();
-  mt = ga.rowTiles, kt = ga.colTiles;
+  mt = transA ? gc.rowTiles : ga.rowTiles;
+  kt = transA ? ceilDiv(K, kLanes) : ga.colTiles;
+  atColTiles = ga.colTiles, rowAlign = transA ? kLanes : kSublanes;
   nt = transB ? ceilDiv(gb.rows, kLanes) : gb.colTiles;
   subBlocks = D / kLanes, btColTiles = gb.colTiles;
   kSteps = ceilDiv(K, D), nTiles = ceilDiv(nt, blocks);
@@ -182,19 +196,22 @@ LogicalResult DotKernel::plan() {
   prepB = prepA || transB;
   kWeightBytes = D * D * 2;
   aTile = ga.tileBytes(), bTile = gb.tileBytes(), cTile = gc.tileBytes();
-  aBatch = mt * kt * aTile, cBatch = mt * nt * cTile;
+  cBatch = mt * nt * cTile;
   // B as the kernel reads it: kSteps whole D-row weight tiles per batch,
   // or a transposed B's N padded to whole 128-row blocks.
   wRowTiles = D / kSublanes;
   bBatch = transB ? nt * (kLanes / kSublanes) * btColTiles * bTile
                   : kSteps * wRowTiles * nt * bTile;
+  // A transposed A's K is read in whole D-row steps (padded when ragged).
+  aBatch = transA ? kSteps * wRowTiles * atColTiles * aTile : mt * kt * aTile;
 
   if (failed(EpilogueKernel::take(l, op.getResult(), ep)))
     return failure();
   if (failed(chooseBlocking()))
     return failure();
-  split = l.splitForMxus(groups, mb);
+  split = l.splitForMxus(groups, mb, rowAlign);
   parts = split.parts, partTiles = panelTiles / parts;
+  panelBlocks = mb / kLanes;
 
   // Jobs: (batch, M panel, column group) in that nesting, flattened so
   // that the last step of a job can prefetch the next job's first one.
@@ -232,16 +249,18 @@ LogicalResult DotKernel::chooseBlocking() {
   int64_t mxus = std::max<int64_t>(l.spec.machine.mxu_count(), 1);
   // The largest M panel (row tiles, a divisor of mt) that fits with g N
   // tiles per job, or 0.
+  int64_t align = rowAlign / kSublanes;
   auto panelFor = [&](int64_t g) -> int64_t {
     for (int64_t d = std::min<int64_t>(mt, 1024); d >= 1; --d)
-      if (mt % d == 0 && vmemNeed(d * kSublanes, g) <= budget)
+      if (mt % d == 0 && d % align == 0 &&
+          vmemNeed(d * kSublanes, g) <= budget)
         return d;
     return 0;
   };
   // MXU row-passes per M row of the whole dot: every column group's busiest
   // MXU runs ceil(g * parts / mxus) tasks of rows / parts rows.
   auto mxuWork = [&](int64_t g, int64_t d) {
-    MxuSplit s = l.splitForMxus(g, d * kSublanes);
+    MxuSplit s = l.splitForMxus(g, d * kSublanes, rowAlign);
     return static_cast<double>(ceilDiv(nTiles, g) *
                                ceilDiv(g * s.parts, s.mxus)) /
            s.parts;
@@ -250,7 +269,7 @@ LogicalResult DotKernel::chooseBlocking() {
   groups = fewest, panelTiles = panelFor(fewest);
   if (panelTiles == 0) {
     // One row tile past the budget still runs when it fits at all.
-    panelTiles = 1, mb = kSublanes;
+    panelTiles = align, mb = rowAlign;
     if (vmemNeed(mb, groups) > vmemBytes)
       return op.emitError() << "the kernel for 'hlo.dot_general' needs "
                             << vmemNeed(mb, groups) << " bytes of VMEM but "
@@ -325,27 +344,32 @@ LogicalResult DotKernel::allocate() {
   FailureOr<Value> am = l.memOf(op.getLhs()), bm = l.memOf(op.getRhs());
   if (failed(am) || failed(bm))
     return failure();
-  a = *am;
   // With an epilogue the kernel writes the epilogue's roots instead.
   if (!ep) {
     out = l.allocHbm(type, op.getLoc());
     l.hbm[op.getResult()] = out;
   }
-  // With a ragged K, B's last weight tile would read past its buffer: copy
-  // B into one padded to whole D-row tiles (the rows past K are masked).
-  // A transposed B's last 128-row block would likewise read past N: the
-  // copy pads it to whole blocks (its rows past N reach only C's columns
-  // past N, which are padding).
-  bsrc = *bm;
-  if (transB ? gb.rowTiles != nt * (kLanes / kSublanes) : raggedK) {
-    int64_t rank = rhsType.getRank();
-    SmallVector<int64_t> shape(rhsType.getShape());
-    shape[rank - 2] = transB ? nt * kLanes : kSteps * D;
-    bsrc = l.allocHbm(rhsType.clone(shape), op.getLoc());
-    int64_t srcBatch = gb.rowTiles * gb.colTiles * bTile;
-    l.dma(*bm, l.c(0), bsrc, l.c(0), nb, srcBatch, srcBatch, bBatch, 3);
+  // An operand whose last block would read past its buffer is copied into
+  // one of `rows` rows (per batch, `batchBytes`) first: B (or a transposed
+  // A) with a ragged K into whole D-row tiles (the rows past K are
+  // masked), a transposed B into whole 128-row blocks of N (its rows past
+  // N reach only C's columns past N, which are padding).
+  auto padRows = [&](Value mem, RankedTensorType t, const Geometry &g,
+                     int64_t rows, int64_t batchBytes) {
+    SmallVector<int64_t> shape(t.getShape());
+    shape[t.getRank() - 2] = rows;
+    Value padded = l.allocHbm(t.clone(shape), op.getLoc());
+    int64_t srcBatch = g.rowTiles * g.colTiles * g.tileBytes();
+    l.dma(mem, l.c(0), padded, l.c(0), nb, srcBatch, srcBatch, batchBytes, 3);
     l.wait(3, 1);
-  }
+    return padded;
+  };
+  asrc = transA && raggedK ? padRows(*am, lhsType, ga, kSteps * D, aBatch)
+                           : *am;
+  bsrc = *bm;
+  if (transB ? gb.rowTiles != nt * (kLanes / kSublanes) : raggedK)
+    bsrc = padRows(*bm, rhsType, gb, transB ? nt * kLanes : kSteps * D,
+                   bBatch);
 
   // A slot of an MXU operand is [parts][blocks][rows of a part][128] (lane
   // blocks, each part's blocks together as MXU_MATMUL reads them); a
@@ -434,7 +458,23 @@ void DotKernel::when(Value flag, function_ref<void()> body) {
 void DotKernel::fetch(const Job &job, Value k, Value slot) {
   const VBuf &ad = prepA ? lhsStage : lhs[0];
   int64_t adSlot = prepA ? lhsStageSlot : lhsSlot;
-  for (int64_t j = 0; j < blocks; ++j) {
+  // A transposed A: block j of step k is A^T's 16 row tiles of K block
+  // k*blocks + j and the panel's column tiles, staged as [blocks][16 row
+  // tiles][panelBlocks column tiles].
+  int64_t blockRows = kLanes / kSublanes;
+  for (int64_t j = 0; transA && j < blocks; ++j) {
+    Value kblock = l.add(l.mul(k, blocks), j);
+    Value aOff = l.add(
+        l.add(l.mul(job.batch, aBatch),
+              l.mul(kblock, blockRows * atColTiles * aTile)),
+        l.mul(job.panel, panelBlocks * aTile));
+    l.dma(asrc, aOff, ad.arena,
+          l.add(l.mul(slot, adSlot),
+                ad.offset + j * blockRows * panelBlocks * aTile),
+          blockRows, panelBlocks * aTile, atColTiles * aTile,
+          panelBlocks * aTile, kSemLhs);
+  }
+  for (int64_t j = 0; !transA && j < blocks; ++j) {
     Value kcol = l.add(l.mul(k, blocks), j);
     if (kt % blocks != 0 && j > 0)
       kcol = minOf(kcol, kt - 1);
@@ -442,7 +482,7 @@ void DotKernel::fetch(const Job &job, Value k, Value slot) {
       Value aOff = l.add(l.add(l.mul(job.batch, aBatch),
                                l.mul(job.panel, panelTiles * kt * aTile)),
                          l.add(l.mul(kcol, aTile), q * partTiles * kt * aTile));
-      l.dma(a, aOff, ad.arena,
+      l.dma(asrc, aOff, ad.arena,
             l.add(l.mul(slot, adSlot), ad.offset + slotTile(q, j) * aTile),
             partTiles, aTile, kt * aTile, aTile, kSemLhs);
     }
@@ -562,6 +602,43 @@ Value DotKernel::maskWeightRows(Value x, Value kLeft, Value t) {
                      l.sub(kLeft, l.mul(t, kSublanes)), 0.0);
 }
 
+/// A transposed A's staged 128x128 blocks of slot `slot` through the XLU:
+/// block (j, c) holds K columns 128j.. of panel rows 128c.., which go to
+/// the part holding them (parts are whole 128-row blocks), masked past K
+/// and split into the LHS pieces.
+void DotKernel::prepareTransposedLhs(Value slot, Value kLeft) {
+  int64_t blockRows = kLanes / kSublanes;
+  Type reg = l.f32Reg();
+  for (int64_t j = 0; j < blocks; ++j)
+    l.loop(panelBlocks, [&](Value c) {
+      Value src = l.add(l.mul(slot, lhsStageSlot),
+                        l.add(l.mul(c, aTile),
+                              j * blockRows * panelBlocks * aTile));
+      SmallVector<Value> rows;
+      for (int64_t r = 0; r < blockRows; ++r)
+        rows.push_back(
+            l.vload(lhsStage, l.add(src, r * panelBlocks * aTile)));
+      auto tr = tpu::VTransposeOp::create(
+          l.b, l.loc, SmallVector<Type>(blockRows, reg), rows);
+      // Row tile 16c of the panel is row tile (16c mod partTiles) of part
+      // 16c / partTiles.
+      Value first = l.mul(c, blockRows);
+      Value q = l.div(first, partTiles);
+      Value inPart = l.sub(first, l.mul(q, partTiles));
+      Value dst = l.add(
+          l.mul(slot, lhsSlot),
+          l.mul(l.add(l.mul(l.add(l.mul(q, blocks), j), partTiles), inPart),
+                kBf16Tile));
+      for (int64_t r = 0; r < blockRows; ++r) {
+        Value x = tr.getResult(r);
+        if (raggedK)
+          x = l.maskBelow(x, tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg()),
+                          l.sub(kLeft, l.c(j * kLanes)), 0.0);
+        splitReg(x, lhs, l.add(dst, r * kBf16Tile));
+      }
+    });
+}
+
 /// A transposed B's staged 128x128 blocks of slot `slot` through the XLU
 /// (16 vregs in, 16 out), masked and split into the weight pieces.
 void DotKernel::prepareTransposedWeights(Value slot, Value wOff,
@@ -593,7 +670,9 @@ void DotKernel::prepareTransposedWeights(Value slot, Value wOff,
 /// weight slot offset.
 Value DotKernel::prepareOperands(Value slot, Value k) {
   Value kLeft = raggedK ? l.sub(l.c(K), l.mul(k, D)) : Value();
-  if (prepA) {
+  if (transA) {
+    prepareTransposedLhs(slot, kLeft);
+  } else if (prepA) {
     auto prepare = [&](int64_t from, int64_t tiles, int64_t j) {
       splitTiles(lhsStage, l.add(l.mul(slot, lhsStageSlot), from * aTile),
                  aTile, lhs, l.add(l.mul(slot, lhsSlot), from * kBf16Tile),
@@ -673,7 +752,7 @@ void DotKernel::issueProducts(Value slot, Value wOff, Value cslot, bool first) {
 /// previous job's C, prepare and multiply.
 void DotKernel::step(Value j, const Job &job, Value k, bool first, bool last,
                      ArrayRef<int64_t> writes) {
-  l.wait(kSemLhs, parts * blocks);
+  l.wait(kSemLhs, transA ? blocks : parts * blocks);
   l.wait(kSemW, groups * blocks * (transB ? subBlocks : 1));
   Value s = l.add(l.mul(j, kSteps), k);
   Value slot = l.rem(s, 2);

@@ -45,3 +45,30 @@ func.func @main(%dy: tensor<20x129xf32>, %w: tensor<300x129xf32>) -> tensor<20x3
   %0 = hlo.dot_general %dy, %w, dims = <lhs_contracting = [1], rhs_contracting = [1]> : (tensor<20x129xf32>, tensor<300x129xf32>) -> tensor<20x300xf32>
   return %0 : tensor<20x300xf32>
 }
+
+// -----
+
+// The MLP step's weight gradient h^T . dY (h f32[256,128] contracted on its
+// major dim, M = 128 whole blocks): each of the two K steps reads one
+// 128x128 block of h as stored (16 tiles of one column tile), one
+// VTRANSPOSE per step. No transpose kernel, no HBM buffer besides the
+// result.
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: %[[H:[^:]+]]: memref<256x128xf32
+// CHECK: %[[OUT:.+]] = tpu.alloc {{.*}}memref<128x10xf32{{.*}}hbm
+// CHECK-COUNT-2: tpu.alloc {{.*}}vmem
+// CHECK-NOT: chunk_bytes = 4 src_stride
+// CHECK: tpu.dma %[[H]][{{.+}}] -> {{.*}} chunks = 16 chunk_bytes = 4096 src_stride = 4096 dst_stride = 4096 sem = 0
+// CHECK: tpu.sem_wait 0, 1
+// CHECK: tpu.dma %[[H]][{{.+}}] -> {{.*}} chunks = 16 chunk_bytes = 4096 src_stride = 4096 dst_stride = 4096 sem = 0
+// CHECK: tpu.vtranspose
+// CHECK: tpu.mxu_matmul
+// CHECK: tpu.vtranspose
+// CHECK: tpu.mxu_matmul {{.+}} accumulate
+// CHECK-NOT: tpu.vtranspose
+// CHECK-NOT: chunk_bytes = 4 src_stride
+// CHECK: return %[[OUT]]
+func.func @main(%h: tensor<256x128xf32>, %dy: tensor<256x10xf32>) -> tensor<128x10xf32> {
+  %0 = hlo.dot_general %h, %dy, dims = <lhs_contracting = [0], rhs_contracting = [0]> : (tensor<256x128xf32>, tensor<256x10xf32>) -> tensor<128x10xf32>
+  return %0 : tensor<128x10xf32>
+}

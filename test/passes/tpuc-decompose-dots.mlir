@@ -45,15 +45,29 @@ func.func @forward(%x: tensor<16x256xf32>, %w: tensor<256x128xf32>) -> tensor<16
 
 // -----
 
-// Weight gradient dot(x, dy), contracting the batch rows: x is transposed.
+// Weight gradient dot(x, dy), contracting the batch rows: an f32 x whose
+// M (256) is whole 128-wide blocks stays [K,M] (the MXU kernel transposes
+// its 128x128 blocks on the XLU while it stages them).
 // CHECK-LABEL: func.func @weight_grad
 // CHECK-SAME: (%[[X:.+]]: tensor<16x256xf32>, %[[DY:.+]]: tensor<16x128xf32>)
-// CHECK-NEXT: %[[XT:.+]] = hlo.transpose %[[X]], dims = [1, 0] : (tensor<16x256xf32>) -> tensor<256x16xf32>
-// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[XT]], %[[DY]], dims = <lhs_contracting = [1], rhs_contracting = [0]> {{.*}}: (tensor<256x16xf32>, tensor<16x128xf32>) -> tensor<256x128xf32>
+// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[X]], %[[DY]], dims = <lhs_contracting = [0], rhs_contracting = [0]> {{.*}}: (tensor<16x256xf32>, tensor<16x128xf32>) -> tensor<256x128xf32>
 // CHECK-NEXT: return %[[D]]
 func.func @weight_grad(%x: tensor<16x256xf32>, %dy: tensor<16x128xf32>) -> tensor<256x128xf32> {
   %d = hlo.dot_general %x, %dy, dims = <lhs_contracting = [0], rhs_contracting = [0]> {precision_config = [#hlo<precision HIGHEST>, #hlo<precision HIGHEST>]} : (tensor<16x256xf32>, tensor<16x128xf32>) -> tensor<256x128xf32>
   return %d : tensor<256x128xf32>
+}
+
+// -----
+
+// With M = 200 (not whole 128-wide blocks) x is transposed.
+// CHECK-LABEL: func.func @weight_grad_ragged_m
+// CHECK-SAME: (%[[X:.+]]: tensor<16x200xf32>, %[[DY:.+]]: tensor<16x128xf32>)
+// CHECK-NEXT: %[[XT:.+]] = hlo.transpose %[[X]], dims = [1, 0] : (tensor<16x200xf32>) -> tensor<200x16xf32>
+// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[XT]], %[[DY]], dims = <lhs_contracting = [1], rhs_contracting = [0]> : (tensor<200x16xf32>, tensor<16x128xf32>) -> tensor<200x128xf32>
+// CHECK-NEXT: return %[[D]]
+func.func @weight_grad_ragged_m(%x: tensor<16x200xf32>, %dy: tensor<16x128xf32>) -> tensor<200x128xf32> {
+  %d = hlo.dot_general %x, %dy, dims = <lhs_contracting = [0], rhs_contracting = [0]> : (tensor<16x200xf32>, tensor<16x128xf32>) -> tensor<200x128xf32>
+  return %d : tensor<200x128xf32>
 }
 
 // -----
