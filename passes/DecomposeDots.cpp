@@ -50,16 +50,15 @@ struct CanonicalizeDot : public OpRewritePattern<hlo::DotGeneralOp> {
            rb[0] == 0 && (lc[0] == 2 || majorLc) && (rc[0] == 1 || minorRc);
   }
 
-  /// The MXU kernel reads an f32 operand in the other order than its
-  /// canonical one (an lhs contracted on its major dim, an rhs on its minor
-  /// dim) as it is stored, transposing its 128x128 blocks on the XLU
+  /// The MXU kernel reads an f32 or bf16 operand in the other order than
+  /// its canonical one (an lhs contracted on its major dim, an rhs on its
+  /// minor dim) as it is stored, transposing its 128x128 blocks on the XLU
   /// (docs/codegen.md), when it is stored in row-major order and, for an
-  /// lhs, its M (the minor dim) is whole 128-wide blocks. bf16 operands
-  /// are transposed here: the XLU transposes 32-bit words, two packed
-  /// bf16s.
+  /// lhs, its M (the minor dim) is whole 128-wide blocks.
   static bool transposableOperand(Value v, bool lhs) {
     auto type = cast<RankedTensorType>(v.getType());
-    if (!type.getElementType().isF32() || type.getRank() < 2 ||
+    Type elem = type.getElementType();
+    if (!(elem.isF32() || elem.isBF16()) || type.getRank() < 2 ||
         (lhs && type.getShape().back() % 128 != 0))
       return false;
     mlir::StringAttr recorded = layout::recordedLayoutAttr(v);

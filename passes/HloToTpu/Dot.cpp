@@ -2,8 +2,8 @@
 //
 // Part of tpuc-convert-hlo-to-tpu; see Lowering.h and docs/codegen.md.
 // tpuc-decompose-dots has already rewritten every dot_general into
-// [M,K] x [K,N] or [B,M,K] x [B,K,N], or with an f32 rhs as [N,K] or
-// [B,N,K], or an f32 lhs as [K,M] or [B,K,M] with M % 128 == 0 (their
+// [M,K] x [K,N] or [B,M,K] x [B,K,N], or with the rhs as [N,K] or
+// [B,N,K], or the lhs as [K,M] or [B,K,M] with M % 128 == 0 (their
 // 128x128 blocks are transposed on the XLU while staged).
 //
 //===----------------------------------------------------------------------===//
@@ -32,8 +32,9 @@ SmallVector<std::pair<int64_t, int64_t>> productsOf(int64_t splits) {
 }
 
 /// Whether `op` is a form the kernel takes, and whether its operands are
-/// transposed: an f32 rhs [N,K] or [B,N,K], an f32 lhs [K,M] or [B,K,M]
-/// with M a multiple of 128.
+/// transposed: a float rhs [N,K] or [B,N,K], a float lhs [K,M] or [B,K,M]
+/// with M a multiple of 128 (VLD widens bf16 to 32-bit lanes, so VTRANSPOSE
+/// transposes either).
 bool isCanonicalDot(hlo::DotGeneralOp op, bool &transposedLhs,
                     bool &transposedRhs) {
   hlo::DotDimensionNumbersAttr dn = op.getDotDimensionNumbers();
@@ -43,9 +44,11 @@ bool isCanonicalDot(hlo::DotGeneralOp op, bool &transposedLhs,
       dn.getLhsContracting().size() != 1 || dn.getRhsContracting().size() != 1)
     return false;
   int64_t lc = dn.getLhsContracting()[0], rc = dn.getRhsContracting()[0];
-  transposedRhs =
-      rc == rank - 1 && op.getRhs().getType().getElementType().isF32();
-  transposedLhs = lc == rank - 2 && lhs.getElementType().isF32() &&
+  auto isFloat = [](RankedTensorType t) {
+    return t.getElementType().isF32() || t.getElementType().isBF16();
+  };
+  transposedRhs = rc == rank - 1 && isFloat(op.getRhs().getType());
+  transposedLhs = lc == rank - 2 && isFloat(lhs) &&
                   lhs.getDimSize(rank - 1) % kLanes == 0;
   bool lhsOk = lc == rank - 1 || transposedLhs;
   if (rank == 2)
@@ -191,9 +194,10 @@ LogicalResult DotKernel::plan() {
                : 1;
   products = productsOf(splits);
   // Operands the MXU cannot read as they are go through the VPU: f32 ones
-  // are split, and a ragged K is zeroed past its end on both sides.
-  prepA = !inElem.isBF16() || raggedK;
-  prepB = prepA || transB;
+  // are split, transposed ones transposed, and a ragged K is zeroed past
+  // its end on both sides.
+  prepA = !inElem.isBF16() || raggedK || transA;
+  prepB = !inElem.isBF16() || raggedK || transB;
   kWeightBytes = D * D * 2;
   aTile = ga.tileBytes(), bTile = gb.tileBytes(), cTile = gc.tileBytes();
   cBatch = mt * nt * cTile;

@@ -13,8 +13,9 @@
 // operands transposed, and HIGHEST (bf16x6). Against the interpreter: f32 at DEFAULT precision, operands
 // rounded to bf16 (2^-8 each), so over K <= 129 random [-1,1) terms the
 // error stays below 2^-7 of the largest output (HIGHEST too, of course).
-// The bf16 form (mixed_bfloat16) keeps the HBM transpose
-// (test/passes/tpuc-decompose-dots.mlir); its numerics are checked here too.
+// The whole program compiled with mixed_bfloat16 (bf16 operands, read
+// transposed alike: dot-transposed-operands-bf16.mlir) against the
+// interpreter's f32 results: 2^-5.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: tpuc-opt %s --tpuc-decompose-dots --tpuc-convert-hlo-to-tpu -o %t/v3.tpu.mlir
 // RUN: tpuc translate --tpu-to-executable %t/v3.tpu.mlir -o %t/v3.tpx

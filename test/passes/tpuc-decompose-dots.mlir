@@ -86,12 +86,11 @@ func.func @input_grad(%dy: tensor<16x128xf32>, %w: tensor<256x128xf32>) -> tenso
 
 // -----
 
-// The same with bf16 operands: the XLU transposes 32-bit words (two packed
-// bf16s), so the rhs is transposed in HBM.
+// The same with bf16 operands: VLD widens bf16 to 32-bit lanes, so the
+// kernel transposes them alike.
 // CHECK-LABEL: func.func @input_grad_bf16
 // CHECK-SAME: (%[[DY:.+]]: tensor<16x128xbf16>, %[[W:.+]]: tensor<256x128xbf16>)
-// CHECK-NEXT: %[[WT:.+]] = hlo.transpose %[[W]], dims = [1, 0] : (tensor<256x128xbf16>) -> tensor<128x256xbf16>
-// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[DY]], %[[WT]], dims = <lhs_contracting = [1], rhs_contracting = [0]> : (tensor<16x128xbf16>, tensor<128x256xbf16>) -> tensor<16x256xf32>
+// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[DY]], %[[W]], dims = <lhs_contracting = [1], rhs_contracting = [1]> : (tensor<16x128xbf16>, tensor<256x128xbf16>) -> tensor<16x256xf32>
 // CHECK-NEXT: return %[[D]]
 func.func @input_grad_bf16(%dy: tensor<16x128xbf16>, %w: tensor<256x128xbf16>) -> tensor<16x256xf32> {
   %d = hlo.dot_general %dy, %w, dims = <lhs_contracting = [1], rhs_contracting = [1]> : (tensor<16x128xbf16>, tensor<256x128xbf16>) -> tensor<16x256xf32>
