@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
-#include "passes/WhileLoopState.h"
+#include "dialects/hlo/WhileLoopState.h"
 
 #include "dialects/hlo/HloOps.h"
 

@@ -3,6 +3,7 @@
 #include "compiler/fusion/HbmTraffic.h"
 
 #include "dialects/hlo/HloOps.h"
+#include "dialects/hlo/WhileLoopState.h"
 
 #include "llvm/ADT/SetVector.h"
 
@@ -38,6 +39,42 @@ bool isBitcastReshape(Operation *op) {
          minor2(reshape.getType());
 }
 
+HbmTraffic scaled(HbmTraffic traffic, int64_t count) {
+  return {saturatingMultiply(traffic.readBytes, count),
+          saturatingMultiply(traffic.writtenBytes, count)};
+}
+
+/// The bytes a kernel reads of `input` through `user`: a slice, a dynamic
+/// slice or a gather reads only the elements of its result (XLA's cost
+/// analysis counts them so); any other use reads the whole array.
+static int64_t bytesReadBy(Operation *user, Value input) {
+  if (isa<hlo::SliceOp, hlo::DynamicSliceOp, hlo::GatherOp>(user) &&
+      user->getOperand(0) == input) {
+    auto result = cast<RankedTensorType>(user->getResult(0).getType());
+    auto source = cast<RankedTensorType>(input.getType());
+    return logicalBytes(result.clone(source.getElementType()));
+  }
+  return logicalBytes(input.getType());
+}
+
+/// The bytes `op` reads of its operand `input`; for a fusion, what the
+/// fused computation reads of the block argument (at most the whole array).
+static int64_t operandBytes(Operation *op, Value input) {
+  auto fusion = dyn_cast<hlo::FusionOp>(op);
+  if (!fusion)
+    return bytesReadBy(op, input);
+  int64_t whole = logicalBytes(input.getType()), read = 0;
+  for (OpOperand &use : op->getOpOperands()) {
+    if (use.get() != input)
+      continue;
+    for (Operation *user :
+         fusion.getBody().getArgument(use.getOperandNumber()).getUsers())
+      read += bytesReadBy(user,
+                          fusion.getBody().getArgument(use.getOperandNumber()));
+  }
+  return std::min(whole, read);
+}
+
 HbmTraffic kernelTraffic(Operation *op) {
   HbmTraffic traffic;
   if (isa<hlo::ConstantOp, hlo::TupleOp, hlo::GetTupleElementOp,
@@ -46,24 +83,62 @@ HbmTraffic kernelTraffic(Operation *op) {
     return traffic;
   llvm::SetVector<Value> inputs(op->operand_begin(), op->operand_end());
   for (Value input : inputs)
-    traffic.readBytes += logicalBytes(input.getType());
+    traffic.readBytes += operandBytes(op, input);
   for (Type result : op->getResultTypes())
     traffic.writtenBytes += logicalBytes(result);
   return traffic;
 }
 
-HbmTraffic functionTraffic(func::FuncOp func) {
+/// How many times one run of `loop` runs its body, and its condition.
+static std::pair<int64_t, int64_t> tripsOf(hlo::WhileOp loop) {
+  std::optional<WhileLoopState::CountedLoop> counted =
+      WhileLoopState(loop).countedLoop();
+  int64_t trips = counted ? counted->tripCount : 1;
+  return {trips, trips + 1};
+}
+
+int64_t runsPerStep(Operation *op) {
+  int64_t runs = 1;
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    auto loop = dyn_cast<hlo::WhileOp>(parent);
+    if (!loop)
+      continue;
+    auto [body, cond] = tripsOf(loop);
+    int64_t trips =
+        loop.getCond().isAncestor(op->getParentRegion()) ? cond : body;
+    runs = saturatingMultiply(runs, trips);
+  }
+  return runs;
+}
+
+/// The traffic of the kernels in `region`, each loop body times its trip
+/// count when the loop is counted (once otherwise), a conditional's
+/// largest branch.
+static HbmTraffic regionTraffic(Region &region) {
   HbmTraffic traffic;
-  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (op == func.getOperation())
-      return WalkResult::advance();
-    traffic += kernelTraffic(op);
-    // Kernels inside loops and branches run as kernels of their own; other
-    // regions (fused computations, reducers) are part of their op.
-    return isa<hlo::WhileOp, hlo::ConditionalOp>(op) ? WalkResult::advance()
-                                                     : WalkResult::skip();
-  });
+  for (Block &block : region)
+    for (Operation &op : block) {
+      traffic += kernelTraffic(&op);
+      if (auto loop = dyn_cast<hlo::WhileOp>(op)) {
+        auto [body, cond] = tripsOf(loop);
+        traffic += scaled(regionTraffic(loop.getCond()), cond);
+        traffic += scaled(regionTraffic(loop.getBody()), body);
+      } else if (isa<hlo::ConditionalOp>(op)) {
+        HbmTraffic largest;
+        for (Region &branch : op.getRegions()) {
+          HbmTraffic taken = regionTraffic(branch);
+          if (taken.total() > largest.total())
+            largest = taken;
+        }
+        traffic += largest;
+      }
+    }
   return traffic;
+}
+
+HbmTraffic functionTraffic(func::FuncOp func) {
+  return regionTraffic(func.getBody());
 }
 
 } // namespace tpuc::fusion

@@ -23,14 +23,14 @@ namespace tpuc::report {
 int64_t StepModel::sentBytes() const {
   int64_t total = 0;
   for (const CollectiveTraffic &c : collectives)
-    total += c.sentBytes;
+    total += fusion::saturatingMultiply(c.sentBytes, c.runs);
   return total;
 }
 
 int64_t StepModel::receivedBytes() const {
   int64_t total = 0;
   for (const CollectiveTraffic &c : collectives)
-    total += c.receivedBytes;
+    total += fusion::saturatingMultiply(c.receivedBytes, c.runs);
   return total;
 }
 
@@ -348,6 +348,7 @@ StepModel modelStep(ModuleOp module, const target::TargetSpec &spec,
       if (c.name.empty())
         c.name = c.opcode;
       modelCollective(op, model.devices, slice, c);
+      c.runs = fusion::runsPerStep(op);
       model.collectives.push_back(std::move(c));
       return;
     }
@@ -356,16 +357,18 @@ StepModel modelStep(ModuleOp module, const target::TargetSpec &spec,
       auto lhs = cast<RankedTensorType>(dot.getLhs().getType());
       for (int64_t d : dot.getDotDimensionNumbers().getLhsContracting())
         contracted *= lhs.getDimSize(d);
-      model.mxuFlops += 2 * elements(dot.getType()) * contracted;
+      model.mxuFlops += fusion::saturatingMultiply(
+          fusion::runsPerStep(op), 2 * elements(dot.getType()) * contracted);
       return;
     }
     if (auto conv = dyn_cast<hlo::ConvolutionOp>(op)) {
       auto kernel = cast<RankedTensorType>(conv.getRhs().getType());
       int64_t outputFeatures = kernel.getDimSize(
           conv.getDimensionNumbers().getKernelOutputFeature());
-      model.mxuFlops +=
+      model.mxuFlops += fusion::saturatingMultiply(
+          fusion::runsPerStep(op),
           2 * elements(conv.getType()) *
-          (elements(kernel) / std::max<int64_t>(outputFeatures, 1));
+              (elements(kernel) / std::max<int64_t>(outputFeatures, 1)));
       return;
     }
     if (isFree(op))
@@ -375,7 +378,8 @@ StepModel modelStep(ModuleOp module, const target::TargetSpec &spec,
       work = std::max(work, elements(type));
     for (Type type : op->getOperandTypes())
       work = std::max(work, elements(type));
-    model.vectorElements += work;
+    model.vectorElements +=
+        fusion::saturatingMultiply(fusion::runsPerStep(op), work);
   });
   model.hbmBytes = fusion::functionTraffic(entry).total();
   const exe::Target &t = spec.machine;
@@ -388,7 +392,7 @@ StepModel modelStep(ModuleOp module, const target::TargetSpec &spec,
                          ? model.hbmBytes / double(t.hbm_bytes_per_second())
                          : 0;
   for (const CollectiveTraffic &c : model.collectives)
-    model.iciSeconds += c.seconds;
+    model.iciSeconds += c.runs * c.seconds;
   return model;
 }
 
@@ -415,12 +419,17 @@ void printStepReport(const StepModel &model, const ReportContext &context,
   os << llvm::format("  %-4s %-20s %-18s %-18s %-6s %-10s %-10s %s\n", "#",
                      "Collective", "Opcode", "Operand", "Group", "Sent",
                      "Received", "Time");
-  for (auto [i, c] : llvm::enumerate(model.collectives))
+  for (auto [i, c] : llvm::enumerate(model.collectives)) {
+    // A collective in a counted loop: one run's figures, and the runs.
+    std::string time = seconds(c.seconds);
+    if (c.runs > 1)
+      time += " x " + std::to_string(c.runs) + " runs";
     os << llvm::format(
         "  %-4zu %-20s %-18s %-18s %-6lld %-10s %-10s %s\n", i + 1,
         c.name.c_str(), c.opcode.c_str(), c.shape.c_str(),
         static_cast<long long>(c.groupSize), formatBytes(c.sentBytes).c_str(),
-        formatBytes(c.receivedBytes).c_str(), seconds(c.seconds).c_str());
+        formatBytes(c.receivedBytes).c_str(), time.c_str());
+  }
 }
 
 llvm::json::Value stepReportJson(const StepModel &model) {
@@ -435,6 +444,7 @@ llvm::json::Value stepReportJson(const StepModel &model) {
         {"sent_bytes", c.sentBytes},
         {"received_bytes", c.receivedBytes},
         {"seconds", c.seconds},
+        {"runs", c.runs},
     });
   return llvm::json::Object{
       {"devices", model.devices},

@@ -33,7 +33,8 @@ struct CollectiveTraffic {
   int64_t groupSize = 1;
   int64_t operandBytes = 0; // one device's operand (logical bytes)
   int64_t sentBytes = 0, receivedBytes = 0; // by one device
-  double seconds = 0;
+  double seconds = 0;  // one run
+  int64_t runs = 1;    // runs per step (inside counted while loops)
 };
 
 struct StepModel {

@@ -25,10 +25,12 @@ Usage:
   /usr/bin/python3 test/benchmarks/fusion_traffic.py --bin build/bin \
       [--target tpu-v3] [--precision f32] [--json out.json] \
       [--max-ratio GRAPH=BOUND ...] [--max-used-ratio GRAPH=BOUND ...]
+      [--min-ratio BOUND]
       [GRAPH.hlo ...]
 
 --max-ratio and --max-used-ratio make it a check: exit 1 when a graph's
-ratio exceeds its bound (test/e2e/fusion-traffic.test). A graph that fails to compile or run is
+ratio exceeds its bound, --min-ratio BOUND when any graph's traffic ratio is
+below BOUND (test/e2e/fusion-traffic.test). A graph that fails to compile or run is
 reported with its error and also fails the run.
 """
 
@@ -97,6 +99,10 @@ def main():
     parser.add_argument("--max-used-ratio", action="append", default=[],
                         metavar="GRAPH=BOUND",
                         help="fail when GRAPH's used_ratio exceeds BOUND")
+    parser.add_argument("--min-ratio", type=float, metavar="BOUND",
+                        help="fail when any graph's ratio is below BOUND (the "
+                        "report promises traffic the executable does not move: "
+                        "the model is wrong)")
     parser.add_argument("graphs", nargs="*")
     args = parser.parse_args()
 
@@ -129,6 +135,10 @@ def main():
             continue
         rows.append(row)
         verdict = ""
+        if args.min_ratio is not None:
+            if row["ratio"] < args.min_ratio:
+                verdict += " traffic BELOW BOUND %.2f" % args.min_ratio
+                failed = True
         for what, key_bounds, value in (("traffic", bounds, row["ratio"]),
                                         ("used", used_bounds, row["used_ratio"])):
             for key, bound in key_bounds.items():

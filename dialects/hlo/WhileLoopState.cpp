@@ -1,6 +1,6 @@
 //===- WhileLoopState.cpp - the state elements of an hlo.while -----------===//
 
-#include "passes/WhileLoopState.h"
+#include "dialects/hlo/WhileLoopState.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"

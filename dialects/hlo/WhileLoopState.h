@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TPUC_PASSES_WHILELOOPSTATE_H
-#define TPUC_PASSES_WHILELOOPSTATE_H
+#ifndef TPUC_DIALECTS_HLO_WHILELOOPSTATE_H
+#define TPUC_DIALECTS_HLO_WHILELOOPSTATE_H
 
 #include "dialects/hlo/HloOps.h"
 
@@ -75,4 +75,4 @@ private:
 
 } // namespace tpuc
 
-#endif // TPUC_PASSES_WHILELOOPSTATE_H
+#endif // TPUC_DIALECTS_HLO_WHILELOOPSTATE_H
