@@ -191,9 +191,10 @@ def DecomposeDots : Pass<"tpuc-decompose-dots"> {
     reshaped back. The precision_config stays on the dot. Dots already in
     the form are left alone. Exceptions: an f32 or bf16 operand stored
     row-major in the other order, one dim per group (the rhs as `[N,K]` /
-    `[B,N,K]`, the input gradient dy . W^T; the lhs as `[K,M]` / `[B,K,M]`
-    with M a multiple of 128, the weight gradient x^T . dy), stays so: the
-    MXU kernel transposes its 128x128 blocks on the XLU while staging them.
+    `[B,N,K]` with N a multiple of 128, the input gradient dy . W^T; the
+    lhs as `[K,M]` / `[B,K,M]` with K and M multiples of 128, the weight
+    gradient x^T . dy), stays so: the MXU kernel transposes its 128x128
+    blocks on the XLU while staging them.
 
     ```mlir
     // Before: a weight gradient x^T . dy whose M (200) is not whole blocks.

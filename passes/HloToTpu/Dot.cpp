@@ -3,8 +3,9 @@
 // Part of tpuc-convert-hlo-to-tpu; see Lowering.h and docs/codegen.md.
 // tpuc-decompose-dots has already rewritten every dot_general into
 // [M,K] x [K,N] or [B,M,K] x [B,K,N], or with the rhs as [N,K] or
-// [B,N,K], or the lhs as [K,M] or [B,K,M] with M % 128 == 0 (their
-// 128x128 blocks are transposed on the XLU while staged).
+// [B,N,K] (N % 128 == 0), or the lhs as [K,M] or [B,K,M] (K and M
+// multiples of 128): their 128x128 blocks are transposed on the XLU while
+// staged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,9 +33,10 @@ SmallVector<std::pair<int64_t, int64_t>> productsOf(int64_t splits) {
 }
 
 /// Whether `op` is a form the kernel takes, and whether its operands are
-/// transposed: a float rhs [N,K] or [B,N,K], a float lhs [K,M] or [B,K,M]
-/// with M a multiple of 128 (VLD widens bf16 to 32-bit lanes, so VTRANSPOSE
-/// transposes either).
+/// transposed: a float rhs [N,K] or [B,N,K] with N a multiple of 128, a
+/// float lhs [K,M] or [B,K,M] with K and M multiples of 128 (whole blocks:
+/// no block reads past its buffer). VLD widens bf16 to 32-bit lanes, so
+/// VTRANSPOSE transposes either.
 bool isCanonicalDot(hlo::DotGeneralOp op, bool &transposedLhs,
                     bool &transposedRhs) {
   hlo::DotDimensionNumbersAttr dn = op.getDotDimensionNumbers();
@@ -47,9 +49,11 @@ bool isCanonicalDot(hlo::DotGeneralOp op, bool &transposedLhs,
   auto isFloat = [](RankedTensorType t) {
     return t.getElementType().isF32() || t.getElementType().isBF16();
   };
-  transposedRhs = rc == rank - 1 && isFloat(op.getRhs().getType());
+  transposedRhs = rc == rank - 1 && isFloat(op.getRhs().getType()) &&
+                  op.getRhs().getType().getDimSize(rank - 2) % kLanes == 0;
   transposedLhs = lc == rank - 2 && isFloat(lhs) &&
-                  lhs.getDimSize(rank - 1) % kLanes == 0;
+                  lhs.getDimSize(rank - 1) % kLanes == 0 &&
+                  lhs.getDimSize(rank - 2) % kLanes == 0;
   bool lhsOk = lc == rank - 1 || transposedLhs;
   if (rank == 2)
     return dn.getLhsBatch().empty() && lhsOk && (rc == 0 || transposedRhs);
@@ -202,12 +206,11 @@ LogicalResult DotKernel::plan() {
   aTile = ga.tileBytes(), bTile = gb.tileBytes(), cTile = gc.tileBytes();
   cBatch = mt * nt * cTile;
   // B as the kernel reads it: kSteps whole D-row weight tiles per batch,
-  // or a transposed B's N padded to whole 128-row blocks.
+  // or a transposed B as it is.
   wRowTiles = D / kSublanes;
-  bBatch = transB ? nt * (kLanes / kSublanes) * btColTiles * bTile
+  bBatch = transB ? gb.rowTiles * btColTiles * bTile
                   : kSteps * wRowTiles * nt * bTile;
-  // A transposed A's K is read in whole D-row steps (padded when ragged).
-  aBatch = transA ? kSteps * wRowTiles * atColTiles * aTile : mt * kt * aTile;
+  aBatch = transA ? ga.rowTiles * atColTiles * aTile : mt * kt * aTile;
 
   if (failed(EpilogueKernel::take(l, op.getResult(), ep)))
     return failure();
@@ -353,27 +356,20 @@ LogicalResult DotKernel::allocate() {
     out = l.allocHbm(type, op.getLoc());
     l.hbm[op.getResult()] = out;
   }
-  // An operand whose last block would read past its buffer is copied into
-  // one of `rows` rows (per batch, `batchBytes`) first: B (or a transposed
-  // A) with a ragged K into whole D-row tiles (the rows past K are
-  // masked), a transposed B into whole 128-row blocks of N (its rows past
-  // N reach only C's columns past N, which are padding).
-  auto padRows = [&](Value mem, RankedTensorType t, const Geometry &g,
-                     int64_t rows, int64_t batchBytes) {
-    SmallVector<int64_t> shape(t.getShape());
-    shape[t.getRank() - 2] = rows;
-    Value padded = l.allocHbm(t.clone(shape), op.getLoc());
-    int64_t srcBatch = g.rowTiles * g.colTiles * g.tileBytes();
-    l.dma(mem, l.c(0), padded, l.c(0), nb, srcBatch, srcBatch, batchBytes, 3);
+  // With a ragged K, B's last weight tile would read past its buffer: copy
+  // B into one padded to whole D-row tiles (the rows past K are masked). A
+  // transposed operand reads whole 128x128 blocks (past K's last one with
+  // D = 256, the last again: the mask zeroes it), which stay inside.
+  asrc = *am, bsrc = *bm;
+  if (raggedK && !transB) {
+    int64_t rank = rhsType.getRank();
+    SmallVector<int64_t> shape(rhsType.getShape());
+    shape[rank - 2] = kSteps * D;
+    bsrc = l.allocHbm(rhsType.clone(shape), op.getLoc());
+    int64_t srcBatch = gb.rowTiles * nt * bTile;
+    l.dma(*bm, l.c(0), bsrc, l.c(0), nb, srcBatch, srcBatch, bBatch, 3);
     l.wait(3, 1);
-    return padded;
-  };
-  asrc = transA && raggedK ? padRows(*am, lhsType, ga, kSteps * D, aBatch)
-                           : *am;
-  bsrc = *bm;
-  if (transB ? gb.rowTiles != nt * (kLanes / kSublanes) : raggedK)
-    bsrc = padRows(*bm, rhsType, gb, transB ? nt * kLanes : kSteps * D,
-                   bBatch);
+  }
 
   // A slot of an MXU operand is [parts][blocks][rows of a part][128] (lane
   // blocks, each part's blocks together as MXU_MATMUL reads them); a
@@ -468,6 +464,8 @@ void DotKernel::fetch(const Job &job, Value k, Value slot) {
   int64_t blockRows = kLanes / kSublanes;
   for (int64_t j = 0; transA && j < blocks; ++j) {
     Value kblock = l.add(l.mul(k, blocks), j);
+    if (kt % blocks != 0 && j > 0)
+      kblock = minOf(kblock, kt - 1);
     Value aOff = l.add(
         l.add(l.mul(job.batch, aBatch),
               l.mul(kblock, blockRows * atColTiles * aTile)),

@@ -26,24 +26,22 @@ func.func @main(%dy: tensor<256x10xf32>, %w: tensor<128x10xf32>) -> tensor<256x1
 
 // -----
 
-// A ragged N (300 rows of W): W is copied once into whole 128-row blocks
-// (one DMA, the only other HBM buffer); each step reads one 128x128 block
-// per N tile (3 N tiles, two per job on tpu-v3's two MXUs: two DMAs and
-// two VTRANSPOSEs per step). K = 129: two K steps, the second masked.
+// N = 256 (two 128-row blocks of W, one per MXU of tpu-v3), K = 129: two
+// K steps (the second masked), each reading one 128x128 block per N tile
+// (two DMAs, two VTRANSPOSEs per step). W is read in place: no padded
+// copy, no HBM buffer besides the result.
 // CHECK-LABEL: func.func @main
-// CHECK-SAME: %[[W:[^:]+]]: memref<300x129xf32
-// CHECK: %[[OUT:.+]] = tpu.alloc {{.*}}memref<20x300xf32{{.*}}hbm
-// CHECK: %[[WP:.+]] = tpu.alloc {{.*}}memref<384x129xf32{{.*}}hbm
+// CHECK-SAME: %[[W:[^:]+]]: memref<256x129xf32
+// CHECK: %[[OUT:.+]] = tpu.alloc {{.*}}memref<20x256xf32{{.*}}hbm
 // CHECK-COUNT-2: tpu.alloc {{.*}}vmem
-// CHECK: tpu.dma %[[W]][{{.+}}] -> %[[WP]][{{.+}}] chunks = 1 chunk_bytes = 311296 src_stride = 311296 dst_stride = 393216
-// CHECK-COUNT-2: tpu.dma %[[WP]][{{.+}}] -> {{.*}} chunks = 16 chunk_bytes = 4096 src_stride = 8192 dst_stride = 4096 sem = 1
+// CHECK-COUNT-2: tpu.dma %[[W]][{{.+}}] -> {{.*}} chunks = 16 chunk_bytes = 4096 src_stride = 8192 dst_stride = 4096 sem = 1
 // CHECK: tpu.sem_wait 1, 2
 // CHECK-COUNT-2: tpu.vtranspose
 // CHECK: tpu.mxu_load_weights
 // CHECK: return %[[OUT]]
-func.func @main(%dy: tensor<20x129xf32>, %w: tensor<300x129xf32>) -> tensor<20x300xf32> {
-  %0 = hlo.dot_general %dy, %w, dims = <lhs_contracting = [1], rhs_contracting = [1]> : (tensor<20x129xf32>, tensor<300x129xf32>) -> tensor<20x300xf32>
-  return %0 : tensor<20x300xf32>
+func.func @main(%dy: tensor<20x129xf32>, %w: tensor<256x129xf32>) -> tensor<20x256xf32> {
+  %0 = hlo.dot_general %dy, %w, dims = <lhs_contracting = [1], rhs_contracting = [1]> : (tensor<20x129xf32>, tensor<256x129xf32>) -> tensor<20x256xf32>
+  return %0 : tensor<20x256xf32>
 }
 
 // -----

@@ -46,20 +46,20 @@ func.func @forward(%x: tensor<16x256xf32>, %w: tensor<256x128xf32>) -> tensor<16
 // -----
 
 // Weight gradient dot(x, dy), contracting the batch rows: an f32 x whose
-// M (256) is whole 128-wide blocks stays [K,M] (the MXU kernel transposes
-// its 128x128 blocks on the XLU while it stages them).
+// K (128) and M (256) are whole 128-wide blocks stays [K,M] (the MXU
+// kernel transposes its 128x128 blocks on the XLU while it stages them).
 // CHECK-LABEL: func.func @weight_grad
-// CHECK-SAME: (%[[X:.+]]: tensor<16x256xf32>, %[[DY:.+]]: tensor<16x128xf32>)
-// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[X]], %[[DY]], dims = <lhs_contracting = [0], rhs_contracting = [0]> {{.*}}: (tensor<16x256xf32>, tensor<16x128xf32>) -> tensor<256x128xf32>
+// CHECK-SAME: (%[[X:.+]]: tensor<128x256xf32>, %[[DY:.+]]: tensor<128x128xf32>)
+// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[X]], %[[DY]], dims = <lhs_contracting = [0], rhs_contracting = [0]> {{.*}}: (tensor<128x256xf32>, tensor<128x128xf32>) -> tensor<256x128xf32>
 // CHECK-NEXT: return %[[D]]
-func.func @weight_grad(%x: tensor<16x256xf32>, %dy: tensor<16x128xf32>) -> tensor<256x128xf32> {
-  %d = hlo.dot_general %x, %dy, dims = <lhs_contracting = [0], rhs_contracting = [0]> {precision_config = [#hlo<precision HIGHEST>, #hlo<precision HIGHEST>]} : (tensor<16x256xf32>, tensor<16x128xf32>) -> tensor<256x128xf32>
+func.func @weight_grad(%x: tensor<128x256xf32>, %dy: tensor<128x128xf32>) -> tensor<256x128xf32> {
+  %d = hlo.dot_general %x, %dy, dims = <lhs_contracting = [0], rhs_contracting = [0]> {precision_config = [#hlo<precision HIGHEST>, #hlo<precision HIGHEST>]} : (tensor<128x256xf32>, tensor<128x128xf32>) -> tensor<256x128xf32>
   return %d : tensor<256x128xf32>
 }
 
 // -----
 
-// With M = 200 (not whole 128-wide blocks) x is transposed.
+// With M = 200 or K = 16 (not whole 128-wide blocks) x is transposed.
 // CHECK-LABEL: func.func @weight_grad_ragged_m
 // CHECK-SAME: (%[[X:.+]]: tensor<16x200xf32>, %[[DY:.+]]: tensor<16x128xf32>)
 // CHECK-NEXT: %[[XT:.+]] = hlo.transpose %[[X]], dims = [1, 0] : (tensor<16x200xf32>) -> tensor<200x16xf32>
@@ -113,14 +113,18 @@ func.func @input_grad_col_major(%dy: tensor<16x128xf32>, %w: tensor<256x128xf32>
 
 // -----
 
-// Batched, the f32 rhs contracted on its minor dim: [B,N,K] as it is.
+// Batched, the f32 rhs contracted on its minor dim: [B,N,K] as it is
+// (N = 128), transposed with N = 24.
 // CHECK-LABEL: func.func @batched_minor
-// CHECK-SAME: (%[[A:.+]]: tensor<4x16x32xf32>, %[[B:.+]]: tensor<4x24x32xf32>)
-// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[A]], %[[B]], dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [2]> : (tensor<4x16x32xf32>, tensor<4x24x32xf32>) -> tensor<4x16x24xf32>
-// CHECK-NEXT: return %[[D]]
-func.func @batched_minor(%a: tensor<4x16x32xf32>, %b: tensor<4x24x32xf32>) -> tensor<4x16x24xf32> {
-  %d = hlo.dot_general %a, %b, dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [2]> : (tensor<4x16x32xf32>, tensor<4x24x32xf32>) -> tensor<4x16x24xf32>
-  return %d : tensor<4x16x24xf32>
+// CHECK-SAME: (%[[A:.+]]: tensor<4x16x32xf32>, %[[B:.+]]: tensor<4x128x32xf32>, %[[C:.+]]: tensor<4x24x32xf32>)
+// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[A]], %[[B]], dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [2]> : (tensor<4x16x32xf32>, tensor<4x128x32xf32>) -> tensor<4x16x128xf32>
+// CHECK-NEXT: %[[CT:.+]] = hlo.transpose %[[C]], dims = [0, 2, 1]
+// CHECK-NEXT: %[[E:.+]] = hlo.dot_general %[[A]], %[[CT]], dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [1]>
+// CHECK-NEXT: return %[[D]], %[[E]]
+func.func @batched_minor(%a: tensor<4x16x32xf32>, %b: tensor<4x128x32xf32>, %c: tensor<4x24x32xf32>) -> (tensor<4x16x128xf32>, tensor<4x16x24xf32>) {
+  %d = hlo.dot_general %a, %b, dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [2]> : (tensor<4x16x32xf32>, tensor<4x128x32xf32>) -> tensor<4x16x128xf32>
+  %e = hlo.dot_general %a, %c, dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [2]> : (tensor<4x16x32xf32>, tensor<4x24x32xf32>) -> tensor<4x16x24xf32>
+  return %d, %e : tensor<4x16x128xf32>, tensor<4x16x24xf32>
 }
 
 // -----
