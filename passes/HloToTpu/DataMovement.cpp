@@ -38,8 +38,13 @@ View tiledView(Value mem, RankedTensorType type) {
     v.dims[d] = {0, 0, stride};
     stride *= type.getDimSize(d);
   }
-  v.dims[rank - 2] = {kSublanes, g.colTiles * g.tileBytes(),
-                      kLanes * g.elemBytes};
+  // With one column of tiles, the tiles of the row dim follow each other
+  // row for row: linear (a per-row vector [.., N, 1] is one run of N
+  // elements 128 lanes apart, not runs of 8 split at every tile).
+  v.dims[rank - 2] = g.colTiles == 1
+                         ? DimAddress{0, 0, kLanes * g.elemBytes}
+                         : DimAddress{kSublanes, g.colTiles * g.tileBytes(),
+                                      kLanes * g.elemBytes};
   v.dims[rank - 1] = {kLanes, g.tileBytes(), g.elemBytes};
   return v;
 }
@@ -485,32 +490,48 @@ static void broadcastLanes(Lowering &l, Value in, RankedTensorType inType,
     axes.push_back({stage[d], srcOf[d], 1, static_cast<int>(d), 1});
   dst.base = buf.offset;
   copyBoxAndWait(l, src, {}, dst, {}, axes);
+  // Each tile row's tile goes out by its own DMA from a ring of slots, one
+  // VMEM page each (a store into a page a DMA still reads would wait for
+  // it): a slot is rewritten once the DMA issued from it `slots` tile rows
+  // before has completed (semaphore 1 pre-signalled `slots` times; DMAs
+  // complete in issue order), so the DMAs' latency overlaps the next rows.
   View vo = tiledView(out, type);
-  VBuf tiles = l.vmem(elem, g.rowTiles * g.tileBytes());
-  std::function<void(int64_t, Value, Value)> outer = [&](int64_t d, Value so,
-                                                         Value oo) {
-    if (d + 2 < rank) {
-      l.loop(type.getDimSize(d), [&](Value iv) {
-        Value s = srcOf[d] >= 0 ? l.add(so, l.mul(iv, dst.dims[d].lo)) : so;
-        outer(d + 1, s, l.add(oo, l.mul(iv, vo.dims[d].lo)));
-      });
-      return;
-    }
-    l.loop(g.rowTiles, [&](Value r) {
-      Value v = tpu::VLoadOp::create(
-          l.b, l.loc, regType, buf.arena,
-          l.add(l.add(so, l.mul(r, kSublanes * eb)), buf.offset), eb);
-      Value bc = tpu::VBroadcastLaneOp::create(l.b, l.loc, v, l.c(0));
-      Value off = l.mul(r, g.tileBytes());
-      tpu::VStoreOp::create(l.b, l.loc, bc, tiles.arena,
-                            l.add(off, tiles.offset), 0);
-      l.dma(tiles.arena, l.add(off, tiles.offset), out,
-            l.add(oo, l.mul(r, g.colTiles * g.tileBytes())), g.colTiles,
-            g.tileBytes(), 0, g.tileBytes(), 1);
-    });
-    l.wait(1, g.rowTiles);
-  };
-  outer(0, l.c(0), l.c(0));
+  int64_t units = g.outer * g.rowTiles;
+  int64_t slotBytes = ceilDiv(g.tileBytes(), 4096) * 4096;
+  int64_t slots = std::min<int64_t>(units, 64);
+  VBuf ring = l.vmem(elem, slots * slotBytes);
+  constexpr int kOutSem = 1;
+  tpu::SemSignalOp::create(l.b, l.loc, kOutSem, slots);
+  // `unit` numbers the tile rows of the whole result (outer index-major).
+  std::function<void(int64_t, Value, Value, Value)> outer =
+      [&](int64_t d, Value so, Value oo, Value unit) {
+        if (d + 2 < rank) {
+          l.loop(type.getDimSize(d), [&](Value iv) {
+            Value s =
+                srcOf[d] >= 0 ? l.add(so, l.mul(iv, dst.dims[d].lo)) : so;
+            outer(d + 1, s, l.add(oo, l.mul(iv, vo.dims[d].lo)),
+                  l.add(l.mul(unit, type.getDimSize(d)), iv));
+          });
+          return;
+        }
+        l.loop(g.rowTiles, [&](Value r) {
+          Value v = tpu::VLoadOp::create(
+              l.b, l.loc, regType, buf.arena,
+              l.add(l.add(so, l.mul(r, kSublanes * eb)), buf.offset), eb);
+          Value bc = tpu::VBroadcastLaneOp::create(l.b, l.loc, v, l.c(0));
+          Value slot = l.add(
+              l.mul(l.rem(l.add(l.mul(unit, g.rowTiles), r), slots),
+                    slotBytes),
+              ring.offset);
+          l.wait(kOutSem, 1);
+          tpu::VStoreOp::create(l.b, l.loc, bc, ring.arena, slot, 0);
+          l.dma(ring.arena, slot, out,
+                l.add(oo, l.mul(r, g.colTiles * g.tileBytes())), g.colTiles,
+                g.tileBytes(), 0, g.tileBytes(), kOutSem);
+        });
+      };
+  outer(0, l.c(0), l.c(0), l.c(0));
+  l.wait(kOutSem, slots);
 }
 
 LogicalResult Lowering::lowerBroadcast(hlo::BroadcastInDimOp op) {
@@ -543,7 +564,6 @@ LogicalResult Lowering::lowerBroadcast(hlo::BroadcastInDimOp op) {
     return success();
   }
   if (rank >= 2 && srcOf[rank - 1] < 0 && srcOf[rank - 2] >= 0 &&
-      g.rowTiles * g.tileBytes() <= vmemLimit &&
       geometryOf(inType).bytes() <= vmemLimit) {
     broadcastLanes(*this, *in, inType, out, type, srcOf);
     return success();

@@ -25,10 +25,14 @@
 // CHECK-COUNT-4: tpu.dma %[[X]][%{{.+}}] -> %[[C]]
 // CHECK-COUNT-2: tpu.dma %[[Y]][%{{.+}}] -> %[[C]]
 // CHECK-NEXT: tpu.sem_wait 3, 6
-// Pad: the padding value fills the result, then y's tile rows land in it.
+// Pad: the padding value fills the result, then y's rows land in it: one
+// column of tiles, so its 16 rows are one run (one DMA, not one per tile).
 // CHECK: tpu.vsplat
 // CHECK: tpu.dma %{{.+}} -> %[[P]][%{{.+}}] chunks = 3 chunk_bytes = 4096 src_stride = 0
-// CHECK-COUNT-2: tpu.dma %[[Y]][%{{.+}}] -> %[[P]]
+// CHECK-NEXT: tpu.sem_wait 3, 1
+// CHECK-NOT: tpu.dma
+// CHECK: tpu.dma %[[Y]][%{{.+}}] -> %[[P]][%{{.+}}] chunks = 16 chunk_bytes = 512
+// CHECK-NEXT: tpu.sem_wait 3, 1
 // Broadcast of a vector along the rows.
 // CHECK: tpu.dma %[[V]]{{.*}} chunk_bytes = 64
 // CHECK: tpu.loop
@@ -46,3 +50,43 @@ func.func @main(%arg0: tensor<16x256xf32>, %arg1: tensor<16x128xf32>, %arg2: ten
   return %1, %2, %3, %4, %5 : tensor<256x16xf32>, tensor<8x128xf32>, tensor<16x384xf32>, tensor<24x128xf32>, tensor<16x128xf32>
 }
 
+
+// -----
+
+// Per-row vectors (issue #11). A [.., N, 1] array has one column of tiles,
+// so its row dim is linear (128 elements apart): a reshape that moves the
+// minor dim between lanes and sublanes is one DMA per 128-lane run of the
+// lane side (O(N/128)), not one per tile of 8 rows; a rank-1 [300] is
+// linear on both sides (one DMA). A lane broadcast writes each tile row
+// from a ring of 64 VMEM pages: a slot is rewritten once the DMA issued 64
+// rows before has completed, never waiting for the DMA just issued.
+// CHECK-LABEL: func.func @main
+// CHECK: tpu.loop %{{.+}} = 0 to %{{.+}} {
+// CHECK-NOT: tpu.dma
+// CHECK: tpu.dma {{.+}} chunks = 128 chunk_bytes = 4 src_stride = 4 dst_stride = 512 sem = 3 :{{.*}}
+// CHECK-NEXT: }
+// CHECK-NEXT: tpu.sem_wait 3, 32
+// CHECK: tpu.dma {{.+}} chunks = 300 chunk_bytes = 2 src_stride = 2 dst_stride = 256 sem = 3 :{{.*}}
+// CHECK-NEXT: tpu.sem_wait 3, 1
+// CHECK: tpu.loop %{{.+}} = 0 to %{{.+}} {
+// CHECK-NOT: tpu.dma
+// CHECK: tpu.dma {{.+}} chunks = 128 chunk_bytes = 4 src_stride = 512 dst_stride = 4 sem = 3 :{{.*}}
+// CHECK-NEXT: }
+// CHECK-NEXT: tpu.sem_wait 3, 32
+// CHECK: tpu.sem_signal 1, 64
+// CHECK: tpu.loop
+// CHECK: tpu.loop
+// CHECK: tpu.vload {{.+}} sublane_stride = 2
+// CHECK: tpu.vbcast_lane
+// CHECK: tpu.sem_wait 1, 1
+// CHECK-NEXT: tpu.vstore
+// CHECK: tpu.dma {{.+}} chunks = 1 chunk_bytes = 2048 src_stride = 0 dst_stride = 2048 sem = 1
+// CHECK: tpu.sem_wait 1, 64
+// CHECK-NEXT: return
+func.func @main(%a: tensor<1x4096xf32>, %b: tensor<300xbf16>, %c: tensor<1x4096x1xf32>, %h: tensor<1x12x128xbf16>) -> (tensor<1x4096x1xf32>, tensor<300x1xbf16>, tensor<1x4096xf32>, tensor<1x12x128x128xbf16>) {
+  %0 = hlo.reshape %a : (tensor<1x4096xf32>) -> tensor<1x4096x1xf32>
+  %1 = hlo.reshape %b : (tensor<300xbf16>) -> tensor<300x1xbf16>
+  %2 = hlo.reshape %c : (tensor<1x4096x1xf32>) -> tensor<1x4096xf32>
+  %3 = hlo.broadcast_in_dim %h, dims = [0, 1, 2] : (tensor<1x12x128xbf16>) -> tensor<1x12x128x128xbf16>
+  return %0, %1, %2, %3 : tensor<1x4096x1xf32>, tensor<300x1xbf16>, tensor<1x4096xf32>, tensor<1x12x128x128xbf16>
+}

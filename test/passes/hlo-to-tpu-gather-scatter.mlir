@@ -32,14 +32,16 @@
 // dynamic_slice
 // CHECK: tpu.dma %[[K]]{{.*}} -> %[[SMEM]]{{.*}} chunk_bytes = 4
 // CHECK: tpu.sload %[[SMEM]]
-// CHECK: tpu.loop
-// CHECK: tpu.dma %[[T]][%{{.+}}] -> %[[DS]]
+// The dynamic start is on the row dim of a one-tile-column array, linear:
+// one DMA of the 8 rows at the clamped start.
+// CHECK-NOT: tpu.loop
+// CHECK: tpu.dma %[[T]][%{{.+}}] -> %[[DS]][%{{.+}}] chunks = 8 chunk_bytes = 512
 // dynamic_update_slice
 // CHECK: tpu.dma %[[K]]{{.*}} -> %[[SMEM]]
 // CHECK: tpu.sload %[[SMEM]]
 // CHECK: tpu.dma %[[T]][%{{.+}}] -> %[[DUS]][%{{.+}}] chunks = 1 chunk_bytes = 32768
-// CHECK: tpu.loop
-// CHECK: tpu.dma %[[U]][%{{.+}}] -> %[[DUS]]{{.*}} chunk_bytes = 512
+// CHECK-NOT: tpu.loop
+// CHECK: tpu.dma %[[U]][%{{.+}}] -> %[[DUS]]{{.*}} chunks = 8 chunk_bytes = 512
 // CHECK: return %[[G]], %[[S]], %[[DS]], %[[DUS]]
 func.func @main(%arg0: tensor<64x128xf32>, %arg1: tensor<8x1xi32>, %arg2: tensor<8x128xf32>, %arg3: tensor<i32>) -> (tensor<8x128xf32>, tensor<64x128xf32>, tensor<8x128xf32>, tensor<64x128xf32>) {
   %0 = hlo.constant dense<0> : tensor<i32>
