@@ -8,6 +8,7 @@
 #include "passes/Passes.h"
 #include "passes/DotOperands.h"
 
+#include "compiler/layout/TiledLayout.h"
 #include "dialects/hlo/HloOps.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -27,6 +28,9 @@ using namespace mlir;
 struct CanonicalizeDot : public OpRewritePattern<hlo::DotGeneralOp> {
   using OpRewritePattern::OpRewritePattern;
 
+  /// [M,K] x [K,N] or [B,M,K] x [B,K,N], or with the rhs as [N,K] or
+  /// [B,N,K] (contracted on its minor dim) or the lhs as [K,M] or [B,K,M]
+  /// (contracted on its major dim) where `transposableOperand` allows.
   static bool isCanonical(hlo::DotGeneralOp op) {
     hlo::DotDimensionNumbersAttr dn = op.getDotDimensionNumbers();
     int64_t lhsRank = op.getLhs().getType().getRank();
@@ -35,10 +39,49 @@ struct CanonicalizeDot : public OpRewritePattern<hlo::DotGeneralOp> {
                       lc = dn.getLhsContracting(), rc = dn.getRhsContracting();
     if (lc.size() != 1 || rc.size() != 1)
       return false;
+    bool majorLc =
+        transposableOperand(op.getLhs(), true) && lc[0] == lhsRank - 2;
+    bool minorRc =
+        transposableOperand(op.getRhs(), false) && rc[0] == rhsRank - 1;
     if (lb.empty())
-      return lhsRank == 2 && rhsRank == 2 && lc[0] == 1 && rc[0] == 0;
+      return lhsRank == 2 && rhsRank == 2 && (lc[0] == 1 || majorLc) &&
+             (rc[0] == 0 || minorRc);
     return lhsRank == 3 && rhsRank == 3 && lb.size() == 1 && lb[0] == 0 &&
-           rb[0] == 0 && lc[0] == 2 && rc[0] == 1;
+           rb[0] == 0 && (lc[0] == 2 || majorLc) && (rc[0] == 1 || minorRc);
+  }
+
+  /// The MXU kernel reads an f32 or bf16 operand in the other order than
+  /// its canonical one (an lhs contracted on its major dim, an rhs on its
+  /// minor dim) as it is stored, transposing its 128x128 blocks on the XLU
+  /// (docs/codegen.md), when it is stored in row-major order in whole
+  /// 128x128 blocks: an rhs's N (its second-minor dim), an lhs's K and M
+  /// multiples of 128 (a ragged one would need a padded copy the memory
+  /// plan does not have).
+  static bool transposableOperand(Value v, bool lhs) {
+    auto type = cast<RankedTensorType>(v.getType());
+    Type elem = type.getElementType();
+    int64_t rank = type.getRank();
+    if (!(elem.isF32() || elem.isBF16()) || rank < 2 ||
+        type.getDimSize(rank - 2) % 128 != 0 ||
+        (lhs && type.getDimSize(rank - 1) % 128 != 0))
+      return false;
+    mlir::StringAttr recorded = layout::recordedLayoutAttr(v);
+    if (!recorded || recorded.getValue().empty())
+      return true;
+    FailureOr<layout::TiledLayout> stored = layout::recordedLayout(v);
+    return succeeded(stored) &&
+           stored->minorToMajor == layout::descendingOrder(type.getRank());
+  }
+
+  /// Whether `v`'s dims are in the order `first`, `second`, `third` of its
+  /// groups, one dim each (the batch group possibly empty).
+  static bool inOrder(ArrayRef<int64_t> first, ArrayRef<int64_t> second,
+                      ArrayRef<int64_t> third) {
+    SmallVector<int64_t> dims(first);
+    llvm::append_range(dims, second);
+    llvm::append_range(dims, third);
+    return first.size() <= 1 && second.size() == 1 && third.size() == 1 &&
+           llvm::equal(dims, llvm::seq<int64_t>(0, dims.size()));
   }
 
   LogicalResult matchAndRewrite(hlo::DotGeneralOp op,
@@ -57,19 +100,32 @@ struct CanonicalizeDot : public OpRewritePattern<hlo::DotGeneralOp> {
     bool batched = !lb.empty();
     Location loc = op.getLoc();
 
+    // An lhs already in (batch, contracting, free) order or an rhs in
+    // (batch, free, contracting) order stays so (the kernel transposes its
+    // blocks) rather than being transposed in HBM.
+    bool transposedLhs =
+        inOrder(lb, lc, lf) && transposableOperand(op.getLhs(), true);
+    bool transposedRhs =
+        inOrder(rb, rf, rc) && transposableOperand(op.getRhs(), false);
     SmallVector<int64_t> lhsPerm(lb), rhsPerm(rb);
-    llvm::append_range(lhsPerm, lf);
-    llvm::append_range(lhsPerm, lc);
-    llvm::append_range(rhsPerm, rc);
-    llvm::append_range(rhsPerm, rf);
+    llvm::append_range(lhsPerm, transposedLhs ? lc : lf);
+    llvm::append_range(lhsPerm, transposedLhs ? lf : lc);
+    llvm::append_range(rhsPerm, transposedRhs ? rf : rc);
+    llvm::append_range(rhsPerm, transposedRhs ? rc : rf);
     SmallVector<int64_t> lhsShape, rhsShape, outShape;
     if (batched) {
       lhsShape.push_back(batch);
       rhsShape.push_back(batch);
       outShape.push_back(batch);
     }
-    llvm::append_values(lhsShape, m, k);
-    llvm::append_values(rhsShape, k, n);
+    if (transposedLhs)
+      llvm::append_values(lhsShape, k, m);
+    else
+      llvm::append_values(lhsShape, m, k);
+    if (transposedRhs)
+      llvm::append_values(rhsShape, n, k);
+    else
+      llvm::append_values(rhsShape, k, n);
     llvm::append_values(outShape, m, n);
     Value lhs = relayoutOperand(rewriter, loc, op.getLhs(), lhsPerm, lhsShape);
     Value rhs = relayoutOperand(rewriter, loc, op.getRhs(), rhsPerm, rhsShape);
@@ -77,7 +133,8 @@ struct CanonicalizeDot : public OpRewritePattern<hlo::DotGeneralOp> {
     int64_t b = batched ? 1 : 0;
     auto dims = hlo::DotDimensionNumbersAttr::get(
         getContext(), batched ? ArrayRef<int64_t>{0} : ArrayRef<int64_t>{},
-        batched ? ArrayRef<int64_t>{0} : ArrayRef<int64_t>{}, {b + 1}, {b});
+        batched ? ArrayRef<int64_t>{0} : ArrayRef<int64_t>{},
+        {transposedLhs ? b : b + 1}, {transposedRhs ? b + 1 : b});
     RankedTensorType type = op.getType();
     auto dot =
         hlo::DotGeneralOp::create(rewriter, loc, type.clone(outShape), lhs, rhs,

@@ -189,16 +189,21 @@ def DecomposeDots : Pass<"tpuc-decompose-dots"> {
     group is a dim of 1, so rank-1 operands become one-row or one-column
     matrices). The result, (batch, lhs free, rhs free) in both forms, is
     reshaped back. The precision_config stays on the dot. Dots already in
-    the form are left alone.
+    the form are left alone. Exceptions: an f32 or bf16 operand stored
+    row-major in the other order, one dim per group (the rhs as `[N,K]` /
+    `[B,N,K]` with N a multiple of 128, the input gradient dy . W^T; the
+    lhs as `[K,M]` / `[B,K,M]` with K and M multiples of 128, the weight
+    gradient x^T . dy), stays so: the MXU kernel transposes its 128x128
+    blocks on the XLU while staging them.
 
     ```mlir
-    // Before: the input gradient dy . W^T.
-    %d = hlo.dot_general %dy, %w, dims = <lhs_contracting = [1], rhs_contracting = [1]>
-         : (tensor<16x128xf32>, tensor<256x128xf32>) -> tensor<16x256xf32>
+    // Before: a weight gradient x^T . dy whose M (200) is not whole blocks.
+    %g = hlo.dot_general %x, %dy, dims = <lhs_contracting = [0], rhs_contracting = [0]>
+         : (tensor<16x200xf32>, tensor<16x128xf32>) -> tensor<200x128xf32>
     // After:
-    %wt = hlo.transpose %w, dims = [1, 0] : (tensor<256x128xf32>) -> tensor<128x256xf32>
-    %d = hlo.dot_general %dy, %wt, dims = <lhs_contracting = [1], rhs_contracting = [0]>
-         : (tensor<16x128xf32>, tensor<128x256xf32>) -> tensor<16x256xf32>
+    %xt = hlo.transpose %x, dims = [1, 0] : (tensor<16x200xf32>) -> tensor<200x16xf32>
+    %g = hlo.dot_general %xt, %dy, dims = <lhs_contracting = [1], rhs_contracting = [0]>
+         : (tensor<200x16xf32>, tensor<16x128xf32>) -> tensor<200x128xf32>
     ```
   }];
   let dependentDialects = ["::tpuc::hlo::HloDialect"];

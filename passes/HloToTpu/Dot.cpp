@@ -2,7 +2,10 @@
 //
 // Part of tpuc-convert-hlo-to-tpu; see Lowering.h and docs/codegen.md.
 // tpuc-decompose-dots has already rewritten every dot_general into
-// [M,K] x [K,N] or [B,M,K] x [B,K,N].
+// [M,K] x [K,N] or [B,M,K] x [B,K,N], or with the rhs as [N,K] or
+// [B,N,K] (N % 128 == 0), or the lhs as [K,M] or [B,K,M] (K and M
+// multiples of 128): their 128x128 blocks are transposed on the XLU while
+// staged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,18 +32,34 @@ SmallVector<std::pair<int64_t, int64_t>> productsOf(int64_t splits) {
   return products;
 }
 
-bool isCanonicalDot(hlo::DotGeneralOp op) {
+/// Whether `op` is a form the kernel takes, and whether its operands are
+/// transposed: a float rhs [N,K] or [B,N,K] with N a multiple of 128, a
+/// float lhs [K,M] or [B,K,M] with K and M multiples of 128 (whole blocks:
+/// no block reads past its buffer). VLD widens bf16 to 32-bit lanes, so
+/// VTRANSPOSE transposes either.
+bool isCanonicalDot(hlo::DotGeneralOp op, bool &transposedLhs,
+                    bool &transposedRhs) {
   hlo::DotDimensionNumbersAttr dn = op.getDotDimensionNumbers();
-  int64_t rank = op.getLhs().getType().getRank();
+  RankedTensorType lhs = op.getLhs().getType();
+  int64_t rank = lhs.getRank();
   if (op.getRhs().getType().getRank() != rank ||
       dn.getLhsContracting().size() != 1 || dn.getRhsContracting().size() != 1)
     return false;
+  int64_t lc = dn.getLhsContracting()[0], rc = dn.getRhsContracting()[0];
+  auto isFloat = [](RankedTensorType t) {
+    return t.getElementType().isF32() || t.getElementType().isBF16();
+  };
+  transposedRhs = rc == rank - 1 && isFloat(op.getRhs().getType()) &&
+                  op.getRhs().getType().getDimSize(rank - 2) % kLanes == 0;
+  transposedLhs = lc == rank - 2 && isFloat(lhs) &&
+                  lhs.getDimSize(rank - 1) % kLanes == 0 &&
+                  lhs.getDimSize(rank - 2) % kLanes == 0;
+  bool lhsOk = lc == rank - 1 || transposedLhs;
   if (rank == 2)
-    return dn.getLhsBatch().empty() && dn.getLhsContracting()[0] == 1 &&
-           dn.getRhsContracting()[0] == 0;
+    return dn.getLhsBatch().empty() && lhsOk && (rc == 0 || transposedRhs);
   return rank == 3 && dn.getLhsBatch().size() == 1 &&
-         dn.getLhsBatch()[0] == 0 && dn.getRhsBatch()[0] == 0 &&
-         dn.getLhsContracting()[0] == 2 && dn.getRhsContracting()[0] == 1;
+         dn.getLhsBatch()[0] == 0 && dn.getRhsBatch()[0] == 0 && lhsOk &&
+         (rc == 1 || transposedRhs);
 }
 
 } // namespace
@@ -97,6 +116,10 @@ private:
   void splitTiles(const VBuf &stage, Value src, int64_t srcTile,
                   ArrayRef<VBuf> dst, Value dstOff, int64_t tiles,
                   function_ref<Value(Value, Value)> mask);
+  void splitReg(Value x, ArrayRef<VBuf> dst, Value off);
+  Value maskWeightRows(Value x, Value kLeft, Value t);
+  void prepareTransposedWeights(Value slot, Value wOff, Value kLeft);
+  void prepareTransposedLhs(Value slot, Value kLeft);
   Value prepareOperands(Value slot, Value k);
   void issueProducts(Value slot, Value wOff, Value cslot, bool first);
   void step(Value j, const Job &job, Value k, bool first, bool last,
@@ -112,6 +135,15 @@ private:
   int64_t nb = 1, K = 0, D = 128, blocks = 1, mt = 0, kt = 0, nt = 0;
   int64_t kSteps = 0, nTiles = 0, splits = 1, groups = 1;
   bool raggedK = false, outBf16 = false, prepA = false, prepB = false;
+  // A transposed rhs is read as [N,K] blocks of 128x128 (`subBlocks` per
+  // D-row weight block), `btColTiles` 128-wide K tiles per row.
+  bool transB = false;
+  int64_t subBlocks = 1, btColTiles = 0;
+  // A transposed lhs [K,M] is read as one DMA per K block of 128 rows and
+  // the M panel's `panelBlocks` 128-wide column tiles (`atColTiles` per
+  // row); its panels are whole 128-row blocks (`rowAlign`).
+  bool transA = false;
+  int64_t atColTiles = 0, panelBlocks = 1, rowAlign = kSublanes;
   SmallVector<std::pair<int64_t, int64_t>> products;
   int64_t panelTiles = 1, mb = 8, parts = 1, partTiles = 1;
   MxuSplit split;
@@ -122,7 +154,7 @@ private:
           wStageSlot = 0;
   int64_t kWeightBytes = 0;
   int64_t rowSplit = 1, pieces = 1, pieceTiles = 1;
-  Value a, bsrc, out;
+  Value asrc, bsrc, out;
   SmallVector<VBuf> lhs, wStage, cp, cSmall, cOut;
   SmallVector<SmallVector<VBuf>> w;
   VBuf lhsStage;
@@ -133,7 +165,7 @@ LogicalResult DotKernel::plan() {
   lhsType = cast<RankedTensorType>(op.getLhs().getType());
   rhsType = cast<RankedTensorType>(op.getRhs().getType());
   type = cast<RankedTensorType>(op.getType());
-  if (!isCanonicalDot(op))
+  if (!isCanonicalDot(op, transA, transB))
     return unsupported(op, "other than [M,K] x [K,N] or [B,M,K] x [B,K,N] "
                            "(tpuc-decompose-dots makes that form)");
   inElem = lhsType.getElementType();
@@ -145,13 +177,17 @@ LogicalResult DotKernel::plan() {
 
   int64_t rank = lhsType.getRank();
   nb = rank == 3 ? lhsType.getDimSize(0) : 1;
-  K = lhsType.getDimSize(rank - 1);
+  K = lhsType.getDimSize(transA ? rank - 2 : rank - 1);
   ga = geometryOf(lhsType), gb = geometryOf(rhsType), gc = geometryOf(type);
   // kt and nt count 128-wide tiles of K and N; a D x D MXU takes D/128
   // (`blocks`) of them at a time: kSteps steps along K, nTiles weight
   // tiles along N.
   D = l.mxuDim(), blocks = l.mxuBlocks();
-  mt = ga.rowTiles, kt = ga.colTiles, nt = gb.colTiles;
+  mt = transA ? gc.rowTiles : ga.rowTiles;
+  kt = transA ? ceilDiv(K, kLanes) : ga.colTiles;
+  atColTiles = ga.colTiles, rowAlign = transA ? kLanes : kSublanes;
+  nt = transB ? ceilDiv(gb.rows, kLanes) : gb.colTiles;
+  subBlocks = D / kLanes, btColTiles = gb.colTiles;
   kSteps = ceilDiv(K, D), nTiles = ceilDiv(nt, blocks);
   raggedK = K % D != 0;
   outBf16 = outElem.isBF16();
@@ -162,22 +198,27 @@ LogicalResult DotKernel::plan() {
                : 1;
   products = productsOf(splits);
   // Operands the MXU cannot read as they are go through the VPU: f32 ones
-  // are split, and a ragged K is zeroed past its end on both sides.
-  prepA = !inElem.isBF16() || raggedK;
-  prepB = prepA;
+  // are split, transposed ones transposed, and a ragged K is zeroed past
+  // its end on both sides.
+  prepA = !inElem.isBF16() || raggedK || transA;
+  prepB = !inElem.isBF16() || raggedK || transB;
   kWeightBytes = D * D * 2;
   aTile = ga.tileBytes(), bTile = gb.tileBytes(), cTile = gc.tileBytes();
-  aBatch = mt * kt * aTile, cBatch = mt * nt * cTile;
-  // B as the kernel reads it: kSteps whole D-row weight tiles per batch.
+  cBatch = mt * nt * cTile;
+  // B as the kernel reads it: kSteps whole D-row weight tiles per batch,
+  // or a transposed B as it is.
   wRowTiles = D / kSublanes;
-  bBatch = kSteps * wRowTiles * nt * bTile;
+  bBatch = transB ? gb.rowTiles * btColTiles * bTile
+                  : kSteps * wRowTiles * nt * bTile;
+  aBatch = transA ? ga.rowTiles * atColTiles * aTile : mt * kt * aTile;
 
   if (failed(EpilogueKernel::take(l, op.getResult(), ep)))
     return failure();
   if (failed(chooseBlocking()))
     return failure();
-  split = l.splitForMxus(groups, mb);
+  split = l.splitForMxus(groups, mb, rowAlign);
   parts = split.parts, partTiles = panelTiles / parts;
+  panelBlocks = mb / kLanes;
 
   // Jobs: (batch, M panel, column group) in that nesting, flattened so
   // that the last step of a job can prefetch the next job's first one.
@@ -215,16 +256,18 @@ LogicalResult DotKernel::chooseBlocking() {
   int64_t mxus = std::max<int64_t>(l.spec.machine.mxu_count(), 1);
   // The largest M panel (row tiles, a divisor of mt) that fits with g N
   // tiles per job, or 0.
+  int64_t align = rowAlign / kSublanes;
   auto panelFor = [&](int64_t g) -> int64_t {
     for (int64_t d = std::min<int64_t>(mt, 1024); d >= 1; --d)
-      if (mt % d == 0 && vmemNeed(d * kSublanes, g) <= budget)
+      if (mt % d == 0 && d % align == 0 &&
+          vmemNeed(d * kSublanes, g) <= budget)
         return d;
     return 0;
   };
   // MXU row-passes per M row of the whole dot: every column group's busiest
   // MXU runs ceil(g * parts / mxus) tasks of rows / parts rows.
   auto mxuWork = [&](int64_t g, int64_t d) {
-    MxuSplit s = l.splitForMxus(g, d * kSublanes);
+    MxuSplit s = l.splitForMxus(g, d * kSublanes, rowAlign);
     return static_cast<double>(ceilDiv(nTiles, g) *
                                ceilDiv(g * s.parts, s.mxus)) /
            s.parts;
@@ -233,7 +276,7 @@ LogicalResult DotKernel::chooseBlocking() {
   groups = fewest, panelTiles = panelFor(fewest);
   if (panelTiles == 0) {
     // One row tile past the budget still runs when it fits at all.
-    panelTiles = 1, mb = kSublanes;
+    panelTiles = align, mb = rowAlign;
     if (vmemNeed(mb, groups) > vmemBytes)
       return op.emitError() << "the kernel for 'hlo.dot_general' needs "
                             << vmemNeed(mb, groups) << " bytes of VMEM but "
@@ -308,16 +351,17 @@ LogicalResult DotKernel::allocate() {
   FailureOr<Value> am = l.memOf(op.getLhs()), bm = l.memOf(op.getRhs());
   if (failed(am) || failed(bm))
     return failure();
-  a = *am;
   // With an epilogue the kernel writes the epilogue's roots instead.
   if (!ep) {
     out = l.allocHbm(type, op.getLoc());
     l.hbm[op.getResult()] = out;
   }
   // With a ragged K, B's last weight tile would read past its buffer: copy
-  // B into one padded to whole D-row tiles (the rows past K are masked).
-  bsrc = *bm;
-  if (raggedK) {
+  // B into one padded to whole D-row tiles (the rows past K are masked). A
+  // transposed operand reads whole 128x128 blocks (past K's last one with
+  // D = 256, the last again: the mask zeroes it), which stay inside.
+  asrc = *am, bsrc = *bm;
+  if (raggedK && !transB) {
     int64_t rank = rhsType.getRank();
     SmallVector<int64_t> shape(rhsType.getShape());
     shape[rank - 2] = kSteps * D;
@@ -414,7 +458,25 @@ void DotKernel::when(Value flag, function_ref<void()> body) {
 void DotKernel::fetch(const Job &job, Value k, Value slot) {
   const VBuf &ad = prepA ? lhsStage : lhs[0];
   int64_t adSlot = prepA ? lhsStageSlot : lhsSlot;
-  for (int64_t j = 0; j < blocks; ++j) {
+  // A transposed A: block j of step k is A^T's 16 row tiles of K block
+  // k*blocks + j and the panel's column tiles, staged as [blocks][16 row
+  // tiles][panelBlocks column tiles].
+  int64_t blockRows = kLanes / kSublanes;
+  for (int64_t j = 0; transA && j < blocks; ++j) {
+    Value kblock = l.add(l.mul(k, blocks), j);
+    if (kt % blocks != 0 && j > 0)
+      kblock = minOf(kblock, kt - 1);
+    Value aOff = l.add(
+        l.add(l.mul(job.batch, aBatch),
+              l.mul(kblock, blockRows * atColTiles * aTile)),
+        l.mul(job.panel, panelBlocks * aTile));
+    l.dma(asrc, aOff, ad.arena,
+          l.add(l.mul(slot, adSlot),
+                ad.offset + j * blockRows * panelBlocks * aTile),
+          blockRows, panelBlocks * aTile, atColTiles * aTile,
+          panelBlocks * aTile, kSemLhs);
+  }
+  for (int64_t j = 0; !transA && j < blocks; ++j) {
     Value kcol = l.add(l.mul(k, blocks), j);
     if (kt % blocks != 0 && j > 0)
       kcol = minOf(kcol, kt - 1);
@@ -422,7 +484,7 @@ void DotKernel::fetch(const Job &job, Value k, Value slot) {
       Value aOff = l.add(l.add(l.mul(job.batch, aBatch),
                                l.mul(job.panel, panelTiles * kt * aTile)),
                          l.add(l.mul(kcol, aTile), q * partTiles * kt * aTile));
-      l.dma(a, aOff, ad.arena,
+      l.dma(asrc, aOff, ad.arena,
             l.add(l.mul(slot, adSlot), ad.offset + slotTile(q, j) * aTile),
             partTiles, aTile, kt * aTile, aTile, kSemLhs);
     }
@@ -430,6 +492,28 @@ void DotKernel::fetch(const Job &job, Value k, Value slot) {
   for (int64_t g = 0; g < groups; ++g) {
     const VBuf &wd = prepB ? wStage[g] : w[g][0];
     int64_t wdSlot = prepB ? wStageSlot : kWeightBytes;
+    if (transB) {
+      // Block j of the weight tile is B[kD..kD+D, column tile c] = the
+      // transposed 128x128 blocks Bt[c, k*subBlocks + h]; past K's last
+      // column tile the block is read again (the mask zeroes its rows).
+      for (int64_t j = 0; j < blocks; ++j)
+        for (int64_t h = 0; h < subBlocks; ++h) {
+          Value kcol = l.add(l.mul(k, subBlocks), h);
+          if (btColTiles % subBlocks != 0 && h > 0)
+            kcol = minOf(kcol, btColTiles - 1);
+          int64_t blockRows = kLanes / kSublanes;
+          Value bOff = l.add(
+              l.add(l.mul(job.batch, bBatch),
+                    l.mul(colTile(job.cols[g], j),
+                          blockRows * btColTiles * bTile)),
+              l.mul(kcol, bTile));
+          l.dma(bsrc, bOff, wd.arena,
+                l.add(l.mul(slot, wdSlot),
+                      wd.offset + (j * wRowTiles + h * blockRows) * bTile),
+                blockRows, bTile, btColTiles * bTile, bTile, kSemW);
+        }
+      continue;
+    }
     for (int64_t j = 0; j < blocks; ++j) {
       Value bOff = l.add(
           l.add(l.mul(job.batch, bBatch), l.mul(k, wRowTiles * nt * bTile)),
@@ -488,22 +572,98 @@ void DotKernel::writePiece(const Job &job, Value cslot, int64_t p) {
 void DotKernel::splitTiles(const VBuf &stage, Value src, int64_t srcTile,
                            ArrayRef<VBuf> dst, Value dstOff, int64_t tiles,
                            function_ref<Value(Value, Value)> mask) {
-  Type bf16 = l.b.getBF16Type();
   l.loop(tiles, [&](Value t) {
     Value x = l.vload(stage, l.add(src, l.mul(t, srcTile)));
     if (mask)
       x = mask(x, t);
-    for (int64_t s = 0; s < splits; ++s) {
-      Value piece = x;
-      if (s + 1 < splits) {
-        Value rounded = tpu::VConvertOp::create(
-            l.b, l.loc, VectorType::get({8, 128}, bf16), x);
-        piece = tpu::VConvertOp::create(l.b, l.loc, l.f32Reg(), rounded);
-        x = tpu::VSubOp::create(l.b, l.loc, x, piece);
-      }
-      l.vstore(piece, dst[s], l.add(dstOff, l.mul(t, kBf16Tile)));
-    }
+    splitReg(x, dst, l.add(dstOff, l.mul(t, kBf16Tile)));
   });
+}
+
+/// One vreg of f32 rows into its bf16 pieces at `off` of each of `dst`.
+void DotKernel::splitReg(Value x, ArrayRef<VBuf> dst, Value off) {
+  Type bf16 = l.b.getBF16Type();
+  for (int64_t s = 0; s < splits; ++s) {
+    Value piece = x;
+    if (s + 1 < splits) {
+      Value rounded = tpu::VConvertOp::create(
+          l.b, l.loc, VectorType::get({8, 128}, bf16), x);
+      piece = tpu::VConvertOp::create(l.b, l.loc, l.f32Reg(), rounded);
+      x = tpu::VSubOp::create(l.b, l.loc, x, piece);
+    }
+    l.vstore(piece, dst[s], off);
+  }
+}
+
+/// Row tile `t` of a step's weight block with the rows past K zeroed
+/// (`kLeft` of them remain at the step's first row).
+Value DotKernel::maskWeightRows(Value x, Value kLeft, Value t) {
+  if (!raggedK)
+    return x;
+  return l.maskBelow(x, tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg()),
+                     l.sub(kLeft, l.mul(t, kSublanes)), 0.0);
+}
+
+/// A transposed A's staged 128x128 blocks of slot `slot` through the XLU:
+/// block (j, c) holds K columns 128j.. of panel rows 128c.., which go to
+/// the part holding them (parts are whole 128-row blocks), masked past K
+/// and split into the LHS pieces.
+void DotKernel::prepareTransposedLhs(Value slot, Value kLeft) {
+  int64_t blockRows = kLanes / kSublanes;
+  Type reg = l.f32Reg();
+  for (int64_t j = 0; j < blocks; ++j)
+    l.loop(panelBlocks, [&](Value c) {
+      Value src = l.add(l.mul(slot, lhsStageSlot),
+                        l.add(l.mul(c, aTile),
+                              j * blockRows * panelBlocks * aTile));
+      SmallVector<Value> rows;
+      for (int64_t r = 0; r < blockRows; ++r)
+        rows.push_back(
+            l.vload(lhsStage, l.add(src, r * panelBlocks * aTile)));
+      auto tr = tpu::VTransposeOp::create(
+          l.b, l.loc, SmallVector<Type>(blockRows, reg), rows);
+      // Row tile 16c of the panel is row tile (16c mod partTiles) of part
+      // 16c / partTiles.
+      Value first = l.mul(c, blockRows);
+      Value q = l.div(first, partTiles);
+      Value inPart = l.sub(first, l.mul(q, partTiles));
+      Value dst = l.add(
+          l.mul(slot, lhsSlot),
+          l.mul(l.add(l.mul(l.add(l.mul(q, blocks), j), partTiles), inPart),
+                kBf16Tile));
+      for (int64_t r = 0; r < blockRows; ++r) {
+        Value x = tr.getResult(r);
+        if (raggedK)
+          x = l.maskBelow(x, tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg()),
+                          l.sub(kLeft, l.c(j * kLanes)), 0.0);
+        splitReg(x, lhs, l.add(dst, r * kBf16Tile));
+      }
+    });
+}
+
+/// A transposed B's staged 128x128 blocks of slot `slot` through the XLU
+/// (16 vregs in, 16 out), masked and split into the weight pieces.
+void DotKernel::prepareTransposedWeights(Value slot, Value wOff,
+                                         Value kLeft) {
+  int64_t blockRows = kLanes / kSublanes;
+  Type reg = l.f32Reg();
+  for (int64_t g = 0; g < groups; ++g)
+    for (int64_t jb = 0; jb < blocks; ++jb)
+      l.loop(subBlocks, [&](Value h) {
+        Value first = l.add(l.mul(h, blockRows), jb * wRowTiles);
+        Value src = l.add(l.mul(slot, wStageSlot), l.mul(first, bTile));
+        SmallVector<Value> rows;
+        for (int64_t r = 0; r < blockRows; ++r)
+          rows.push_back(l.vload(wStage[g], l.add(src, r * bTile)));
+        auto tr = tpu::VTransposeOp::create(
+            l.b, l.loc, SmallVector<Type>(blockRows, reg), rows);
+        Value dst = l.add(wOff, l.mul(first, kBf16Tile));
+        for (int64_t r = 0; r < blockRows; ++r) {
+          Value t = l.add(l.sub(first, l.c(jb * wRowTiles)), r);
+          splitReg(maskWeightRows(tr.getResult(r), kLeft, t), w[g],
+                   l.add(dst, r * kBf16Tile));
+        }
+      });
 }
 
 /// The step's operands in slot `slot` as the MXU reads them: split into
@@ -512,7 +672,9 @@ void DotKernel::splitTiles(const VBuf &stage, Value src, int64_t srcTile,
 /// weight slot offset.
 Value DotKernel::prepareOperands(Value slot, Value k) {
   Value kLeft = raggedK ? l.sub(l.c(K), l.mul(k, D)) : Value();
-  if (prepA) {
+  if (transA) {
+    prepareTransposedLhs(slot, kLeft);
+  } else if (prepA) {
     auto prepare = [&](int64_t from, int64_t tiles, int64_t j) {
       splitTiles(lhsStage, l.add(l.mul(slot, lhsStageSlot), from * aTile),
                  aTile, lhs, l.add(l.mul(slot, lhsSlot), from * kBf16Tile),
@@ -532,18 +694,16 @@ Value DotKernel::prepareOperands(Value slot, Value k) {
           prepare(slotTile(q, jb), partTiles, jb);
   }
   Value wOff = l.mul(slot, kWeightBytes);
-  if (prepB)
+  if (transB)
+    prepareTransposedWeights(slot, wOff, kLeft);
+  else if (prepB)
     for (int64_t g = 0; g < groups; ++g)
       for (int64_t jb = 0; jb < blocks; ++jb)
         splitTiles(wStage[g],
                    l.add(l.mul(slot, wStageSlot), jb * wRowTiles * bTile),
                    bTile, w[g], l.add(wOff, jb * wRowTiles * kBf16Tile),
-                   wRowTiles, [&](Value x, Value t) -> Value {
-                     if (!raggedK)
-                       return x;
-                     return l.maskBelow(
-                         x, tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg()),
-                         l.sub(kLeft, l.mul(t, kSublanes)), 0.0);
+                   wRowTiles, [&](Value x, Value t) {
+                     return maskWeightRows(x, kLeft, t);
                    });
   return wOff;
 }
@@ -594,8 +754,8 @@ void DotKernel::issueProducts(Value slot, Value wOff, Value cslot, bool first) {
 /// previous job's C, prepare and multiply.
 void DotKernel::step(Value j, const Job &job, Value k, bool first, bool last,
                      ArrayRef<int64_t> writes) {
-  l.wait(kSemLhs, parts * blocks);
-  l.wait(kSemW, groups * blocks);
+  l.wait(kSemLhs, transA ? blocks : parts * blocks);
+  l.wait(kSemW, groups * blocks * (transB ? subBlocks : 1));
   Value s = l.add(l.mul(j, kSteps), k);
   Value slot = l.rem(s, 2);
   if (!last)

@@ -45,29 +45,86 @@ func.func @forward(%x: tensor<16x256xf32>, %w: tensor<256x128xf32>) -> tensor<16
 
 // -----
 
-// Weight gradient dot(x, dy), contracting the batch rows: x is transposed.
+// Weight gradient dot(x, dy), contracting the batch rows: an f32 x whose
+// K (128) and M (256) are whole 128-wide blocks stays [K,M] (the MXU
+// kernel transposes its 128x128 blocks on the XLU while it stages them).
 // CHECK-LABEL: func.func @weight_grad
-// CHECK-SAME: (%[[X:.+]]: tensor<16x256xf32>, %[[DY:.+]]: tensor<16x128xf32>)
-// CHECK-NEXT: %[[XT:.+]] = hlo.transpose %[[X]], dims = [1, 0] : (tensor<16x256xf32>) -> tensor<256x16xf32>
-// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[XT]], %[[DY]], dims = <lhs_contracting = [1], rhs_contracting = [0]> {{.*}}: (tensor<256x16xf32>, tensor<16x128xf32>) -> tensor<256x128xf32>
+// CHECK-SAME: (%[[X:.+]]: tensor<128x256xf32>, %[[DY:.+]]: tensor<128x128xf32>)
+// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[X]], %[[DY]], dims = <lhs_contracting = [0], rhs_contracting = [0]> {{.*}}: (tensor<128x256xf32>, tensor<128x128xf32>) -> tensor<256x128xf32>
 // CHECK-NEXT: return %[[D]]
-func.func @weight_grad(%x: tensor<16x256xf32>, %dy: tensor<16x128xf32>) -> tensor<256x128xf32> {
-  %d = hlo.dot_general %x, %dy, dims = <lhs_contracting = [0], rhs_contracting = [0]> {precision_config = [#hlo<precision HIGHEST>, #hlo<precision HIGHEST>]} : (tensor<16x256xf32>, tensor<16x128xf32>) -> tensor<256x128xf32>
+func.func @weight_grad(%x: tensor<128x256xf32>, %dy: tensor<128x128xf32>) -> tensor<256x128xf32> {
+  %d = hlo.dot_general %x, %dy, dims = <lhs_contracting = [0], rhs_contracting = [0]> {precision_config = [#hlo<precision HIGHEST>, #hlo<precision HIGHEST>]} : (tensor<128x256xf32>, tensor<128x128xf32>) -> tensor<256x128xf32>
   return %d : tensor<256x128xf32>
 }
 
 // -----
 
-// Input gradient dot(dy, W) contracting both minor dims: W is transposed.
-// The precision config stays on the dot.
+// With M = 200 or K = 16 (not whole 128-wide blocks) x is transposed.
+// CHECK-LABEL: func.func @weight_grad_ragged_m
+// CHECK-SAME: (%[[X:.+]]: tensor<16x200xf32>, %[[DY:.+]]: tensor<16x128xf32>)
+// CHECK-NEXT: %[[XT:.+]] = hlo.transpose %[[X]], dims = [1, 0] : (tensor<16x200xf32>) -> tensor<200x16xf32>
+// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[XT]], %[[DY]], dims = <lhs_contracting = [1], rhs_contracting = [0]> : (tensor<200x16xf32>, tensor<16x128xf32>) -> tensor<200x128xf32>
+// CHECK-NEXT: return %[[D]]
+func.func @weight_grad_ragged_m(%x: tensor<16x200xf32>, %dy: tensor<16x128xf32>) -> tensor<200x128xf32> {
+  %d = hlo.dot_general %x, %dy, dims = <lhs_contracting = [0], rhs_contracting = [0]> : (tensor<16x200xf32>, tensor<16x128xf32>) -> tensor<200x128xf32>
+  return %d : tensor<200x128xf32>
+}
+
+// -----
+
+// Input gradient dot(dy, W) contracting both minor dims: an f32 W stays
+// [N,K] (the MXU kernel transposes its 128x128 blocks on the XLU while it
+// stages them). The precision config stays on the dot.
 // CHECK-LABEL: func.func @input_grad
 // CHECK-SAME: (%[[DY:.+]]: tensor<16x128xf32>, %[[W:.+]]: tensor<256x128xf32>)
-// CHECK-NEXT: %[[WT:.+]] = hlo.transpose %[[W]], dims = [1, 0] : (tensor<256x128xf32>) -> tensor<128x256xf32>
-// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[DY]], %[[WT]], dims = <lhs_contracting = [1], rhs_contracting = [0]> {precision_config = [#hlo<precision HIGH>, #hlo<precision DEFAULT>]} : (tensor<16x128xf32>, tensor<128x256xf32>) -> tensor<16x256xf32>
+// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[DY]], %[[W]], dims = <lhs_contracting = [1], rhs_contracting = [1]> {precision_config = [#hlo<precision HIGH>, #hlo<precision DEFAULT>]} : (tensor<16x128xf32>, tensor<256x128xf32>) -> tensor<16x256xf32>
 // CHECK-NEXT: return %[[D]]
 func.func @input_grad(%dy: tensor<16x128xf32>, %w: tensor<256x128xf32>) -> tensor<16x256xf32> {
   %d = hlo.dot_general %dy, %w, dims = <lhs_contracting = [1], rhs_contracting = [1]> {precision_config = [#hlo<precision HIGH>, #hlo<precision DEFAULT>]} : (tensor<16x128xf32>, tensor<256x128xf32>) -> tensor<16x256xf32>
   return %d : tensor<16x256xf32>
+}
+
+// -----
+
+// The same with bf16 operands: VLD widens bf16 to 32-bit lanes, so the
+// kernel transposes them alike.
+// CHECK-LABEL: func.func @input_grad_bf16
+// CHECK-SAME: (%[[DY:.+]]: tensor<16x128xbf16>, %[[W:.+]]: tensor<256x128xbf16>)
+// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[DY]], %[[W]], dims = <lhs_contracting = [1], rhs_contracting = [1]> : (tensor<16x128xbf16>, tensor<256x128xbf16>) -> tensor<16x256xf32>
+// CHECK-NEXT: return %[[D]]
+func.func @input_grad_bf16(%dy: tensor<16x128xbf16>, %w: tensor<256x128xbf16>) -> tensor<16x256xf32> {
+  %d = hlo.dot_general %dy, %w, dims = <lhs_contracting = [1], rhs_contracting = [1]> : (tensor<16x128xbf16>, tensor<256x128xbf16>) -> tensor<16x256xf32>
+  return %d : tensor<16x256xf32>
+}
+
+// -----
+
+// An f32 rhs stored column-major ({0,1}) is transposed (a view of its
+// bytes), as is one whose contracting dims are several.
+// CHECK-LABEL: func.func @input_grad_col_major
+// CHECK: hlo.transpose %{{.+}}, dims = [1, 0] : (tensor<256x128xf32>) -> tensor<128x256xf32>
+// CHECK: hlo.dot_general {{.+}} rhs_contracting = [0]> : (tensor<16x128xf32>, tensor<128x256xf32>)
+// CHECK: hlo.transpose %{{.+}}, dims = [1, 2, 0] : (tensor<64x8x4xf32>) -> tensor<8x4x64xf32>
+func.func @input_grad_col_major(%dy: tensor<16x128xf32>, %w: tensor<256x128xf32> {hlo.layout = "{0,1}"}, %v: tensor<16x8x4xf32>, %u: tensor<64x8x4xf32>) -> (tensor<16x256xf32>, tensor<16x64xf32>) {
+  %d = hlo.dot_general %dy, %w, dims = <lhs_contracting = [1], rhs_contracting = [1]> : (tensor<16x128xf32>, tensor<256x128xf32>) -> tensor<16x256xf32>
+  %e = hlo.dot_general %v, %u, dims = <lhs_contracting = [1, 2], rhs_contracting = [1, 2]> : (tensor<16x8x4xf32>, tensor<64x8x4xf32>) -> tensor<16x64xf32>
+  return %d, %e : tensor<16x256xf32>, tensor<16x64xf32>
+}
+
+// -----
+
+// Batched, the f32 rhs contracted on its minor dim: [B,N,K] as it is
+// (N = 128), transposed with N = 24.
+// CHECK-LABEL: func.func @batched_minor
+// CHECK-SAME: (%[[A:.+]]: tensor<4x16x32xf32>, %[[B:.+]]: tensor<4x128x32xf32>, %[[C:.+]]: tensor<4x24x32xf32>)
+// CHECK-NEXT: %[[D:.+]] = hlo.dot_general %[[A]], %[[B]], dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [2]> : (tensor<4x16x32xf32>, tensor<4x128x32xf32>) -> tensor<4x16x128xf32>
+// CHECK-NEXT: %[[CT:.+]] = hlo.transpose %[[C]], dims = [0, 2, 1]
+// CHECK-NEXT: %[[E:.+]] = hlo.dot_general %[[A]], %[[CT]], dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [1]>
+// CHECK-NEXT: return %[[D]], %[[E]]
+func.func @batched_minor(%a: tensor<4x16x32xf32>, %b: tensor<4x128x32xf32>, %c: tensor<4x24x32xf32>) -> (tensor<4x16x128xf32>, tensor<4x16x24xf32>) {
+  %d = hlo.dot_general %a, %b, dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [2]> : (tensor<4x16x32xf32>, tensor<4x128x32xf32>) -> tensor<4x16x128xf32>
+  %e = hlo.dot_general %a, %c, dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [2]> : (tensor<4x16x32xf32>, tensor<4x24x32xf32>) -> tensor<4x16x24xf32>
+  return %d, %e : tensor<4x16x128xf32>, tensor<4x16x24xf32>
 }
 
 // -----
