@@ -50,20 +50,13 @@ struct CanonicalizeDot : public OpRewritePattern<hlo::DotGeneralOp> {
            rb[0] == 0 && (lc[0] == 2 || majorLc) && (rc[0] == 1 || minorRc);
   }
 
-  /// The MXU kernel reads an f32 or bf16 operand in the other order than
-  /// its canonical one (an lhs contracted on its major dim, an rhs on its
-  /// minor dim) as it is stored, transposing its 128x128 blocks on the XLU
-  /// (docs/codegen.md), when it is stored in row-major order in whole
-  /// 128x128 blocks: an rhs's N (its second-minor dim), an lhs's K and M
-  /// multiples of 128 (a ragged one would need a padded copy the memory
-  /// plan does not have).
+  /// The MXU kernel reads an operand in the other order than its canonical
+  /// one (an lhs contracted on its major dim, an rhs on its minor dim) as
+  /// it is stored, transposing its 128x128 blocks on the XLU, when
+  /// `mxuReadsTransposed` takes its type and it is stored row-major.
   static bool transposableOperand(Value v, bool lhs) {
     auto type = cast<RankedTensorType>(v.getType());
-    Type elem = type.getElementType();
-    int64_t rank = type.getRank();
-    if (!(elem.isF32() || elem.isBF16()) || rank < 2 ||
-        type.getDimSize(rank - 2) % 128 != 0 ||
-        (lhs && type.getDimSize(rank - 1) % 128 != 0))
+    if (!mxuReadsTransposed(type, lhs))
       return false;
     mlir::StringAttr recorded = layout::recordedLayoutAttr(v);
     if (!recorded || recorded.getValue().empty())

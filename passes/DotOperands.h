@@ -28,6 +28,20 @@ dotFreeDims(int64_t rank, llvm::ArrayRef<int64_t> batch,
   return free;
 }
 
+/// Whether the MXU kernel reads `type` as a transposed operand, as it is
+/// stored (docs/codegen.md, "Transposed operands"): f32 or bf16 in whole
+/// 128x128 blocks, i.e. the second-minor dim (an rhs [.., N, K]'s N) a
+/// multiple of 128 and, for an lhs [.., K, M], the minor dim too (a ragged
+/// one would need a padded copy the memory plan does not have). Shared by
+/// tpuc-decompose-dots, which keeps such operands, and the kernel.
+inline bool mxuReadsTransposed(mlir::RankedTensorType type, bool lhs) {
+  mlir::Type elem = type.getElementType();
+  int64_t rank = type.getRank();
+  return (elem.isF32() || elem.isBF16()) && rank >= 2 &&
+         type.getDimSize(rank - 2) % 128 == 0 &&
+         (!lhs || type.getDimSize(rank - 1) % 128 == 0);
+}
+
 /// The product of `shape`'s sizes at `dims`.
 inline int64_t dimsProduct(llvm::ArrayRef<int64_t> shape,
                            llvm::ArrayRef<int64_t> dims) {

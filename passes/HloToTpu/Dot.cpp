@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/DotOperands.h"
 #include "passes/HloToTpu/Epilogue.h"
 #include "passes/HloToTpu/Lowering.h"
 #include "passes/MxuPrecision.h"
@@ -46,14 +47,9 @@ bool isCanonicalDot(hlo::DotGeneralOp op, bool &transposedLhs,
       dn.getLhsContracting().size() != 1 || dn.getRhsContracting().size() != 1)
     return false;
   int64_t lc = dn.getLhsContracting()[0], rc = dn.getRhsContracting()[0];
-  auto isFloat = [](RankedTensorType t) {
-    return t.getElementType().isF32() || t.getElementType().isBF16();
-  };
-  transposedRhs = rc == rank - 1 && isFloat(op.getRhs().getType()) &&
-                  op.getRhs().getType().getDimSize(rank - 2) % kLanes == 0;
-  transposedLhs = lc == rank - 2 && isFloat(lhs) &&
-                  lhs.getDimSize(rank - 1) % kLanes == 0 &&
-                  lhs.getDimSize(rank - 2) % kLanes == 0;
+  transposedRhs =
+      rc == rank - 1 && mxuReadsTransposed(op.getRhs().getType(), false);
+  transposedLhs = lc == rank - 2 && mxuReadsTransposed(lhs, true);
   bool lhsOk = lc == rank - 1 || transposedLhs;
   if (rank == 2)
     return dn.getLhsBatch().empty() && lhsOk && (rc == 0 || transposedRhs);
