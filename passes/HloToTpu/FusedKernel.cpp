@@ -800,10 +800,17 @@ Lowering::streamOperand(Value operand, int64_t slotBytes, int64_t pitchTiles) {
   s.rowBytes = (pitchTiles ? pitchTiles : g.colTiles) * s.tileBytes;
   // Values read by position: per-column broadcasts (kept whole, or
   // streamed by column block) and iotas.
-  for (const Resident &r : *perTile)
-    s.positional.push_back({r.value, [this, r, g](Value row, Value col, Value) {
-                              return residentAt(*this, r, g, row, col);
-                            }});
+  for (const Resident &r : *perTile) {
+    if (r.form.spread == Spread::PerRow)
+      s.rowwise.push_back({r.value, [this, r, g](Value row) {
+                             return residentAt(*this, r, g, row, Value());
+                           }});
+    else
+      s.positional.push_back(
+          {r.value, [this, r, g](Value row, Value col, Value) {
+             return residentAt(*this, r, g, row, col);
+           }});
+  }
   FailureOr<SmallVector<std::tuple<Value, Value, VBuf>>> columns =
       columnStreams(*this, spreads, s.rowBytes / s.tileBytes);
   if (failed(columns))
@@ -892,10 +899,12 @@ Value Lowering::loadStreamed(OperandStream &s, Value off) {
       memo[r.value] = loadRow(
           r, add(mul(slot, r.slotBytes), mul(row, kRowStreamRowBytes)));
   }
-  if (!s.positional.empty()) {
+  if (!s.positional.empty() || !s.rowwise.empty()) {
     // The tile's place: its tile row in the slots after the block's first,
     // its column tile in the column block after the block's first.
     Value row = add(s.blockRow, rem(div(off, s.rowBytes), s.slotRows));
+    for (auto &[value, tileOf] : s.rowwise)
+      memo[value] = tileOf(row);
     Value colInBlock = div(rem(off, s.rowBytes), s.tileBytes);
     Value col = cast<RankedTensorType>(s.operand.getType()).getRank() == 1
                     ? row // a rank-1 operand's tile rows are its tiles
@@ -906,6 +915,54 @@ Value Lowering::loadStreamed(OperandStream &s, Value off) {
   Value r = *emitTile(s.operand, elements, s.ins, memo);
   // A bf16 operand computed here reads as the rounded value it would
   // have been stored as.
+  return roundOnUse.contains(s.operand) ? roundToBf16(r) : r;
+}
+
+Value Lowering::loadStreamedAt(OperandStream &s, Value rowOff, int64_t col) {
+  if (!s.produced) {
+    const VBuf &slots = std::get<1>(s.sources.front());
+    auto type = cast<RankedTensorType>(s.operand.getType());
+    bool isInt = !type.getElementType().isF32() &&
+                 !type.getElementType().isBF16();
+    return tpu::VLoadOp::create(
+        b, loc, isInt ? i32Reg() : f32Reg(), slots.arena,
+        add(rowOff, slots.offset + col * geometryOf(type).tileBytes()), 0);
+  }
+  // The row's registers: once per tile row (and block of code).
+  if (s.cachedRow != rowOff || s.cachedBlock != b.getInsertionBlock()) {
+    s.cachedRow = rowOff;
+    s.cachedBlock = b.getInsertionBlock();
+    s.rowRegs = s.hoisted;
+    Value tileRow = div(rowOff, s.rowBytes);
+    if (!s.rows.empty()) {
+      // Tile rows count across both slots: slot p's rows follow slot p-1's.
+      Value slot = div(tileRow, s.slotRows);
+      Value row = rem(tileRow, s.slotRows);
+      for (const RowStream &r : s.rows)
+        s.rowRegs[r.value] = loadRow(
+            r, add(mul(slot, r.slotBytes), mul(row, kRowStreamRowBytes)));
+    }
+    if (!s.rowwise.empty()) {
+      Value row = add(s.blockRow, rem(tileRow, s.slotRows));
+      for (auto &[value, tileOf] : s.rowwise)
+        s.rowRegs[value] = tileOf(row);
+    }
+  }
+  llvm::DenseMap<Value, Value> memo = s.rowRegs;
+  if (!s.positional.empty()) {
+    Value row = add(s.blockRow, rem(div(rowOff, s.rowBytes), s.slotRows));
+    Value colInBlock = c(col);
+    Value globalCol =
+        cast<RankedTensorType>(s.operand.getType()).getRank() == 1
+            ? row
+            : add(s.firstCol ? s.firstCol : c(0), colInBlock);
+    for (auto &[value, tileOf] : s.positional)
+      memo[value] = tileOf(row, globalCol, colInBlock);
+  }
+  // Element offsets: the row's base (shared) plus a constant, so each
+  // input's address is one add (Lowering::mul and add fold the constant).
+  Value elements = add(div(rowOff, s.elemBytes), col * s.tileBytes / s.elemBytes);
+  Value r = *emitTile(s.operand, elements, s.ins, memo);
   return roundOnUse.contains(s.operand) ? roundToBf16(r) : r;
 }
 

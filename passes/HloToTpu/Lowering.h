@@ -384,6 +384,19 @@ public:
       return cst.value();
     return std::nullopt;
   }
+  /// `x` as (a value) + (a constant) when it is an add of a constant.
+  static std::pair<Value, int64_t> splitConstant(Value x) {
+    if (auto sum = x.getDefiningOp<arith::AddIOp>()) {
+      if (std::optional<int64_t> k = constant(sum.getRhs()))
+        return {sum.getLhs(), *k};
+      if (std::optional<int64_t> k = constant(sum.getLhs()))
+        return {sum.getRhs(), *k};
+    }
+    return {x, 0};
+  }
+  /// Constants gather at the outermost add ((x + 1) + 2 is x + 3), so an
+  /// address of a base and unrolled constant offsets is one add each and
+  /// the base's arithmetic is shared (tpuc-cse-scalars).
   Value add(Value x, Value y) {
     std::optional<int64_t> cx = constant(x), cy = constant(y);
     if (cx && cy)
@@ -392,15 +405,25 @@ public:
       return y;
     if (cy == 0)
       return x;
+    if (cy || cx) {
+      auto [base, k] = splitConstant(cy ? x : y);
+      if (k)
+        return add(base, k + (cy ? *cy : *cx));
+    }
     return arith::AddIOp::create(b, loc, x, y);
   }
   Value add(Value x, int64_t y) { return y == 0 ? x : add(x, c(y)); }
+  /// (x + k) * y is emitted as x * y + k * y (see add).
   Value mul(Value x, int64_t y) {
     if (std::optional<int64_t> cx = constant(x))
       return c(*cx * y);
     if (y == 0)
       return c(0);
-    return y == 1 ? x : arith::MulIOp::create(b, loc, x, c(y)).getResult();
+    if (y == 1)
+      return x;
+    if (auto [base, k] = splitConstant(x); k)
+      return add(mul(base, y), k * y);
+    return arith::MulIOp::create(b, loc, x, c(y)).getResult();
   }
   Value sub(Value x, Value y) {
     std::optional<int64_t> cx = constant(x), cy = constant(y);
@@ -669,9 +692,16 @@ public:
     /// tile row, global column tile and column tile in the column block.
     SmallVector<std::pair<Value, std::function<Value(Value, Value, Value)>>>
         positional;
+    /// Values read by tile row only (per-row broadcasts kept whole): each
+    /// tile row's register from its global tile row.
+    SmallVector<std::pair<Value, std::function<Value(Value)>>> rowwise;
     Value blockRow; // the global tile row of the current block's first row
     Value firstCol; // the first column tile of the current column block
     bool produced = false;
+    /// loadStreamedAt's registers of the last tile row it read.
+    Value cachedRow;
+    mlir::Block *cachedBlock = nullptr;
+    llvm::DenseMap<Value, Value> rowRegs;
   };
   /// `pitchTiles`: the tiles of a tile row in the slots, when the kernel
   /// streams column blocks (0: the operand's whole tile rows).
@@ -683,6 +713,11 @@ public:
   int64_t streamSlotFactor(Value operand);
   /// The operand's tile at byte offset `off` of its slots.
   Value loadStreamed(OperandStream &s, Value off);
+  /// The operand's column tile `col` (of the slots' pitch) of the tile row
+  /// at byte `rowOff` of its slots: each address one add to the row's
+  /// base, and what depends on the row only (per-row broadcasts, streamed
+  /// row statistics) read once per row.
+  Value loadStreamedAt(OperandStream &s, Value rowOff, int64_t col);
   /// Starts the column block of `tiles` column tiles from `firstCol`:
   /// fetches its columns of the streamed per-column broadcasts (waited).
   void beginColumns(OperandStream &s, Value firstCol, int64_t tiles);

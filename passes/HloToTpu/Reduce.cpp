@@ -257,7 +257,7 @@ void streamBlocks(Lowering &l, Lowering::OperandStream &s, int64_t blocks,
   };
   // Values read by position learn the block's first tile row.
   auto run = [&](Value blk) {
-    if (!s.positional.empty())
+    if (!s.positional.empty() || !s.rowwise.empty())
       s.blockRow = l.div(srcOff(blk), srcStride ? srcStride : s.rowBytes);
     body(slot(blk), blk);
   };
@@ -474,9 +474,7 @@ void ReduceKernel::forTiles(int64_t tiles, function_ref<void(Value)> fn) {
 
 Value ReduceKernel::combineRow(OperandStream &in, Value base, int64_t tiles,
                                bool last) {
-  auto tileAt = [&](int64_t col) {
-    return l.loadStreamed(in, l.add(base, col * g.tileBytes()));
-  };
+  auto tileAt = [&](int64_t col) { return l.loadStreamedAt(in, base, col); };
   auto lastTile = [&]() {
     Value x = tileAt(tiles - 1);
     if (raggedLanes && last)
@@ -500,42 +498,70 @@ Value ReduceKernel::combineRow(OperandStream &in, Value base, int64_t tiles,
 }
 
 LogicalResult ReduceKernel::emitMinor() {
-  // Per tile row: combine its tiles, reduce the lanes; sublane s then
-  // holds row 8t+s. Rows are the result's minor dim, so the 8 values go
-  // to 8 consecutive elements of the result: one strided DMA (chunks of
-  // one element, source stride one sublane).
-  int64_t blockRows = blockOf(tileRows);
+  // Per tile row: combine its tiles, reduce the lanes; sublane s then holds
+  // row 8t+s. The rows are the result's minor dim, so `group` consecutive
+  // tile rows (of one outer index, group a power of two <= 16) give 8·group
+  // consecutive elements of one result tile row: row j's register is
+  // selected into lanes 8j+s of sublane s, the group's sublanes are
+  // combined once, and one DMA of one chunk writes the group. The groups'
+  // registers go through a ring of staging tiles (semaphore 1, pre-signalled
+  // once per slot), so no store waits for the DMA of the group before.
+  int64_t group = 1;
+  while (group < 16 && g.rowTiles % (2 * group) == 0)
+    group *= 2;
+  int64_t blockRows =
+      group * largestDivisorAtMost(
+                  tileRows / group,
+                  std::max<int64_t>(1, kSlotBytes / (pitch * streamed) / group));
   int64_t blockBytes = blockRows * rowBytes;
+  int64_t groupsPerBlock = blockRows / group;
+  int64_t ring = std::min<int64_t>(2 * groupsPerBlock, tileRows / group);
   FailureOr<OperandStream> in = l.streamOperand(input, blockBytes);
   if (failed(in))
     return failure();
-  VBuf staging = l.vmem(outStore, blockRows * outTile);
+  VBuf staging = l.vmem(outStore, ring * outTile);
   l.beginColumns(*in, l.c(0), rowTileCols);
+  tpu::SemSignalOp::create(l.b, l.loc, 1, ring);
   auto srcOff = [&](Value blk) { return l.mul(blk, blockBytes); };
   bool rank1 = type.getRank() < 2;
+  OpBuilder &b = l.b;
+  Location loc = l.loc;
   streamBlocks(
-      l, *in, tileRows / blockRows, blockBytes, srcOff,
+      l, *in, tileRows / groupsPerBlock / group, blockBytes, srcOff,
       [&](Value slot, Value blk) {
-        l.loop(blockRows, [&](Value r) {
-          Value v = red.reduceLanes(combineRow(
-              *in, l.add(slot, l.mul(r, rowBytes)), rowTileCols, true));
-          l.vstore(red.combine(v, initReg), staging, l.mul(r, outTile));
-          if (rank1)
-            return;
-          // Tile row t covers result rows (t / rowTiles) and elements
-          // 8 (t % rowTiles) ... of the minor dim.
-          Value t = l.add(l.mul(blk, blockRows), r);
-          Value dst = resultOffset(l, type, l.div(t, g.rowTiles),
-                                   l.mul(l.rem(t, g.rowTiles), kSublanes));
-          l.dma(staging.arena, l.add(l.mul(r, outTile), staging.offset), out,
-                dst, kSublanes, ob, kLanes * ob, ob, 1);
+        l.loop(groupsPerBlock, [&](Value gi) {
+          Value groupBase = l.add(slot, l.mul(gi, group * rowBytes));
+          Value acc = red.identity();
+          // lane - sublane: row j's values go where it is 8j.
+          Value diagonal = tpu::VSubOp::create(
+              b, loc, tpu::VLaneIdOp::create(b, loc, l.i32Reg()),
+              tpu::VSublaneIdOp::create(b, loc, l.i32Reg()));
+          for (int64_t j = 0; j < group; ++j) {
+            Value v = red.reduceLanes(
+                combineRow(*in, l.add(groupBase, j * rowBytes), rowTileCols,
+                           true));
+            Value mask = tpu::VCmpOp::create(b, loc, l.i32Reg(),
+                                             tpu::CmpKind::eq, diagonal,
+                                             l.splatIndex(l.c(8 * j)));
+            acc = tpu::VSelectOp::create(b, loc, mask, v, acc);
+          }
+          acc = red.reduceSublanes(acc);
+          // Group n = blk * groupsPerBlock + gi, from tile row n * group:
+          // its staging slot's last DMA (ring groups before) has left.
+          Value n = l.add(l.mul(blk, groupsPerBlock), gi);
+          Value at = l.mul(l.rem(n, ring), outTile);
+          l.wait(1, 1);
+          l.vstore(red.combine(acc, initReg), staging, at);
+          Value t = l.mul(n, group);
+          Value dst = rank1 ? l.mul(t, kSublanes * ob)
+                            : resultOffset(l, type, l.div(t, g.rowTiles),
+                                           l.mul(l.rem(t, g.rowTiles),
+                                                 kSublanes));
+          l.dma(staging.arena, l.add(at, staging.offset), out, dst, 1,
+                group * kSublanes * ob, 0, 0, 1);
         });
-        if (rank1) // the block's rows are contiguous
-          l.dma(staging.arena, l.c(staging.offset), out,
-                l.mul(blk, blockRows * kSublanes * ob), blockRows * kSublanes,
-                ob, kLanes * ob, ob, 1);
-        l.wait(1, rank1 ? 1 : blockRows);
       });
+  l.wait(1, ring);
   return success();
 }
 

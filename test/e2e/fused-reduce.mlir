@@ -13,12 +13,13 @@
 // RUN: %python_numpy %S/Inputs/compare.py %t/got %t/want 1 1e-6 | FileCheck %s
 // CHECK: result0: ok shape=[3, 20]
 // The scalar and the two bf16 inputs: three DMAs in; the only other DMA
-// writes the sums (8 rows per tile row); none writes the operand.
+// writes the sums (a tile row's 8 rows, lanes 0..7 of one register, as one
+// chunk); none writes the operand.
 // IR-COUNT-3: tpu.dma %arg
 // IR-NOT: tpu.dma
 // IR: tpu.vreduce_lanes
 // IR-NOT: tpu.dma
-// IR: tpu.dma {{.*}} chunks = 8 chunk_bytes = 4
+// IR: tpu.dma {{.*}} chunks = 1 chunk_bytes = 32
 // IR-NOT: tpu.dma
 // IR: return
 

@@ -1,21 +1,35 @@
 // RUN: tpuc-opt %s --split-input-file --tpuc-convert-hlo-to-tpu | FileCheck %s
 
 // The reduction kernels (Reduce.cpp, ReduceWindow.cpp). A reduce over the
-// minor dim: the operand's tiles in VMEM, each row block's two column
-// tiles added on the VPU, then summed across lanes (vreduce_lanes) and
-// combined with the init value; one 4-byte element per row back to HBM.
+// minor dim: the operand's tiles in VMEM, each tile row's two column tiles
+// added on the VPU and summed across lanes (vreduce_lanes); the two tile
+// rows' sums are selected into lanes 0..7 and 8..15 (lane - sublane = 8j),
+// their sublanes combined once, the init added, and one DMA of one 64-byte
+// chunk writes the 16 sums (through a staging ring on semaphore 1).
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: -> memref<16xf32, #tpu.tiled<{0:T(1024)}>, #tpu.memory_space<hbm>>
 // CHECK: %[[OUT:.+]] = tpu.alloc {{.*}}memref<16xf32
+// CHECK: tpu.sem_signal 1, 1
 // CHECK: tpu.dma %arg0{{.*}} chunk_bytes = 16384
-// CHECK-NOT: {{^ *}}tpu.
+// CHECK-NOT: {{^ *}}tpu.dma
 // CHECK: tpu.sem_wait 0, 1
-// CHECK: tpu.loop %{{.+}} = 0 to %{{.+}} {
+// CHECK: %[[SUB:.+]] = tpu.vsublane_id
+// CHECK: %[[LANE:.+]] = tpu.vlane_id
+// CHECK: %[[DIAG:.+]] = tpu.vsub %[[LANE]], %[[SUB]]
 // CHECK: tpu.vadd
-// CHECK: tpu.vreduce_lanes sum
+// CHECK: %[[R0:.+]] = tpu.vreduce_lanes sum
+// CHECK: %[[M0:.+]] = tpu.vcmp eq, %[[DIAG]]
+// CHECK: %[[A0:.+]] = tpu.vsel %[[M0]], %[[R0]]
 // CHECK: tpu.vadd
-// CHECK: }
-// CHECK: tpu.dma %{{.+}} -> %[[OUT]]{{.*}} chunks = 16 chunk_bytes = 4 src_stride = 512 dst_stride = 4
+// CHECK: %[[R1:.+]] = tpu.vreduce_lanes sum
+// CHECK: %[[M1:.+]] = tpu.vcmp eq, %[[DIAG]]
+// CHECK: %[[A1:.+]] = tpu.vsel %[[M1]], %[[R1]], %[[A0]]
+// CHECK: tpu.vreduce_sublanes sum, %[[A1]]
+// CHECK: tpu.sem_wait 1, 1
+// CHECK-NOT: tpu.dma
+// CHECK: tpu.dma %{{.+}} -> %[[OUT]]{{.*}} chunks = 1 chunk_bytes = 64 src_stride = 0
+// CHECK-NOT: tpu.dma
+// CHECK: tpu.sem_wait 1, 1
 // CHECK: return %[[OUT]]
 func.func @main(%arg0: tensor<16x256xf32>) -> (tensor<16xf32>) {
   %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
