@@ -993,9 +993,18 @@ private:
   /// previous write-back (two blocks ago) has left, then writes it back
   /// (semaphore 1).
   void run(Value blk);
-  /// The registers tile `t` of block `blk` (in slot `slot`) reads from the
-  /// broadcast sources and iotas.
-  llvm::DenseMap<Value, Value> positionalRegs(Value slot, Value blk, Value t);
+  /// Block `blk`'s write-back from slot `slot` (semaphore 1).
+  void writeBack(Value slot, Value blk);
+  /// The registers the tile row of tile `t` of block `blk` (in slot
+  /// `slot`) reads from the per-row sources (streamed or kept whole).
+  llvm::DenseMap<Value, Value> rowRegs(Value slot, Value blk, Value t);
+  /// `rowMemo` and what tile `t` reads from the other broadcast sources
+  /// and iotas.
+  llvm::DenseMap<Value, Value>
+  tileRegs(const llvm::DenseMap<Value, Value> &rowMemo, Value slot, Value blk,
+           Value t);
+  /// Tile rows of at most this many tiles are unrolled.
+  static constexpr int64_t kUnrolledColumns = 16;
 
   Lowering &l;
   ValueRange roots;
@@ -1054,12 +1063,18 @@ void LoopKernel::planBlocks() {
   int64_t limit = std::min<int64_t>(
       fusion::kLoopKernelBlockTiles,
       std::max<int64_t>(1, fusion::kLoopKernelVmemBytes / (2 * bytesPerTile)));
-  blockTiles = streamsRows
-                   ? g.colTiles * largestDivisorAtMost(
-                                      g.rowTiles,
-                                      std::max<int64_t>(1, limit / g.colTiles))
+  auto wholeRows = [&](int64_t rows) {
+    return g.colTiles *
+           largestDivisorAtMost(rows, std::max<int64_t>(1, limit / g.colTiles));
+  };
+  blockTiles = streamsRows   ? wholeRows(g.rowTiles)
                : streamsCols ? largestDivisorAtMost(g.colTiles, limit)
                              : largestDivisorAtMost(g.tiles(), limit);
+  // Short tile rows run unrolled (LoopKernel::run) in blocks of whole rows,
+  // unless that makes the blocks less than half as large.
+  if (!streamsRows && !streamsCols && g.colTiles <= kUnrolledColumns &&
+      2 * wholeRows(g.tiles() / g.colTiles) >= blockTiles)
+    blockTiles = wholeRows(g.tiles() / g.colTiles);
   blocks = g.tiles() / blockTiles;
   blockRows = blockTiles / g.colTiles;
   slots = blocks > 1 ? 2 : 1;
@@ -1135,9 +1150,7 @@ void LoopKernel::run(Value blk) {
   if (slots > 1)
     l.wait(1, outs.size());
   Value firstTile = l.mul(slot, blockTiles);
-  l.loop(blockTiles, [&](Value t) {
-    llvm::DenseMap<Value, Value> memo = positionalRegs(slot, blk, t);
-    Value inSlot = l.add(firstTile, t);
+  auto emitTiles = [&](Value inSlot, llvm::DenseMap<Value, Value> &memo) {
     for (Out &out : outs) {
       FailureOr<Value> r = l.emitTile(out.value, inSlot, ins, memo);
       if (failed(r)) {
@@ -1148,7 +1161,30 @@ void LoopKernel::run(Value blk) {
                             l.add(l.mul(inSlot, out.tileBytes), out.buf.offset),
                             0);
     }
+  };
+  if (blockTiles % g.colTiles == 0 && g.colTiles <= kUnrolledColumns) {
+    // Blocks of whole tile rows, a row's tiles unrolled: each address one
+    // add to the row's base, the per-row sources read once per row.
+    l.loop(blockRows, [&](Value r) {
+      Value rowFirst = l.mul(r, g.colTiles);
+      llvm::DenseMap<Value, Value> rowMemo = rowRegs(slot, blk, rowFirst);
+      for (int64_t ct = 0; ct < g.colTiles; ++ct) {
+        Value t = l.add(rowFirst, ct);
+        llvm::DenseMap<Value, Value> memo = tileRegs(rowMemo, slot, blk, t);
+        emitTiles(l.add(firstTile, t), memo);
+      }
+    });
+    return writeBack(slot, blk);
+  }
+  l.loop(blockTiles, [&](Value t) {
+    llvm::DenseMap<Value, Value> memo =
+        tileRegs(rowRegs(slot, blk, t), slot, blk, t);
+    emitTiles(l.add(firstTile, t), memo);
   });
+  writeBack(slot, blk);
+}
+
+void LoopKernel::writeBack(Value slot, Value blk) {
   for (Out &out : outs) {
     int64_t bytes = out.buf.bytes / slots;
     l.dma(out.buf.arena, l.add(l.mul(slot, bytes), out.buf.offset), out.mem,
@@ -1156,14 +1192,26 @@ void LoopKernel::run(Value blk) {
   }
 }
 
-llvm::DenseMap<Value, Value> LoopKernel::positionalRegs(Value slot, Value blk,
-                                                        Value t) {
+llvm::DenseMap<Value, Value> LoopKernel::rowRegs(Value slot, Value blk,
+                                                 Value t) {
   llvm::DenseMap<Value, Value> memo = hoisted;
   if (!rows.empty()) {
     Value rowOffset = l.mul(l.div(t, g.colTiles), Lowering::kRowStreamRowBytes);
     for (const RowStream &r : rows)
       memo[r.value] = l.loadRow(r, l.add(l.mul(slot, r.slotBytes), rowOffset));
   }
+  Value global = l.add(l.mul(blk, blockTiles), t);
+  for (const Resident &r : perTile)
+    if (r.form.spread == Spread::PerRow)
+      memo[r.value] =
+          residentAt(l, r, g, l.div(global, g.colTiles), Value());
+  return memo;
+}
+
+llvm::DenseMap<Value, Value>
+LoopKernel::tileRegs(const llvm::DenseMap<Value, Value> &rowMemo, Value slot,
+                     Value blk, Value t) {
+  llvm::DenseMap<Value, Value> memo = rowMemo;
   // The tile's place in the result, for the broadcast sources.
   Value global = l.add(l.mul(blk, blockTiles), t);
   Value colInBlock = blockTiles > g.colTiles ? l.rem(t, g.colTiles) : t;
@@ -1179,8 +1227,9 @@ llvm::DenseMap<Value, Value> LoopKernel::positionalRegs(Value slot, Value blk,
           l.iotaTile(value.getDefiningOp<hlo::IotaOp>(),
                      l.div(global, g.colTiles), l.rem(global, g.colTiles));
   for (const Resident &r : perTile)
-    memo[r.value] = residentAt(l, r, g, l.div(global, g.colTiles),
-                               l.rem(global, g.colTiles));
+    if (r.form.spread != Spread::PerRow)
+      memo[r.value] = residentAt(l, r, g, l.div(global, g.colTiles),
+                                 l.rem(global, g.colTiles));
   return memo;
 }
 

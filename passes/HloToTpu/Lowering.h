@@ -409,7 +409,12 @@ public:
       auto [base, k] = splitConstant(cy ? x : y);
       if (k)
         return add(base, k + (cy ? *cy : *cx));
+      return arith::AddIOp::create(b, loc, x, y);
     }
+    auto [bx, kx] = splitConstant(x);
+    auto [by, ky] = splitConstant(y);
+    if (kx || ky)
+      return add(add(bx, by), kx + ky);
     return arith::AddIOp::create(b, loc, x, y);
   }
   Value add(Value x, int64_t y) { return y == 0 ? x : add(x, c(y)); }
