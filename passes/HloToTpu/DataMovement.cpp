@@ -325,12 +325,18 @@ int64_t copyBox(Lowering &l, const View &src, ArrayRef<Value> srcStart,
   for (const Axis &a : axes)
     if (a.extent <= 0)
       return 0;
+  // A one-index axis moves nothing (its start stays in the coordinates),
+  // and between two others it would keep them from folding into one DMA
+  // (a [N,1,K] box is N chunks of K, not N DMAs).
+  SmallVector<Axis> moving;
+  llvm::copy_if(axes, std::back_inserter(moving),
+                [](const Axis &a) { return a.extent != 1; });
   SmallVector<Value> s(srcStart), d(dstStart);
   if (s.empty())
     s.assign(src.shape.size(), l.c(0));
   if (d.empty())
     d.assign(dst.shape.size(), l.c(0));
-  BoxCopy copy{l, src, dst, axes, sem};
+  BoxCopy copy{l, src, dst, moving, sem};
   return copy.level(0, s, d);
 }
 
