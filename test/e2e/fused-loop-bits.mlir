@@ -14,13 +14,31 @@
 // RUN: %python_numpy %S/Inputs/dm-compare.py %t/got %t/want 2 | FileCheck %s
 // CHECK-COUNT-2: ok
 // CHECK-NOT: MISMATCH
+// Two loops over the 3 tile rows, each row's 3 tiles unrolled: per tile
+// one vload per input and one vstore per output.
 // IR: tpu.loop
 // IR-COUNT-2: tpu.vload
 // IR-NOT: tpu.vload
 // IR: tpu.vstore
 // IR-NOT: tpu.vstore
+// IR-COUNT-2: tpu.vload
+// IR-NOT: tpu.vload
+// IR: tpu.vstore
+// IR-NOT: tpu.vstore
+// IR-COUNT-2: tpu.vload
+// IR-NOT: tpu.vload
+// IR: tpu.vstore
+// IR-NOT: tpu.vstore
 // IR: tpu.loop
-// IR-COUNT-1: tpu.vload
+// IR: tpu.vload
+// IR-NOT: tpu.vload
+// IR: tpu.vstore
+// IR-NOT: tpu.vstore
+// IR: tpu.vload
+// IR-NOT: tpu.vload
+// IR: tpu.vstore
+// IR-NOT: tpu.vstore
+// IR: tpu.vload
 // IR-NOT: tpu.vload
 // IR: tpu.vstore
 // IR-NOT: tpu.vstore

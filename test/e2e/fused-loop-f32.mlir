@@ -14,8 +14,20 @@
 // RUN: %python_numpy %S/Inputs/compare.py %t/got %t/want 2 0 | FileCheck %s
 // CHECK: result0: ok shape=[20, 300]
 // CHECK: result1: ok shape=[20, 300]
+// A loop over the 3 tile rows, each row's 3 tiles unrolled: per tile one
+// vload per input and one vstore per output.
 // IR: tpu.loop
 // IR-COUNT-2: tpu.vload
+// IR-NOT: tpu.vload
+// IR-COUNT-2: tpu.vstore
+// IR-NOT: tpu.vstore
+// IR: tpu.vload
+// IR: tpu.vload
+// IR-NOT: tpu.vload
+// IR-COUNT-2: tpu.vstore
+// IR-NOT: tpu.vstore
+// IR: tpu.vload
+// IR: tpu.vload
 // IR-NOT: tpu.vload
 // IR-COUNT-2: tpu.vstore
 // IR-NOT: tpu.vstore

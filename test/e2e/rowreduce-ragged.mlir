@@ -27,7 +27,7 @@
 // [124,200] max (256 bytes).
 // IR: tpu.dma {{.*}} chunks = 1 chunk_bytes = 512 src_stride = 0 dst_stride = 0 sem = 1
 // IR: tpu.dma {{.*}} chunks = 1 chunk_bytes = 64 src_stride = 0 dst_stride = 0 sem = 1
-// IR: tpu.dma {{.*}} chunks = 1 chunk_bytes = 32 src_stride = 0 dst_stride = 0 sem = 1
+// IR: tpu.dma {{.*}} chunks = 1 chunk_bytes = 16 src_stride = 0 dst_stride = 0 sem = 1
 // IR: tpu.dma {{.*}} chunks = 1 chunk_bytes = 256 src_stride = 0 dst_stride = 0 sem = 1
 // IR: return
 

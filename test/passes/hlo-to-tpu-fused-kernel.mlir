@@ -11,9 +11,11 @@
 // CHECK: %[[OUT:.+]] = tpu.alloc {{.*}}memref<1x64x256xbf16
 // Sum of x.
 // CHECK: tpu.dma %arg0{{.*}} chunk_bytes = 32768
-// CHECK: tpu.loop
-// CHECK: tpu.vreduce_lanes sum
-// CHECK: tpu.dma %{{.+}} -> %[[SUM]]
+// The 8 tile rows are one group: their sums selected into one register's
+// lanes, its sublanes combined once, one DMA of the 64 sums.
+// CHECK-COUNT-8: tpu.vreduce_lanes sum
+// CHECK: tpu.vreduce_sublanes sum
+// CHECK: tpu.dma %{{.+}} -> %[[SUM]]{{.*}} chunks = 1 chunk_bytes = 256
 // Mean = sum / 256.
 // CHECK: tpu.vdiv
 // CHECK: tpu.dma

@@ -1,7 +1,7 @@
 // RUN: tpuc-opt %s --split-input-file --verify-diagnostics --tpuc-assign-buffers --tpuc-convert-hlo-to-tpu --mlir-print-debuginfo | FileCheck %s
 
-// Elementwise bf16: one DMA in, a loop over the 2 tiles (widening load,
-// VPU op, rounding store), one DMA out; the hlo op's location stays.
+// Elementwise bf16: one DMA in, the tile row's 2 tiles unrolled (widening
+// load, VPU op, rounding store), one DMA out; the hlo op's location stays.
 // CHECK: module attributes {{{.*}}tpu.target = #tpu.target<name = "tpu-v3"
 // CHECK-LABEL: func.func @exp
 // CHECK-SAME: (%[[X:.+]]: memref<8x256xbf16, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>>
@@ -9,9 +9,12 @@
 // CHECK: %[[OUT:.+]] = tpu.alloc {tpu.live = array<i64: 1, 2>, tpu.plan_offset = 0 : i64} : memref<8x256xbf16, #tpu.tiled<{1,0:T(8,128)}>, #tpu.memory_space<hbm>>
 // CHECK: tpu.dma %[[X]][%{{.+}}] -> %[[BUF]][%{{.+}}] chunks = 1 chunk_bytes = 4096 {{.*}} sem = 0
 // CHECK: tpu.sem_wait 0, 1
-// CHECK: tpu.loop %{{.+}} = 0 to %{{.+}} {
+// CHECK-NOT: tpu.loop
 // CHECK: tpu.vload %[[BUF]]
 // CHECK-NEXT: tpu.vexp %{{.+}} : vector<8x128xf32> loc(#[[EXP:loc[0-9]+]])
+// CHECK: tpu.vstore
+// CHECK: tpu.vload %[[BUF]]
+// CHECK-NEXT: tpu.vexp
 // CHECK: tpu.vstore
 // CHECK: tpu.dma %[[BUF]][%{{.+}}] -> %[[OUT]][%{{.+}}] chunks = 1 chunk_bytes = 4096 {{.*}} sem = 1
 // CHECK-NEXT: tpu.sem_wait 1, 1
@@ -95,12 +98,15 @@ func.func @dot_f32_ragged(%a: tensor<8x100xf32>, %b: tensor<100x128xf32>) -> ten
 
 // -----
 
-// Reductions: lanes (a gather DMA of one element per sublane) and
-// sublanes (accumulator tiles, then one gather DMA of 512-byte rows).
+// Reductions: lanes (the two tile rows' maxima selected into lanes 0..15 of
+// one register, one DMA of 16 elements) and sublanes (accumulator tiles,
+// then one gather DMA of 512-byte rows).
 // CHECK-LABEL: func.func @reduce_rows
 // CHECK: tpu.vlane_id
 // CHECK: tpu.vreduce_lanes max
-// CHECK: tpu.dma {{.*}} chunks = 16 chunk_bytes = 4 src_stride = 512 dst_stride = 4 sem = 1
+// CHECK: tpu.vreduce_lanes max
+// CHECK: tpu.vreduce_sublanes max
+// CHECK: tpu.dma {{.*}} chunks = 1 chunk_bytes = 64 src_stride = 0 dst_stride = 0 sem = 1
 func.func @reduce_rows(%x: tensor<16x200xf32>) -> tensor<16xf32> {
   %ninf = hlo.constant dense<0xFF800000> : tensor<f32>
   %m = hlo.reduce(%x) init(%ninf) dims = [1] : (tensor<16x200xf32>, tensor<f32>) -> tensor<16xf32> {

@@ -1,13 +1,24 @@
 // RUN: tpuc-opt %s --split-input-file --tpuc-convert-hlo-to-tpu | FileCheck %s
 
 // A loop fusion is one kernel (passes/HloToTpu/FusedKernel.cpp): one DMA
-// in per input, one loop over the 4 tiles with one vload per input tile
-// and one vstore per output tile, the chain on vregs (bf16 intermediates
-// rounded by a vcvt pair), one DMA out per output.
+// in per input, one loop over the 2 tile rows, each row's 2 tiles unrolled
+// with one vload per input tile and one vstore per output tile, the chain
+// on vregs (bf16 intermediates rounded by a vcvt pair), one DMA out per
+// output.
 // CHECK-LABEL: func.func @chain
 // CHECK-COUNT-2: tpu.dma %arg
 // CHECK: tpu.sem_wait 0, 2
-// CHECK: tpu.loop %{{.+}} = 0 to %c4 {
+// CHECK: tpu.loop %{{.+}} = 0 to %c2 {
+// CHECK-COUNT-2: tpu.vload
+// CHECK-NEXT: tpu.vsub
+// CHECK-NEXT: tpu.vcvt %{{.+}} : vector<8x128xf32> to vector<8x128xbf16>
+// CHECK-NEXT: tpu.vcvt %{{.+}} : vector<8x128xbf16> to vector<8x128xf32>
+// CHECK-NEXT: tpu.vmul
+// CHECK-NOT: tpu.vload
+// CHECK: tpu.vstore
+// CHECK-NOT: tpu.vload
+// CHECK: tpu.vrsqrt
+// CHECK: tpu.vstore
 // CHECK-COUNT-2: tpu.vload
 // CHECK-NEXT: tpu.vsub
 // CHECK-NEXT: tpu.vcvt %{{.+}} : vector<8x128xf32> to vector<8x128xbf16>
@@ -59,6 +70,11 @@ func.func @chain(%x: tensor<16x256xbf16>, %y: tensor<16x256xbf16>) -> (tensor<16
 // CHECK-NEXT: tpu.vsub
 // CHECK-NEXT: tpu.vmul
 // CHECK-NEXT: tpu.vadd
+// CHECK: tpu.vstore
+// The row's second tile: the per-row source is not read again.
+// CHECK-NOT: tpu.vbcast_lane
+// CHECK: tpu.vbcast_sublane
+// CHECK: tpu.vsub
 // CHECK: tpu.vstore
 // CHECK-NOT: tpu.vload
 // CHECK: }
