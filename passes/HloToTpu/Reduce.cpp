@@ -507,26 +507,32 @@ LogicalResult ReduceKernel::emitMinor() {
   // consecutive elements of one result tile row: row j's register is
   // selected into lanes 8j+s of sublane s, the group's sublanes are
   // combined once, and one DMA of one chunk writes the group. The groups'
-  // registers go through a ring of staging tiles (semaphore 1, pre-signalled
-  // once per slot), so no store waits for the DMA of the group before.
+  // registers go through a ring of up to 64 staging tiles (semaphore 1,
+  // pre-signalled once per slot), so no store waits for a recent DMA.
+  // The blocks as the other families take them; the groups divide them
+  // (a group size that made the blocks smaller would cost a DMA latency
+  // per extra block: dlrm's [3616,1] has 452 = 4 x 113 tile rows).
+  int64_t blockRows = blockOf(tileRows);
   int64_t group = 1;
-  while (group < 16 && g.rowTiles % (2 * group) == 0)
+  while (group < 16 && g.rowTiles % (2 * group) == 0 &&
+         blockRows % (2 * group) == 0)
     group *= 2;
-  int64_t blockRows =
-      group * largestDivisorAtMost(
-                  tileRows / group,
-                  std::max<int64_t>(1, kSlotBytes / (pitch * streamed) / group));
   int64_t blockBytes = blockRows * rowBytes;
   int64_t groupsPerBlock = blockRows / group;
-  int64_t ring = std::min<int64_t>(2 * groupsPerBlock, tileRows / group);
+  // A rank-1 result takes the block's groups back to back: one DMA per
+  // block from one block of staging tiles, waited for at the block's end.
+  bool rank1 = type.getRank() < 2;
+  int64_t ring =
+      rank1 ? groupsPerBlock
+            : std::min<int64_t>({2 * groupsPerBlock, tileRows / group, 64});
   FailureOr<OperandStream> in = l.streamOperand(input, blockBytes);
   if (failed(in))
     return failure();
   VBuf staging = l.vmem(outStore, ring * outTile);
   l.beginColumns(*in, l.c(0), rowTileCols);
-  tpu::SemSignalOp::create(l.b, l.loc, 1, ring);
+  if (!rank1)
+    tpu::SemSignalOp::create(l.b, l.loc, 1, ring);
   auto srcOff = [&](Value blk) { return l.mul(blk, blockBytes); };
-  bool rank1 = type.getRank() < 2;
   OpBuilder &b = l.b;
   Location loc = l.loc;
   streamBlocks(
@@ -551,20 +557,30 @@ LogicalResult ReduceKernel::emitMinor() {
           acc = red.reduceSublanes(acc);
           // Group n = blk * groupsPerBlock + gi, from tile row n * group:
           // its staging slot's last DMA (ring groups before) has left.
+          if (rank1)
+            return l.vstore(red.combine(acc, initReg), staging,
+                            l.mul(gi, outTile));
           Value n = l.add(l.mul(blk, groupsPerBlock), gi);
           Value at = l.mul(l.rem(n, ring), outTile);
           l.wait(1, 1);
           l.vstore(red.combine(acc, initReg), staging, at);
           Value t = l.mul(n, group);
-          Value dst = rank1 ? l.mul(t, kSublanes * ob)
-                            : resultOffset(l, type, l.div(t, g.rowTiles),
-                                           l.mul(l.rem(t, g.rowTiles),
-                                                 kSublanes));
+          Value dst = resultOffset(l, type, l.div(t, g.rowTiles),
+                                   l.mul(l.rem(t, g.rowTiles), kSublanes));
           l.dma(staging.arena, l.add(at, staging.offset), out, dst, 1,
                 group * kSublanes * ob, 0, 0, 1);
         });
+        if (!rank1)
+          return;
+        int64_t chunk = group * kSublanes * ob;
+        bool one = groupsPerBlock == 1;
+        l.dma(staging.arena, l.c(staging.offset), out,
+              l.mul(blk, blockRows * kSublanes * ob), groupsPerBlock, chunk,
+              one ? 0 : outTile, one ? 0 : chunk, 1);
+        l.wait(1, 1);
       });
-  l.wait(1, ring);
+  if (!rank1)
+    l.wait(1, ring);
   return success();
 }
 
