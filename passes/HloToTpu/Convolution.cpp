@@ -236,8 +236,20 @@ private:
   void fetchWeights(Value og, Value kp);
   void convertWeights(Value kp);
   void prepareWeights(Value og);
+  void preparePackedWeights(Value og);
   void fillHalo(Value n, Value oh0);
   void step(Value s, bool first);
+  /// The kernel rows of packed step st: [first, end).
+  std::pair<int64_t, int64_t> packedRows(int64_t st) const {
+    return {st * pk * blocks, std::min(win.kh, (st + 1) * pk * blocks)};
+  }
+  /// Packed LHS row of window position (kh, kw), feature c.
+  int64_t packedRow(int64_t kh, int64_t kw, int64_t c) const {
+    return (kh / pk) * kLanes + ((kh % pk) * win.kw + kw) * C + c;
+  }
+  int64_t packDmas(int64_t st) const;
+  void packLhs(int64_t st);
+  void packedSteps();
   void forEachPiece(Value n, Value oh0, Value og,
                     function_ref<void(const EpiloguePiece &)> fn);
   LogicalResult writeBack(Value n, Value oh0, Value og);
@@ -254,25 +266,36 @@ private:
   int64_t inTile = 0, outTile = 0, wTile = 0, kpos = 0;
   int64_t Wp = 0, pitch = 0, spare = 0;
   bool direct = false;
+  // Packed windows (C <= 64, KW * C <= 128): pk kernel rows per 128-lane
+  // LHS block (packedRow); pSteps K steps of `blocks` such blocks
+  // (pBlocks); the halo's C features compacted into `compact`.
+  bool packed = false;
+  int64_t pk = 0, pSteps = 0, pBlocks = 0, haloBlocks = 0, compactBytes = 0;
   int64_t G = 0, R = 0, HR = 0, M = 0, parts = 1, gatherParts = 1;
   MxuSplit split;
   int64_t wBlock = 0, wSlot = 0, wFetches = 0;
   Value in, ker, out, laneIds, sublaneIds, zero;
-  VBuf stage, halo, lhs, panels, outStage, weights, wStage;
+  VBuf stage, halo, lhs, panels, outStage, weights, wStage, compact;
 };
 
-constexpr int kSemEpilogue = 3;
+constexpr int kSemEpilogue = 3, kSemPack = 4;
+/// Convolutions with at most this many input features pack window
+/// positions into the MXU's contraction (docs/codegen.md, "convolution").
+constexpr int64_t kMaxPackedFeatures = 64;
 constexpr int64_t kBfRow = kLanes * 2;
 
 int64_t ConvMxuKernel::need(int64_t r, int64_t g) const {
   int64_t hr = haloRows(r), m = r * pitch;
   int64_t stageBytes = hr * Wt * Ct * inTile;
-  int64_t haloBytes = CtPad * hr * Wp * kBfRow + spare;
+  int64_t haloBytes = haloBlocks * hr * Wp * kBfRow + spare;
   int64_t lhsBytes = direct ? 0 : 2 * m * D * 2;
   int64_t panelBytes =
       g * m * D * 4 + (ct.ob == 2 && !ep ? g * m * D * 2 : 0);
   int64_t weightBytes =
-      kpos * CtD * g * wTile + 2 * Ct * g * blocks * kLanes * kLanes * ct.ib;
+      packed ? pSteps * g * wTile + pBlocks * kLanes * kLanes * ct.ib +
+                   pages(hr * Wp * C * 2)
+             : kpos * CtD * g * wTile +
+                   2 * Ct * g * blocks * kLanes * kLanes * ct.ib;
   return pages(stageBytes) + pages(haloBytes) + pages(lhsBytes) +
          pages(panelBytes) + pages(weightBytes) +
          (ep ? ep->vmemBytes(g * m * D / (kSublanes * kLanes), 1) : 0);
@@ -309,7 +332,19 @@ LogicalResult ConvMxuKernel::plan() {
   // r * Wp + w; rows with w >= OW are computed and dropped. Other strides,
   // and wider MXUs (whose LHS rows take several input blocks, each a run
   // of its own), gather the rows on the VPU into an LHS of pitch OWp.
-  direct = win.sw == 1 && win.sh == 1 && blocks == 1;
+  // Few input features: window positions packed into the contraction
+  // (lanes ((kh % pk) * KW + kw) * C + c of 128-lane block kh / pk hold
+  // feature c of position (kh, kw)), when that takes fewer MXU steps than
+  // one per position. The packed LHS is DMAed from the halo (VMEM to
+  // VMEM), pitch OWp like a gathered one.
+  if (C <= kMaxPackedFeatures && win.kw * C <= kLanes) {
+    pk = kLanes / (win.kw * C);
+    pSteps = ceilDiv(ceilDiv(win.kh, pk), blocks);
+    pBlocks = pSteps * blocks;
+    packed = pSteps < kpos * CtD;
+  }
+  haloBlocks = packed ? Ct : CtPad;
+  direct = win.sw == 1 && win.sh == 1 && blocks == 1 && !packed;
   pitch = direct ? Wp : OWp;
   // The last run reads (kw - 1) * dw rows past the halo: one spare row.
   spare = direct ? Wp * kBfRow : 0;
@@ -355,15 +390,28 @@ LogicalResult ConvMxuKernel::allocate() {
   Type bf16 = l.b.getBF16Type(), f32 = l.b.getF32Type();
 
   stage = l.vmem(ct.inElem, HR * Wt * Ct * inTile);
-  int64_t haloBytes = CtPad * HR * Wp * kBfRow + spare;
+  int64_t haloBytes = haloBlocks * HR * Wp * kBfRow + spare;
   halo = l.vmem(bf16, haloBytes);
   lhs = direct ? halo : l.vmem(bf16, 2 * M * D * 2);
   panels = l.vmem(f32, G * M * D * 4);
   outStage = ct.ob == 2 && !ep ? l.vmem(bf16, G * M * D * 2) : VBuf();
-  weights = l.vmem(bf16, kpos * CtD * G * wTile);
-  wStage = l.vmem(ct.inElem, 2 * Ct * G * blocks * kLanes * kLanes * ct.ib);
+  if (packed) {
+    weights = l.vmem(bf16, pSteps * G * wTile);
+    wStage = l.vmem(ct.inElem, pBlocks * kLanes * kLanes * ct.ib);
+    compactBytes = HR * Wp * C * 2;
+    compact = l.vmem(bf16, compactBytes);
+  } else {
+    weights = l.vmem(bf16, kpos * CtD * G * wTile);
+    wStage = l.vmem(ct.inElem, 2 * Ct * G * blocks * kLanes * kLanes * ct.ib);
+  }
   if (ep && failed(ep->begin(G * M * D / (kSublanes * kLanes), 1)))
     return failure();
+  // Packed: the LHS lanes and rows no DMA writes (past the last position,
+  // columns past OW) and the weight rows past the positions stay zero.
+  if (packed) {
+    zeroFill(l, lhs, bf16, pages(2 * M * D * 2));
+    zeroFill(l, wStage, ct.inElem, pages(pBlocks * kLanes * kLanes * ct.ib));
+  }
 
   // The halo's padding stays zero: data stores only touch the data columns
   // (and write zeros where the input is ragged or out of range).
@@ -448,6 +496,8 @@ void ConvMxuKernel::convertWeights(Value kp) {
 }
 
 void ConvMxuKernel::prepareWeights(Value og) {
+  if (packed)
+    return preparePackedWeights(og);
   fetchWeights(og, l.c(0));
   l.loop(kpos - 1, [&](Value kp) {
     l.wait(kSemW, wFetches);
@@ -456,6 +506,40 @@ void ConvMxuKernel::prepareWeights(Value og) {
   });
   l.wait(kSemW, wFetches);
   convertWeights(l.c(kpos - 1));
+}
+
+// Packed weights: per output tile (g, j), the rows of every window
+// position are DMAed to their packedRow of a zeroed staging block (inElem,
+// 128-row blocks k), then block k is rounded into weight tile
+// (k / blocks, g), input rows (k % blocks) * 128.
+void ConvMxuKernel::preparePackedWeights(Value og) {
+  int64_t row = kLanes * ct.ib;
+  for (int64_t g = 0; g < G; ++g)
+    for (int64_t j = 0; j < blocks; ++j) {
+      Value ot = outTileOf(og, g, j);
+      for (int64_t p = 0; p < kpos; ++p) {
+        Value outer = kernelOuter(l.c(p / win.kw), l.c(p % win.kw));
+        for (int64_t t = 0; t < It; ++t) {
+          int64_t dstRow =
+              packedRow(p / win.kw, p % win.kw, t * kSublanes);
+          Value src =
+              l.mul(l.add(l.mul(l.add(l.mul(outer, It), t), Ot), ot), inTile);
+          l.dma(ker, src, wStage.arena, l.c(wStage.offset + dstRow * row), 1,
+                std::min<int64_t>(kSublanes, C - t * kSublanes) * row, 0, 0,
+                kSemW);
+        }
+      }
+      l.wait(kSemW, kpos * It);
+      for (int64_t k = 0; k < pBlocks; ++k) {
+        int64_t dst = ((k / blocks) * G + g) * wTile +
+                      (j * D + (k % blocks) * kLanes) * kBfRow;
+        l.loop(kLanes / kSublanes, [&](Value t) {
+          Value x = l.vload(
+              wStage, l.add(l.mul(t, inTile), k * kLanes * row));
+          l.vstore(x, weights, l.add(l.mul(t, kSublanes * kBfRow), dst));
+        });
+      }
+    }
 }
 
 /// Fills the halo for output rows [oh0, oh0 + R) of image n.
@@ -563,6 +647,61 @@ void ConvMxuKernel::step(Value s, bool first) {
       lhs, slot, panels, !first);
 }
 
+/// The LHS DMAs of packed step st: per output row, one per kernel row (a
+/// run of KW positions) or, with rhs_dilation along W, per position.
+int64_t ConvMxuKernel::packDmas(int64_t st) const {
+  auto [first, end] = packedRows(st);
+  return R * (end - first) * (win.dw == 1 ? 1 : win.kw);
+}
+
+/// Packs the LHS of packed step st into slot st % 2 ([parts][blocks][rows
+/// of a part][128], like the gather) from the compact halo ([HR][Wp][C]):
+/// LHS row orow * OWp + ow, lanes packedRow(kh, kw, 0).. hold compact
+/// column ow * sw + kw * dw of row orow * sh + kh * dh. The DMAs go kernel
+/// row by kernel row over all output rows: DMAs writing the same VMEM
+/// pages wait for each other. Window reversal is the weights'.
+void ConvMxuKernel::packLhs(int64_t st) {
+  int64_t slot = (st % 2) * M * D * 2;
+  int64_t rowsPart = R / gatherParts, partBytes = M / gatherParts * kBfRow;
+  int64_t run = win.dw == 1 ? win.kw : 1, cols = C * 2;
+  auto [first, end] = packedRows(st);
+  for (int64_t kh = first; kh < end; ++kh)
+    for (int64_t kw0 = 0; kw0 < win.kw; kw0 += run) {
+      int64_t lane = packedRow(kh, kw0, 0) - st * blocks * kLanes;
+      int64_t from = (kh * win.dh * Wp + kw0 * win.dw) * cols;
+      for (int64_t q = 0; q < gatherParts; ++q) {
+        int64_t to = (q * blocks + lane / kLanes) * partBytes +
+                     lane % kLanes * 2;
+        l.loop(rowsPart, [&](Value prow) {
+          Value orow = l.add(prow, q * rowsPart);
+          Value src =
+              l.add(l.mul(orow, win.sh * Wp * cols), compact.offset + from);
+          Value dst = l.add(l.mul(prow, OWp * kBfRow), lhs.offset + slot + to);
+          l.dma(compact.arena, src, lhs.arena, dst, OW, run * cols,
+                win.sw * cols, kBfRow, kSemPack);
+        });
+      }
+    }
+}
+
+/// The packed steps: the halo compacted by one DMA, step st + 1's LHS
+/// DMAs issued before step st's matmuls.
+void ConvMxuKernel::packedSteps() {
+  l.dma(halo.arena, l.c(halo.offset), compact.arena, l.c(compact.offset),
+        HR * Wp, C * 2, kBfRow, C * 2, kSemPack);
+  l.wait(kSemPack, 1);
+  packLhs(0);
+  for (int64_t st = 0; st < pSteps; ++st) {
+    l.wait(kSemPack, packDmas(st));
+    if (st + 1 < pSteps)
+      packLhs(st + 1);
+    matmulTiles(
+        l, split, M, weights,
+        [&](int64_t g) { return l.c((st * G + g) * wTile); }, lhs,
+        l.c(st % 2 * M * D * 2), panels, st > 0);
+  }
+}
+
 /// The result tiles of a block, output rows [oh0, oh0 + R): one piece per
 /// (row, output tile, block), OWt tiles a destination stride of Ot tiles
 /// apart. Panel g is [parts][blocks][rows of a part][128].
@@ -629,8 +768,12 @@ LogicalResult ConvMxuKernel::run() {
           forEachPiece(n, oh0, og, [&](const EpiloguePiece &p) {
             ep->fetch(p, kSemEpilogue);
           });
-        step(l.c(0), /*first=*/true);
-        l.loop(steps - 1, [&](Value s) { step(l.add(s, 1), false); });
+        if (packed) {
+          packedSteps();
+        } else {
+          step(l.c(0), /*first=*/true);
+          l.loop(steps - 1, [&](Value s) { step(l.add(s, 1), false); });
+        }
         if (failed(writeBack(n, oh0, og)))
           status = failure();
       });
