@@ -238,6 +238,7 @@ private:
   void prepareWeights(Value og);
   void preparePackedWeights(Value og);
   void fillHalo(Value n, Value oh0);
+  void fillCompactHalo(Value n, Value oh0);
   void step(Value s, bool first);
   /// The kernel rows of packed step st: [first, end).
   std::pair<int64_t, int64_t> packedRows(int64_t st) const {
@@ -268,14 +269,16 @@ private:
   bool direct = false;
   // Packed windows (C <= 64, KW * C <= 128): pk kernel rows per 128-lane
   // LHS block (packedRow); pSteps K steps of `blocks` such blocks
-  // (pBlocks); the halo's C features compacted into `compact`.
+  // (pBlocks). The halo is compact: [2 * HR][Pe] bf16, row r holding the
+  // C features of its Wp columns one after the other, row HR + r row r's
+  // scratch; f32 inputs arrive in `stage`, laid out alike in f32.
   bool packed = false;
-  int64_t pk = 0, pSteps = 0, pBlocks = 0, haloBlocks = 0, compactBytes = 0;
+  int64_t pk = 0, pSteps = 0, pBlocks = 0, Pe = 0;
   int64_t G = 0, R = 0, HR = 0, M = 0, parts = 1, gatherParts = 1;
   MxuSplit split;
   int64_t wBlock = 0, wSlot = 0, wFetches = 0;
   Value in, ker, out, laneIds, sublaneIds, zero;
-  VBuf stage, halo, lhs, panels, outStage, weights, wStage, compact;
+  VBuf stage, halo, lhs, panels, outStage, weights, wStage;
 };
 
 constexpr int kSemEpilogue = 3, kSemPack = 4;
@@ -287,13 +290,16 @@ constexpr int64_t kBfRow = kLanes * 2;
 int64_t ConvMxuKernel::need(int64_t r, int64_t g) const {
   int64_t hr = haloRows(r), m = r * pitch;
   int64_t stageBytes = hr * Wt * Ct * inTile;
-  int64_t haloBytes = haloBlocks * hr * Wp * kBfRow + spare;
+  int64_t haloBytes = CtPad * hr * Wp * kBfRow + spare;
+  if (packed) {
+    stageBytes = ct.ib == 4 ? 2 * hr * Pe * 4 : 0;
+    haloBytes = 2 * hr * Pe * 2;
+  }
   int64_t lhsBytes = direct ? 0 : 2 * m * D * 2;
   int64_t panelBytes =
       g * m * D * 4 + (ct.ob == 2 && !ep ? g * m * D * 2 : 0);
   int64_t weightBytes =
-      packed ? pSteps * g * wTile + pBlocks * kLanes * kLanes * ct.ib +
-                   pages(hr * Wp * C * 2)
+      packed ? pSteps * g * wTile + pBlocks * kLanes * kLanes * ct.ib
              : kpos * CtD * g * wTile +
                    2 * Ct * g * blocks * kLanes * kLanes * ct.ib;
   return pages(stageBytes) + pages(haloBytes) + pages(lhsBytes) +
@@ -343,11 +349,13 @@ LogicalResult ConvMxuKernel::plan() {
     pBlocks = pSteps * blocks;
     packed = pSteps < kpos * CtD;
   }
-  haloBlocks = packed ? Ct : CtPad;
   direct = win.sw == 1 && win.sh == 1 && blocks == 1 && !packed;
   pitch = direct ? Wp : OWp;
   // The last run reads (kw - 1) * dw rows past the halo: one spare row.
   spare = direct ? Wp * kBfRow : 0;
+  // A compact row is whole 4 KiB pages: DMAs writing the same page wait
+  // for each other.
+  Pe = pages(Wp * C * ct.ib) / ct.ib;
 
   if (failed(EpilogueKernel::take(l, op.getResult(), ep)))
     return failure();
@@ -389,17 +397,21 @@ LogicalResult ConvMxuKernel::allocate() {
   in = mems->lhs, ker = mems->rhs, out = mems->out;
   Type bf16 = l.b.getBF16Type(), f32 = l.b.getF32Type();
 
-  stage = l.vmem(ct.inElem, HR * Wt * Ct * inTile);
-  int64_t haloBytes = haloBlocks * HR * Wp * kBfRow + spare;
-  halo = l.vmem(bf16, haloBytes);
+  int64_t haloBytes = CtPad * HR * Wp * kBfRow + spare;
+  if (packed) {
+    if (ct.ib == 4)
+      stage = l.vmem(f32, 2 * HR * Pe * 4);
+    halo = l.vmem(bf16, 2 * HR * Pe * 2);
+  } else {
+    stage = l.vmem(ct.inElem, HR * Wt * Ct * inTile);
+    halo = l.vmem(bf16, haloBytes);
+  }
   lhs = direct ? halo : l.vmem(bf16, 2 * M * D * 2);
   panels = l.vmem(f32, G * M * D * 4);
   outStage = ct.ob == 2 && !ep ? l.vmem(bf16, G * M * D * 2) : VBuf();
   if (packed) {
     weights = l.vmem(bf16, pSteps * G * wTile);
     wStage = l.vmem(ct.inElem, pBlocks * kLanes * kLanes * ct.ib);
-    compactBytes = HR * Wp * C * 2;
-    compact = l.vmem(bf16, compactBytes);
   } else {
     weights = l.vmem(bf16, kpos * CtD * G * wTile);
     wStage = l.vmem(ct.inElem, 2 * Ct * G * blocks * kLanes * kLanes * ct.ib);
@@ -415,7 +427,8 @@ LogicalResult ConvMxuKernel::allocate() {
 
   // The halo's padding stays zero: data stores only touch the data columns
   // (and write zeros where the input is ragged or out of range).
-  zeroFill(l, halo, bf16, pages(haloBytes));
+  if (!packed)
+    zeroFill(l, halo, bf16, pages(haloBytes));
   laneIds = tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg());
   sublaneIds = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
   zero = l.splatF32(0.0);
@@ -647,6 +660,40 @@ void ConvMxuKernel::step(Value s, bool first) {
       lhs, slot, panels, !first);
 }
 
+/// Fills the compact halo for output rows [oh0, oh0 + R) of image n: zeroed,
+/// then one DMA per row of the W input pixels' C features (src stride one
+/// 128-lane row of the T(8,128) input) to columns pl.. of the row; rows
+/// outside the input go to their scratch row instead (DMAs in flight may
+/// not write the same bytes). f32 rows land in the
+/// stage and are rounded to bf16 by a flat copy (a vreg is 1024 elements).
+void ConvMxuKernel::fillCompactHalo(Value n, Value oh0) {
+  const VBuf &dst = ct.ib == 4 ? stage : halo;
+  int64_t rowBytes = Pe * ct.ib, pixel = C * ct.ib;
+  zeroFill(l, dst, ct.inElem, HR * rowBytes);
+  Value ih0 = l.sub(l.mul(oh0, win.sh), l.c(win.pt));
+  int64_t scratch = HR * rowBytes;
+  l.loop(HR, [&](Value r) {
+    Value ih = l.add(ih0, r);
+    Value valid = smax(
+        l,
+        smin(l,
+             arith::MinSIOp::create(l.b, l.loc, l.add(ih, 1), l.sub(l.c(H), ih)),
+             1),
+        0);
+    Value src = l.mul(outerIndex(n, smax(l, smin(l, ih, H - 1), 0),
+                                 dn.getInputBatch() == 0 ? 0 : 1, N, H),
+                      Wt * inTile);
+    Value row = l.add(l.mul(r, rowBytes), dst.offset + win.pl * pixel);
+    Value to = l.add(row, l.mul(l.sub(l.c(1), valid), scratch));
+    l.dma(in, src, dst.arena, to, W, pixel, kLanes * ct.ib, pixel, kSemIn);
+  });
+  l.wait(kSemIn, HR);
+  if (ct.ib == 4)
+    l.loop(HR * Pe / (kSublanes * kLanes), [&](Value t) {
+      l.vstore(l.vload(stage, l.mul(t, kF32Tile)), halo, l.mul(t, kBf16Tile));
+    });
+}
+
 /// The LHS DMAs of packed step st: per output row, one per kernel row (a
 /// run of KW positions) or, with rhs_dilation along W, per position.
 int64_t ConvMxuKernel::packDmas(int64_t st) const {
@@ -655,9 +702,9 @@ int64_t ConvMxuKernel::packDmas(int64_t st) const {
 }
 
 /// Packs the LHS of packed step st into slot st % 2 ([parts][blocks][rows
-/// of a part][128], like the gather) from the compact halo ([HR][Wp][C]):
-/// LHS row orow * OWp + ow, lanes packedRow(kh, kw, 0).. hold compact
-/// column ow * sw + kw * dw of row orow * sh + kh * dh. The DMAs go kernel
+/// of a part][128], like the gather) from the compact halo: LHS row
+/// orow * OWp + ow, lanes packedRow(kh, kw, 0).. hold compact column
+/// ow * sw + kw * dw of row orow * sh + kh * dh. The DMAs go kernel
 /// row by kernel row over all output rows: DMAs writing the same VMEM
 /// pages wait for each other. Window reversal is the weights'.
 void ConvMxuKernel::packLhs(int64_t st) {
@@ -668,28 +715,24 @@ void ConvMxuKernel::packLhs(int64_t st) {
   for (int64_t kh = first; kh < end; ++kh)
     for (int64_t kw0 = 0; kw0 < win.kw; kw0 += run) {
       int64_t lane = packedRow(kh, kw0, 0) - st * blocks * kLanes;
-      int64_t from = (kh * win.dh * Wp + kw0 * win.dw) * cols;
+      int64_t from = kh * win.dh * Pe * 2 + kw0 * win.dw * cols;
       for (int64_t q = 0; q < gatherParts; ++q) {
         int64_t to = (q * blocks + lane / kLanes) * partBytes +
                      lane % kLanes * 2;
         l.loop(rowsPart, [&](Value prow) {
           Value orow = l.add(prow, q * rowsPart);
-          Value src =
-              l.add(l.mul(orow, win.sh * Wp * cols), compact.offset + from);
+          Value src = l.add(l.mul(orow, win.sh * Pe * 2), halo.offset + from);
           Value dst = l.add(l.mul(prow, OWp * kBfRow), lhs.offset + slot + to);
-          l.dma(compact.arena, src, lhs.arena, dst, OW, run * cols,
+          l.dma(halo.arena, src, lhs.arena, dst, OW, run * cols,
                 win.sw * cols, kBfRow, kSemPack);
         });
       }
     }
 }
 
-/// The packed steps: the halo compacted by one DMA, step st + 1's LHS
-/// DMAs issued before step st's matmuls.
+/// The packed steps: step st + 1's LHS DMAs are issued before step st's
+/// matmuls.
 void ConvMxuKernel::packedSteps() {
-  l.dma(halo.arena, l.c(halo.offset), compact.arena, l.c(compact.offset),
-        HR * Wp, C * 2, kBfRow, C * 2, kSemPack);
-  l.wait(kSemPack, 1);
   packLhs(0);
   for (int64_t st = 0; st < pSteps; ++st) {
     l.wait(kSemPack, packDmas(st));
@@ -762,7 +805,10 @@ LogicalResult ConvMxuKernel::run() {
     l.loop(N, [&](Value n) {
       l.loop(OH / R, [&](Value blk) {
         Value oh0 = l.mul(blk, R);
-        fillHalo(n, oh0);
+        if (packed)
+          fillCompactHalo(n, oh0);
+        else
+          fillHalo(n, oh0);
         // The epilogue's same-shape operands arrive during the steps.
         if (ep)
           forEachPiece(n, oh0, og, [&](const EpiloguePiece &p) {
