@@ -522,27 +522,31 @@ void ConvMxuKernel::prepareWeights(Value og) {
 }
 
 // Packed weights: per output tile (g, j), the rows of every window
-// position are DMAed to their packedRow of a zeroed staging block (inElem,
+// position are DMAed (one DMA per kernel row: DMAs writing the same VMEM
+// page wait for each other) to their packedRow of a zeroed staging block (inElem,
 // 128-row blocks k), then block k is rounded into weight tile
 // (k / blocks, g), input rows (k % blocks) * 128.
 void ConvMxuKernel::preparePackedWeights(Value og) {
   int64_t row = kLanes * ct.ib;
+  // One DMA per kernel row and input tile: its KW positions' rows are
+  // C rows apart in the stage; kernelOuter's step along kw.
+  int64_t kwStride = (dn.getKernelSpatial()[0] == 0 ? 1 : win.kh) *
+                     (win.revW ? -1 : 1);
   for (int64_t g = 0; g < G; ++g)
     for (int64_t j = 0; j < blocks; ++j) {
       Value ot = outTileOf(og, g, j);
-      for (int64_t p = 0; p < kpos; ++p) {
-        Value outer = kernelOuter(l.c(p / win.kw), l.c(p % win.kw));
+      for (int64_t kh = 0; kh < win.kh; ++kh) {
+        Value outer = kernelOuter(l.c(kh), l.c(0));
         for (int64_t t = 0; t < It; ++t) {
-          int64_t dstRow =
-              packedRow(p / win.kw, p % win.kw, t * kSublanes);
+          int64_t dstRow = packedRow(kh, 0, t * kSublanes);
           Value src =
               l.mul(l.add(l.mul(l.add(l.mul(outer, It), t), Ot), ot), inTile);
-          l.dma(ker, src, wStage.arena, l.c(wStage.offset + dstRow * row), 1,
-                std::min<int64_t>(kSublanes, C - t * kSublanes) * row, 0, 0,
-                kSemW);
+          l.dma(ker, src, wStage.arena, l.c(wStage.offset + dstRow * row),
+                win.kw, std::min<int64_t>(kSublanes, C - t * kSublanes) * row,
+                kwStride * It * Ot * inTile, C * row, kSemW);
         }
       }
-      l.wait(kSemW, kpos * It);
+      l.wait(kSemW, win.kh * It);
       for (int64_t k = 0; k < pBlocks; ++k) {
         int64_t dst = ((k / blocks) * G + g) * wTile +
                       (j * D + (k % blocks) * kLanes) * kBfRow;
