@@ -249,6 +249,7 @@ private:
     return (kh / pk) * kLanes + ((kh % pk) * win.kw + kw) * C + c;
   }
   int64_t packDmas(int64_t st) const;
+  bool packingPays() const;
   void packLhs(int64_t st);
   void packedSteps();
   void forEachPiece(Value n, Value oh0, Value og,
@@ -307,6 +308,21 @@ int64_t ConvMxuKernel::need(int64_t r, int64_t g) const {
          (ep ? ep->vmemBytes(g * m * D / (kSublanes * kLanes), 1) : 0);
 }
 
+// Whether the packed mode is faster than one MXU step per window position
+// (and input block), per block of R output rows: a step streams its rows
+// (at least about 3D cycles, the weight loads' pipeline); packing adds DMA
+// latencies, one per compact-halo fetch and, as DMAs writing the same VMEM
+// page wait for each other, one per LHS DMA of an output row of step 0
+// (of every output row when output rows share pages). Small images lose (e.g. the CNN example's
+// 16x16 -> 8x8 stride-2 convolution, 37 -> 72 us packed).
+bool ConvMxuKernel::packingPays() const {
+  int64_t mxus = std::max<int64_t>(l.spec.machine.mxu_count(), 1);
+  int64_t stream = std::max(ceilDiv(R * OWp * G, mxus), 3 * D);
+  int64_t chain = packDmas(0) / R * (OWp * kBfRow % 4096 == 0 ? 1 : R);
+  int64_t latency = l.spec.machine.dma_latency_cycles();
+  return pSteps * stream + (chain + 1) * latency < kpos * CtD * stream;
+}
+
 LogicalResult ConvMxuKernel::plan() {
   RankedTensorType lhsType = ct.lhs, type = ct.out;
   N = lhsType.getDimSize(dn.getInputBatch());
@@ -349,10 +365,6 @@ LogicalResult ConvMxuKernel::plan() {
     pBlocks = pSteps * blocks;
     packed = pSteps < kpos * CtD;
   }
-  direct = win.sw == 1 && win.sh == 1 && blocks == 1 && !packed;
-  pitch = direct ? Wp : OWp;
-  // The last run reads (kw - 1) * dw rows past the halo: one spare row.
-  spare = direct ? Wp * kBfRow : 0;
   // A compact row is whole 4 KiB pages: DMAs writing the same page wait
   // for each other.
   Pe = pages(Wp * C * ct.ib) / ct.ib;
@@ -364,17 +376,29 @@ LogicalResult ConvMxuKernel::plan() {
   // block: prefer long LHS streams (M >= 1024 rows or the whole image),
   // then as many resident output tiles as fit.
   int64_t budget = vmemBudget(l);
-  for (int64_t g = OtD; g >= 1 && !G; --g) {
-    if (OtD % g)
-      continue;
-    for (int64_t r = OH; r >= 1; --r)
-      if (OH % r == 0 && need(r, g) <= budget) {
-        if (r == OH || r * pitch >= 1024 || g == 1) {
-          G = g;
-          R = r;
+  auto choose = [&] {
+    direct = win.sw == 1 && win.sh == 1 && blocks == 1 && !packed;
+    pitch = direct ? Wp : OWp;
+    // The last run reads (kw - 1) * dw rows past the halo: one spare row.
+    spare = direct ? Wp * kBfRow : 0;
+    G = R = 0;
+    for (int64_t g = OtD; g >= 1 && !G; --g) {
+      if (OtD % g)
+        continue;
+      for (int64_t r = OH; r >= 1; --r)
+        if (OH % r == 0 && need(r, g) <= budget) {
+          if (r == OH || r * pitch >= 1024 || g == 1) {
+            G = g;
+            R = r;
+          }
+          break;
         }
-        break;
-      }
+    }
+  };
+  choose();
+  if (packed && (!G || !packingPays())) {
+    packed = false;
+    choose();
   }
   if (!G)
     return vmemError(l, op, need(1, 1));

@@ -23,17 +23,17 @@
 // MODE: chunks = 21 chunk_bytes = 6 src_stride = 256 dst_stride = 6
 // CHECK: result0: ok shape=[2, 10, 11, 20]
 // CHECK: result1: ok shape=[9, 2, 10, 12]
-// CHECK: result2: ok shape=[2, 3, 4, 130]
+// CHECK: result2: ok shape=[2, 64, 16, 130]
 
 func.func @conv(%x0: tensor<2x19x21x3xbf16>, %w0: tensor<7x7x3x20xbf16>,
                 %x1: tensor<9x2x10x5xbf16>, %w1: tensor<3x3x5x12xbf16>,
-                %x2: tensor<2x6x8x64xbf16>, %w2: tensor<2x2x64x130xbf16>)
-    -> (tensor<2x10x11x20xbf16>, tensor<9x2x10x12xf32>, tensor<2x3x4x130xbf16>) {
+                %x2: tensor<2x128x32x64xbf16>, %w2: tensor<2x2x64x130xbf16>)
+    -> (tensor<2x10x11x20xbf16>, tensor<9x2x10x12xf32>, tensor<2x64x16x130xbf16>) {
   %0 = hlo.convolution %x0, %w0, dim_labels = <"b01f_01io->b01f"> {window_strides = array<i64: 2, 2>, padding = array<i64: 3, 3, 3, 3>}
        : (tensor<2x19x21x3xbf16>, tensor<7x7x3x20xbf16>) -> tensor<2x10x11x20xbf16>
   %1 = hlo.convolution %x1, %w1, dim_labels = <"0b1f_01io->0b1f"> {padding = array<i64: 1, 1, 1, 1>}
        : (tensor<9x2x10x5xbf16>, tensor<3x3x5x12xbf16>) -> tensor<9x2x10x12xf32>
   %2 = hlo.convolution %x2, %w2, dim_labels = <"b01f_01io->b01f"> {window_strides = array<i64: 2, 2>}
-       : (tensor<2x6x8x64xbf16>, tensor<2x2x64x130xbf16>) -> tensor<2x3x4x130xbf16>
-  return %0, %1, %2 : tensor<2x10x11x20xbf16>, tensor<9x2x10x12xf32>, tensor<2x3x4x130xbf16>
+       : (tensor<2x128x32x64xbf16>, tensor<2x2x64x130xbf16>) -> tensor<2x64x16x130xbf16>
+  return %0, %1, %2 : tensor<2x10x11x20xbf16>, tensor<9x2x10x12xf32>, tensor<2x64x16x130xbf16>
 }

@@ -31,30 +31,30 @@
 // MODE: chunks = 11 chunk_bytes = 42 src_stride = 12 dst_stride = 256
 // CHECK: result0: ok shape=[2, 9, 13, 10]
 // CHECK: result1: ok shape=[2, 10, 11, 20]
-// CHECK: result2: ok shape=[2, 10, 5, 12]
-// CHECK: result3: ok shape=[2, 6, 7, 130]
-// CHECK: result4: ok shape=[2, 5, 5, 16]
-// CHECK: result5: ok shape=[2, 6, 8, 8]
+// CHECK: result2: ok shape=[2, 64, 64, 12]
+// CHECK: result3: ok shape=[2, 64, 16, 130]
+// CHECK: result4: ok shape=[2, 16, 16, 16]
+// CHECK: result5: ok shape=[2, 32, 32, 8]
 
 func.func @conv(%x0: tensor<2x9x13x1xf32>, %w0: tensor<5x5x1x10xf32>,
                 %x1: tensor<2x19x21x3xf32>, %w1: tensor<7x7x3x20xf32>,
-                %x2: tensor<2x11x12x5xf32>, %w2: tensor<3x3x5x12xf32>,
-                %x3: tensor<2x6x7x64xf32>, %w3: tensor<2x2x64x130xf32>,
-                %x4: tensor<2x10x9x32xf32>, %w4: tensor<3x3x32x16xf32>,
-                %x5: tensor<2x8x9x3xf32>, %w5: tensor<2x3x3x8xf32>)
-    -> (tensor<2x9x13x10xf32>, tensor<2x10x11x20xf32>, tensor<2x10x5x12xf32>,
-        tensor<2x6x7x130xf32>, tensor<2x5x5x16xf32>, tensor<2x6x8x8xf32>) {
+                %x2: tensor<2x65x130x5xf32>, %w2: tensor<3x3x5x12xf32>,
+                %x3: tensor<2x64x16x64xf32>, %w3: tensor<2x2x64x130xf32>,
+                %x4: tensor<2x32x32x32xf32>, %w4: tensor<3x3x32x16xf32>,
+                %x5: tensor<2x34x33x3xf32>, %w5: tensor<2x3x3x8xf32>)
+    -> (tensor<2x9x13x10xf32>, tensor<2x10x11x20xf32>, tensor<2x64x64x12xf32>,
+        tensor<2x64x16x130xf32>, tensor<2x16x16x16xf32>, tensor<2x32x32x8xf32>) {
   %0 = hlo.convolution %x0, %w0, dim_labels = <"b01f_01io->b01f"> {padding = array<i64: 2, 2, 2, 2>}
        : (tensor<2x9x13x1xf32>, tensor<5x5x1x10xf32>) -> tensor<2x9x13x10xf32>
   %1 = hlo.convolution %x1, %w1, dim_labels = <"b01f_01io->b01f"> {window_strides = array<i64: 2, 2>, padding = array<i64: 3, 3, 3, 3>}
        : (tensor<2x19x21x3xf32>, tensor<7x7x3x20xf32>) -> tensor<2x10x11x20xf32>
   %2 = hlo.convolution %x2, %w2, dim_labels = <"b01f_01io->b01f"> {window_strides = array<i64: 1, 2>, padding = array<i64: 1, 2, 0, 1>, rhs_dilation = array<i64: 2, 2>, window_reversal = array<i1: true, true>}
-       : (tensor<2x11x12x5xf32>, tensor<3x3x5x12xf32>) -> tensor<2x10x5x12xf32>
+       : (tensor<2x65x130x5xf32>, tensor<3x3x5x12xf32>) -> tensor<2x64x64x12xf32>
   %3 = hlo.convolution %x3, %w3, dim_labels = <"b01f_01io->b01f"> {padding = array<i64: 0, 1, 1, 0>}
-       : (tensor<2x6x7x64xf32>, tensor<2x2x64x130xf32>) -> tensor<2x6x7x130xf32>
+       : (tensor<2x64x16x64xf32>, tensor<2x2x64x130xf32>) -> tensor<2x64x16x130xf32>
   %4 = hlo.convolution %x4, %w4, dim_labels = <"b01f_01io->b01f"> {window_strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>}
-       : (tensor<2x10x9x32xf32>, tensor<3x3x32x16xf32>) -> tensor<2x5x5x16xf32>
+       : (tensor<2x32x32x32xf32>, tensor<3x3x32x16xf32>) -> tensor<2x16x16x16xf32>
   %5 = hlo.convolution %x5, %w5, dim_labels = <"b01f_10io->b01f"> {window_reversal = array<i1: false, true>}
-       : (tensor<2x8x9x3xf32>, tensor<2x3x3x8xf32>) -> tensor<2x6x8x8xf32>
-  return %0, %1, %2, %3, %4, %5 : tensor<2x9x13x10xf32>, tensor<2x10x11x20xf32>, tensor<2x10x5x12xf32>, tensor<2x6x7x130xf32>, tensor<2x5x5x16xf32>, tensor<2x6x8x8xf32>
+       : (tensor<2x34x33x3xf32>, tensor<2x3x3x8xf32>) -> tensor<2x32x32x8xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<2x9x13x10xf32>, tensor<2x10x11x20xf32>, tensor<2x64x64x12xf32>, tensor<2x64x16x130xf32>, tensor<2x16x16x16xf32>, tensor<2x32x32x8xf32>
 }
