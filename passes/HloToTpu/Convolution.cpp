@@ -10,7 +10,10 @@
 //   reads, one matmul per (window position, input-feature block, output
 //   tile) accumulating in f32. With stride 1 the LHS of a window position
 //   is a contiguous run of halo rows; other strides gather it with
-//   sublane-strided loads. im2col is never materialised.
+//   sublane-strided loads. im2col is never materialised. With few input
+//   features the window positions of several kernel rows are packed into
+//   one 128-lane LHS block, built by VMEM-to-VMEM DMAs from a compact
+//   halo (the packed mode, where its cost estimate says it pays).
 // * The weight gradient JAX emits (`f01b_i01o->01bf`) on the MXU: blocks
 //   of 128 dy pixels are the weight tiles, the transposed x rows of those
 //   pixels (`vtranspose`) the LHS, all output positions stacked in M.
