@@ -115,6 +115,17 @@ static Value smax(Lowering &l, Value x, int64_t y) {
   return arith::MaxSIOp::create(l.b, l.loc, x, l.c(y));
 }
 
+/// 1 when input row `ih` is inside [0, h), else 0: min(ih + 1, h - ih)
+/// clamped to [0, 1].
+static Value insideInput(Lowering &l, Value ih, int64_t h) {
+  return smax(
+      l,
+      smin(l,
+           arith::MinSIOp::create(l.b, l.loc, l.add(ih, 1), l.sub(l.c(h), ih)),
+           1),
+      0);
+}
+
 /// Zeroes `bytes` (a multiple of 4 KiB) of `buf`: one vreg store per 4 KiB
 /// (f32) or 2 KiB (bf16).
 static void zeroFill(Lowering &l, const VBuf &buf, Type elem, int64_t bytes) {
@@ -601,13 +612,7 @@ void ConvMxuKernel::fillHalo(Value n, Value oh0) {
   l.wait(kSemIn, HR);
   l.loop(HR, [&](Value r) {
     Value ih = l.add(ih0, r);
-    // 1 inside the input, <= 0 outside: min(ih + 1, H - ih) clamped.
-    Value valid = smax(
-        l,
-        smin(l,
-             arith::MinSIOp::create(l.b, l.loc, l.add(ih, 1), l.sub(l.c(H), ih)),
-             1),
-        0);
+    Value valid = insideInput(l, ih, H);
     l.loop(Ct, [&](Value cb) {
       Value lanesLeft = smin(l, l.sub(l.c(C), l.mul(cb, kLanes)), kLanes);
       Value limit = arith::MulIOp::create(l.b, l.loc, lanesLeft, valid);
@@ -705,12 +710,7 @@ void ConvMxuKernel::fillCompactHalo(Value n, Value oh0) {
   int64_t scratch = HR * rowBytes;
   l.loop(HR, [&](Value r) {
     Value ih = l.add(ih0, r);
-    Value valid = smax(
-        l,
-        smin(l,
-             arith::MinSIOp::create(l.b, l.loc, l.add(ih, 1), l.sub(l.c(H), ih)),
-             1),
-        0);
+    Value valid = insideInput(l, ih, H);
     Value src = l.mul(outerIndex(n, smax(l, smin(l, ih, H - 1), 0),
                                  dn.getInputBatch() == 0 ? 0 : 1, N, H),
                       Wt * inTile);
