@@ -12,6 +12,8 @@
 //            C_out = 130 (two output tiles)
 //   result4: C_in = 32, 3x3 stride 2 pad 1
 //   result5: C_in = 3, kernel labels 10io (KW = 2, KH = 3), reversed along W
+//   result6: relu(conv + b) as an output fusion (the epilogue on the packed
+//            kernel's panels), C_in = 3, 7x7 stride 2 pad 3
 // DEFAULT precision: operands rounded to bf16 (2^-8 each), exact products
 // summed in f32 in another order than the interpreter's (and than the
 // unpacked kernel's); over K <= 256 terms of random [-1, 1) inputs the
@@ -21,11 +23,11 @@
 // RUN: tpuc translate --tpu-to-executable %t/v3.tpu.mlir -o %t/v3.tpx
 // RUN: tpuc-run %t/v3.tpx --random-inputs=7 --output-dir=%t/v3
 // RUN: tpuc interpret %s --random-inputs=7 --output-dir=%t/want
-// RUN: %python_numpy %S/Inputs/compare.py %t/v3 %t/want 6 0.0078125 | FileCheck %s
+// RUN: %python_numpy %S/Inputs/compare.py %t/v3 %t/want 7 0.0078125 | FileCheck %s
 // RUN: tpuc-opt %s --tpuc-set-target=target=tpu-v6e --tpuc-convert-hlo-to-tpu -o %t/v6e.tpu.mlir
 // RUN: tpuc translate --tpu-to-executable %t/v6e.tpu.mlir -o %t/v6e.tpx
 // RUN: tpuc-run %t/v6e.tpx --random-inputs=7 --output-dir=%t/v6e
-// RUN: %python_numpy %S/Inputs/compare.py %t/v6e %t/want 6 0.0078125 | FileCheck %s
+// RUN: %python_numpy %S/Inputs/compare.py %t/v6e %t/want 7 0.0078125 | FileCheck %s
 // The packed mode was chosen (its LHS DMAs: OW chunks of KW * C bf16).
 // RUN: FileCheck %s --check-prefix=MODE < %t/v3.tpu.mlir
 // MODE: chunks = 11 chunk_bytes = 42 src_stride = 12 dst_stride = 256
@@ -35,15 +37,19 @@
 // CHECK: result3: ok shape=[2, 64, 16, 130]
 // CHECK: result4: ok shape=[2, 16, 16, 16]
 // CHECK: result5: ok shape=[2, 32, 32, 8]
+// CHECK: result6: ok shape=[2, 32, 32, 20]
 
 func.func @conv(%x0: tensor<2x9x13x1xf32>, %w0: tensor<5x5x1x10xf32>,
                 %x1: tensor<2x19x21x3xf32>, %w1: tensor<7x7x3x20xf32>,
                 %x2: tensor<2x65x130x5xf32>, %w2: tensor<3x3x5x12xf32>,
                 %x3: tensor<2x64x16x64xf32>, %w3: tensor<2x2x64x130xf32>,
                 %x4: tensor<2x32x32x32xf32>, %w4: tensor<3x3x32x16xf32>,
-                %x5: tensor<2x34x33x3xf32>, %w5: tensor<2x3x3x8xf32>)
+                %x5: tensor<2x34x33x3xf32>, %w5: tensor<2x3x3x8xf32>,
+                %x6: tensor<2x64x64x3xf32>, %w6: tensor<7x7x3x20xf32>,
+                %b6: tensor<20xf32>)
     -> (tensor<2x9x13x10xf32>, tensor<2x10x11x20xf32>, tensor<2x64x64x12xf32>,
-        tensor<2x64x16x130xf32>, tensor<2x16x16x16xf32>, tensor<2x32x32x8xf32>) {
+        tensor<2x64x16x130xf32>, tensor<2x16x16x16xf32>, tensor<2x32x32x8xf32>,
+        tensor<2x32x32x20xf32>) {
   %0 = hlo.convolution %x0, %w0, dim_labels = <"b01f_01io->b01f"> {padding = array<i64: 2, 2, 2, 2>}
        : (tensor<2x9x13x1xf32>, tensor<5x5x1x10xf32>) -> tensor<2x9x13x10xf32>
   %1 = hlo.convolution %x1, %w1, dim_labels = <"b01f_01io->b01f"> {window_strides = array<i64: 2, 2>, padding = array<i64: 3, 3, 3, 3>}
@@ -56,5 +62,15 @@ func.func @conv(%x0: tensor<2x9x13x1xf32>, %w0: tensor<5x5x1x10xf32>,
        : (tensor<2x32x32x32xf32>, tensor<3x3x32x16xf32>) -> tensor<2x16x16x16xf32>
   %5 = hlo.convolution %x5, %w5, dim_labels = <"b01f_10io->b01f"> {window_reversal = array<i1: false, true>}
        : (tensor<2x34x33x3xf32>, tensor<2x3x3x8xf32>) -> tensor<2x32x32x8xf32>
-  return %0, %1, %2, %3, %4, %5 : tensor<2x9x13x10xf32>, tensor<2x10x11x20xf32>, tensor<2x64x64x12xf32>, tensor<2x64x16x130xf32>, tensor<2x16x16x16xf32>, tensor<2x32x32x8xf32>
+  %6 = hlo.fusion output(%x6, %w6, %b6) : (tensor<2x64x64x3xf32>, tensor<7x7x3x20xf32>, tensor<20xf32>) -> tensor<2x32x32x20xf32> {
+  ^bb0(%a0: tensor<2x64x64x3xf32>, %a1: tensor<7x7x3x20xf32>, %a2: tensor<20xf32>):
+    %zero = hlo.constant dense<0.0> : tensor<2x32x32x20xf32>
+    %c = hlo.convolution %a0, %a1, dim_labels = <"b01f_01io->b01f"> {window_strides = array<i64: 2, 2>, padding = array<i64: 3, 3, 3, 3>}
+        : (tensor<2x64x64x3xf32>, tensor<7x7x3x20xf32>) -> tensor<2x32x32x20xf32>
+    %bb = hlo.broadcast_in_dim %a2, dims = [3] : (tensor<20xf32>) -> tensor<2x32x32x20xf32>
+    %s = hlo.add %c, %bb : tensor<2x32x32x20xf32>
+    %r = hlo.maximum %s, %zero : tensor<2x32x32x20xf32>
+    hlo.return %r : tensor<2x32x32x20xf32>
+  }
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<2x9x13x10xf32>, tensor<2x10x11x20xf32>, tensor<2x64x64x12xf32>, tensor<2x64x16x130xf32>, tensor<2x16x16x16xf32>, tensor<2x32x32x8xf32>, tensor<2x32x32x20xf32>
 }
