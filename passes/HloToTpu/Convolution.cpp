@@ -10,7 +10,10 @@
 //   reads, one matmul per (window position, input-feature block, output
 //   tile) accumulating in f32. With stride 1 the LHS of a window position
 //   is a contiguous run of halo rows; other strides gather it with
-//   sublane-strided loads. im2col is never materialised.
+//   sublane-strided loads. im2col is never materialised. With few input
+//   features the window positions of several kernel rows are packed into
+//   one 128-lane LHS block, built by VMEM-to-VMEM DMAs from a compact
+//   halo (the packed mode, where its cost estimate says it pays).
 // * The weight gradient JAX emits (`f01b_i01o->01bf`) on the MXU: blocks
 //   of 128 dy pixels are the weight tiles, the transposed x rows of those
 //   pixels (`vtranspose`) the LHS, all output positions stacked in M.
@@ -110,6 +113,17 @@ static Value smin(Lowering &l, Value x, int64_t y) {
 }
 static Value smax(Lowering &l, Value x, int64_t y) {
   return arith::MaxSIOp::create(l.b, l.loc, x, l.c(y));
+}
+
+/// 1 when input row `ih` is inside [0, h), else 0: min(ih + 1, h - ih)
+/// clamped to [0, 1].
+static Value insideInput(Lowering &l, Value ih, int64_t h) {
+  return smax(
+      l,
+      smin(l,
+           arith::MinSIOp::create(l.b, l.loc, l.add(ih, 1), l.sub(l.c(h), ih)),
+           1),
+      0);
 }
 
 /// Zeroes `bytes` (a multiple of 4 KiB) of `buf`: one vreg store per 4 KiB
@@ -236,8 +250,22 @@ private:
   void fetchWeights(Value og, Value kp);
   void convertWeights(Value kp);
   void prepareWeights(Value og);
+  void preparePackedWeights(Value og);
   void fillHalo(Value n, Value oh0);
+  void fillCompactHalo(Value n, Value oh0);
   void step(Value s, bool first);
+  /// The kernel rows of packed step st: [first, end).
+  std::pair<int64_t, int64_t> packedRows(int64_t st) const {
+    return {st * pk * blocks, std::min(win.kh, (st + 1) * pk * blocks)};
+  }
+  /// Packed LHS row of window position (kh, kw), feature c.
+  int64_t packedRow(int64_t kh, int64_t kw, int64_t c) const {
+    return (kh / pk) * kLanes + ((kh % pk) * win.kw + kw) * C + c;
+  }
+  int64_t packDmas(int64_t st) const;
+  bool packingPays() const;
+  void packLhs(int64_t st);
+  void packedSteps();
   void forEachPiece(Value n, Value oh0, Value og,
                     function_ref<void(const EpiloguePiece &)> fn);
   LogicalResult writeBack(Value n, Value oh0, Value og);
@@ -254,6 +282,13 @@ private:
   int64_t inTile = 0, outTile = 0, wTile = 0, kpos = 0;
   int64_t Wp = 0, pitch = 0, spare = 0;
   bool direct = false;
+  // Packed windows (C <= 64, KW * C <= 128): pk kernel rows per 128-lane
+  // LHS block (packedRow); pSteps K steps of `blocks` such blocks
+  // (pBlocks). The halo is compact: [2 * HR][Pe] bf16, row r holding the
+  // C features of its Wp columns one after the other, row HR + r row r's
+  // scratch; f32 inputs arrive in `stage`, laid out alike in f32.
+  bool packed = false;
+  int64_t pk = 0, pSteps = 0, pBlocks = 0, Pe = 0;
   int64_t G = 0, R = 0, HR = 0, M = 0, parts = 1, gatherParts = 1;
   MxuSplit split;
   int64_t wBlock = 0, wSlot = 0, wFetches = 0;
@@ -261,21 +296,45 @@ private:
   VBuf stage, halo, lhs, panels, outStage, weights, wStage;
 };
 
-constexpr int kSemEpilogue = 3;
+constexpr int kSemEpilogue = 3, kSemPack = 4;
+/// Convolutions with at most this many input features pack window
+/// positions into the MXU's contraction (docs/codegen.md, "convolution").
+constexpr int64_t kMaxPackedFeatures = 64;
 constexpr int64_t kBfRow = kLanes * 2;
 
 int64_t ConvMxuKernel::need(int64_t r, int64_t g) const {
   int64_t hr = haloRows(r), m = r * pitch;
   int64_t stageBytes = hr * Wt * Ct * inTile;
   int64_t haloBytes = CtPad * hr * Wp * kBfRow + spare;
+  if (packed) {
+    stageBytes = ct.ib == 4 ? 2 * hr * Pe * 4 : 0;
+    haloBytes = 2 * hr * Pe * 2;
+  }
   int64_t lhsBytes = direct ? 0 : 2 * m * D * 2;
   int64_t panelBytes =
       g * m * D * 4 + (ct.ob == 2 && !ep ? g * m * D * 2 : 0);
   int64_t weightBytes =
-      kpos * CtD * g * wTile + 2 * Ct * g * blocks * kLanes * kLanes * ct.ib;
+      packed ? pSteps * g * wTile + pBlocks * kLanes * kLanes * ct.ib
+             : kpos * CtD * g * wTile +
+                   2 * Ct * g * blocks * kLanes * kLanes * ct.ib;
   return pages(stageBytes) + pages(haloBytes) + pages(lhsBytes) +
          pages(panelBytes) + pages(weightBytes) +
          (ep ? ep->vmemBytes(g * m * D / (kSublanes * kLanes), 1) : 0);
+}
+
+// Whether the packed mode is faster than one MXU step per window position
+// (and input block), per block of R output rows: a step streams its rows
+// (at least about 3D cycles, the weight loads' pipeline); packing adds DMA
+// latencies, one per compact-halo fetch and, as DMAs writing the same VMEM
+// page wait for each other, one per LHS DMA of an output row of step 0
+// (of every output row when output rows share pages). Small images lose (e.g. the CNN example's
+// 16x16 -> 8x8 stride-2 convolution, 37 -> 72 us packed).
+bool ConvMxuKernel::packingPays() const {
+  int64_t mxus = std::max<int64_t>(l.spec.machine.mxu_count(), 1);
+  int64_t stream = std::max(ceilDiv(R * OWp * G, mxus), 3 * D);
+  int64_t chain = packDmas(0) / R * (OWp * kBfRow % 4096 == 0 ? 1 : R);
+  int64_t latency = l.spec.machine.dma_latency_cycles();
+  return pSteps * stream + (chain + 1) * latency < kpos * CtD * stream;
 }
 
 LogicalResult ConvMxuKernel::plan() {
@@ -309,10 +368,20 @@ LogicalResult ConvMxuKernel::plan() {
   // r * Wp + w; rows with w >= OW are computed and dropped. Other strides,
   // and wider MXUs (whose LHS rows take several input blocks, each a run
   // of its own), gather the rows on the VPU into an LHS of pitch OWp.
-  direct = win.sw == 1 && win.sh == 1 && blocks == 1;
-  pitch = direct ? Wp : OWp;
-  // The last run reads (kw - 1) * dw rows past the halo: one spare row.
-  spare = direct ? Wp * kBfRow : 0;
+  // Few input features: window positions packed into the contraction
+  // (lanes ((kh % pk) * KW + kw) * C + c of 128-lane block kh / pk hold
+  // feature c of position (kh, kw)), when that takes fewer MXU steps than
+  // one per position. The packed LHS is DMAed from the halo (VMEM to
+  // VMEM), pitch OWp like a gathered one.
+  if (C <= kMaxPackedFeatures && win.kw * C <= kLanes) {
+    pk = kLanes / (win.kw * C);
+    pSteps = ceilDiv(ceilDiv(win.kh, pk), blocks);
+    pBlocks = pSteps * blocks;
+    packed = pSteps < kpos * CtD;
+  }
+  // A compact row is whole 4 KiB pages: DMAs writing the same page wait
+  // for each other.
+  Pe = pages(Wp * C * ct.ib) / ct.ib;
 
   if (failed(EpilogueKernel::take(l, op.getResult(), ep)))
     return failure();
@@ -321,17 +390,29 @@ LogicalResult ConvMxuKernel::plan() {
   // block: prefer long LHS streams (M >= 1024 rows or the whole image),
   // then as many resident output tiles as fit.
   int64_t budget = vmemBudget(l);
-  for (int64_t g = OtD; g >= 1 && !G; --g) {
-    if (OtD % g)
-      continue;
-    for (int64_t r = OH; r >= 1; --r)
-      if (OH % r == 0 && need(r, g) <= budget) {
-        if (r == OH || r * pitch >= 1024 || g == 1) {
-          G = g;
-          R = r;
+  auto choose = [&] {
+    direct = win.sw == 1 && win.sh == 1 && blocks == 1 && !packed;
+    pitch = direct ? Wp : OWp;
+    // The last run reads (kw - 1) * dw rows past the halo: one spare row.
+    spare = direct ? Wp * kBfRow : 0;
+    G = R = 0;
+    for (int64_t g = OtD; g >= 1 && !G; --g) {
+      if (OtD % g)
+        continue;
+      for (int64_t r = OH; r >= 1; --r)
+        if (OH % r == 0 && need(r, g) <= budget) {
+          if (r == OH || r * pitch >= 1024 || g == 1) {
+            G = g;
+            R = r;
+          }
+          break;
         }
-        break;
-      }
+    }
+  };
+  choose();
+  if (packed && (!G || !packingPays())) {
+    packed = false;
+    choose();
   }
   if (!G)
     return vmemError(l, op, need(1, 1));
@@ -354,20 +435,38 @@ LogicalResult ConvMxuKernel::allocate() {
   in = mems->lhs, ker = mems->rhs, out = mems->out;
   Type bf16 = l.b.getBF16Type(), f32 = l.b.getF32Type();
 
-  stage = l.vmem(ct.inElem, HR * Wt * Ct * inTile);
   int64_t haloBytes = CtPad * HR * Wp * kBfRow + spare;
-  halo = l.vmem(bf16, haloBytes);
+  if (packed) {
+    if (ct.ib == 4)
+      stage = l.vmem(f32, 2 * HR * Pe * 4);
+    halo = l.vmem(bf16, 2 * HR * Pe * 2);
+  } else {
+    stage = l.vmem(ct.inElem, HR * Wt * Ct * inTile);
+    halo = l.vmem(bf16, haloBytes);
+  }
   lhs = direct ? halo : l.vmem(bf16, 2 * M * D * 2);
   panels = l.vmem(f32, G * M * D * 4);
   outStage = ct.ob == 2 && !ep ? l.vmem(bf16, G * M * D * 2) : VBuf();
-  weights = l.vmem(bf16, kpos * CtD * G * wTile);
-  wStage = l.vmem(ct.inElem, 2 * Ct * G * blocks * kLanes * kLanes * ct.ib);
+  if (packed) {
+    weights = l.vmem(bf16, pSteps * G * wTile);
+    wStage = l.vmem(ct.inElem, pBlocks * kLanes * kLanes * ct.ib);
+  } else {
+    weights = l.vmem(bf16, kpos * CtD * G * wTile);
+    wStage = l.vmem(ct.inElem, 2 * Ct * G * blocks * kLanes * kLanes * ct.ib);
+  }
   if (ep && failed(ep->begin(G * M * D / (kSublanes * kLanes), 1)))
     return failure();
+  // Packed: the LHS lanes and rows no DMA writes (past the last position,
+  // columns past OW) and the weight rows past the positions stay zero.
+  if (packed) {
+    zeroFill(l, lhs, bf16, pages(2 * M * D * 2));
+    zeroFill(l, wStage, ct.inElem, pages(pBlocks * kLanes * kLanes * ct.ib));
+  }
 
   // The halo's padding stays zero: data stores only touch the data columns
   // (and write zeros where the input is ragged or out of range).
-  zeroFill(l, halo, bf16, pages(haloBytes));
+  if (!packed)
+    zeroFill(l, halo, bf16, pages(haloBytes));
   laneIds = tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg());
   sublaneIds = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
   zero = l.splatF32(0.0);
@@ -448,6 +547,8 @@ void ConvMxuKernel::convertWeights(Value kp) {
 }
 
 void ConvMxuKernel::prepareWeights(Value og) {
+  if (packed)
+    return preparePackedWeights(og);
   fetchWeights(og, l.c(0));
   l.loop(kpos - 1, [&](Value kp) {
     l.wait(kSemW, wFetches);
@@ -456,6 +557,44 @@ void ConvMxuKernel::prepareWeights(Value og) {
   });
   l.wait(kSemW, wFetches);
   convertWeights(l.c(kpos - 1));
+}
+
+// Packed weights: per output tile (g, j), the rows of every window
+// position are DMAed (one DMA per kernel row: DMAs writing the same VMEM
+// page wait for each other) to their packedRow of a zeroed staging block (inElem,
+// 128-row blocks k), then block k is rounded into weight tile
+// (k / blocks, g), input rows (k % blocks) * 128.
+void ConvMxuKernel::preparePackedWeights(Value og) {
+  int64_t row = kLanes * ct.ib;
+  // One DMA per kernel row and input tile: its KW positions' rows are
+  // C rows apart in the stage; kernelOuter's step along kw.
+  int64_t kwStride = (dn.getKernelSpatial()[0] == 0 ? 1 : win.kh) *
+                     (win.revW ? -1 : 1);
+  for (int64_t g = 0; g < G; ++g)
+    for (int64_t j = 0; j < blocks; ++j) {
+      Value ot = outTileOf(og, g, j);
+      for (int64_t kh = 0; kh < win.kh; ++kh) {
+        Value outer = kernelOuter(l.c(kh), l.c(0));
+        for (int64_t t = 0; t < It; ++t) {
+          int64_t dstRow = packedRow(kh, 0, t * kSublanes);
+          Value src =
+              l.mul(l.add(l.mul(l.add(l.mul(outer, It), t), Ot), ot), inTile);
+          l.dma(ker, src, wStage.arena, l.c(wStage.offset + dstRow * row),
+                win.kw, std::min<int64_t>(kSublanes, C - t * kSublanes) * row,
+                kwStride * It * Ot * inTile, C * row, kSemW);
+        }
+      }
+      l.wait(kSemW, win.kh * It);
+      for (int64_t k = 0; k < pBlocks; ++k) {
+        int64_t dst = ((k / blocks) * G + g) * wTile +
+                      (j * D + (k % blocks) * kLanes) * kBfRow;
+        l.loop(kLanes / kSublanes, [&](Value t) {
+          Value x = l.vload(
+              wStage, l.add(l.mul(t, inTile), k * kLanes * row));
+          l.vstore(x, weights, l.add(l.mul(t, kSublanes * kBfRow), dst));
+        });
+      }
+    }
 }
 
 /// Fills the halo for output rows [oh0, oh0 + R) of image n.
@@ -473,13 +612,7 @@ void ConvMxuKernel::fillHalo(Value n, Value oh0) {
   l.wait(kSemIn, HR);
   l.loop(HR, [&](Value r) {
     Value ih = l.add(ih0, r);
-    // 1 inside the input, <= 0 outside: min(ih + 1, H - ih) clamped.
-    Value valid = smax(
-        l,
-        smin(l,
-             arith::MinSIOp::create(l.b, l.loc, l.add(ih, 1), l.sub(l.c(H), ih)),
-             1),
-        0);
+    Value valid = insideInput(l, ih, H);
     l.loop(Ct, [&](Value cb) {
       Value lanesLeft = smin(l, l.sub(l.c(C), l.mul(cb, kLanes)), kLanes);
       Value limit = arith::MulIOp::create(l.b, l.loc, lanesLeft, valid);
@@ -563,6 +696,86 @@ void ConvMxuKernel::step(Value s, bool first) {
       lhs, slot, panels, !first);
 }
 
+/// Fills the compact halo for output rows [oh0, oh0 + R) of image n: zeroed,
+/// then one DMA per row of the W input pixels' C features (src stride one
+/// 128-lane row of the T(8,128) input) to columns pl.. of the row; rows
+/// outside the input go to their scratch row instead (DMAs in flight may
+/// not write the same bytes). f32 rows land in the
+/// stage and are rounded to bf16 by a flat copy (a vreg is 1024 elements).
+void ConvMxuKernel::fillCompactHalo(Value n, Value oh0) {
+  const VBuf &dst = ct.ib == 4 ? stage : halo;
+  int64_t rowBytes = Pe * ct.ib, pixel = C * ct.ib;
+  zeroFill(l, dst, ct.inElem, HR * rowBytes);
+  Value ih0 = l.sub(l.mul(oh0, win.sh), l.c(win.pt));
+  int64_t scratch = HR * rowBytes;
+  l.loop(HR, [&](Value r) {
+    Value ih = l.add(ih0, r);
+    Value valid = insideInput(l, ih, H);
+    Value src = l.mul(outerIndex(n, smax(l, smin(l, ih, H - 1), 0),
+                                 dn.getInputBatch() == 0 ? 0 : 1, N, H),
+                      Wt * inTile);
+    Value row = l.add(l.mul(r, rowBytes), dst.offset + win.pl * pixel);
+    Value to = l.add(row, l.mul(l.sub(l.c(1), valid), scratch));
+    l.dma(in, src, dst.arena, to, W, pixel, kLanes * ct.ib, pixel, kSemIn);
+  });
+  l.wait(kSemIn, HR);
+  if (ct.ib == 4)
+    l.loop(HR * Pe / (kSublanes * kLanes), [&](Value t) {
+      l.vstore(l.vload(stage, l.mul(t, kF32Tile)), halo, l.mul(t, kBf16Tile));
+    });
+}
+
+/// The LHS DMAs of packed step st: per output row, one per kernel row (a
+/// run of KW positions) or, with rhs_dilation along W, per position.
+int64_t ConvMxuKernel::packDmas(int64_t st) const {
+  auto [first, end] = packedRows(st);
+  return R * (end - first) * (win.dw == 1 ? 1 : win.kw);
+}
+
+/// Packs the LHS of packed step st into slot st % 2 ([parts][blocks][rows
+/// of a part][128], like the gather) from the compact halo: LHS row
+/// orow * OWp + ow, lanes packedRow(kh, kw, 0).. hold compact column
+/// ow * sw + kw * dw of row orow * sh + kh * dh. The DMAs go kernel
+/// row by kernel row over all output rows: DMAs writing the same VMEM
+/// pages wait for each other. Window reversal is the weights'.
+void ConvMxuKernel::packLhs(int64_t st) {
+  int64_t slot = (st % 2) * M * D * 2;
+  int64_t rowsPart = R / gatherParts, partBytes = M / gatherParts * kBfRow;
+  int64_t run = win.dw == 1 ? win.kw : 1, cols = C * 2;
+  auto [first, end] = packedRows(st);
+  for (int64_t kh = first; kh < end; ++kh)
+    for (int64_t kw0 = 0; kw0 < win.kw; kw0 += run) {
+      int64_t lane = packedRow(kh, kw0, 0) - st * blocks * kLanes;
+      int64_t from = kh * win.dh * Pe * 2 + kw0 * win.dw * cols;
+      for (int64_t q = 0; q < gatherParts; ++q) {
+        int64_t to = (q * blocks + lane / kLanes) * partBytes +
+                     lane % kLanes * 2;
+        l.loop(rowsPart, [&](Value prow) {
+          Value orow = l.add(prow, q * rowsPart);
+          Value src = l.add(l.mul(orow, win.sh * Pe * 2), halo.offset + from);
+          Value dst = l.add(l.mul(prow, OWp * kBfRow), lhs.offset + slot + to);
+          l.dma(halo.arena, src, lhs.arena, dst, OW, run * cols,
+                win.sw * cols, kBfRow, kSemPack);
+        });
+      }
+    }
+}
+
+/// The packed steps: step st + 1's LHS DMAs are issued before step st's
+/// matmuls.
+void ConvMxuKernel::packedSteps() {
+  packLhs(0);
+  for (int64_t st = 0; st < pSteps; ++st) {
+    l.wait(kSemPack, packDmas(st));
+    if (st + 1 < pSteps)
+      packLhs(st + 1);
+    matmulTiles(
+        l, split, M, weights,
+        [&](int64_t g) { return l.c((st * G + g) * wTile); }, lhs,
+        l.c(st % 2 * M * D * 2), panels, st > 0);
+  }
+}
+
 /// The result tiles of a block, output rows [oh0, oh0 + R): one piece per
 /// (row, output tile, block), OWt tiles a destination stride of Ot tiles
 /// apart. Panel g is [parts][blocks][rows of a part][128].
@@ -623,14 +836,21 @@ LogicalResult ConvMxuKernel::run() {
     l.loop(N, [&](Value n) {
       l.loop(OH / R, [&](Value blk) {
         Value oh0 = l.mul(blk, R);
-        fillHalo(n, oh0);
+        if (packed)
+          fillCompactHalo(n, oh0);
+        else
+          fillHalo(n, oh0);
         // The epilogue's same-shape operands arrive during the steps.
         if (ep)
           forEachPiece(n, oh0, og, [&](const EpiloguePiece &p) {
             ep->fetch(p, kSemEpilogue);
           });
-        step(l.c(0), /*first=*/true);
-        l.loop(steps - 1, [&](Value s) { step(l.add(s, 1), false); });
+        if (packed) {
+          packedSteps();
+        } else {
+          step(l.c(0), /*first=*/true);
+          l.loop(steps - 1, [&](Value s) { step(l.add(s, 1), false); });
+        }
         if (failed(writeBack(n, oh0, og)))
           status = failure();
       });

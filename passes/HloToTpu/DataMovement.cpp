@@ -598,7 +598,62 @@ tiledKey(RankedTensorType t) {
   return {3, g.outer, g.rows, g.cols};
 }
 
+/// When `op` only adds or removes unit dims: its non-unit dims as (operand
+/// dim, result dim) pairs, in order.
+static std::optional<SmallVector<std::pair<int, int>>>
+unitDimReshape(hlo::ReshapeOp op) {
+  auto type = cast<RankedTensorType>(op.getType());
+  auto inType = cast<RankedTensorType>(op.getOperand().getType());
+  SmallVector<int> inDims, outDims;
+  for (int d = 0; d < inType.getRank(); ++d)
+    if (inType.getDimSize(d) != 1)
+      inDims.push_back(d);
+  for (int d = 0; d < type.getRank(); ++d)
+    if (type.getDimSize(d) != 1)
+      outDims.push_back(d);
+  if (inDims.size() != outDims.size())
+    return std::nullopt;
+  SmallVector<std::pair<int, int>> pairs;
+  for (auto [i, o] : llvm::zip(inDims, outDims)) {
+    if (inType.getDimSize(i) != type.getDimSize(o))
+      return std::nullopt;
+    pairs.push_back({i, o});
+  }
+  return pairs;
+}
+
+/// A unit-dim reshape inside a fusion whose users are all concatenates of
+/// that fusion: they read the operand through a view of the reshaped shape
+/// (reshapeView), so the reshape moves no byte and has no buffer (DLRM's
+/// [B,K] -> [B,1,K] pieces of its [B,N,K] concatenate, each a 4 KiB tile
+/// per row of K elements).
+static bool readThroughView(hlo::ReshapeOp op) {
+  return isa<hlo::FusionOp>(op->getParentOp()) && unitDimReshape(op) &&
+         !op->use_empty() && llvm::all_of(op->getUsers(), [&](Operation *u) {
+           return isa<hlo::ConcatenateOp>(u) && u->getBlock() == op->getBlock();
+         });
+}
+
+/// The operand of a readThroughView reshape, viewed with the result's shape.
+static FailureOr<View> reshapeView(Lowering &l, hlo::ReshapeOp op) {
+  FailureOr<Value> in = l.memOf(op.getOperand());
+  if (failed(in))
+    return failure();
+  View operand =
+      tiledView(*in, cast<RankedTensorType>(op.getOperand().getType()));
+  View v = operand;
+  auto type = cast<RankedTensorType>(op.getType());
+  v.shape.assign(type.getShape().begin(), type.getShape().end());
+  v.dims.assign(type.getRank(), DimAddress{}); // unit dims: index 0 only
+  SmallVector<std::pair<int, int>> pairs = *unitDimReshape(op);
+  for (auto [i, o] : pairs)
+    v.dims[o] = operand.dims[i];
+  return v;
+}
+
 LogicalResult Lowering::lowerReshape(hlo::ReshapeOp op) {
+  if (readThroughView(op))
+    return success();
   auto type = cast<RankedTensorType>(op.getType());
   auto inType = cast<RankedTensorType>(op.getOperand().getType());
   FailureOr<Value> in = memOf(op.getOperand());
@@ -613,20 +668,9 @@ LogicalResult Lowering::lowerReshape(hlo::ReshapeOp op) {
   }
   int64_t eb = elementBytes(type.getElementType());
   // Only unit dims added or removed: one copyBox pairing the non-unit dims.
-  SmallVector<int> inDims, outDims;
-  for (int d = 0; d < inType.getRank(); ++d)
-    if (inType.getDimSize(d) != 1)
-      inDims.push_back(d);
-  for (int d = 0; d < type.getRank(); ++d)
-    if (type.getDimSize(d) != 1)
-      outDims.push_back(d);
-  if (inDims.size() == outDims.size() &&
-      llvm::all_of(llvm::zip(inDims, outDims), [&](auto pair) {
-        return inType.getDimSize(std::get<0>(pair)) ==
-               type.getDimSize(std::get<1>(pair));
-      })) {
+  if (auto pairs = unitDimReshape(op)) {
     SmallVector<Axis> axes;
-    for (auto [i, o] : llvm::zip(inDims, outDims))
+    for (auto [i, o] : *pairs)
       axes.push_back({type.getDimSize(o), i, 1, o, 1});
     copyBoxAndWait(*this, tiledView(*in, inType), {}, tiledView(out, type), {},
                    axes);
@@ -876,13 +920,20 @@ LogicalResult Lowering::lowerConcatenate(hlo::ConcatenateOp op) {
   int64_t offset = 0, count = 0;
   for (Value input : op.getInputs()) {
     auto inType = cast<RankedTensorType>(input.getType());
-    FailureOr<Value> in = memOf(input);
-    if (failed(in))
-      return failure();
-    View src = tiledView(*in, inType);
+    auto reshape = input.getDefiningOp<hlo::ReshapeOp>();
+    FailureOr<View> src =
+        reshape && readThroughView(reshape)
+            ? reshapeView(*this, reshape)
+            : FailureOr<View>(failure());
+    if (failed(src)) {
+      FailureOr<Value> in = memOf(input);
+      if (failed(in))
+        return failure();
+      src = tiledView(*in, inType);
+    }
     SmallVector<Value> dstStart = zeros(*this, dst);
     dstStart[dim] = c(offset);
-    count += copyBox(*this, src, {}, dst, dstStart,
+    count += copyBox(*this, *src, {}, dst, dstStart,
                      identityAxes(inType.getShape()), kCopySem);
     offset += inType.getDimSize(dim);
   }
