@@ -171,6 +171,12 @@ private:
   /// ragged-dot as dots over every group, masked by each row's group.
   FailureOr<Value> emitRaggedDot(const Instruction &inst, ValueRange operands,
                                  Type resultType, Location location);
+  /// scaled-dot's operands as XLA's ScaledDotRewriter dequantizes them:
+  /// {lhs * lhs_scale, rhs * rhs_scale}, each scale broadcast over its
+  /// blocks, in one element type the dot takes.
+  FailureOr<std::pair<Value, Value>>
+  emitScaledDotOperands(const Instruction &inst, ValueRange operands,
+                        Location location);
   /// A reduce with an add region over `dims`, starting from zero.
   Value emitAddReduce(Location location, Value input, ArrayRef<int64_t> dims,
                       Type resultType);
@@ -947,7 +953,15 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
       return failure();
     if (failed(addRegion("scatter", 1)))
       return failure();
-  } else if (opcode == "dot") {
+  } else if (opcode == "dot" || opcode == "scaled-dot") {
+    if (opcode == "scaled-dot") {
+      // XLA's ScaledDotRewriter: a dot of the dequantized operands.
+      FailureOr<std::pair<Value, Value>> scaled =
+          emitScaledDotOperands(inst, operands, location);
+      if (failed(scaled))
+        return failure();
+      operands.assign({scaled->first, scaled->second});
+    }
     opName = "hlo.dot_general";
     addAttr("dot_dimension_numbers",
             hlo::DotDimensionNumbersAttr::get(
@@ -1530,6 +1544,113 @@ FailureOr<Value> Importer::emitRaggedDot(const Instruction &inst,
   Value masked = createOp(location, "hlo.select", {mask, dot, zeros(dotType)},
                           dotType);
   return emitAddReduce(location, masked, {groupPos}, resultType);
+}
+
+/// The element type XLA's ScaledDotRewriter computes `a * b` in
+/// (GetTargetType): bf16 when both are narrower than 16 bits, the type
+/// when they agree, f32 for two different types of one width, else the
+/// wider type.
+static FloatType scaledDotType(FloatType a, FloatType b) {
+  if (a.getWidth() < 16 && b.getWidth() < 16)
+    return BFloat16Type::get(a.getContext());
+  if (a == b)
+    return a;
+  if (a.getWidth() == b.getWidth())
+    return Float32Type::get(a.getContext());
+  return a.getWidth() > b.getWidth() ? a : b;
+}
+
+FailureOr<std::pair<Value, Value>>
+Importer::emitScaledDotOperands(const Instruction &inst, ValueRange operands,
+                                Location location) {
+  // XLA's scaled-dot(lhs, rhs, lhs_scale, rhs_scale): the dot of
+  // lhs * lhs_scale and rhs * rhs_scale, where each dimension of a scale
+  // equals the operand's or divides it (one scale per block of
+  // operand/scale elements), and a scalar scale multiplies everything.
+  if (operands.size() != 4)
+    return error(inst.opcodeLoc)
+           << "'scaled-dot' needs 4 operands (lhs, rhs, lhs_scale, "
+              "rhs_scale), found "
+           << operands.size();
+  auto convert = [&](Value value, FloatType element) -> Value {
+    auto type = cast<RankedTensorType>(value.getType());
+    if (type.getElementType() == element)
+      return value;
+    return createOp(location, "hlo.convert", {value}, type.clone(element));
+  };
+  auto dequantize = [&](Value operand, Value scale,
+                        StringRef side) -> FailureOr<Value> {
+    auto operandType = dyn_cast<RankedTensorType>(operand.getType());
+    auto scaleType = dyn_cast<RankedTensorType>(scale.getType());
+    auto operandElement =
+        operandType ? dyn_cast<FloatType>(operandType.getElementType())
+                    : FloatType();
+    auto scaleElement =
+        scaleType ? dyn_cast<FloatType>(scaleType.getElementType())
+                  : FloatType();
+    if (!operandElement || !scaleElement)
+      return error(inst.opcodeLoc)
+             << "'scaled-dot' " << side
+             << " and its scale must be floating-point arrays";
+    FloatType element = scaledDotType(operandElement, scaleElement);
+    operand = convert(operand, element);
+    scale = convert(scale, element);
+    ArrayRef<int64_t> shape = operandType.getShape();
+    auto type = RankedTensorType::get(shape, element);
+    if (scaleType.getRank() != 0) {
+      if (scaleType.getRank() != operandType.getRank())
+        return error(inst.opcodeLoc)
+               << "'scaled-dot' " << side << " and its scale must have the "
+               << "same rank: " << operandType.getRank() << " vs "
+               << scaleType.getRank();
+      // Each scale dimension s of an operand dimension n becomes [s, n/s],
+      // broadcast along n/s, then reshaped back to n.
+      SmallVector<int64_t> blocked, dims;
+      for (int64_t d = 0; d < operandType.getRank(); ++d) {
+        int64_t n = shape[d], s = scaleType.getDimSize(d);
+        if (s == 0 || n % s != 0)
+          return error(inst.opcodeLoc)
+                 << "'scaled-dot' " << side << " scale dimension " << d
+                 << " (" << s << ") must divide the operand's (" << n << ")";
+        dims.push_back(static_cast<int64_t>(blocked.size()));
+        blocked.push_back(s);
+        if (n != s)
+          blocked.push_back(n / s);
+      }
+      scale = createOp(location, "hlo.broadcast_in_dim", {scale},
+                       RankedTensorType::get(blocked, element),
+                       {builder.getNamedAttr(
+                           "broadcast_dimensions",
+                           builder.getDenseI64ArrayAttr(dims))});
+      scale = createOp(location, "hlo.reshape", {scale}, type);
+    } else {
+      scale = createOp(location, "hlo.broadcast_in_dim", {scale}, type,
+                       {builder.getNamedAttr(
+                           "broadcast_dimensions",
+                           builder.getDenseI64ArrayAttr({}))});
+    }
+    return createOp(location, "hlo.multiply", {operand, scale}, type);
+  };
+  FailureOr<Value> lhs = dequantize(operands[0], operands[2], "lhs");
+  if (failed(lhs))
+    return failure();
+  FailureOr<Value> rhs = dequantize(operands[1], operands[3], "rhs");
+  if (failed(rhs))
+    return failure();
+  // XLA's dot takes operands of two element types; hlo.dot_general takes
+  // one, so both are widened exactly to the type that holds either.
+  auto lhsElement = cast<FloatType>(getElementTypeOrSelf(lhs->getType()));
+  auto rhsElement = cast<FloatType>(getElementTypeOrSelf(rhs->getType()));
+  if (lhsElement != rhsElement) {
+    FloatType common =
+        lhsElement.getWidth() == rhsElement.getWidth()
+            ? Float32Type::get(&context)
+            : (lhsElement.getWidth() > rhsElement.getWidth() ? lhsElement
+                                                             : rhsElement);
+    lhs = convert(*lhs, common);
+    rhs = convert(*rhs, common);
+  }
+  return std::make_pair(*lhs, *rhs);
 }
 
 FailureOr<Value> Importer::emitStochasticConvert(const Instruction &inst,
