@@ -177,6 +177,10 @@ private:
   FailureOr<std::pair<Value, Value>>
   emitScaledDotOperands(const Instruction &inst, ValueRange operands,
                         Location location);
+  /// scan as XLA's ScanExpander expands it: an hlo.while over the scanned
+  /// dimension that calls to_apply on each slice; the result tuple.
+  FailureOr<Value> emitScan(const Instruction &inst, ValueRange operands,
+                            Type resultType, Location location);
   /// A reduce with an add region over `dims`, starting from zero.
   Value emitAddReduce(Location location, Value input, ArrayRef<int64_t> dims,
                       Type resultType);
@@ -652,11 +656,14 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
                              << result->getType() << ", not " << *resultType;
     values[inst.name] = *result;
     return success();
-  } else if (opcode == "ragged-dot" || opcode == "stochastic-convert") {
+  } else if (opcode == "ragged-dot" || opcode == "stochastic-convert" ||
+             opcode == "scan") {
     // Expanded into hlo ops, as XLA's expanders do.
     FailureOr<Value> result =
         opcode == "ragged-dot"
             ? emitRaggedDot(inst, operands, *resultType, location)
+        : opcode == "scan"
+            ? emitScan(inst, operands, *resultType, location)
             : emitStochasticConvert(inst, operands, *resultType, location);
     if (failed(result))
       return failure();
@@ -1651,6 +1658,201 @@ Importer::emitScaledDotOperands(const Instruction &inst, ValueRange operands,
     rhs = convert(*rhs, common);
   }
   return std::make_pair(*lhs, *rhs);
+}
+
+FailureOr<Value> Importer::emitScan(const Instruction &inst,
+                                    ValueRange operands, Type resultType,
+                                    Location location) {
+  // XLA's scan(inputs..., inits...), dimensions={d}, is_reverse=b,
+  // to_apply=f: f(input slices at i..., carries...) returns (output slices
+  // at i..., next carries...) for i = 0..n-1 along d (n-1..0 when
+  // reversed); the result is (outputs stacked along d..., final carries...).
+  // ScanExpander's while loop, with the state (i, carries..., inputs...,
+  // outputs...) and outputs starting as zeros.
+  const hlo_text::Attribute *dims = inst.attr("dimensions");
+  if (!dims || dims->kind != AttrKind::IntList || dims->ints.size() != 1)
+    return error(dims ? dims->valueLoc : inst.opcodeLoc)
+           << "'scan' needs dimensions={d} with one dimension";
+  int64_t d = dims->ints.front();
+  const hlo_text::Attribute *reverseAttr = inst.attr("is_reverse");
+  bool reverse = reverseAttr && reverseAttr->kind == AttrKind::Bool &&
+                 reverseAttr->boolValue;
+  FailureOr<func::FuncOp> callee = emitCallee(inst, "to_apply");
+  if (failed(callee))
+    return failure();
+  FunctionType fnType = callee->getFunctionType();
+  auto fail = [&]() {
+    return error(inst.opcodeLoc)
+           << "'scan' needs operands (inputs..., inits...) with to_apply "
+              "taking each input without dimension "
+           << d << " and then each init, and returning (outputs..., next "
+           << "carries...) of arrays";
+  };
+  if (fnType.getNumInputs() != operands.size())
+    return fail();
+  // An input's parameter lacks dimension d, a carry's is the init's type:
+  // their ranks tell them apart.
+  size_t numInputs = 0;
+  int64_t n = -1;
+  SmallVector<Type> sliceTypes;
+  for (auto [index, operand] : llvm::enumerate(operands)) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    Type param = fnType.getInput(index);
+    if (!type)
+      return fail();
+    if (numInputs == index && d < type.getRank() &&
+        (n < 0 || type.getDimSize(d) == n)) {
+      SmallVector<int64_t> sliced(type.getShape());
+      sliced.erase(sliced.begin() + d);
+      if (param == RankedTensorType::get(sliced, type.getElementType())) {
+        n = type.getDimSize(d);
+        ++numInputs;
+        continue;
+      }
+    }
+    if (param != type) // neither an input nor a carry
+      return fail();
+  }
+  if (numInputs == 0)
+    return fail();
+  size_t numCarries = operands.size() - numInputs;
+  ValueRange inputs = operands.take_front(numInputs),
+             inits = operands.drop_front(numInputs);
+  // to_apply returns one tuple (or, for a lone result, one array).
+  SmallVector<Type> fnResults(fnType.getResults());
+  auto fnTuple = fnResults.size() == 1 ? dyn_cast<TupleType>(fnResults[0])
+                                       : TupleType();
+  if (fnTuple)
+    fnResults.assign(fnTuple.getTypes().begin(), fnTuple.getTypes().end());
+  if (fnResults.size() < numCarries ||
+      TypeRange(ArrayRef(fnResults).take_back(numCarries)) !=
+          inits.getTypes())
+    return fail();
+  size_t numOutputs = fnResults.size() - numCarries;
+  SmallVector<Type> outputTypes, resultTypes;
+  for (Type type : ArrayRef(fnResults).take_front(numOutputs)) {
+    auto slice = dyn_cast<RankedTensorType>(type);
+    if (!slice)
+      return fail();
+    SmallVector<int64_t> shape(slice.getShape());
+    shape.insert(shape.begin() + d, n);
+    outputTypes.push_back(RankedTensorType::get(shape, slice.getElementType()));
+  }
+  resultTypes.append(outputTypes);
+  resultTypes.append(inits.getTypes().begin(), inits.getTypes().end());
+  if (resultType != TupleType::get(&context, resultTypes))
+    return error(inst.loc) << "'scan' must return "
+                           << TupleType::get(&context, resultTypes)
+                           << ", not " << resultType;
+
+  auto index = RankedTensorType::get({}, builder.getI32Type());
+  auto constant = [&](int64_t value) {
+    return createOp(location, "hlo.constant", {}, index,
+                    {builder.getNamedAttr(
+                        "value",
+                        DenseElementsAttr::get(
+                            index, mlir::Attribute(
+                                       builder.getI32IntegerAttr(value))))});
+  };
+  SmallVector<Value> state{constant(0)};
+  state.append(inits.begin(), inits.end());
+  state.append(inputs.begin(), inputs.end());
+  for (Type type : outputTypes) {
+    auto tensor = cast<RankedTensorType>(type);
+    Type element = tensor.getElementType();
+    mlir::Attribute zero =
+        isa<FloatType>(element)
+            ? mlir::Attribute(builder.getFloatAttr(element, 0))
+            : builder.getIntegerAttr(element, 0);
+    state.push_back(createOp(
+        location, "hlo.constant", {}, type,
+        {builder.getNamedAttr("value", DenseElementsAttr::get(tensor, zero))}));
+  }
+  SmallVector<Type> stateTypes(ValueRange(state).getTypes());
+  SmallVector<Location> stateLocs(state.size(), location);
+  OperationState whileState(location, "hlo.while");
+  whileState.addOperands(state);
+  whileState.addTypes(stateTypes);
+  Region *cond = whileState.addRegion();
+  Region *body = whileState.addRegion();
+  OpBuilder::InsertPoint after = builder.saveInsertionPoint();
+
+  Block *condBlock = builder.createBlock(cond, {}, stateTypes, stateLocs);
+  Value more = createOp(
+      location, "hlo.compare", {condBlock->getArgument(0), constant(n)},
+      RankedTensorType::get({}, builder.getI1Type()),
+      {builder.getNamedAttr("comparison_direction",
+                            hlo::ComparisonDirectionAttr::get(
+                                &context, hlo::ComparisonDirection::LT))});
+  hlo::ReturnOp::create(builder, location, ValueRange{more});
+
+  Block *bodyBlock = builder.createBlock(body, {}, stateTypes, stateLocs);
+  Value i = bodyBlock->getArgument(0);
+  ValueRange carries = bodyBlock->getArguments().slice(1, numCarries),
+             inputArgs = bodyBlock->getArguments().slice(1 + numCarries,
+                                                         numInputs),
+             outputArgs = bodyBlock->getArguments().drop_front(
+                 1 + numCarries + numInputs);
+  Value at = reverse ? createOp(location, "hlo.subtract",
+                                {constant(n - 1), i}, index)
+                     : i;
+  auto starts = [&](int64_t rank) {
+    Value zero = constant(0);
+    SmallVector<Value> values(rank, zero);
+    values[d] = at;
+    return values;
+  };
+  SmallVector<Value> args;
+  for (auto [input, sliceType] : llvm::zip(inputArgs, fnType.getInputs())) {
+    auto type = cast<RankedTensorType>(input.getType());
+    SmallVector<int64_t> sizes(type.getShape());
+    sizes[d] = 1;
+    SmallVector<Value> operandsAndStarts{input};
+    operandsAndStarts.append(starts(type.getRank()));
+    Value slice = createOp(
+        location, "hlo.dynamic_slice", operandsAndStarts,
+        RankedTensorType::get(sizes, type.getElementType()),
+        {builder.getNamedAttr("slice_sizes",
+                              builder.getDenseI64ArrayAttr(sizes))});
+    args.push_back(createOp(location, "hlo.reshape", {slice}, sliceType));
+  }
+  args.append(carries.begin(), carries.end());
+  Operation *call = hlo::CallOp::create(
+      builder, location, fnType.getResults(),
+      FlatSymbolRefAttr::get(callee->getSymNameAttr()), args,
+      /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr);
+  SmallVector<Value> called(call->getResults());
+  if (fnTuple) {
+    called.clear();
+    for (size_t k = 0; k < fnResults.size(); ++k)
+      called.push_back(hlo::GetTupleElementOp::create(
+          builder, location, call->getResult(0), k));
+  }
+  SmallVector<Value> next{
+      createOp(location, "hlo.add", {i, constant(1)}, index)};
+  next.append(called.begin() + numOutputs, called.end());
+  next.append(inputArgs.begin(), inputArgs.end());
+  for (auto [output, slice] :
+       llvm::zip(outputArgs, ArrayRef(called).take_front(numOutputs))) {
+    auto type = cast<RankedTensorType>(output.getType());
+    SmallVector<int64_t> sizes(type.getShape());
+    sizes[d] = 1;
+    SmallVector<Value> operandsAndStarts{
+        output, createOp(location, "hlo.reshape", {slice},
+                         RankedTensorType::get(sizes, type.getElementType()))};
+    operandsAndStarts.append(starts(type.getRank()));
+    next.push_back(createOp(location, "hlo.dynamic_update_slice",
+                            operandsAndStarts, type));
+  }
+  hlo::ReturnOp::create(builder, location, next);
+
+  builder.restoreInsertionPoint(after);
+  Operation *loop = builder.create(whileState);
+  SmallVector<Value> results(
+      loop->getResults().drop_front(1 + numCarries + numInputs));
+  results.append(loop->getResults().begin() + 1,
+                 loop->getResults().begin() + 1 + numCarries);
+  return hlo::TupleOp::create(builder, location, results).getResult();
 }
 
 FailureOr<Value> Importer::emitStochasticConvert(const Instruction &inst,
