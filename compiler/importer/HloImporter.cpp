@@ -20,11 +20,13 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
 #include <functional>
+#include <numeric>
 
 using namespace mlir;
 using namespace tpuc::hlo_text;
@@ -181,6 +183,10 @@ private:
   /// dimension that calls to_apply on each slice; the result tuple.
   FailureOr<Value> emitScan(const Instruction &inst, ValueRange operands,
                             Type resultType, Location location);
+  /// shuffle as XLA's ShuffleExpander expands it: mode=rotate as slices
+  /// and concatenates, mode=permute as a gather of one element per element.
+  FailureOr<Value> emitShuffle(const Instruction &inst, ValueRange operands,
+                               Type resultType, Location location);
   /// A reduce with an add region over `dims`, starting from zero.
   Value emitAddReduce(Location location, Value input, ArrayRef<int64_t> dims,
                       Type resultType);
@@ -657,13 +663,15 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     values[inst.name] = *result;
     return success();
   } else if (opcode == "ragged-dot" || opcode == "stochastic-convert" ||
-             opcode == "scan") {
+             opcode == "scan" || opcode == "shuffle") {
     // Expanded into hlo ops, as XLA's expanders do.
     FailureOr<Value> result =
         opcode == "ragged-dot"
             ? emitRaggedDot(inst, operands, *resultType, location)
         : opcode == "scan"
             ? emitScan(inst, operands, *resultType, location)
+        : opcode == "shuffle"
+            ? emitShuffle(inst, operands, *resultType, location)
             : emitStochasticConvert(inst, operands, *resultType, location);
     if (failed(result))
       return failure();
@@ -1853,6 +1861,180 @@ FailureOr<Value> Importer::emitScan(const Instruction &inst,
   results.append(loop->getResults().begin() + 1,
                  loop->getResults().begin() + 1 + numCarries);
   return hlo::TupleOp::create(builder, location, results).getResult();
+}
+
+FailureOr<Value> Importer::emitShuffle(const Instruction &inst,
+                                       ValueRange operands, Type resultType,
+                                       Location location) {
+  // XLA's shuffle(x), dimensions={...}, mode=rotate, shifts={...}: each
+  // listed dimension rotated left by its shift (result[i] = x[(i + shift)
+  // mod n]), as ShuffleExpander's slice [shift, n) ++ [0, shift). mode=permute,
+  // indices=<literal>: result[p] = x[q], where q takes p's coordinate in the
+  // other dimensions and indices[p][k] in dimensions[k] (indices of the
+  // operand's shape, size-1 dimensions shared, plus a coordinate dimension
+  // unless one dimension is shuffled): ShuffleExpander's elementwise gather,
+  // whose start indices are built here from the literal.
+  auto type = operands.size() == 1
+                  ? dyn_cast<RankedTensorType>(operands[0].getType())
+                  : nullptr;
+  if (!type || resultType != type)
+    return error(inst.opcodeLoc)
+           << "'shuffle' needs one array operand and returns its type";
+  const hlo_text::Attribute *dimsAttr = inst.attr("dimensions");
+  const hlo_text::Attribute *mode = inst.attr("mode");
+  if (!dimsAttr || dimsAttr->kind != AttrKind::IntList || !mode ||
+      mode->kind != AttrKind::Identifier)
+    return error(inst.opcodeLoc)
+           << "'shuffle' needs dimensions={...} and mode=";
+  int64_t rank = type.getRank();
+  ArrayRef<int64_t> dims = dimsAttr->ints;
+  llvm::SmallBitVector seen(rank);
+  for (int64_t d : dims) {
+    if (d < 0 || d >= rank || seen.test(d))
+      return error(dimsAttr->valueLoc)
+             << "'shuffle' dimensions must be distinct dimensions of the "
+                "operand";
+    seen.set(d);
+  }
+  ArrayRef<int64_t> shape = type.getShape();
+  Value result = operands[0];
+  if (mode->stringValue == "rotate") {
+    const hlo_text::Attribute *shifts = inst.attr("shifts");
+    if (!shifts || shifts->kind != AttrKind::IntList ||
+        shifts->ints.size() != dims.size())
+      return error(inst.opcodeLoc)
+             << "'shuffle' mode=rotate needs shifts={...} with one shift per "
+                "dimension";
+    for (auto [d, shift] : llvm::zip(dims, shifts->ints)) {
+      int64_t n = shape[d];
+      int64_t amount = n == 0 ? 0 : ((shift % n) + n) % n;
+      if (amount == 0)
+        continue;
+      auto slice = [&](int64_t start, int64_t limit) {
+        SmallVector<int64_t> starts(rank, 0), limits(shape), sizes(shape);
+        starts[d] = start;
+        limits[d] = limit;
+        sizes[d] = limit - start;
+        return createOp(
+            location, "hlo.slice", {result},
+            RankedTensorType::get(sizes, type.getElementType()),
+            {builder.getNamedAttr("start_indices",
+                                  builder.getDenseI64ArrayAttr(starts)),
+             builder.getNamedAttr("limit_indices",
+                                  builder.getDenseI64ArrayAttr(limits)),
+             builder.getNamedAttr(
+                 "strides",
+                 builder.getDenseI64ArrayAttr(SmallVector<int64_t>(rank, 1)))});
+      };
+      result = createOp(location, "hlo.concatenate",
+                        {slice(amount, n), slice(0, amount)}, type,
+                        {builder.getNamedAttr("dimension",
+                                              builder.getI64IntegerAttr(d))});
+    }
+    return result;
+  }
+  if (mode->stringValue != "permute")
+    return error(mode->valueLoc)
+           << "XLA's semantics for 'shuffle' mode=" << mode->stringValue
+           << " are not implemented (ShuffleExpander expands rotate and "
+              "permute only)";
+  // indices=<type>[dims]{layout} {literal}: the dimensions from the first
+  // [...], the values are the last product(dims) integers of the text.
+  const hlo_text::Attribute *indices = inst.attr("indices");
+  StringRef raw = indices ? StringRef(indices->raw) : StringRef();
+  size_t open = raw.find('['), close = raw.find(']');
+  auto badIndices = [&]() {
+    return error(indices ? indices->valueLoc : inst.opcodeLoc)
+           << "'shuffle' mode=permute needs indices=s32[...] {...}: the "
+              "operand's shape (size-1 dimensions shared) plus one "
+              "coordinate per shuffled dimension";
+  };
+  if (open == StringRef::npos || close == StringRef::npos || close < open ||
+      dims.empty())
+    return badIndices();
+  SmallVector<int64_t> indexShape;
+  {
+    SmallVector<StringRef> parts;
+    raw.slice(open + 1, close).split(parts, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef part : parts) {
+      int64_t size;
+      if (part.trim().getAsInteger(10, size) || size < 0)
+        return badIndices();
+      indexShape.push_back(size);
+    }
+  }
+  SmallVector<int64_t> numbers;
+  for (StringRef rest = raw.drop_front(close + 1); !rest.empty();) {
+    size_t start = rest.find_first_of("-0123456789");
+    if (start == StringRef::npos)
+      break;
+    rest = rest.drop_front(start);
+    size_t end = rest.find_first_not_of("-0123456789");
+    int64_t value;
+    if (rest.take_front(end).getAsInteger(10, value))
+      return badIndices();
+    numbers.push_back(value);
+    rest = end == StringRef::npos ? StringRef() : rest.drop_front(end);
+  }
+  int64_t numDims = static_cast<int64_t>(dims.size());
+  // The index of each coordinate: the operand's dimensions, then one for
+  // the shuffled dimensions (absent, or size 1, when one is shuffled).
+  SmallVector<int64_t> target(shape);
+  target.push_back(numDims);
+  int64_t indexRank = static_cast<int64_t>(indexShape.size());
+  bool hasCoordinateDim = indexRank == rank + 1;
+  if (indexRank > rank + 1 || (!hasCoordinateDim && numDims != 1))
+    return badIndices();
+  int64_t count = 1;
+  for (int64_t i = 0; i < indexRank; ++i) {
+    if (indexShape[i] != target[i] && indexShape[i] != 1)
+      return badIndices();
+    count *= indexShape[i];
+  }
+  if (static_cast<int64_t>(numbers.size()) < count)
+    return badIndices();
+  ArrayRef<int64_t> values = ArrayRef(numbers).take_back(count);
+  SmallVector<int64_t> strides(indexRank, 1);
+  for (int64_t i = indexRank - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * indexShape[i + 1];
+  // Start indices [shape..., rank]: every element's full coordinates.
+  int64_t elements = type.getNumElements();
+  SmallVector<int32_t> starts;
+  starts.reserve(elements * rank);
+  SmallVector<int64_t> position(rank, 0);
+  for (int64_t e = 0; e < elements; ++e) {
+    SmallVector<int32_t> coordinates(position.begin(), position.end());
+    for (int64_t k = 0; k < numDims; ++k) {
+      int64_t offset = 0;
+      for (int64_t i = 0; i < indexRank; ++i) {
+        int64_t coordinate = i < rank ? position[i] : k;
+        offset += (indexShape[i] == 1 ? 0 : coordinate) * strides[i];
+      }
+      coordinates[dims[k]] = static_cast<int32_t>(values[offset]);
+    }
+    starts.append(coordinates);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++position[d] < shape[d])
+        break;
+      position[d] = 0;
+    }
+  }
+  SmallVector<int64_t> startShape(shape);
+  startShape.push_back(rank);
+  auto startType = RankedTensorType::get(startShape, builder.getI32Type());
+  Value startIndices = createOp(
+      location, "hlo.constant", {}, startType,
+      {builder.getNamedAttr("value", DenseElementsAttr::get(
+                                         startType, ArrayRef(starts)))});
+  SmallVector<int64_t> all(rank);
+  std::iota(all.begin(), all.end(), 0);
+  return createOp(
+      location, "hlo.gather", {result, startIndices}, type,
+      {builder.getNamedAttr("dimension_numbers",
+                            hlo::GatherDimensionNumbersAttr::get(
+                                &context, {}, all, {}, {}, all, rank)),
+       builder.getNamedAttr("slice_sizes", builder.getDenseI64ArrayAttr(
+                                               SmallVector<int64_t>(rank, 1)))});
 }
 
 FailureOr<Value> Importer::emitStochasticConvert(const Instruction &inst,

@@ -389,7 +389,9 @@ const Probe kProbes[] = {
     {"shift-left", Shape::BinaryI},
     {"shift-right-arithmetic", Shape::BinaryI},
     {"shift-right-logical", Shape::BinaryI},
-    {"shuffle", Shape::Text, ENTRY_F "  ROOT r = f32[8,128] shuffle(p)\n}\n"},
+    {"shuffle", Shape::Text,
+     ENTRY_F "  ROOT r = f32[8,128] shuffle(p), dimensions={0,1}, "
+             "mode=rotate, shifts={3,-5}\n}\n"},
     {"sign", Shape::UnaryF},
     {"sine", Shape::UnaryF},
     {"sinh", Shape::UnaryF},
