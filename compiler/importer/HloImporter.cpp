@@ -115,9 +115,6 @@ const char *unsupportedReason(StringRef opcode) {
       .Cases({"infeed", "outfeed", "send", "send-done", "recv", "recv-done"},
              "it exchanges data with the host or another program, which a "
              "single compiled program cannot do")
-      .Cases({"ragged-all-to-all", "collective-reduce"},
-             "this collective is not supported yet (docs/spmd.md lists the "
-             "supported ones)")
       .Cases({"complex", "real", "imag", "fft"},
              "complex numbers are not supported")
       .Default(nullptr);
@@ -187,6 +184,11 @@ private:
   /// and concatenates, mode=permute as a gather of one element per element.
   FailureOr<Value> emitShuffle(const Instruction &inst, ValueRange operands,
                                Type resultType, Location location);
+  /// ragged-all-to-all over groups of one device: each update's rows of
+  /// the input copied into the output at its offset (masked gathers).
+  FailureOr<Value> emitRaggedAllToAll(const Instruction &inst,
+                                      ValueRange operands, Type resultType,
+                                      Location location);
   /// A reduce with an add region over `dims`, starting from zero.
   Value emitAddReduce(Location location, Value input, ArrayRef<int64_t> dims,
                       Type resultType);
@@ -663,7 +665,8 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     values[inst.name] = *result;
     return success();
   } else if (opcode == "ragged-dot" || opcode == "stochastic-convert" ||
-             opcode == "scan" || opcode == "shuffle") {
+             opcode == "scan" || opcode == "shuffle" ||
+             opcode == "ragged-all-to-all") {
     // Expanded into hlo ops, as XLA's expanders do.
     FailureOr<Value> result =
         opcode == "ragged-dot"
@@ -672,6 +675,8 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
             ? emitScan(inst, operands, *resultType, location)
         : opcode == "shuffle"
             ? emitShuffle(inst, operands, *resultType, location)
+        : opcode == "ragged-all-to-all"
+            ? emitRaggedAllToAll(inst, operands, *resultType, location)
             : emitStochasticConvert(inst, operands, *resultType, location);
     if (failed(result))
       return failure();
@@ -801,11 +806,23 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
                  {"all-reduce", "all-reduce-start", "all-gather",
                   "all-gather-start", "reduce-scatter", "all-to-all",
                   "collective-permute", "collective-permute-start",
-                  "collective-broadcast"},
+                  "collective-broadcast", "collective-reduce"},
                  opcode)) {
     // An async -start is imported as the synchronous op (docs/spmd.md).
     StringRef base = StringRef(opcode);
     bool isStart = base.consume_back("-start");
+    // collective-reduce writes the reduction to the group's root (rank 0)
+    // only and leaves the other devices' results unwritten: an all-reduce
+    // gives the root that value and the others the same one.
+    if (base == "collective-reduce") {
+      const hlo_text::Attribute *dynamicRoot = inst.attr("has_dynamic_root");
+      if (dynamicRoot && dynamicRoot->kind == AttrKind::Bool &&
+          dynamicRoot->boolValue)
+        return error(dynamicRoot->loc)
+               << "'collective-reduce' with a run-time root "
+                  "(has_dynamic_root=true) is not supported";
+      base = "all-reduce";
+    }
     if (base == "all-reduce") {
       if (failed(splitTupleResult()) || failed(addRegion("to_apply", 1)))
         return failure();
@@ -2035,6 +2052,126 @@ FailureOr<Value> Importer::emitShuffle(const Instruction &inst,
                                 &context, {}, all, {}, {}, all, rank)),
        builder.getNamedAttr("slice_sizes", builder.getDenseI64ArrayAttr(
                                                SmallVector<int64_t>(rank, 1)))});
+}
+
+FailureOr<Value> Importer::emitRaggedAllToAll(const Instruction &inst,
+                                              ValueRange operands,
+                                              Type resultType,
+                                              Location location) {
+  // XLA's ragged-all-to-all(input, output, input_offsets, send_sizes,
+  // output_offsets, recv_sizes): update j sends input rows
+  // [input_offsets[j], + send_sizes[j]) (dimension 0) to its peer, which
+  // writes them at output_offsets[j] of its copy of `output`; the other rows
+  // keep `output`'s values. In a group of one device every update comes
+  // back: result rows [output_offsets[j], + send_sizes[j]) are input rows
+  // from input_offsets[j] on, as a gather of the input by each row's source
+  // row, selected where the row lies in the update.
+  auto input = operands.size() == 6
+                   ? dyn_cast<RankedTensorType>(operands[0].getType())
+                   : nullptr;
+  auto output =
+      input ? dyn_cast<RankedTensorType>(operands[1].getType()) : nullptr;
+  auto offsets =
+      output ? dyn_cast<RankedTensorType>(operands[2].getType()) : nullptr;
+  bool ok = offsets && resultType == output && input.getRank() >= 1 &&
+            input.getRank() == output.getRank() &&
+            input.getElementType() == output.getElementType() &&
+            input.getShape().drop_front() == output.getShape().drop_front() &&
+            offsets.getRank() == 1 && isa<IntegerType>(offsets.getElementType());
+  for (Value operand : operands.drop_front(3))
+    ok = ok && operand.getType() == offsets;
+  if (!ok)
+    return error(inst.opcodeLoc)
+           << "'ragged-all-to-all' needs (input, output, input_offsets, "
+              "send_sizes, output_offsets, recv_sizes): input and output of "
+              "one element type and equal dimensions after the first, the "
+              "result of output's type, and four integer vectors of one type";
+  // Groups of one device only: the offsets and sizes are run-time data,
+  // which tpuc's ICI collectives do not take (docs/spmd.md).
+  FailureOr<DenseIntElementsAttr> groups = convertReplicaGroups(inst);
+  if (failed(groups))
+    return failure();
+  auto groupShape = groups->getType().getShape();
+  int64_t devices = 1;
+  for (StringRef key : {"replica_count", "num_partitions"})
+    if (const hlo_text::Attribute *count = module.attr(key))
+      if (count->kind == AttrKind::Int)
+        devices *= count->intValue;
+  int64_t groupSize = groupShape[0] == 0 ? devices : groupShape[1];
+  if (groupSize != 1)
+    return error(inst.opcodeLoc)
+           << "'ragged-all-to-all' is supported in groups of one device "
+              "(its offsets and sizes are run-time data, which tpuc's ICI "
+              "collectives do not take yet); this one has groups of "
+           << groupSize;
+  Type index = offsets.getElementType();
+  auto scalarType = RankedTensorType::get({}, index);
+  auto element = [&](Value vector, int64_t j) {
+    Value one = createOp(
+        location, "hlo.slice", {vector}, RankedTensorType::get({1}, index),
+        {builder.getNamedAttr("start_indices",
+                              builder.getDenseI64ArrayAttr({j})),
+         builder.getNamedAttr("limit_indices",
+                              builder.getDenseI64ArrayAttr({j + 1})),
+         builder.getNamedAttr("strides", builder.getDenseI64ArrayAttr({1}))});
+    return createOp(location, "hlo.reshape", {one}, scalarType);
+  };
+  int64_t rows = output.getDimSize(0), rank = output.getRank();
+  auto rowType = RankedTensorType::get({rows}, index);
+  auto toRows = [&](Value scalar) {
+    return createOp(location, "hlo.broadcast_in_dim", {scalar}, rowType,
+                    {builder.getNamedAttr("broadcast_dimensions",
+                                          builder.getDenseI64ArrayAttr({}))});
+  };
+  auto compare = [&](hlo::ComparisonDirection direction, Value a, Value b) {
+    return createOp(location, "hlo.compare", {a, b},
+                    RankedTensorType::get({rows}, builder.getI1Type()),
+                    {builder.getNamedAttr(
+                        "comparison_direction",
+                        hlo::ComparisonDirectionAttr::get(&context, direction))});
+  };
+  Value row = createOp(location, "hlo.iota", {}, rowType,
+                       {builder.getNamedAttr("iota_dimension",
+                                             builder.getI64IntegerAttr(0))});
+  SmallVector<int64_t> offsetDims, sliceSizes{1};
+  for (int64_t d = 1; d < rank; ++d) {
+    offsetDims.push_back(d);
+    sliceSizes.push_back(input.getDimSize(d));
+  }
+  Value result = operands[1];
+  for (int64_t j = 0; j < offsets.getDimSize(0); ++j) {
+    Value start = toRows(element(operands[4], j));
+    Value end = createOp(location, "hlo.add",
+                         {start, toRows(element(operands[3], j))}, rowType);
+    Value inUpdate = createOp(
+        location, "hlo.and",
+        {compare(hlo::ComparisonDirection::GE, row, start),
+         compare(hlo::ComparisonDirection::LT, row, end)},
+        RankedTensorType::get({rows}, builder.getI1Type()));
+    // Source row = row - output_offset + input_offset (clamped by gather).
+    Value source = createOp(
+        location, "hlo.add",
+        {createOp(location, "hlo.subtract", {row, start}, rowType),
+         toRows(element(operands[2], j))},
+        rowType);
+    Value indices = createOp(location, "hlo.reshape", {source},
+                             RankedTensorType::get({rows, 1}, index));
+    Value gathered = createOp(
+        location, "hlo.gather", {operands[0], indices}, output,
+        {builder.getNamedAttr(
+             "dimension_numbers",
+             hlo::GatherDimensionNumbersAttr::get(&context, offsetDims, {0},
+                                                  {}, {}, {0}, 1)),
+         builder.getNamedAttr("slice_sizes",
+                              builder.getDenseI64ArrayAttr(sliceSizes))});
+    Value mask = createOp(
+        location, "hlo.broadcast_in_dim", {inUpdate},
+        RankedTensorType::get(output.getShape(), builder.getI1Type()),
+        {builder.getNamedAttr("broadcast_dimensions",
+                              builder.getDenseI64ArrayAttr({0}))});
+    result = createOp(location, "hlo.select", {mask, gathered, result}, output);
+  }
+  return result;
 }
 
 FailureOr<Value> Importer::emitStochasticConvert(const Instruction &inst,
