@@ -201,6 +201,14 @@ private:
     state.addAttributes(attrs);
     return builder.create(state)->getResult(0);
   }
+  /// A constant of zeros of `type`.
+  Value createZeros(Location location, RankedTensorType type);
+  /// `a direction b`, elementwise (a pred array of a's shape).
+  Value createCompare(Location location, hlo::ComparisonDirection direction,
+                      Value a, Value b);
+  /// The unit-stride slice [starts, limits) of `value`.
+  Value createSlice(Location location, Value value, ArrayRef<int64_t> starts,
+                    ArrayRef<int64_t> limits);
   /// stochastic-convert as XLA's StochasticConvertDecomposer expands it.
   FailureOr<Value> emitStochasticConvert(const Instruction &inst,
                                          ValueRange operands, Type resultType,
@@ -1433,17 +1441,51 @@ LogicalResult Importer::appendZeroContexts(const Instruction &inst,
   return success();
 }
 
+Value Importer::createZeros(Location location, RankedTensorType type) {
+  Type element = type.getElementType();
+  mlir::Attribute zero = isa<FloatType>(element)
+                             ? mlir::Attribute(builder.getFloatAttr(element, 0))
+                             : builder.getIntegerAttr(element, 0);
+  return createOp(
+      location, "hlo.constant", {}, type,
+      {builder.getNamedAttr("value", DenseElementsAttr::get(type, zero))});
+}
+
+Value Importer::createCompare(Location location,
+                              hlo::ComparisonDirection direction, Value a,
+                              Value b) {
+  auto shape = cast<RankedTensorType>(a.getType()).getShape();
+  return createOp(location, "hlo.compare", {a, b},
+                  RankedTensorType::get(shape, builder.getI1Type()),
+                  {builder.getNamedAttr(
+                      "comparison_direction",
+                      hlo::ComparisonDirectionAttr::get(&context, direction))});
+}
+
+Value Importer::createSlice(Location location, Value value,
+                            ArrayRef<int64_t> starts,
+                            ArrayRef<int64_t> limits) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> sizes;
+  for (auto [start, limit] : llvm::zip(starts, limits))
+    sizes.push_back(limit - start);
+  return createOp(
+      location, "hlo.slice", {value},
+      RankedTensorType::get(sizes, type.getElementType()),
+      {builder.getNamedAttr("start_indices",
+                            builder.getDenseI64ArrayAttr(starts)),
+       builder.getNamedAttr("limit_indices",
+                            builder.getDenseI64ArrayAttr(limits)),
+       builder.getNamedAttr("strides",
+                            builder.getDenseI64ArrayAttr(
+                                SmallVector<int64_t>(starts.size(), 1)))});
+}
+
 Value Importer::emitAddReduce(Location location, Value input,
                               ArrayRef<int64_t> dims, Type resultType) {
   Type element = cast<ShapedType>(input.getType()).getElementType();
   auto scalarType = RankedTensorType::get({}, element);
-  mlir::Attribute zero = isa<FloatType>(element)
-                             ? mlir::Attribute(builder.getFloatAttr(element, 0))
-                             : builder.getIntegerAttr(element, 0);
-  Value init = createOp(
-      location, "hlo.constant", {}, scalarType,
-      {builder.getNamedAttr("value",
-                            DenseElementsAttr::get(scalarType, zero))});
+  Value init = createZeros(location, scalarType);
   OperationState state(location, "hlo.reduce");
   state.addOperands({input, init});
   state.addTypes(resultType);
@@ -1534,22 +1576,10 @@ FailureOr<Value> Importer::emitRaggedDot(const Instruction &inst,
                                           builder.getDenseI64ArrayAttr(dims))});
   };
   auto compare = [&](hlo::ComparisonDirection direction, Value a, Value b) {
-    auto shape = cast<RankedTensorType>(a.getType()).getShape();
-    return createOp(location, "hlo.compare", {a, b},
-                    RankedTensorType::get(shape, builder.getI1Type()),
-                    {builder.getNamedAttr(
-                        "comparison_direction",
-                        hlo::ComparisonDirectionAttr::get(&context, direction))});
+    return createCompare(location, direction, a, b);
   };
   auto zeros = [&](RankedTensorType type) {
-    Type element = type.getElementType();
-    mlir::Attribute zero =
-        isa<FloatType>(element)
-            ? mlir::Attribute(builder.getFloatAttr(element, 0))
-            : builder.getIntegerAttr(element, 0);
-    return createOp(location, "hlo.constant", {}, type,
-                    {builder.getNamedAttr(
-                        "value", DenseElementsAttr::get(type, zero))});
+    return createZeros(location, type);
   };
   // ends[i] = sum of group_sizes[j] for j <= i; starts = ends - sizes.
   Value sizesGG = broadcast(operands[2], {g, g}, index, {1});
@@ -1782,17 +1812,8 @@ FailureOr<Value> Importer::emitScan(const Instruction &inst,
   SmallVector<Value> state{constant(0)};
   state.append(inits.begin(), inits.end());
   state.append(inputs.begin(), inputs.end());
-  for (Type type : outputTypes) {
-    auto tensor = cast<RankedTensorType>(type);
-    Type element = tensor.getElementType();
-    mlir::Attribute zero =
-        isa<FloatType>(element)
-            ? mlir::Attribute(builder.getFloatAttr(element, 0))
-            : builder.getIntegerAttr(element, 0);
-    state.push_back(createOp(
-        location, "hlo.constant", {}, type,
-        {builder.getNamedAttr("value", DenseElementsAttr::get(tensor, zero))}));
-  }
+  for (Type type : outputTypes)
+    state.push_back(createZeros(location, cast<RankedTensorType>(type)));
   SmallVector<Type> stateTypes(ValueRange(state).getTypes());
   SmallVector<Location> stateLocs(state.size(), location);
   OperationState whileState(location, "hlo.while");
@@ -1803,12 +1824,8 @@ FailureOr<Value> Importer::emitScan(const Instruction &inst,
   OpBuilder::InsertPoint after = builder.saveInsertionPoint();
 
   Block *condBlock = builder.createBlock(cond, {}, stateTypes, stateLocs);
-  Value more = createOp(
-      location, "hlo.compare", {condBlock->getArgument(0), constant(n)},
-      RankedTensorType::get({}, builder.getI1Type()),
-      {builder.getNamedAttr("comparison_direction",
-                            hlo::ComparisonDirectionAttr::get(
-                                &context, hlo::ComparisonDirection::LT))});
+  Value more = createCompare(location, hlo::ComparisonDirection::LT,
+                             condBlock->getArgument(0), constant(n));
   hlo::ReturnOp::create(builder, location, ValueRange{more});
 
   Block *bodyBlock = builder.createBlock(body, {}, stateTypes, stateLocs);
@@ -1928,20 +1945,10 @@ FailureOr<Value> Importer::emitShuffle(const Instruction &inst,
       if (amount == 0)
         continue;
       auto slice = [&](int64_t start, int64_t limit) {
-        SmallVector<int64_t> starts(rank, 0), limits(shape), sizes(shape);
+        SmallVector<int64_t> starts(rank, 0), limits(shape);
         starts[d] = start;
         limits[d] = limit;
-        sizes[d] = limit - start;
-        return createOp(
-            location, "hlo.slice", {result},
-            RankedTensorType::get(sizes, type.getElementType()),
-            {builder.getNamedAttr("start_indices",
-                                  builder.getDenseI64ArrayAttr(starts)),
-             builder.getNamedAttr("limit_indices",
-                                  builder.getDenseI64ArrayAttr(limits)),
-             builder.getNamedAttr(
-                 "strides",
-                 builder.getDenseI64ArrayAttr(SmallVector<int64_t>(rank, 1)))});
+        return createSlice(location, result, starts, limits);
       };
       result = createOp(location, "hlo.concatenate",
                         {slice(amount, n), slice(0, amount)}, type,
@@ -2107,14 +2114,8 @@ FailureOr<Value> Importer::emitRaggedAllToAll(const Instruction &inst,
   Type index = offsets.getElementType();
   auto scalarType = RankedTensorType::get({}, index);
   auto element = [&](Value vector, int64_t j) {
-    Value one = createOp(
-        location, "hlo.slice", {vector}, RankedTensorType::get({1}, index),
-        {builder.getNamedAttr("start_indices",
-                              builder.getDenseI64ArrayAttr({j})),
-         builder.getNamedAttr("limit_indices",
-                              builder.getDenseI64ArrayAttr({j + 1})),
-         builder.getNamedAttr("strides", builder.getDenseI64ArrayAttr({1}))});
-    return createOp(location, "hlo.reshape", {one}, scalarType);
+    return createOp(location, "hlo.reshape",
+                    {createSlice(location, vector, {j}, {j + 1})}, scalarType);
   };
   int64_t rows = output.getDimSize(0), rank = output.getRank();
   auto rowType = RankedTensorType::get({rows}, index);
@@ -2124,11 +2125,7 @@ FailureOr<Value> Importer::emitRaggedAllToAll(const Instruction &inst,
                                           builder.getDenseI64ArrayAttr({}))});
   };
   auto compare = [&](hlo::ComparisonDirection direction, Value a, Value b) {
-    return createOp(location, "hlo.compare", {a, b},
-                    RankedTensorType::get({rows}, builder.getI1Type()),
-                    {builder.getNamedAttr(
-                        "comparison_direction",
-                        hlo::ComparisonDirectionAttr::get(&context, direction))});
+    return createCompare(location, direction, a, b);
   };
   Value row = createOp(location, "hlo.iota", {}, rowType,
                        {builder.getNamedAttr("iota_dimension",
