@@ -1729,6 +1729,9 @@ FailureOr<Value> Importer::emitScan(const Instruction &inst,
     return error(dims ? dims->valueLoc : inst.opcodeLoc)
            << "'scan' needs dimensions={d} with one dimension";
   int64_t d = dims->ints.front();
+  if (d < 0)
+    return error(dims->valueLoc) << "'scan' dimension " << d
+                                 << " must be non-negative";
   const hlo_text::Attribute *reverseAttr = inst.attr("is_reverse");
   bool reverse = reverseAttr && reverseAttr->kind == AttrKind::Bool &&
                  reverseAttr->boolValue;
@@ -1787,7 +1790,7 @@ FailureOr<Value> Importer::emitScan(const Instruction &inst,
   SmallVector<Type> outputTypes, resultTypes;
   for (Type type : ArrayRef(fnResults).take_front(numOutputs)) {
     auto slice = dyn_cast<RankedTensorType>(type);
-    if (!slice)
+    if (!slice || d > slice.getRank())
       return fail();
     SmallVector<int64_t> shape(slice.getShape());
     shape.insert(shape.begin() + d, n);
@@ -1962,8 +1965,8 @@ FailureOr<Value> Importer::emitShuffle(const Instruction &inst,
            << "XLA's semantics for 'shuffle' mode=" << mode->stringValue
            << " are not implemented (ShuffleExpander expands rotate and "
               "permute only)";
-  // indices=<type>[dims]{layout} {literal}: the dimensions from the first
-  // [...], the values are the last product(dims) integers of the text.
+  // indices=<type>[dims]{layout} {literal}: the dimensions from the
+  // [...], the values from the literal.
   const hlo_text::Attribute *indices = inst.attr("indices");
   StringRef raw = indices ? StringRef(indices->raw) : StringRef();
   size_t open = raw.find('['), close = raw.find(']');
@@ -1987,8 +1990,27 @@ FailureOr<Value> Importer::emitShuffle(const Instruction &inst,
       indexShape.push_back(size);
     }
   }
+  // After the shape: an optional layout {...}, then the literal {...}.
+  StringRef literal = raw.drop_front(close + 1).trim();
+  auto braced = [](StringRef text) -> size_t { // the end of a leading {...}
+    int level = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '{')
+        ++level;
+      else if (text[i] == '}' && --level == 0)
+        return i + 1;
+    }
+    return StringRef::npos;
+  };
+  if (!literal.starts_with("{"))
+    return badIndices();
+  size_t first = braced(literal);
+  if (first == StringRef::npos)
+    return badIndices();
+  if (literal.drop_front(first).trim().starts_with("{"))
+    literal = literal.drop_front(first).trim();
   SmallVector<int64_t> numbers;
-  for (StringRef rest = raw.drop_front(close + 1); !rest.empty();) {
+  for (StringRef rest = literal; !rest.empty();) {
     size_t start = rest.find_first_of("-0123456789");
     if (start == StringRef::npos)
       break;
@@ -2015,9 +2037,9 @@ FailureOr<Value> Importer::emitShuffle(const Instruction &inst,
       return badIndices();
     count *= indexShape[i];
   }
-  if (static_cast<int64_t>(numbers.size()) < count)
+  if (static_cast<int64_t>(numbers.size()) != count)
     return badIndices();
-  ArrayRef<int64_t> values = ArrayRef(numbers).take_back(count);
+  ArrayRef<int64_t> values = numbers;
   SmallVector<int64_t> strides(indexRank, 1);
   for (int64_t i = indexRank - 2; i >= 0; --i)
     strides[i] = strides[i + 1] * indexShape[i + 1];
