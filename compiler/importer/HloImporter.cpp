@@ -184,8 +184,9 @@ private:
   /// and concatenates, mode=permute as a gather of one element per element.
   FailureOr<Value> emitShuffle(const Instruction &inst, ValueRange operands,
                                Type resultType, Location location);
-  /// ragged-all-to-all over groups of one device: each update's rows of
-  /// the input copied into the output at its offset (masked gathers).
+  /// ragged-all-to-all: each update's rows of the input copied into the
+  /// output at its offset (masked gathers), exchanged by an all-to-all
+  /// over groups of more than one device.
   FailureOr<Value> emitRaggedAllToAll(const Instruction &inst,
                                       ValueRange operands, Type resultType,
                                       Location location);
@@ -2115,24 +2116,27 @@ FailureOr<Value> Importer::emitRaggedAllToAll(const Instruction &inst,
               "send_sizes, output_offsets, recv_sizes): input and output of "
               "one element type and equal dimensions after the first, the "
               "result of output's type, and four integer vectors of one type";
-  // Groups of one device only: the offsets and sizes are run-time data,
-  // which tpuc's ICI collectives do not take (docs/spmd.md).
   FailureOr<DenseIntElementsAttr> groups = convertReplicaGroups(inst);
   if (failed(groups))
     return failure();
+  // The group size: a row of replica_groups, or with none (one group) the
+  // replica count, or with a channel_id the partition count, as all-to-all's
+  // group modes (docs/spmd.md).
   auto groupShape = groups->getType().getShape();
-  int64_t devices = 1;
-  for (StringRef key : {"replica_count", "num_partitions"})
-    if (const hlo_text::Attribute *count = module.attr(key))
-      if (count->kind == AttrKind::Int)
-        devices *= count->intValue;
-  int64_t groupSize = groupShape[0] == 0 ? devices : groupShape[1];
-  if (groupSize != 1)
+  const hlo_text::Attribute *channel = inst.attr("channel_id");
+  int64_t groupSize = groupShape[1];
+  if (groupShape[0] == 0) {
+    const hlo_text::Attribute *count =
+        module.attr(channel ? "num_partitions" : "replica_count");
+    groupSize = count && count->kind == AttrKind::Int ? count->intValue : 1;
+  }
+  int64_t updates = offsets.getDimSize(0);
+  if (groupSize != 1 && updates != groupSize)
     return error(inst.opcodeLoc)
-           << "'ragged-all-to-all' is supported in groups of one device "
-              "(its offsets and sizes are run-time data, which tpuc's ICI "
-              "collectives do not take yet); this one has groups of "
-           << groupSize;
+           << "'ragged-all-to-all' over groups of " << groupSize
+           << " devices needs one offset and size per device of the group, "
+              "found "
+           << updates;
   Type index = offsets.getElementType();
   auto scalarType = RankedTensorType::get({}, index);
   auto element = [&](Value vector, int64_t j) {
@@ -2149,40 +2153,103 @@ FailureOr<Value> Importer::emitRaggedAllToAll(const Instruction &inst,
   auto compare = [&](hlo::ComparisonDirection direction, Value a, Value b) {
     return createCompare(location, direction, a, b);
   };
-  Value row = createOp(location, "hlo.iota", {}, rowType,
-                       {builder.getNamedAttr("iota_dimension",
-                                             builder.getI64IntegerAttr(0))});
   SmallVector<int64_t> offsetDims, sliceSizes{1};
   for (int64_t d = 1; d < rank; ++d) {
     offsetDims.push_back(d);
     sliceSizes.push_back(input.getDimSize(d));
   }
-  Value result = operands[1];
-  for (int64_t j = 0; j < offsets.getDimSize(0); ++j) {
-    Value start = toRows(element(operands[4], j));
-    Value end = createOp(location, "hlo.add",
-                         {start, toRows(element(operands[3], j))}, rowType);
-    Value inUpdate = createOp(
-        location, "hlo.and",
-        {compare(hlo::ComparisonDirection::GE, row, start),
-         compare(hlo::ComparisonDirection::LT, row, end)},
-        RankedTensorType::get({rows}, builder.getI1Type()));
-    // Source row = row - output_offset + input_offset (clamped by gather).
-    Value source = createOp(
-        location, "hlo.add",
-        {createOp(location, "hlo.subtract", {row, start}, rowType),
-         toRows(element(operands[2], j))},
-        rowType);
-    Value indices = createOp(location, "hlo.reshape", {source},
-                             RankedTensorType::get({rows, 1}, index));
-    Value gathered = createOp(
-        location, "hlo.gather", {operands[0], indices}, output,
+  // Rows of `data` at `indices` ([n] row numbers; clamped by the gather).
+  auto gatherRows = [&](Value data, Value indices) {
+    auto type = cast<RankedTensorType>(indices.getType());
+    int64_t n = type.getDimSize(0);
+    SmallVector<int64_t> shape(input.getShape());
+    shape[0] = n;
+    return createOp(
+        location, "hlo.gather",
+        {data, createOp(location, "hlo.reshape", {indices},
+                        RankedTensorType::get({n, 1}, index))},
+        RankedTensorType::get(shape, input.getElementType()),
         {builder.getNamedAttr(
              "dimension_numbers",
              hlo::GatherDimensionNumbersAttr::get(&context, offsetDims, {0},
                                                   {}, {}, {0}, 1)),
          builder.getNamedAttr("slice_sizes",
                               builder.getDenseI64ArrayAttr(sliceSizes))});
+  };
+  // Update j writes rows [start_j, start_j + size_j) of the result from
+  // rows base_j + (r - start_j) of `data`. In a group of one device every
+  // update comes back: data is the input, start/size/base are
+  // output_offsets[j], send_sizes[j], input_offsets[j]. In a group of g
+  // devices, each device sends peer k the input rows from input_offsets[k]
+  // on (as many as the input has), an all-to-all exchanges them (block i
+  // of data comes from rank i) with output_offsets and send_sizes, and
+  // update i is start = output_offsets_i[k], size = send_sizes_i[k],
+  // base = i * input rows.
+  Value data = operands[0];
+  SmallVector<Value> starts, sizes, bases;
+  if (groupSize == 1) {
+    for (int64_t j = 0; j < updates; ++j) {
+      starts.push_back(element(operands[4], j));
+      sizes.push_back(element(operands[3], j));
+      bases.push_back(element(operands[2], j));
+    }
+  } else {
+    int64_t inRows = input.getDimSize(0);
+    SmallVector<NamedAttribute> attrs{
+        builder.getNamedAttr("dimension", builder.getI64IntegerAttr(0)),
+        builder.getNamedAttr("replica_groups", *groups)};
+    if (channel && channel->kind == AttrKind::Int)
+      attrs.push_back(builder.getNamedAttr(
+          "channel_id", builder.getI64IntegerAttr(channel->intValue)));
+    auto allToAll = [&](Value value) {
+      return createOp(location, "hlo.all_to_all", {value}, value.getType(),
+                      attrs);
+    };
+    auto blockType = RankedTensorType::get({groupSize, inRows}, index);
+    Value send = createOp(
+        location, "hlo.add",
+        {createOp(location, "hlo.broadcast_in_dim", {operands[2]}, blockType,
+                  {builder.getNamedAttr("broadcast_dimensions",
+                                        builder.getDenseI64ArrayAttr({0}))}),
+         createOp(location, "hlo.iota", {}, blockType,
+                  {builder.getNamedAttr("iota_dimension",
+                                        builder.getI64IntegerAttr(1))})},
+        blockType);
+    data = allToAll(gatherRows(
+        operands[0],
+        createOp(location, "hlo.reshape", {send},
+                 RankedTensorType::get({groupSize * inRows}, index))));
+    Value received = allToAll(operands[4]), receivedSizes = allToAll(operands[3]);
+    for (int64_t i = 0; i < groupSize; ++i) {
+      starts.push_back(element(received, i));
+      sizes.push_back(element(receivedSizes, i));
+      bases.push_back(createOp(
+          location, "hlo.constant", {}, scalarType,
+          {builder.getNamedAttr(
+              "value", DenseElementsAttr::get(
+                           scalarType, mlir::Attribute(builder.getIntegerAttr(
+                                           index, i * inRows))))}));
+    }
+  }
+  Value row = createOp(location, "hlo.iota", {}, rowType,
+                       {builder.getNamedAttr("iota_dimension",
+                                             builder.getI64IntegerAttr(0))});
+  Value result = operands[1];
+  for (auto [startScalar, sizeScalar, base] : llvm::zip(starts, sizes, bases)) {
+    Value start = toRows(startScalar);
+    Value end = createOp(location, "hlo.add", {start, toRows(sizeScalar)},
+                         rowType);
+    Value inUpdate = createOp(
+        location, "hlo.and",
+        {compare(hlo::ComparisonDirection::GE, row, start),
+         compare(hlo::ComparisonDirection::LT, row, end)},
+        RankedTensorType::get({rows}, builder.getI1Type()));
+    Value source = createOp(
+        location, "hlo.add",
+        {createOp(location, "hlo.subtract", {row, start}, rowType),
+         toRows(base)},
+        rowType);
+    Value gathered = gatherRows(data, source);
     Value mask = createOp(
         location, "hlo.broadcast_in_dim", {inUpdate},
         RankedTensorType::get(output.getShape(), builder.getI1Type()),
