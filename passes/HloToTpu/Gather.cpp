@@ -190,7 +190,9 @@ static FailureOr<int64_t> forEachIndexVector(
       Value rest = l.add(first, p);
       for (int64_t i = static_cast<int64_t>(batchShape.size()) - 1; i >= 0;
            --i) {
-        coords[i] = l.rem(rest, batchShape[i]);
+        // The outermost coordinate is below its size already (the flat
+        // position is below the product of the sizes).
+        coords[i] = i == 0 ? rest : l.rem(rest, batchShape[i]);
         if (i > 0)
           rest = Lowering::constant(rest)
                      ? l.c(*Lowering::constant(rest) / batchShape[i])
