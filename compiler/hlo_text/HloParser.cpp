@@ -1010,12 +1010,20 @@ private:
     return expect(TokenKind::RBrace, "'}' to end the attribute map");
   }
 
-  /// Any other value: a single token, a verbatim {...}, or a run of
-  /// adjacent pieces such as `[2,2]<=[4]T(1,0)` (iota replica groups).
+  /// Any other value: a single token, a verbatim {...}, a run of
+  /// adjacent pieces such as `[2,2]<=[4]T(1,0)` (iota replica groups), or
+  /// a literal `s32[3]{0} {2, 0, 1}` (a shape, then its {...} values).
   bool parseGenericValue(Attribute &attr) {
     int pieces = 0;
+    bool shape = false, literal = false;
     while (true) {
       bool adjacent = tok.offset == prevEnd;
+      if (pieces == 1 && tok.kind == TokenKind::LSquare && adjacent)
+        shape = attr.kind == AttrKind::Identifier;
+      if (shape && !literal && !adjacent && tok.kind == TokenKind::LBrace) {
+        literal = true; // the values after the shape (and its layout)
+        adjacent = true;
+      }
       if (pieces && (!adjacent || tok.kind == TokenKind::Comma ||
                      tok.kind == TokenKind::RBrace ||
                      tok.kind == TokenKind::RParen ||

@@ -20,11 +20,13 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
 #include <functional>
+#include <numeric>
 
 using namespace mlir;
 using namespace tpuc::hlo_text;
@@ -113,9 +115,6 @@ const char *unsupportedReason(StringRef opcode) {
       .Cases({"infeed", "outfeed", "send", "send-done", "recv", "recv-done"},
              "it exchanges data with the host or another program, which a "
              "single compiled program cannot do")
-      .Cases({"ragged-all-to-all", "collective-reduce"},
-             "this collective is not supported yet (docs/spmd.md lists the "
-             "supported ones)")
       .Cases({"complex", "real", "imag", "fft"},
              "complex numbers are not supported")
       .Default(nullptr);
@@ -171,6 +170,26 @@ private:
   /// ragged-dot as dots over every group, masked by each row's group.
   FailureOr<Value> emitRaggedDot(const Instruction &inst, ValueRange operands,
                                  Type resultType, Location location);
+  /// scaled-dot's operands as XLA's ScaledDotRewriter dequantizes them:
+  /// {lhs * lhs_scale, rhs * rhs_scale}, each scale broadcast over its
+  /// blocks, in one element type the dot takes.
+  FailureOr<std::pair<Value, Value>>
+  emitScaledDotOperands(const Instruction &inst, ValueRange operands,
+                        Location location);
+  /// scan as XLA's ScanExpander expands it: an hlo.while over the scanned
+  /// dimension that calls to_apply on each slice; the result tuple.
+  FailureOr<Value> emitScan(const Instruction &inst, ValueRange operands,
+                            Type resultType, Location location);
+  /// shuffle as XLA's ShuffleExpander expands it: mode=rotate as slices
+  /// and concatenates, mode=permute as a gather of one element per element.
+  FailureOr<Value> emitShuffle(const Instruction &inst, ValueRange operands,
+                               Type resultType, Location location);
+  /// ragged-all-to-all: each update's rows of the input copied into the
+  /// output at its offset (masked gathers), exchanged by an all-to-all
+  /// over groups of more than one device.
+  FailureOr<Value> emitRaggedAllToAll(const Instruction &inst,
+                                      ValueRange operands, Type resultType,
+                                      Location location);
   /// A reduce with an add region over `dims`, starting from zero.
   Value emitAddReduce(Location location, Value input, ArrayRef<int64_t> dims,
                       Type resultType);
@@ -183,6 +202,14 @@ private:
     state.addAttributes(attrs);
     return builder.create(state)->getResult(0);
   }
+  /// A constant of zeros of `type`.
+  Value createZeros(Location location, RankedTensorType type);
+  /// `a direction b`, elementwise (a pred array of a's shape).
+  Value createCompare(Location location, hlo::ComparisonDirection direction,
+                      Value a, Value b);
+  /// The unit-stride slice [starts, limits) of `value`.
+  Value createSlice(Location location, Value value, ArrayRef<int64_t> starts,
+                    ArrayRef<int64_t> limits);
   /// stochastic-convert as XLA's StochasticConvertDecomposer expands it.
   FailureOr<Value> emitStochasticConvert(const Instruction &inst,
                                          ValueRange operands, Type resultType,
@@ -646,11 +673,19 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
                              << result->getType() << ", not " << *resultType;
     values[inst.name] = *result;
     return success();
-  } else if (opcode == "ragged-dot" || opcode == "stochastic-convert") {
+  } else if (opcode == "ragged-dot" || opcode == "stochastic-convert" ||
+             opcode == "scan" || opcode == "shuffle" ||
+             opcode == "ragged-all-to-all") {
     // Expanded into hlo ops, as XLA's expanders do.
     FailureOr<Value> result =
         opcode == "ragged-dot"
             ? emitRaggedDot(inst, operands, *resultType, location)
+        : opcode == "scan"
+            ? emitScan(inst, operands, *resultType, location)
+        : opcode == "shuffle"
+            ? emitShuffle(inst, operands, *resultType, location)
+        : opcode == "ragged-all-to-all"
+            ? emitRaggedAllToAll(inst, operands, *resultType, location)
             : emitStochasticConvert(inst, operands, *resultType, location);
     if (failed(result))
       return failure();
@@ -780,11 +815,23 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
                  {"all-reduce", "all-reduce-start", "all-gather",
                   "all-gather-start", "reduce-scatter", "all-to-all",
                   "collective-permute", "collective-permute-start",
-                  "collective-broadcast"},
+                  "collective-broadcast", "collective-reduce"},
                  opcode)) {
     // An async -start is imported as the synchronous op (docs/spmd.md).
     StringRef base = StringRef(opcode);
     bool isStart = base.consume_back("-start");
+    // collective-reduce writes the reduction to the group's root (rank 0)
+    // only and leaves the other devices' results unwritten: an all-reduce
+    // gives the root that value and the others the same one.
+    if (base == "collective-reduce") {
+      const hlo_text::Attribute *dynamicRoot = inst.attr("has_dynamic_root");
+      if (dynamicRoot && dynamicRoot->kind == AttrKind::Bool &&
+          dynamicRoot->boolValue)
+        return error(dynamicRoot->loc)
+               << "'collective-reduce' with a run-time root "
+                  "(has_dynamic_root=true) is not supported";
+      base = "all-reduce";
+    }
     if (base == "all-reduce") {
       if (failed(splitTupleResult()) || failed(addRegion("to_apply", 1)))
         return failure();
@@ -947,7 +994,15 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
       return failure();
     if (failed(addRegion("scatter", 1)))
       return failure();
-  } else if (opcode == "dot") {
+  } else if (opcode == "dot" || opcode == "scaled-dot") {
+    if (opcode == "scaled-dot") {
+      // XLA's ScaledDotRewriter: a dot of the dequantized operands.
+      FailureOr<std::pair<Value, Value>> scaled =
+          emitScaledDotOperands(inst, operands, location);
+      if (failed(scaled))
+        return failure();
+      operands.assign({scaled->first, scaled->second});
+    }
     opName = "hlo.dot_general";
     addAttr("dot_dimension_numbers",
             hlo::DotDimensionNumbersAttr::get(
@@ -1387,17 +1442,51 @@ LogicalResult Importer::appendZeroContexts(const Instruction &inst,
   return success();
 }
 
+Value Importer::createZeros(Location location, RankedTensorType type) {
+  Type element = type.getElementType();
+  mlir::Attribute zero = isa<FloatType>(element)
+                             ? mlir::Attribute(builder.getFloatAttr(element, 0))
+                             : builder.getIntegerAttr(element, 0);
+  return createOp(
+      location, "hlo.constant", {}, type,
+      {builder.getNamedAttr("value", DenseElementsAttr::get(type, zero))});
+}
+
+Value Importer::createCompare(Location location,
+                              hlo::ComparisonDirection direction, Value a,
+                              Value b) {
+  auto shape = cast<RankedTensorType>(a.getType()).getShape();
+  return createOp(location, "hlo.compare", {a, b},
+                  RankedTensorType::get(shape, builder.getI1Type()),
+                  {builder.getNamedAttr(
+                      "comparison_direction",
+                      hlo::ComparisonDirectionAttr::get(&context, direction))});
+}
+
+Value Importer::createSlice(Location location, Value value,
+                            ArrayRef<int64_t> starts,
+                            ArrayRef<int64_t> limits) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> sizes;
+  for (auto [start, limit] : llvm::zip(starts, limits))
+    sizes.push_back(limit - start);
+  return createOp(
+      location, "hlo.slice", {value},
+      RankedTensorType::get(sizes, type.getElementType()),
+      {builder.getNamedAttr("start_indices",
+                            builder.getDenseI64ArrayAttr(starts)),
+       builder.getNamedAttr("limit_indices",
+                            builder.getDenseI64ArrayAttr(limits)),
+       builder.getNamedAttr("strides",
+                            builder.getDenseI64ArrayAttr(
+                                SmallVector<int64_t>(starts.size(), 1)))});
+}
+
 Value Importer::emitAddReduce(Location location, Value input,
                               ArrayRef<int64_t> dims, Type resultType) {
   Type element = cast<ShapedType>(input.getType()).getElementType();
   auto scalarType = RankedTensorType::get({}, element);
-  mlir::Attribute zero = isa<FloatType>(element)
-                             ? mlir::Attribute(builder.getFloatAttr(element, 0))
-                             : builder.getIntegerAttr(element, 0);
-  Value init = createOp(
-      location, "hlo.constant", {}, scalarType,
-      {builder.getNamedAttr("value",
-                            DenseElementsAttr::get(scalarType, zero))});
+  Value init = createZeros(location, scalarType);
   OperationState state(location, "hlo.reduce");
   state.addOperands({input, init});
   state.addTypes(resultType);
@@ -1488,22 +1577,10 @@ FailureOr<Value> Importer::emitRaggedDot(const Instruction &inst,
                                           builder.getDenseI64ArrayAttr(dims))});
   };
   auto compare = [&](hlo::ComparisonDirection direction, Value a, Value b) {
-    auto shape = cast<RankedTensorType>(a.getType()).getShape();
-    return createOp(location, "hlo.compare", {a, b},
-                    RankedTensorType::get(shape, builder.getI1Type()),
-                    {builder.getNamedAttr(
-                        "comparison_direction",
-                        hlo::ComparisonDirectionAttr::get(&context, direction))});
+    return createCompare(location, direction, a, b);
   };
   auto zeros = [&](RankedTensorType type) {
-    Type element = type.getElementType();
-    mlir::Attribute zero =
-        isa<FloatType>(element)
-            ? mlir::Attribute(builder.getFloatAttr(element, 0))
-            : builder.getIntegerAttr(element, 0);
-    return createOp(location, "hlo.constant", {}, type,
-                    {builder.getNamedAttr(
-                        "value", DenseElementsAttr::get(type, zero))});
+    return createZeros(location, type);
   };
   // ends[i] = sum of group_sizes[j] for j <= i; starts = ends - sizes.
   Value sizesGG = broadcast(operands[2], {g, g}, index, {1});
@@ -1530,6 +1607,657 @@ FailureOr<Value> Importer::emitRaggedDot(const Instruction &inst,
   Value masked = createOp(location, "hlo.select", {mask, dot, zeros(dotType)},
                           dotType);
   return emitAddReduce(location, masked, {groupPos}, resultType);
+}
+
+/// The element type XLA's ScaledDotRewriter computes `a * b` in
+/// (GetTargetType): bf16 when both are narrower than 16 bits, the type
+/// when they agree, f32 for two different types of one width, else the
+/// wider type.
+static FloatType scaledDotType(FloatType a, FloatType b) {
+  if (a.getWidth() < 16 && b.getWidth() < 16)
+    return BFloat16Type::get(a.getContext());
+  if (a == b)
+    return a;
+  if (a.getWidth() == b.getWidth())
+    return Float32Type::get(a.getContext());
+  return a.getWidth() > b.getWidth() ? a : b;
+}
+
+FailureOr<std::pair<Value, Value>>
+Importer::emitScaledDotOperands(const Instruction &inst, ValueRange operands,
+                                Location location) {
+  // XLA's scaled-dot(lhs, rhs, lhs_scale, rhs_scale): the dot of
+  // lhs * lhs_scale and rhs * rhs_scale, where each dimension of a scale
+  // equals the operand's or divides it (one scale per block of
+  // operand/scale elements), and a scalar scale multiplies everything.
+  if (operands.size() != 4)
+    return error(inst.opcodeLoc)
+           << "'scaled-dot' needs 4 operands (lhs, rhs, lhs_scale, "
+              "rhs_scale), found "
+           << operands.size();
+  auto convert = [&](Value value, FloatType element) -> Value {
+    auto type = cast<RankedTensorType>(value.getType());
+    if (type.getElementType() == element)
+      return value;
+    return createOp(location, "hlo.convert", {value}, type.clone(element));
+  };
+  auto dequantize = [&](Value operand, Value scale,
+                        StringRef side) -> FailureOr<Value> {
+    auto operandType = dyn_cast<RankedTensorType>(operand.getType());
+    auto scaleType = dyn_cast<RankedTensorType>(scale.getType());
+    auto operandElement =
+        operandType ? dyn_cast<FloatType>(operandType.getElementType())
+                    : FloatType();
+    auto scaleElement =
+        scaleType ? dyn_cast<FloatType>(scaleType.getElementType())
+                  : FloatType();
+    if (!operandElement || !scaleElement)
+      return error(inst.opcodeLoc)
+             << "'scaled-dot' " << side
+             << " and its scale must be floating-point arrays";
+    FloatType element = scaledDotType(operandElement, scaleElement);
+    operand = convert(operand, element);
+    scale = convert(scale, element);
+    ArrayRef<int64_t> shape = operandType.getShape();
+    auto type = RankedTensorType::get(shape, element);
+    if (scaleType.getRank() != 0) {
+      if (scaleType.getRank() != operandType.getRank())
+        return error(inst.opcodeLoc)
+               << "'scaled-dot' " << side << " and its scale must have the "
+               << "same rank: " << operandType.getRank() << " vs "
+               << scaleType.getRank();
+      // Each scale dimension s of an operand dimension n becomes [s, n/s],
+      // broadcast along n/s, then reshaped back to n.
+      SmallVector<int64_t> blocked, dims;
+      for (int64_t d = 0; d < operandType.getRank(); ++d) {
+        int64_t n = shape[d], s = scaleType.getDimSize(d);
+        if (s == 0 || n % s != 0)
+          return error(inst.opcodeLoc)
+                 << "'scaled-dot' " << side << " scale dimension " << d
+                 << " (" << s << ") must divide the operand's (" << n << ")";
+        dims.push_back(static_cast<int64_t>(blocked.size()));
+        blocked.push_back(s);
+        if (n != s)
+          blocked.push_back(n / s);
+      }
+      scale = createOp(location, "hlo.broadcast_in_dim", {scale},
+                       RankedTensorType::get(blocked, element),
+                       {builder.getNamedAttr(
+                           "broadcast_dimensions",
+                           builder.getDenseI64ArrayAttr(dims))});
+      scale = createOp(location, "hlo.reshape", {scale}, type);
+    } else {
+      scale = createOp(location, "hlo.broadcast_in_dim", {scale}, type,
+                       {builder.getNamedAttr(
+                           "broadcast_dimensions",
+                           builder.getDenseI64ArrayAttr({}))});
+    }
+    return createOp(location, "hlo.multiply", {operand, scale}, type);
+  };
+  FailureOr<Value> lhs = dequantize(operands[0], operands[2], "lhs");
+  if (failed(lhs))
+    return failure();
+  FailureOr<Value> rhs = dequantize(operands[1], operands[3], "rhs");
+  if (failed(rhs))
+    return failure();
+  // XLA's dot takes operands of two element types; hlo.dot_general takes
+  // one, so both are widened exactly to the type that holds either.
+  auto lhsElement = cast<FloatType>(getElementTypeOrSelf(lhs->getType()));
+  auto rhsElement = cast<FloatType>(getElementTypeOrSelf(rhs->getType()));
+  if (lhsElement != rhsElement) {
+    FloatType common =
+        lhsElement.getWidth() == rhsElement.getWidth()
+            ? Float32Type::get(&context)
+            : (lhsElement.getWidth() > rhsElement.getWidth() ? lhsElement
+                                                             : rhsElement);
+    lhs = convert(*lhs, common);
+    rhs = convert(*rhs, common);
+  }
+  return std::make_pair(*lhs, *rhs);
+}
+
+FailureOr<Value> Importer::emitScan(const Instruction &inst,
+                                    ValueRange operands, Type resultType,
+                                    Location location) {
+  // XLA's scan(inputs..., inits...), dimensions={d}, is_reverse=b,
+  // to_apply=f: f(input slices at i..., carries...) returns (output slices
+  // at i..., next carries...) for i = 0..n-1 along d (n-1..0 when
+  // reversed); the result is (outputs stacked along d..., final carries...).
+  // ScanExpander's while loop, with the state (i, carries..., inputs...,
+  // outputs...) and outputs starting as zeros.
+  const hlo_text::Attribute *dims = inst.attr("dimensions");
+  if (!dims || dims->kind != AttrKind::IntList || dims->ints.size() != 1)
+    return error(dims ? dims->valueLoc : inst.opcodeLoc)
+           << "'scan' needs dimensions={d} with one dimension";
+  int64_t d = dims->ints.front();
+  if (d < 0)
+    return error(dims->valueLoc) << "'scan' dimension " << d
+                                 << " must be non-negative";
+  const hlo_text::Attribute *reverseAttr = inst.attr("is_reverse");
+  bool reverse = reverseAttr && reverseAttr->kind == AttrKind::Bool &&
+                 reverseAttr->boolValue;
+  FailureOr<func::FuncOp> callee = emitCallee(inst, "to_apply");
+  if (failed(callee))
+    return failure();
+  FunctionType fnType = callee->getFunctionType();
+  auto fail = [&]() {
+    return error(inst.opcodeLoc)
+           << "'scan' needs operands (inputs..., inits...) with to_apply "
+              "taking each input without dimension "
+           << d << " and then each init, and returning (outputs..., next "
+           << "carries...) of arrays";
+  };
+  if (fnType.getNumInputs() != operands.size())
+    return fail();
+  // An input's parameter lacks dimension d, a carry's is the init's type:
+  // their ranks tell them apart.
+  size_t numInputs = 0;
+  int64_t n = -1;
+  SmallVector<Type> sliceTypes;
+  for (auto [index, operand] : llvm::enumerate(operands)) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    Type param = fnType.getInput(index);
+    if (!type)
+      return fail();
+    if (numInputs == index && d < type.getRank() &&
+        (n < 0 || type.getDimSize(d) == n)) {
+      SmallVector<int64_t> sliced(type.getShape());
+      sliced.erase(sliced.begin() + d);
+      if (param == RankedTensorType::get(sliced, type.getElementType())) {
+        n = type.getDimSize(d);
+        ++numInputs;
+        continue;
+      }
+    }
+    if (param != type) // neither an input nor a carry
+      return fail();
+  }
+  if (numInputs == 0)
+    return fail();
+  size_t numCarries = operands.size() - numInputs;
+  ValueRange inputs = operands.take_front(numInputs),
+             inits = operands.drop_front(numInputs);
+  // to_apply returns one tuple (or, for a lone result, one array).
+  SmallVector<Type> fnResults(fnType.getResults());
+  auto fnTuple = fnResults.size() == 1 ? dyn_cast<TupleType>(fnResults[0])
+                                       : TupleType();
+  if (fnTuple)
+    fnResults.assign(fnTuple.getTypes().begin(), fnTuple.getTypes().end());
+  if (fnResults.size() < numCarries ||
+      TypeRange(ArrayRef(fnResults).take_back(numCarries)) !=
+          inits.getTypes())
+    return fail();
+  size_t numOutputs = fnResults.size() - numCarries;
+  SmallVector<Type> outputTypes, resultTypes;
+  for (Type type : ArrayRef(fnResults).take_front(numOutputs)) {
+    auto slice = dyn_cast<RankedTensorType>(type);
+    if (!slice || d > slice.getRank())
+      return fail();
+    SmallVector<int64_t> shape(slice.getShape());
+    shape.insert(shape.begin() + d, n);
+    outputTypes.push_back(RankedTensorType::get(shape, slice.getElementType()));
+  }
+  resultTypes.append(outputTypes);
+  resultTypes.append(inits.getTypes().begin(), inits.getTypes().end());
+  if (resultType != TupleType::get(&context, resultTypes))
+    return error(inst.loc) << "'scan' must return "
+                           << TupleType::get(&context, resultTypes)
+                           << ", not " << resultType;
+
+  auto index = RankedTensorType::get({}, builder.getI32Type());
+  auto constant = [&](int64_t value) {
+    return createOp(location, "hlo.constant", {}, index,
+                    {builder.getNamedAttr(
+                        "value",
+                        DenseElementsAttr::get(
+                            index, mlir::Attribute(
+                                       builder.getI32IntegerAttr(value))))});
+  };
+  SmallVector<Value> state{constant(0)};
+  state.append(inits.begin(), inits.end());
+  state.append(inputs.begin(), inputs.end());
+  for (Type type : outputTypes)
+    state.push_back(createZeros(location, cast<RankedTensorType>(type)));
+  SmallVector<Type> stateTypes(ValueRange(state).getTypes());
+  SmallVector<Location> stateLocs(state.size(), location);
+  OperationState whileState(location, "hlo.while");
+  whileState.addOperands(state);
+  whileState.addTypes(stateTypes);
+  Region *cond = whileState.addRegion();
+  Region *body = whileState.addRegion();
+  OpBuilder::InsertPoint after = builder.saveInsertionPoint();
+
+  Block *condBlock = builder.createBlock(cond, {}, stateTypes, stateLocs);
+  Value more = createCompare(location, hlo::ComparisonDirection::LT,
+                             condBlock->getArgument(0), constant(n));
+  hlo::ReturnOp::create(builder, location, ValueRange{more});
+
+  Block *bodyBlock = builder.createBlock(body, {}, stateTypes, stateLocs);
+  Value i = bodyBlock->getArgument(0);
+  ValueRange carries = bodyBlock->getArguments().slice(1, numCarries),
+             inputArgs = bodyBlock->getArguments().slice(1 + numCarries,
+                                                         numInputs),
+             outputArgs = bodyBlock->getArguments().drop_front(
+                 1 + numCarries + numInputs);
+  Value at = reverse ? createOp(location, "hlo.subtract",
+                                {constant(n - 1), i}, index)
+                     : i;
+  auto starts = [&](int64_t rank) {
+    Value zero = constant(0);
+    SmallVector<Value> values(rank, zero);
+    values[d] = at;
+    return values;
+  };
+  SmallVector<Value> args;
+  for (auto [input, sliceType] : llvm::zip(inputArgs, fnType.getInputs())) {
+    auto type = cast<RankedTensorType>(input.getType());
+    SmallVector<int64_t> sizes(type.getShape());
+    sizes[d] = 1;
+    SmallVector<Value> operandsAndStarts{input};
+    operandsAndStarts.append(starts(type.getRank()));
+    Value slice = createOp(
+        location, "hlo.dynamic_slice", operandsAndStarts,
+        RankedTensorType::get(sizes, type.getElementType()),
+        {builder.getNamedAttr("slice_sizes",
+                              builder.getDenseI64ArrayAttr(sizes))});
+    args.push_back(createOp(location, "hlo.reshape", {slice}, sliceType));
+  }
+  args.append(carries.begin(), carries.end());
+  Operation *call = hlo::CallOp::create(
+      builder, location, fnType.getResults(),
+      FlatSymbolRefAttr::get(callee->getSymNameAttr()), args,
+      /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr);
+  SmallVector<Value> called(call->getResults());
+  if (fnTuple) {
+    called.clear();
+    for (size_t k = 0; k < fnResults.size(); ++k)
+      called.push_back(hlo::GetTupleElementOp::create(
+          builder, location, call->getResult(0), k));
+  }
+  SmallVector<Value> next{
+      createOp(location, "hlo.add", {i, constant(1)}, index)};
+  next.append(called.begin() + numOutputs, called.end());
+  next.append(inputArgs.begin(), inputArgs.end());
+  for (auto [output, slice] :
+       llvm::zip(outputArgs, ArrayRef(called).take_front(numOutputs))) {
+    auto type = cast<RankedTensorType>(output.getType());
+    SmallVector<int64_t> sizes(type.getShape());
+    sizes[d] = 1;
+    SmallVector<Value> operandsAndStarts{
+        output, createOp(location, "hlo.reshape", {slice},
+                         RankedTensorType::get(sizes, type.getElementType()))};
+    operandsAndStarts.append(starts(type.getRank()));
+    next.push_back(createOp(location, "hlo.dynamic_update_slice",
+                            operandsAndStarts, type));
+  }
+  hlo::ReturnOp::create(builder, location, next);
+
+  builder.restoreInsertionPoint(after);
+  Operation *loop = builder.create(whileState);
+  SmallVector<Value> results(
+      loop->getResults().drop_front(1 + numCarries + numInputs));
+  results.append(loop->getResults().begin() + 1,
+                 loop->getResults().begin() + 1 + numCarries);
+  return hlo::TupleOp::create(builder, location, results).getResult();
+}
+
+FailureOr<Value> Importer::emitShuffle(const Instruction &inst,
+                                       ValueRange operands, Type resultType,
+                                       Location location) {
+  // XLA's shuffle(x), dimensions={...}, mode=rotate, shifts={...}: each
+  // listed dimension rotated left by its shift (result[i] = x[(i + shift)
+  // mod n]), as ShuffleExpander's slice [shift, n) ++ [0, shift). mode=permute,
+  // indices=<literal>: result[p] = x[q], where q takes p's coordinate in the
+  // other dimensions and indices[p][k] in dimensions[k] (indices of the
+  // operand's shape, size-1 dimensions shared, plus a coordinate dimension
+  // unless one dimension is shuffled): ShuffleExpander's elementwise gather,
+  // whose start indices are built here from the literal.
+  auto type = operands.size() == 1
+                  ? dyn_cast<RankedTensorType>(operands[0].getType())
+                  : nullptr;
+  if (!type || resultType != type)
+    return error(inst.opcodeLoc)
+           << "'shuffle' needs one array operand and returns its type";
+  const hlo_text::Attribute *dimsAttr = inst.attr("dimensions");
+  const hlo_text::Attribute *mode = inst.attr("mode");
+  if (!dimsAttr || dimsAttr->kind != AttrKind::IntList || !mode ||
+      mode->kind != AttrKind::Identifier)
+    return error(inst.opcodeLoc)
+           << "'shuffle' needs dimensions={...} and mode=";
+  int64_t rank = type.getRank();
+  ArrayRef<int64_t> dims = dimsAttr->ints;
+  llvm::SmallBitVector seen(rank);
+  for (int64_t d : dims) {
+    if (d < 0 || d >= rank || seen.test(d))
+      return error(dimsAttr->valueLoc)
+             << "'shuffle' dimensions must be distinct dimensions of the "
+                "operand";
+    seen.set(d);
+  }
+  ArrayRef<int64_t> shape = type.getShape();
+  Value result = operands[0];
+  if (mode->stringValue == "rotate") {
+    const hlo_text::Attribute *shifts = inst.attr("shifts");
+    if (!shifts || shifts->kind != AttrKind::IntList ||
+        shifts->ints.size() != dims.size())
+      return error(inst.opcodeLoc)
+             << "'shuffle' mode=rotate needs shifts={...} with one shift per "
+                "dimension";
+    for (auto [d, shift] : llvm::zip(dims, shifts->ints)) {
+      int64_t n = shape[d];
+      int64_t amount = n == 0 ? 0 : ((shift % n) + n) % n;
+      if (amount == 0)
+        continue;
+      auto slice = [&](int64_t start, int64_t limit) {
+        SmallVector<int64_t> starts(rank, 0), limits(shape);
+        starts[d] = start;
+        limits[d] = limit;
+        return createSlice(location, result, starts, limits);
+      };
+      result = createOp(location, "hlo.concatenate",
+                        {slice(amount, n), slice(0, amount)}, type,
+                        {builder.getNamedAttr("dimension",
+                                              builder.getI64IntegerAttr(d))});
+    }
+    return result;
+  }
+  if (mode->stringValue != "permute")
+    return error(mode->valueLoc)
+           << "XLA's semantics for 'shuffle' mode=" << mode->stringValue
+           << " are not implemented (ShuffleExpander expands rotate and "
+              "permute only)";
+  // indices=<type>[dims]{layout} {literal}: the dimensions from the
+  // [...], the values from the literal.
+  const hlo_text::Attribute *indices = inst.attr("indices");
+  StringRef raw = indices ? StringRef(indices->raw) : StringRef();
+  size_t open = raw.find('['), close = raw.find(']');
+  auto badIndices = [&]() {
+    return error(indices ? indices->valueLoc : inst.opcodeLoc)
+           << "'shuffle' mode=permute needs indices=s32[...] {...}: the "
+              "operand's shape (size-1 dimensions shared) plus one "
+              "coordinate per shuffled dimension";
+  };
+  if (open == StringRef::npos || close == StringRef::npos || close < open ||
+      dims.empty())
+    return badIndices();
+  SmallVector<int64_t> indexShape;
+  {
+    SmallVector<StringRef> parts;
+    raw.slice(open + 1, close).split(parts, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef part : parts) {
+      int64_t size;
+      if (part.trim().getAsInteger(10, size) || size < 0)
+        return badIndices();
+      indexShape.push_back(size);
+    }
+  }
+  // After the shape: an optional layout {...}, then the literal {...}.
+  StringRef literal = raw.drop_front(close + 1).trim();
+  auto braced = [](StringRef text) -> size_t { // the end of a leading {...}
+    int level = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '{')
+        ++level;
+      else if (text[i] == '}' && --level == 0)
+        return i + 1;
+    }
+    return StringRef::npos;
+  };
+  if (!literal.starts_with("{"))
+    return badIndices();
+  size_t first = braced(literal);
+  if (first == StringRef::npos)
+    return badIndices();
+  if (literal.drop_front(first).trim().starts_with("{"))
+    literal = literal.drop_front(first).trim();
+  SmallVector<int64_t> numbers;
+  for (StringRef rest = literal; !rest.empty();) {
+    size_t start = rest.find_first_of("-0123456789");
+    if (start == StringRef::npos)
+      break;
+    rest = rest.drop_front(start);
+    size_t end = rest.find_first_not_of("-0123456789");
+    int64_t value;
+    if (rest.take_front(end).getAsInteger(10, value))
+      return badIndices();
+    numbers.push_back(value);
+    rest = end == StringRef::npos ? StringRef() : rest.drop_front(end);
+  }
+  int64_t numDims = static_cast<int64_t>(dims.size());
+  // The index of each coordinate: the operand's dimensions, then one for
+  // the shuffled dimensions (absent, or size 1, when one is shuffled).
+  SmallVector<int64_t> target(shape);
+  target.push_back(numDims);
+  int64_t indexRank = static_cast<int64_t>(indexShape.size());
+  bool hasCoordinateDim = indexRank == rank + 1;
+  if (indexRank > rank + 1 || (!hasCoordinateDim && numDims != 1))
+    return badIndices();
+  int64_t count = 1;
+  for (int64_t i = 0; i < indexRank; ++i) {
+    if (indexShape[i] != target[i] && indexShape[i] != 1)
+      return badIndices();
+    count *= indexShape[i];
+  }
+  if (static_cast<int64_t>(numbers.size()) != count)
+    return badIndices();
+  ArrayRef<int64_t> values = numbers;
+  SmallVector<int64_t> strides(indexRank, 1);
+  for (int64_t i = indexRank - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * indexShape[i + 1];
+  // Start indices [shape..., rank]: every element's full coordinates.
+  int64_t elements = type.getNumElements();
+  SmallVector<int32_t> starts;
+  starts.reserve(elements * rank);
+  SmallVector<int64_t> position(rank, 0);
+  for (int64_t e = 0; e < elements; ++e) {
+    SmallVector<int32_t> coordinates(position.begin(), position.end());
+    for (int64_t k = 0; k < numDims; ++k) {
+      int64_t offset = 0;
+      for (int64_t i = 0; i < indexRank; ++i) {
+        int64_t coordinate = i < rank ? position[i] : k;
+        offset += (indexShape[i] == 1 ? 0 : coordinate) * strides[i];
+      }
+      coordinates[dims[k]] = static_cast<int32_t>(values[offset]);
+    }
+    starts.append(coordinates);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++position[d] < shape[d])
+        break;
+      position[d] = 0;
+    }
+  }
+  SmallVector<int64_t> startShape(shape);
+  startShape.push_back(rank);
+  auto startType = RankedTensorType::get(startShape, builder.getI32Type());
+  Value startIndices = createOp(
+      location, "hlo.constant", {}, startType,
+      {builder.getNamedAttr("value", DenseElementsAttr::get(
+                                         startType, ArrayRef(starts)))});
+  SmallVector<int64_t> all(rank);
+  std::iota(all.begin(), all.end(), 0);
+  return createOp(
+      location, "hlo.gather", {result, startIndices}, type,
+      {builder.getNamedAttr("dimension_numbers",
+                            hlo::GatherDimensionNumbersAttr::get(
+                                &context, {}, all, {}, {}, all, rank)),
+       builder.getNamedAttr("slice_sizes", builder.getDenseI64ArrayAttr(
+                                               SmallVector<int64_t>(rank, 1)))});
+}
+
+FailureOr<Value> Importer::emitRaggedAllToAll(const Instruction &inst,
+                                              ValueRange operands,
+                                              Type resultType,
+                                              Location location) {
+  // XLA's ragged-all-to-all(input, output, input_offsets, send_sizes,
+  // output_offsets, recv_sizes): update j sends input rows
+  // [input_offsets[j], + send_sizes[j]) (dimension 0) to its peer, which
+  // writes them at output_offsets[j] of its copy of `output`; the other rows
+  // keep `output`'s values. In a group of one device every update comes
+  // back: result rows [output_offsets[j], + send_sizes[j]) are input rows
+  // from input_offsets[j] on, as a gather of the input by each row's source
+  // row, selected where the row lies in the update.
+  auto input = operands.size() == 6
+                   ? dyn_cast<RankedTensorType>(operands[0].getType())
+                   : nullptr;
+  auto output =
+      input ? dyn_cast<RankedTensorType>(operands[1].getType()) : nullptr;
+  auto offsets =
+      output ? dyn_cast<RankedTensorType>(operands[2].getType()) : nullptr;
+  bool ok = offsets && resultType == output && input.getRank() >= 1 &&
+            input.getRank() == output.getRank() &&
+            input.getElementType() == output.getElementType() &&
+            input.getShape().drop_front() == output.getShape().drop_front() &&
+            offsets.getRank() == 1 && isa<IntegerType>(offsets.getElementType());
+  for (Value operand : operands.drop_front(3))
+    ok = ok && operand.getType() == offsets;
+  if (!ok)
+    return error(inst.opcodeLoc)
+           << "'ragged-all-to-all' needs (input, output, input_offsets, "
+              "send_sizes, output_offsets, recv_sizes): input and output of "
+              "one element type and equal dimensions after the first, the "
+              "result of output's type, and four integer vectors of one type";
+  FailureOr<DenseIntElementsAttr> groups = convertReplicaGroups(inst);
+  if (failed(groups))
+    return failure();
+  // The group size: a row of replica_groups, or with none (one group) the
+  // replica count, or with a channel_id the partition count, as all-to-all's
+  // group modes (docs/spmd.md).
+  auto groupShape = groups->getType().getShape();
+  const hlo_text::Attribute *channel = inst.attr("channel_id");
+  int64_t groupSize = groupShape[1];
+  if (groupShape[0] == 0) {
+    const hlo_text::Attribute *count =
+        module.attr(channel ? "num_partitions" : "replica_count");
+    groupSize = count && count->kind == AttrKind::Int ? count->intValue : 1;
+  }
+  int64_t updates = offsets.getDimSize(0);
+  if (groupSize != 1 && updates != groupSize)
+    return error(inst.opcodeLoc)
+           << "'ragged-all-to-all' over groups of " << groupSize
+           << " devices needs one offset and size per device of the group, "
+              "found "
+           << updates;
+  Type index = offsets.getElementType();
+  auto scalarType = RankedTensorType::get({}, index);
+  auto element = [&](Value vector, int64_t j) {
+    return createOp(location, "hlo.reshape",
+                    {createSlice(location, vector, {j}, {j + 1})}, scalarType);
+  };
+  int64_t rows = output.getDimSize(0), rank = output.getRank();
+  auto rowType = RankedTensorType::get({rows}, index);
+  auto toRows = [&](Value scalar) {
+    return createOp(location, "hlo.broadcast_in_dim", {scalar}, rowType,
+                    {builder.getNamedAttr("broadcast_dimensions",
+                                          builder.getDenseI64ArrayAttr({}))});
+  };
+  auto compare = [&](hlo::ComparisonDirection direction, Value a, Value b) {
+    return createCompare(location, direction, a, b);
+  };
+  SmallVector<int64_t> offsetDims, sliceSizes{1};
+  for (int64_t d = 1; d < rank; ++d) {
+    offsetDims.push_back(d);
+    sliceSizes.push_back(input.getDimSize(d));
+  }
+  // Rows of `data` at `indices` ([n] row numbers; clamped by the gather).
+  auto gatherRows = [&](Value data, Value indices) {
+    auto type = cast<RankedTensorType>(indices.getType());
+    int64_t n = type.getDimSize(0);
+    SmallVector<int64_t> shape(input.getShape());
+    shape[0] = n;
+    return createOp(
+        location, "hlo.gather",
+        {data, createOp(location, "hlo.reshape", {indices},
+                        RankedTensorType::get({n, 1}, index))},
+        RankedTensorType::get(shape, input.getElementType()),
+        {builder.getNamedAttr(
+             "dimension_numbers",
+             hlo::GatherDimensionNumbersAttr::get(&context, offsetDims, {0},
+                                                  {}, {}, {0}, 1)),
+         builder.getNamedAttr("slice_sizes",
+                              builder.getDenseI64ArrayAttr(sliceSizes))});
+  };
+  // Update j writes rows [start_j, start_j + size_j) of the result from
+  // rows base_j + (r - start_j) of `data`. In a group of one device every
+  // update comes back: data is the input, start/size/base are
+  // output_offsets[j], send_sizes[j], input_offsets[j]. In a group of g
+  // devices, each device sends peer k the input rows from input_offsets[k]
+  // on (as many as the input has), an all-to-all exchanges them (block i
+  // of data comes from rank i) with output_offsets and send_sizes, and
+  // update i is start = output_offsets_i[k], size = send_sizes_i[k],
+  // base = i * input rows.
+  Value data = operands[0];
+  SmallVector<Value> starts, sizes, bases;
+  if (groupSize == 1) {
+    for (int64_t j = 0; j < updates; ++j) {
+      starts.push_back(element(operands[4], j));
+      sizes.push_back(element(operands[3], j));
+      bases.push_back(element(operands[2], j));
+    }
+  } else {
+    int64_t inRows = input.getDimSize(0);
+    SmallVector<NamedAttribute> attrs{
+        builder.getNamedAttr("dimension", builder.getI64IntegerAttr(0)),
+        builder.getNamedAttr("replica_groups", *groups)};
+    if (channel && channel->kind == AttrKind::Int)
+      attrs.push_back(builder.getNamedAttr(
+          "channel_id", builder.getI64IntegerAttr(channel->intValue)));
+    auto allToAll = [&](Value value) {
+      return createOp(location, "hlo.all_to_all", {value}, value.getType(),
+                      attrs);
+    };
+    auto blockType = RankedTensorType::get({groupSize, inRows}, index);
+    Value send = createOp(
+        location, "hlo.add",
+        {createOp(location, "hlo.broadcast_in_dim", {operands[2]}, blockType,
+                  {builder.getNamedAttr("broadcast_dimensions",
+                                        builder.getDenseI64ArrayAttr({0}))}),
+         createOp(location, "hlo.iota", {}, blockType,
+                  {builder.getNamedAttr("iota_dimension",
+                                        builder.getI64IntegerAttr(1))})},
+        blockType);
+    data = allToAll(gatherRows(
+        operands[0],
+        createOp(location, "hlo.reshape", {send},
+                 RankedTensorType::get({groupSize * inRows}, index))));
+    Value received = allToAll(operands[4]), receivedSizes = allToAll(operands[3]);
+    for (int64_t i = 0; i < groupSize; ++i) {
+      starts.push_back(element(received, i));
+      sizes.push_back(element(receivedSizes, i));
+      bases.push_back(createOp(
+          location, "hlo.constant", {}, scalarType,
+          {builder.getNamedAttr(
+              "value", DenseElementsAttr::get(
+                           scalarType, mlir::Attribute(builder.getIntegerAttr(
+                                           index, i * inRows))))}));
+    }
+  }
+  Value row = createOp(location, "hlo.iota", {}, rowType,
+                       {builder.getNamedAttr("iota_dimension",
+                                             builder.getI64IntegerAttr(0))});
+  Value result = operands[1];
+  for (auto [startScalar, sizeScalar, base] : llvm::zip(starts, sizes, bases)) {
+    Value start = toRows(startScalar);
+    Value end = createOp(location, "hlo.add", {start, toRows(sizeScalar)},
+                         rowType);
+    Value inUpdate = createOp(
+        location, "hlo.and",
+        {compare(hlo::ComparisonDirection::GE, row, start),
+         compare(hlo::ComparisonDirection::LT, row, end)},
+        RankedTensorType::get({rows}, builder.getI1Type()));
+    Value source = createOp(
+        location, "hlo.add",
+        {createOp(location, "hlo.subtract", {row, start}, rowType),
+         toRows(base)},
+        rowType);
+    Value gathered = gatherRows(data, source);
+    Value mask = createOp(
+        location, "hlo.broadcast_in_dim", {inUpdate},
+        RankedTensorType::get(output.getShape(), builder.getI1Type()),
+        {builder.getNamedAttr("broadcast_dimensions",
+                              builder.getDenseI64ArrayAttr({0}))});
+    result = createOp(location, "hlo.select", {mask, gathered, result}, output);
+  }
+  return result;
 }
 
 FailureOr<Value> Importer::emitStochasticConvert(const Instruction &inst,

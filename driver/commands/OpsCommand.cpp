@@ -349,7 +349,13 @@ const Probe kProbes[] = {
      "  sa = f32[8,4] parameter(2)\n  sb = f32[4,128] parameter(3)\n"
      "  ROOT r = f32[8,128] scaled-dot(a, b, sa, sb), lhs_contracting_dims={1}, "
      "rhs_contracting_dims={0}\n}\n"},
-    {"scan", Shape::Text, ENTRY_F "  ROOT r = f32[8,128] scan(p)\n}\n"},
+    {"scan", Shape::Text,
+     "step {\n  x = f32[128] parameter(0)\n  c = f32[128] parameter(1)\n"
+     "  s = f32[128] add(c, x)\n"
+     "  ROOT t = (f32[128], f32[128]) tuple(s, s)\n}\n" ENTRY_F
+     "  z = f32[] constant(0)\n  i = f32[128] broadcast(z), dimensions={}\n"
+     "  ROOT r = (f32[8,128], f32[128]) scan(p, i), dimensions={0}, "
+     "is_reverse=false, to_apply=step\n}\n"},
     {"scatter", Shape::Text,
      ADD_COMPUTATION
      "ENTRY e {\n  t = f32[64,128] parameter(0)\n  i = s32[8,1] parameter(1)\n"
@@ -383,7 +389,9 @@ const Probe kProbes[] = {
     {"shift-left", Shape::BinaryI},
     {"shift-right-arithmetic", Shape::BinaryI},
     {"shift-right-logical", Shape::BinaryI},
-    {"shuffle", Shape::Text, ENTRY_F "  ROOT r = f32[8,128] shuffle(p)\n}\n"},
+    {"shuffle", Shape::Text,
+     ENTRY_F "  ROOT r = f32[8,128] shuffle(p), dimensions={0,1}, "
+             "mode=rotate, shifts={3,-5}\n}\n"},
     {"sign", Shape::UnaryF},
     {"sine", Shape::UnaryF},
     {"sinh", Shape::UnaryF},

@@ -308,6 +308,7 @@ ENTRY main {
   ar = f32[2,2] all-reduce(d), replica_groups={{0,1},{2,3}}, to_apply=add, channel_id=5
   ag = f32[2,2] all-gather(d), replica_groups=[2,2]<=[4]T(1,0), dimensions={0}, sharding={devices=[2,1]0,1}
   cc = f32[2,2] custom-call(ag), custom_call_target="MyTarget", api_version=API_VERSION_TYPED_FFI, backend_config="cfg", some_new_attr={1, 2}, flag=xyz, control-predecessors={ar}
+  sh = f32[2,2] shuffle(cc), dimensions={0}, mode=permute, indices=s32[2,1]{1,0} { {1}, {0} }, flag=1
   ROOT r = f32[2,2]{0,1} copy(cc), metadata={op_name="r" source_line=3 unknown_field=7}
 }
 )");
@@ -356,6 +357,11 @@ ENTRY main {
   EXPECT_EQ(cc->attr("flag")->kind, AttrKind::Identifier);
   EXPECT_EQ(cc->attr("control-predecessors")->names,
             (std::vector<std::string>{"ar"}));
+  // A literal attribute: the shape, its layout, then the values.
+  const Instruction *sh = entry.findInstruction("sh");
+  EXPECT_EQ(sh->attr("indices")->kind, AttrKind::Raw);
+  EXPECT_EQ(sh->attr("indices")->raw, "s32[2,1]{1,0} { {1}, {0} }");
+  EXPECT_EQ(sh->attr("flag")->intValue, 1);
   const OpMetadata *metadata = entry.root().metadata();
   EXPECT_EQ(metadata->opName, "r");
   EXPECT_EQ(metadata->other, (StringPairs{{"unknown_field", "7"}}));
