@@ -7,8 +7,9 @@
 // 65504, 2^-24, the largest subnormal, inf, NaN, ...) as f16 entry
 // parameters (.npy <f2), and the rounding of f32 values at its boundaries
 // (65520 -> inf, 2^-25 -> 0, subnormal ties to even, f32 subnormals, NaN,
-// -0), converts from and to f32, bf16 and s32, on tpu-v3 and tpu-v6e.
-// RUN: rm -rf %t && mkdir -p %t/in %t/got %t/got6 %t/want
+// -0), converts from and to f32, bf16 and s32, on tpu-v3 and tpu-v6e, and
+// under --precision=mixed_bfloat16.
+// RUN: rm -rf %t && mkdir -p %t/in %t/got %t/got6 %t/gotm %t/want
 // RUN: %python_numpy %S/Inputs/f16_inputs.py %t/in
 // RUN: tpuc compile %s -o %t/t.tpx
 // RUN: tpuc compile %s --target=tpu-v6e -o %t/t6.tpx
@@ -18,6 +19,11 @@
 // RUN: %python_numpy %S/Inputs/rng_compare.py %t/got %t/want 22 | FileCheck %s
 // RUN: %python_numpy %S/Inputs/rng_compare.py %t/got6 %t/want 22 | FileCheck %s
 // CHECK-COUNT-22: exact
+// mixed_bfloat16 rewrites f32 ops only: f16 values stay f16, the results
+// are the same bits.
+// RUN: tpuc compile %s --precision=mixed_bfloat16 -o %t/m.tpx
+// RUN: tpuc-run %t/m.tpx --input=@%t/in/a.npy --input=@%t/in/b.npy --input=@%t/in/f.npy --output-dir=%t/gotm --result-names=index
+// RUN: %python_numpy %S/Inputs/rng_compare.py %t/gotm %t/want 22 | FileCheck %s
 // The f16 results are f16 on the host (<f2), f32 words on the device (numpy
 // has no bf16: it reads the bf16 result as 2-byte void).
 // RUN: %python_numpy -c "import numpy as n; print([str(n.load('%t/got/result%%d.npy' %% i).dtype) for i in (0, 9, 10, 11, 12)])" | FileCheck %s --check-prefix=TYPES
