@@ -55,7 +55,8 @@ bool keepsF16(Operation *op) {
 /// want the bare f32 op there; the reduction's result is rounded instead.
 bool isReducer(Operation *op) {
   return isa_and_nonnull<hlo::ReduceOp, hlo::ReduceWindowOp, hlo::ScatterOp,
-                         hlo::SelectAndScatterOp>(op);
+                         hlo::SelectAndScatterOp, hlo::AllReduceOp,
+                         hlo::ReduceScatterOp>(op);
 }
 
 class Widener {
