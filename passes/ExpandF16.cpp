@@ -31,8 +31,26 @@ bool isF16Tensor(Type t) {
   return tensor && tensor.getElementType().isF16();
 }
 
+/// `t` with f16 tensors (also inside tuples: a while loop's state) made
+/// f32; null if it holds none.
+Type widenedType(Type t) {
+  if (isF16Tensor(t))
+    return cast<RankedTensorType>(t).clone(Float32Type::get(t.getContext()));
+  auto tuple = dyn_cast<TupleType>(t);
+  if (!tuple)
+    return {};
+  bool any = false;
+  SmallVector<Type> types;
+  for (Type e : tuple.getTypes()) {
+    Type w = widenedType(e);
+    any |= static_cast<bool>(w);
+    types.push_back(w ? w : e);
+  }
+  return any ? TupleType::get(t.getContext(), types) : Type();
+}
+
 RankedTensorType wideType(Type t) {
-  return cast<RankedTensorType>(t).clone(Float32Type::get(t.getContext()));
+  return cast<RankedTensorType>(widenedType(t));
 }
 
 /// Ops whose result holds f16 values when their operands do: data
@@ -105,14 +123,15 @@ private:
 LogicalResult Widener::widen(Operation *op) {
   SmallVector<bool> f16Results;
   for (Type t : op->getResultTypes())
-    f16Results.push_back(isF16Tensor(t));
+    f16Results.push_back(static_cast<bool>(widenedType(t)));
   bool anyF16 = llvm::is_contained(f16Results, true) ||
-                llvm::any_of(op->getOperandTypes(), isF16Tensor);
+                llvm::any_of(op->getOperandTypes(),
+                             [](Type t) { return bool(widenedType(t)); });
   for (Region &region : op->getRegions())
     for (Block &block : region)
       for (BlockArgument arg : block.getArguments())
-        if (isF16Tensor(arg.getType())) {
-          arg.setType(wideType(arg.getType()));
+        if (Type w = widenedType(arg.getType())) {
+          arg.setType(w);
           anyF16 = true;
         }
   Location loc = op->getLoc();
@@ -173,8 +192,8 @@ LogicalResult Widener::widen(Operation *op) {
   for (auto [r, isF16] : llvm::zip(op->getResults(), f16Results)) {
     if (!isF16)
       continue;
-    r.setType(wideType(r.getType()));
-    if (round)
+    r.setType(widenedType(r.getType()));
+    if (round && isa<RankedTensorType>(r.getType()))
       roundUses(r);
   }
   return success();
