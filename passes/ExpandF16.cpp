@@ -13,6 +13,7 @@
 
 #include "passes/Passes.h"
 
+#include "passes/ElementTypeChange.h"
 #include "passes/LinalgBuilder.h"
 
 #include "dialects/hlo/HloOps.h"
@@ -66,7 +67,8 @@ bool keepsF16(Operation *op) {
              hlo::CompareOp, hlo::IsFiniteOp, hlo::SortOp, hlo::WhileOp,
              hlo::ConditionalOp, hlo::ReturnOp, hlo::TupleOp,
              hlo::GetTupleElementOp, hlo::FloorOp, hlo::CeilOp,
-             hlo::RoundNearestEvenOp, hlo::RoundNearestAfzOp, func::ReturnOp>(op);
+             hlo::RoundNearestEvenOp, hlo::RoundNearestAfzOp, func::ReturnOp>(
+      op);
 }
 
 /// Ops whose region computes the combiner of a reduction: the kernels
@@ -94,8 +96,7 @@ private:
     LinalgBuilder lb(b, loc);
     RankedTensorType type = tensorType(x);
     Value normal = hlo::ReducePrecisionOp::create(b, loc, x, 5, 10);
-    Value scaled = hlo::MultiplyOp::create(b, loc, x,
-                                           lb.splat(type, 0x1p24));
+    Value scaled = hlo::MultiplyOp::create(b, loc, x, lb.splat(type, 0x1p24));
     Value subnormal = hlo::MultiplyOp::create(
         b, loc, hlo::RoundNearestEvenOp::create(b, loc, scaled),
         lb.splat(type, 0x1p-24));
@@ -164,8 +165,7 @@ LogicalResult Widener::widen(Operation *op) {
         b, loc, attr.mapValues(b.getF32Type(), [](const APFloat &v) {
           bool lost;
           APFloat w = v;
-          w.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,
-                    &lost);
+          w.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &lost);
           return w.bitcastToAPInt();
         }));
     c.getResult().replaceAllUsesWith(wide.getResult());
@@ -200,27 +200,10 @@ LogicalResult Widener::widen(Operation *op) {
 }
 
 LogicalResult Widener::run(func::FuncOp func) {
-  if (func.isExternal())
-    return success();
-  // f16 entry parameters are converted to f32 where they enter (the
-  // parameter keeps its type).
-  Block &entry = func.getBody().front();
-  b.setInsertionPointToStart(&entry);
-  for (BlockArgument arg : entry.getArguments())
-    if (isF16Tensor(arg.getType())) {
-      auto wide =
-          hlo::ConvertOp::create(b, arg.getLoc(), wideType(arg.getType()), arg);
-      arg.replaceAllUsesExcept(wide, wide);
-    }
-  SmallVector<Operation *> ops;
-  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (op != func.getOperation())
-      ops.push_back(op);
-  });
-  for (Operation *op : ops)
-    if (failed(widen(op)))
-      return failure();
-  return success();
+  // f16 entry parameters are converted to f32 where they enter.
+  return widenFunction(
+      func, b, [](Type t) { return isF16Tensor(t) ? widenedType(t) : Type(); },
+      [](Value, Type) {}, [&](Operation *op) { return widen(op); });
 }
 
 class ExpandF16Pass : public impl::ExpandF16Base<ExpandF16Pass> {
