@@ -79,6 +79,41 @@ func.func @reduce(%x: tensor<4x8xf32>, %i: tensor<4xi32>) -> (tensor<4xf32>, ten
 
 // -----
 
+// A while loop's tuple state holds the f32 array; the body's multiply is
+// rounded.
+// CHECK-LABEL: func.func @loop
+// CHECK: hlo.while(%{{.+}}) : tuple<tensor<4xf32>, tensor<i32>> cond
+// CHECK: ^bb0(%{{.+}}: tuple<tensor<4xf32>, tensor<i32>>):
+// CHECK: } do {
+// CHECK: %[[M:.+]] = hlo.multiply %{{.+}}, %{{.+}} : tensor<4xf32>
+// CHECK: hlo.reduce_precision %[[M]]
+// CHECK: %[[Y:.+]] = hlo.select
+// CHECK: hlo.tuple %[[Y]], %{{.+}} : (tensor<4xf32>, tensor<i32>) -> tuple<tensor<4xf32>, tensor<i32>>
+// CHECK: %[[R:.+]] = hlo.get_tuple_element %{{.+}}[0]
+// CHECK: %[[O:.+]] = hlo.convert %[[R]] : (tensor<4xf32>) -> tensor<4xf16>
+// CHECK: return %[[O]] : tensor<4xf16>
+func.func @loop(%a: tensor<4xf16>) -> tensor<4xf16> {
+  %z = hlo.constant dense<0> : tensor<i32>
+  %init = hlo.tuple %a, %z : (tensor<4xf16>, tensor<i32>) -> tuple<tensor<4xf16>, tensor<i32>>
+  %w = hlo.while(%init) : tuple<tensor<4xf16>, tensor<i32>> cond {
+  ^bb0(%st: tuple<tensor<4xf16>, tensor<i32>>):
+    %n = hlo.get_tuple_element %st[1] : (tuple<tensor<4xf16>, tensor<i32>>) -> tensor<i32>
+    %c = hlo.compare LT, %n, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    hlo.return %c : tensor<i1>
+  } do {
+  ^bb0(%st: tuple<tensor<4xf16>, tensor<i32>>):
+    %x = hlo.get_tuple_element %st[0] : (tuple<tensor<4xf16>, tensor<i32>>) -> tensor<4xf16>
+    %n = hlo.get_tuple_element %st[1] : (tuple<tensor<4xf16>, tensor<i32>>) -> tensor<i32>
+    %y = hlo.multiply %x, %x : tensor<4xf16>
+    %r = hlo.tuple %y, %n : (tensor<4xf16>, tensor<i32>) -> tuple<tensor<4xf16>, tensor<i32>>
+    hlo.return %r : tuple<tensor<4xf16>, tensor<i32>>
+  }
+  %w0 = hlo.get_tuple_element %w[0] : (tuple<tensor<4xf16>, tensor<i32>>) -> tensor<4xf16>
+  return %w0 : tensor<4xf16>
+}
+
+// -----
+
 // bitcast_convert has no f16 form.
 func.func @bitcast(%a: tensor<4xi32>) -> tensor<4x2xf16> {
   // expected-error @+1 {{tpuc does not compute 'hlo.bitcast_convert' on f16 yet (docs/integers.md)}}
