@@ -325,12 +325,18 @@ int64_t copyBox(Lowering &l, const View &src, ArrayRef<Value> srcStart,
   for (const Axis &a : axes)
     if (a.extent <= 0)
       return 0;
+  // A one-index axis moves nothing (its start stays in the coordinates),
+  // and between two others it would keep them from folding into one DMA
+  // (a [N,1,K] box is N chunks of K, not N DMAs).
+  SmallVector<Axis> moving;
+  llvm::copy_if(axes, std::back_inserter(moving),
+                [](const Axis &a) { return a.extent != 1; });
   SmallVector<Value> s(srcStart), d(dstStart);
   if (s.empty())
     s.assign(src.shape.size(), l.c(0));
   if (d.empty())
     d.assign(dst.shape.size(), l.c(0));
-  BoxCopy copy{l, src, dst, axes, sem};
+  BoxCopy copy{l, src, dst, moving, sem};
   return copy.level(0, s, d);
 }
 
@@ -804,6 +810,29 @@ LogicalResult Lowering::lowerTranspose(hlo::TransposeOp op) {
   SmallVector<Axis> axes;
   for (int d = 0; d < type.getRank(); ++d)
     axes.push_back({type.getDimSize(d), static_cast<int>(perm[d]), 1, d, 1});
+  // The DMAs' chunks walk the innermost axis. When the minor dim moves, the
+  // result's minor dim need not be the best one: the axis that stays linear
+  // longest on both sides (to a tile boundary) makes the fewest DMAs, e.g.
+  // [M,N,B] -> [B,M,N] with a small N walks B, 128 lanes of the operand per
+  // DMA, instead of one DMA of N elements per (b, m).
+  if (perm[rank - 1] != rank - 1) {
+    auto linearRun = [&](const Axis &a) {
+      auto run = [&](const View &v, int dim) {
+        int64_t period = v.dims[dim].period;
+        return period ? std::min(period, a.extent) : a.extent;
+      };
+      return std::min(run(views->first, a.srcDim),
+                      run(views->second, a.dstDim));
+    };
+    auto best = llvm::max_element(axes, [&](const Axis &x, const Axis &y) {
+      return linearRun(x) < linearRun(y);
+    });
+    if (linearRun(*best) > linearRun(axes.back())) {
+      Axis moved = *best;
+      axes.erase(best);
+      axes.push_back(moved);
+    }
+  }
   copyBoxAndWait(*this, views->first, {}, views->second, {}, axes);
   return success();
 }

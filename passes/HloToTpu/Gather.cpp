@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/HloToTpu/Reduction.h"
 #include "passes/HloToTpu/Relayout.h"
 
 using namespace mlir;
@@ -275,43 +276,24 @@ LogicalResult Lowering::lowerGather(hlo::GatherOp op) {
 /// (current, update) or returns the update (a replacing scatter).
 static std::function<Value(Lowering &, Value, Value)>
 scatterCombiner(hlo::ScatterOp op) {
-  Block &body = op.getUpdateComputation().front();
-  if (body.getNumArguments() != 2)
+  Region &body = op.getUpdateComputation();
+  if (body.front().getNumArguments() != 2)
     return nullptr;
-  Value result = body.getTerminator()->getOperand(0);
-  if (result == body.getArgument(1))
+  Value result = body.front().getTerminator()->getOperand(0);
+  if (result == body.front().getArgument(1))
     return [](Lowering &, Value, Value upd) { return upd; };
-  Operation *def = result.getDefiningOp();
-  if (!def || def->getNumOperands() != 2 ||
-      &*body.begin() != def ||
-      def->getOperand(0) != body.getArgument(0) ||
-      def->getOperand(1) != body.getArgument(1))
+  // One binary op of the two arguments, combined as the reductions do (u32
+  // maxima and minima order unsigned; and/or on pred are min/max).
+  Operation *combiner = reductionCombiner(body);
+  Type elem = cast<RankedTensorType>(result.getType()).getElementType();
+  std::optional<Reduction::Kind> kind =
+      combiner ? combinerKind(combiner, elem) : std::nullopt;
+  if (!kind)
     return nullptr;
-  auto make = [&](auto tag) -> std::function<Value(Lowering &, Value, Value)> {
-    using VOp = decltype(tag);
-    return [](Lowering &l, Value x, Value y) -> Value {
-      return VOp::create(l.b, l.loc, x, y);
-    };
+  return [kind = *kind, isUnsigned = elem.isUnsignedInteger(32)](
+             Lowering &l, Value x, Value y) {
+    return combineWith(l, kind, isUnsigned, x, y);
   };
-  // u32 maxima and minima order unsigned.
-  bool isUnsigned = cast<RankedTensorType>(result.getType())
-                        .getElementType()
-                        .isUnsignedInteger(32);
-  auto order = [&](auto tag) -> std::function<Value(Lowering &, Value, Value)> {
-    using VOp = decltype(tag);
-    return [isUnsigned](Lowering &l, Value x, Value y) -> Value {
-      return VOp::create(l.b, l.loc, x, y, isUnsigned);
-    };
-  };
-  if (isa<hlo::AddOp>(def))
-    return make(tpu::VAddOp());
-  if (isa<hlo::MultiplyOp>(def))
-    return make(tpu::VMulOp());
-  if (isa<hlo::MaximumOp>(def))
-    return order(tpu::VMaxOp());
-  if (isa<hlo::MinimumOp>(def))
-    return order(tpu::VMinOp());
-  return nullptr;
 }
 
 LogicalResult Lowering::lowerScatter(hlo::ScatterOp op) {
@@ -324,7 +306,8 @@ LogicalResult Lowering::lowerScatter(hlo::ScatterOp op) {
   auto combine = scatterCombiner(op);
   if (!combine)
     return unsupported(op, "whose update computation is not one add, "
-                           "multiply, maximum or minimum (or a replace)");
+                           "multiply, maximum or minimum (and or or on "
+                           "pred), or a replace");
   auto type = cast<RankedTensorType>(op.getResult(0).getType());
   Value update = op.getUpdates()[0];
   auto upType = cast<RankedTensorType>(update.getType());

@@ -127,20 +127,23 @@ Value Reduction::splat(double value) {
   return tpu::VSplatOp::create(l->b, l->loc, l->i32Reg(), cst);
 }
 
-Value Reduction::combine(Value x, Value y) {
-  OpBuilder &b = l->b;
-  Location loc = l->loc;
+Value combineWith(Lowering &l, Reduction::Kind kind, bool isUnsigned, Value x,
+                  Value y) {
   switch (kind) {
-  case Kind::add:
-    return tpu::VAddOp::create(b, loc, x, y);
-  case Kind::max:
-    return tpu::VMaxOp::create(b, loc, x, y, isUnsigned);
-  case Kind::min:
-    return tpu::VMinOp::create(b, loc, x, y, isUnsigned);
-  case Kind::mul:
-    return tpu::VMulOp::create(b, loc, x, y);
+  case Reduction::Kind::add:
+    return tpu::VAddOp::create(l.b, l.loc, x, y);
+  case Reduction::Kind::max:
+    return tpu::VMaxOp::create(l.b, l.loc, x, y, isUnsigned);
+  case Reduction::Kind::min:
+    return tpu::VMinOp::create(l.b, l.loc, x, y, isUnsigned);
+  case Reduction::Kind::mul:
+    return tpu::VMulOp::create(l.b, l.loc, x, y);
   }
   return x;
+}
+
+Value Reduction::combine(Value x, Value y) {
+  return combineWith(*l, kind, isUnsigned, x, y);
 }
 
 Value Reduction::maskBelow(Value v, Value ids, Value limit) {

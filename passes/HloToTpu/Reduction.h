@@ -72,6 +72,11 @@ Operation *reductionCombiner(Region &body);
 /// leaves none for.
 std::optional<Reduction::Kind> combinerKind(Operation *combiner, Type elem);
 
+/// The VPU op of `kind` on `x` and `y` (u32 maxima and minima order
+/// `isUnsigned`): what a reduction, and a scatter's update, combine with.
+Value combineWith(Lowering &l, Reduction::Kind kind, bool isUnsigned, Value x,
+                  Value y);
+
 /// The value of a splat constant of any element type (pred as 0/1).
 std::optional<double> splatNumber(Value v);
 
