@@ -2,7 +2,9 @@
 //
 // Shared by tpuc-mixed-precision and tpuc-float-normalization: both move an
 // op from one float type to another with converts around it, then fold the
-// convert pairs that round-trip exactly.
+// convert pairs that round-trip exactly. widenFunction is the walk of
+// tpuc-expand-narrow-ints and tpuc-expand-f16, which compute a narrow type
+// in a wide one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +13,7 @@
 
 #include "dialects/hlo/HloOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -65,6 +68,37 @@ inline void foldConverts(llvm::ArrayRef<mlir::Operation *> converts) {
       mlir::FrozenRewritePatternSet(
           mlir::RewritePatternSet(converts.front()->getContext())),
       config);
+}
+
+/// Converts each entry parameter of `func` that `wide` gives a type (null:
+/// none) to that type where it enters (the parameter keeps its type;
+/// `entered` sees each convert), then applies `widen` to every op of `func`
+/// in pre-order, collected first so `widen` may replace ops; the first
+/// failure (`widen` emitted the diagnostic) stops it.
+inline mlir::LogicalResult
+widenFunction(mlir::func::FuncOp func, mlir::OpBuilder &b,
+              llvm::function_ref<mlir::Type(mlir::Type)> wide,
+              llvm::function_ref<void(mlir::Value, mlir::Type)> entered,
+              llvm::function_ref<mlir::LogicalResult(mlir::Operation *)> widen) {
+  if (func.isExternal())
+    return mlir::success();
+  mlir::Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  for (mlir::BlockArgument arg : entry.getArguments())
+    if (mlir::Type type = wide(arg.getType())) {
+      auto convert = hlo::ConvertOp::create(b, arg.getLoc(), type, arg);
+      arg.replaceAllUsesExcept(convert, convert);
+      entered(convert, arg.getType());
+    }
+  llvm::SmallVector<mlir::Operation *> ops;
+  func.walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation *op) {
+    if (op != func.getOperation())
+      ops.push_back(op);
+  });
+  for (mlir::Operation *op : ops)
+    if (mlir::failed(widen(op)))
+      return mlir::failure();
+  return mlir::success();
 }
 
 } // namespace tpuc

@@ -13,6 +13,7 @@
 
 #include "passes/Passes.h"
 
+#include "passes/ElementTypeChange.h"
 #include "passes/LinalgBuilder.h"
 
 #include "dialects/hlo/HloOps.h"
@@ -245,29 +246,12 @@ LogicalResult Widener::widen(Operation *op) {
 }
 
 LogicalResult Widener::run(func::FuncOp func) {
-  if (func.isExternal())
-    return success();
-  // Narrow entry parameters are converted to s32 where they enter (the
-  // parameter keeps its type).
-  Block &entry = func.getBody().front();
-  b.setInsertionPointToStart(&entry);
-  for (BlockArgument arg : entry.getArguments())
-    if (IntegerType n = narrowType(arg.getType())) {
-      auto wide =
-          hlo::ConvertOp::create(b, arg.getLoc(), wideType(arg.getType()), arg);
-      arg.replaceAllUsesExcept(wide, wide);
-      original[wide] = n;
-    }
-  SmallVector<Operation *> ops;
-  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (op != func.getOperation())
-      ops.push_back(op);
-  });
-  for (Operation *op : ops) {
-    if (failed(widen(op)))
-      return failure();
-  }
-  return success();
+  // Narrow entry parameters are converted to s32 where they enter.
+  return widenFunction(
+      func, b,
+      [](Type t) { return narrowType(t) ? Type(wideType(t)) : Type(); },
+      [&](Value wide, Type t) { original[wide] = narrowType(t); },
+      [&](Operation *op) { return widen(op); });
 }
 
 class ExpandNarrowIntsPass

@@ -594,6 +594,43 @@ def ExpandNarrowInts : Pass<"tpuc-expand-narrow-ints", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def ExpandF16 : Pass<"tpuc-expand-f16", "::mlir::ModuleOp"> {
+  let summary = "Compute f16 in f32, rounded to f16 after each op";
+  let description = [{
+    The VPU and the MXU compute on f32. Every f16 value inside a function
+    becomes an f32 array holding the same value, and an op whose result can
+    leave the f16 value set (arithmetic, math functions, dot, convolution,
+    iota, the results of reduce, reduce_window and scatter, whose reducers
+    stay bare f32 ops) is followed by a rounding to f16 in f32, exactly
+    XLA's convert f32 -> f16: to nearest even, overflow to +-inf, f16
+    subnormals kept, NaN kept. The rounding is `reduce_precision` to 5
+    exponent and 10 mantissa bits from 2^-14 up (the smallest normal f16)
+    and, below it, where `reduce_precision` flushes to zero, `x * 2^24`
+    rounded to an integer and scaled back (the subnormals are multiples of
+    2^-24). Data movement, compares, selects, min/max, negate, abs, sign and
+    the integral roundings keep the set. A convert to f16 is the rounding
+    (of the value converted to f32 first), one from f16 reads the f32 value.
+    Entry parameters and results keep their types (converted where they
+    enter and leave); `bitcast_convert` on f16 is an error. See
+    docs/integers.md.
+
+    ```mlir
+    // Before:
+    %0 = hlo.add %a, %b : tensor<4xf16>
+    // After:
+    %0 = hlo.add %a, %b : tensor<4xf32>
+    %1 = hlo.reduce_precision %0, exponent_bits = 5, mantissa_bits = 10 : tensor<4xf32>
+    %2 = hlo.multiply %0, %c2p24 : tensor<4xf32>
+    %3 = hlo.round_nearest_even %2 : tensor<4xf32>
+    %4 = hlo.multiply %3, %c2pm24 : tensor<4xf32>
+    %5 = hlo.abs %0 : tensor<4xf32>
+    %6 = hlo.compare LT, %5, %c2pm14 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+    %7 = hlo.select %6, %4, %1 : tensor<4xi1>, tensor<4xf32>
+    ```
+  }];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def ExpandX64 : Pass<"tpuc-expand-x64", "::mlir::ModuleOp"> {
   let summary = "Emulate s64/u64 on 32-bit words (as XLA TPU does)";
   let description = [{

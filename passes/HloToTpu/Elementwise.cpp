@@ -154,6 +154,11 @@ std::string unsupportedForm(Operation *op) {
   bool isFloat = elem.isF32() || elem.isBF16();
   if (isa<hlo::CompareOp>(op))
     return "";
+  // f16 arrays are f32 words holding f16 values: a convert rounds to them,
+  // other arithmetic is tpuc-expand-f16's (in f32, then that rounding).
+  if (elementOf(op->getResult(0)).isF16() &&
+      !isa<hlo::ConvertOp, hlo::CopyOp>(op))
+    return "on f16 (tpuc-expand-f16 computes it in f32)";
   if (isa<hlo::BitcastConvertOp>(op)) {
     Type out = cast<RankedTensorType>(op->getResult(0).getType())
                    .getElementType();
@@ -311,6 +316,27 @@ Lowering::emitTile(Value v, Value tileIndex,
                 return cmp(tpu::CmpKind::ne, x[0], zero());
               if (isNarrowInt(out)) // s32 words holding the narrow value
                 return toNarrow(x[0], out, isFloat);
+              if (out.isF16()) { // f32 words holding the f16 value
+                Value f = isIntLike(in) ? tpu::VConvertOp::create(
+                                              b, loc, f32Reg(), x[0], isUnsigned)
+                                        : x[0];
+                // XLA's convert f32 -> f16, the form tpuc-expand-f16 builds
+                // (docs/integers.md): from 2^-14 (the smallest normal f16)
+                // up reduce_precision to (5, 10); below it, where that
+                // flushes to zero, the subnormals (multiples of 2^-24):
+                // f * 2^24 rounded to an integer and scaled back (exact).
+                Value normal =
+                    tpu::VReducePrecisionOp::create(b, loc, f, c(5), c(10));
+                Value scaled =
+                    tpu::VMulOp::create(b, loc, f, splatF32(0x1p24));
+                Value subnormal = tpu::VMulOp::create(
+                    b, loc, tpu::VRoundEvenOp::create(b, loc, scaled),
+                    splatF32(0x1p-24));
+                return sel(cmp(tpu::CmpKind::lt,
+                               tpu::VAbsOp::create(b, loc, f),
+                               splatF32(0x1p-14)),
+                           subnormal, normal);
+              }
               if (isIntLike(in) == isIntLike(out))
                 return x[0]; // a bf16 result is rounded by its store
               if (isIntLike(in)) // s32/u32/pred -> f32 (to nearest even)

@@ -44,8 +44,8 @@ LogicalResult Lowering::run() {
     if (!tensor || !isLowerableElementType(tensor.getElementType()))
       return emitError(where)
              << "tpuc cannot lower entry type " << type
-             << " yet (f32, bf16, s32, u32, s8, u8, s16, u16 and pred "
-                "arrays only)";
+             << " yet (f32, bf16, f16, s32, u32, s8, u8, s16, u16 and "
+                "pred arrays only)";
     return Type(hbmType(tensor));
   };
   for (BlockArgument arg : oldFunc.getArguments()) {
@@ -72,10 +72,10 @@ LogicalResult Lowering::run() {
   newFunc = func::FuncOp::create(b, oldFunc.getLoc(), oldFunc.getName(),
                                    b.getFunctionType(argTypes, resultTypes));
   // Pred and 8/16-bit integer arrays are s32 words on the device (0/1, or
-  // the value extended), their own type on the host.
+  // the value extended), f16 arrays f32 words, their own type on the host.
   auto hostType = [](Type type) -> TypeAttr {
     Type elem = cast<RankedTensorType>(type).getElementType();
-    if (elem.isInteger(1) || isNarrowInt(elem))
+    if (elem.isInteger(1) || isNarrowInt(elem) || elem.isF16())
       return TypeAttr::get(elem);
     return nullptr;
   };

@@ -106,7 +106,8 @@ void forEachElement(const exe::Shape &shape, Fn fn) {
 absl::Status checkConvertible(exe::DType host, exe::DType device) {
   if (host == device || (host == exe::F32 && device == exe::BF16) ||
       (host == exe::BF16 && device == exe::F32) ||
-      (isWordHostType(host) && device == exe::S32))
+      (isWordHostType(host) && device == exe::S32) ||
+      (host == exe::F16 && device == exe::F32))
     return absl::OkStatus();
   return absl::InvalidArgumentError(
       absl::StrCat("cannot convert host ", dtypeName(host), " to device ",
@@ -170,6 +171,24 @@ void convertElements(const exe::Shape &shape, exe::DType from,
         std::memcpy(dst + dstIndex(h, d) * 4, &w, 4);
       } else {
         std::memcpy(dst + dstIndex(h, d) * n, src + srcIndex(h, d) * 4, n);
+      }
+    });
+    return;
+  }
+  // f16: f32 words holding the value (exact both ways for f16 values).
+  if (from == exe::F16 || to == exe::F16) {
+    bool in = from == exe::F16;
+    forEachElement(shape, [&](int64_t h, int64_t d) {
+      if (in) {
+        uint16_t bits;
+        std::memcpy(&bits, src + srcIndex(h, d) * 2, 2);
+        float f = hostio::f16BitsToF32(bits);
+        std::memcpy(dst + dstIndex(h, d) * 4, &f, 4);
+      } else {
+        float f;
+        std::memcpy(&f, src + srcIndex(h, d) * 4, 4);
+        uint16_t bits = hostio::f32ToF16Bits(f);
+        std::memcpy(dst + dstIndex(h, d) * 2, &bits, 2);
       }
     });
     return;

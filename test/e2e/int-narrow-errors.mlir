@@ -1,9 +1,9 @@
 // What `tpuc compile` still rejects of the integer and narrow types
 // (docs/integers.md), with one error naming the op and the type, exit 1
-// and no output: f16 entry parameters (s8/u8/s16/u16 ones compile:
-// int-narrow-entry.mlir; inside a program they compute in s32:
-// int-narrow.mlir), ops without an s32 form on them (mulhi,
-// bitcast_convert), f16 arithmetic, and s64 power.
+// and no output: entry parameters of other types (s8/u8/s16/u16 ones
+// compile: int-narrow-entry.mlir, f16 ones too: f16.mlir), ops without an
+// s32 form on them (mulhi, bitcast_convert), bitcast_convert on f16 (f16
+// arithmetic compiles: f16.mlir), and s64 power.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: not tpuc compile %t/entry.mlir -o %t/e.tpx 2>&1 | FileCheck %s --check-prefix=ENTRY
 // RUN: not tpuc compile %t/s8.mlir -o %t/s8.tpx 2>&1 | FileCheck %s --check-prefix=S8
@@ -11,15 +11,15 @@
 // RUN: not tpuc compile %t/f16.mlir -o %t/f16.tpx 2>&1 | FileCheck %s --check-prefix=F16
 // RUN: not tpuc compile %t/s64pow.mlir -o %t/d.tpx 2>&1 | FileCheck %s --check-prefix=POW
 // RUN: not ls %t/e.tpx %t/s8.tpx %t/u16.tpx %t/f16.tpx %t/d.tpx
-// ENTRY: entry.mlir:1:17: error: tpuc cannot lower entry type 'tensor<8x128xf16>' yet (f32, bf16, s32, u32, s8, u8, s16, u16 and pred arrays only)
+// ENTRY: entry.mlir:1:17: error: tpuc cannot lower entry type 'tensor<8x128xf64>' yet (f32, bf16, f16, s32, u32, s8, u8, s16, u16 and pred arrays only)
 // S8: s8.mlir:3:8: error: tpuc does not compute 'hlo.mulhi' on 8- or 16-bit integers yet (docs/integers.md)
 // U16: u16.mlir:2:8: error: tpuc does not compute 'hlo.bitcast_convert' on 8- or 16-bit integers yet (docs/integers.md)
-// F16: f16.mlir:2:8: error: tpuc cannot lower 'hlo.convert' producing tensor<8x128xf16> yet
+// F16: f16.mlir:2:8: error: tpuc does not compute 'hlo.bitcast_convert' on f16 yet (docs/integers.md)
 // POW: s64pow.mlir:2:8: error: tpuc does not emulate 64-bit integer 'hlo.power' on 'tensor<8xi64>' (tpuc-expand-x64 has no word form for it; docs/integers.md)
 
 //--- entry.mlir
-func.func @main(%a: tensor<8x128xf16>) -> tensor<8x128xf16> {
-  return %a : tensor<8x128xf16>
+func.func @main(%a: tensor<8x128xf64>) -> tensor<8x128xf64> {
+  return %a : tensor<8x128xf64>
 }
 //--- s8.mlir
 func.func @main(%a: tensor<8x128xi32>) -> tensor<8x128xi32> {
@@ -34,11 +34,9 @@ func.func @main(%a: tensor<8x128xi32>) -> tensor<8x128x2xui16> {
   return %r : tensor<8x128x2xui16>
 }
 //--- f16.mlir
-func.func @main(%a: tensor<8x128xf32>) -> tensor<8x128xf32> {
-  %n = hlo.convert %a : (tensor<8x128xf32>) -> tensor<8x128xf16>
-  %s = hlo.add %n, %n : tensor<8x128xf16>
-  %r = hlo.convert %s : (tensor<8x128xf16>) -> tensor<8x128xf32>
-  return %r : tensor<8x128xf32>
+func.func @main(%a: tensor<8x128xi32>) -> tensor<8x128x2xf16> {
+  %r = hlo.bitcast_convert %a : (tensor<8x128xi32>) -> tensor<8x128x2xf16>
+  return %r : tensor<8x128x2xf16>
 }
 //--- s64pow.mlir
 func.func @main(%a: tensor<8xi64>) -> tensor<8xi64> {

@@ -227,12 +227,13 @@ TEST_F(CodegenTest, UnsupportedOpIsOneErrorNamingIt) {
   mlir::FailureOr<exe::Executable> e = compile(R"mlir(
 func.func @f(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
   %h = hlo.convert %x : (tensor<8x128xf32>) -> tensor<8x128xf16>
-  %t = hlo.convert %h : (tensor<8x128xf16>) -> tensor<8x128xf32>
+  %s = hlo.add %h, %h : tensor<8x128xf16>
+  %t = hlo.convert %s : (tensor<8x128xf16>) -> tensor<8x128xf32>
   return %t : tensor<8x128xf32>
 })mlir");
   EXPECT_TRUE(mlir::failed(e));
-  EXPECT_EQ(errors,
-            "tpuc cannot lower 'hlo.convert' producing tensor<8x128xf16> yet\n");
+  EXPECT_EQ(errors, "tpuc cannot lower 'hlo.add' on f16 (tpuc-expand-f16 "
+                    "computes it in f32) yet\n");
 }
 
 TEST_F(CodegenTest, DotsAreBitExactOnEveryMxuShape) {

@@ -249,6 +249,46 @@ TEST(HostToDevice, NarrowIntegersInS32Words) {
             "cannot convert host s8 to device f32");
 }
 
+TEST(HostToDevice, F16InF32Words) {
+  // f16 host arrays over f32 words: widened exactly in, narrowed out (exact
+  // for the f16 values the kernels hold). 0x0001 is 2^-24 (the smallest
+  // subnormal), 0x7bff 65504, 0x8000 -0, 0x7c00 inf, 0x7e00 NaN.
+  exe::Shape s = makeShape(exe::F32, {1, 8}, {{8, 128}});
+  std::vector<uint16_t> f16 = {0x0001, 0x03ff, 0x0400, 0x3c00,
+                               0x7bff, 0x8000, 0x7c00, 0x7e00};
+  std::vector<uint8_t> device(4096, 0xff);
+  ASSERT_TRUE(hostToDevice(s, exe::F16,
+                           {reinterpret_cast<uint8_t *>(f16.data()), 16},
+                           absl::MakeSpan(device))
+                  .ok());
+  auto word = [&](int64_t element) {
+    uint32_t w;
+    std::memcpy(&w, device.data() + 4 * element, 4);
+    return w;
+  };
+  EXPECT_EQ(word(0), 0x33800000u); // 2^-24
+  EXPECT_EQ(word(1), hostio::floatBits(1023 * 0x1p-24f));
+  EXPECT_EQ(word(2), 0x38800000u); // 2^-14
+  EXPECT_EQ(word(3), 0x3f800000u); // 1
+  EXPECT_EQ(word(4), hostio::floatBits(65504.0f));
+  EXPECT_EQ(word(5), 0x80000000u); // -0
+  EXPECT_EQ(word(6), 0x7f800000u); // inf
+  EXPECT_EQ(word(7), 0x7fc00000u); // NaN
+  EXPECT_EQ(word(8), 0u);          // padding
+  std::vector<uint16_t> back(8);
+  ASSERT_TRUE(deviceToHost(s, exe::F16, device,
+                           {reinterpret_cast<uint8_t *>(back.data()), 16})
+                  .ok());
+  EXPECT_EQ(back, f16);
+  // Only over f32 words.
+  exe::Shape i = makeShape(exe::S32, {1, 8}, {{8, 128}});
+  EXPECT_EQ(hostToDevice(i, exe::F16,
+                         {reinterpret_cast<uint8_t *>(f16.data()), 16},
+                         absl::MakeSpan(device))
+                .message(),
+            "cannot convert host f16 to device s32");
+}
+
 TEST(HostToDevice, RejectsWrongSizesAndTypes) {
   exe::Shape s = makeShape(exe::F32, {2, 3}, {{8, 128}});
   std::vector<uint8_t> host(24), device(4096);
