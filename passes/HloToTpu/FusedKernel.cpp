@@ -987,14 +987,15 @@ private:
   /// The streams of the broadcast sources and the inputs, the resident
   /// broadcast sources (loaded), and the outputs' slots and HBM buffers.
   LogicalResult allocBuffers();
-  /// Block `blk`'s inputs into slot blk % 2 (semaphore 0).
-  void fetch(Value blk);
+  /// Block `blk`'s inputs (`tiles` of them: blockTiles, or lastTiles for
+  /// the last block) into slot blk % 2 (semaphore 0).
+  void fetch(Value blk, int64_t tiles);
   /// Computes block `blk` once its inputs are in and its output slot's
   /// previous write-back (two blocks ago) has left, then writes it back
   /// (semaphore 1).
-  void run(Value blk);
+  void run(Value blk, int64_t tiles);
   /// Block `blk`'s write-back from slot `slot` (semaphore 1).
-  void writeBack(Value slot, Value blk);
+  void writeBack(Value slot, Value blk, int64_t tiles);
   /// The registers the tile row of tile `t` of block `blk` (in slot
   /// `slot`) reads from the per-row sources (streamed or kept whole).
   llvm::DenseMap<Value, Value> rowRegs(Value slot, Value blk, Value t);
@@ -1014,6 +1015,9 @@ private:
   SmallVector<std::pair<Value, BroadcastForm>> spreads;
   bool streamsRows = false;
   int64_t blockTiles = 0, blocks = 0, blockRows = 0, slots = 1, blockCols = 0;
+  /// The last block's tiles: blockTiles, or fewer when the tile count has
+  /// no divisor near the block limit (a ragged last block).
+  int64_t lastTiles = 0;
   SmallVector<std::tuple<Value, Value, VBuf>> colStreams;
   SmallVector<std::pair<Value, VBuf>> columns;
   SmallVector<RowStream> rows;
@@ -1040,8 +1044,23 @@ LogicalResult LoopKernel::emit(function_ref<bool(Operation *)> isMember) {
   // Both output slots start free.
   if (slots > 1)
     tpu::SemSignalOp::create(l.b, l.loc, 1, slots * outs.size());
-  l.pipeline(
-      blocks, [&](Value blk) { fetch(blk); }, [&](Value blk) { run(blk); });
+  if (lastTiles == blockTiles) {
+    l.pipeline(
+        blocks, [&](Value blk) { fetch(blk, blockTiles); },
+        [&](Value blk) { run(blk, blockTiles); });
+  } else {
+    // The pipeline of the full blocks, the last block's fetch issued
+    // before the last full block runs.
+    int64_t full = blocks - 1;
+    fetch(l.c(0), blockTiles);
+    l.loop(full - 1, [&](Value blk) {
+      fetch(l.add(blk, 1), blockTiles);
+      run(blk, blockTiles);
+    });
+    fetch(l.c(full), lastTiles);
+    run(l.c(full - 1), blockTiles);
+    run(l.c(full), lastTiles);
+  }
   l.wait(1, std::min<int64_t>(blocks, slots) * outs.size());
   return status;
 }
@@ -1075,7 +1094,18 @@ void LoopKernel::planBlocks() {
   if (!streamsRows && !streamsCols && g.colTiles <= kUnrolledColumns &&
       2 * wholeRows(g.tiles() / g.colTiles) >= blockTiles)
     blockTiles = wholeRows(g.tiles() / g.colTiles);
-  blocks = g.tiles() / blockTiles;
+  // A tile count whose divisors under the limit are all small (452 = 4 x
+  // 113 tiles of DLRM's [3616,8]) would make many blocks, each one DMA
+  // latency: blocks of whole rows near the limit and a ragged last block.
+  // Streamed per-column sources fetch a block's columns and per-row ones
+  // its rows (when the array is one matrix): the latter take a ragged
+  // block too, the former keep the divisor.
+  int64_t rowsNearLimit = std::max<int64_t>(1, limit / g.colTiles);
+  if (!streamsCols && (!streamsRows || g.outer == 1) &&
+      4 * blockTiles < limit && g.rowTiles * g.outer > rowsNearLimit)
+    blockTiles = rowsNearLimit * g.colTiles;
+  blocks = ceilDiv(g.tiles(), blockTiles);
+  lastTiles = g.tiles() - (blocks - 1) * blockTiles;
   blockRows = blockTiles / g.colTiles;
   slots = blocks > 1 ? 2 : 1;
   blockCols = std::min(blockTiles, g.colTiles);
@@ -1128,21 +1158,23 @@ LogicalResult LoopKernel::allocBuffers() {
   return success();
 }
 
-void LoopKernel::fetch(Value blk) {
+void LoopKernel::fetch(Value blk, int64_t tiles) {
   Value slot = l.rem(blk, slots);
   for (auto &[mem, buf] : inMems) {
     int64_t bytes = buf.bytes / slots;
     l.dma(mem, l.mul(blk, bytes), buf.arena,
-          l.add(l.mul(slot, bytes), buf.offset), 1, bytes, 0, 0, 0);
+          l.add(l.mul(slot, bytes), buf.offset), 1,
+          bytes / blockTiles * tiles, 0, 0, 0);
   }
   for (const RowStream &r : rows)
-    l.fetchRows(r, l.mul(blk, blockRows), l.mul(slot, r.slotBytes), blockRows);
+    l.fetchRows(r, l.mul(blk, blockRows), l.mul(slot, r.slotBytes),
+                tiles / g.colTiles);
   if (!columns.empty())
     fetchColumns(l, columns, l.rem(l.mul(blk, blockTiles), g.colTiles),
                  blockCols, l.mul(slot, columnSlotBytes(blockCols)));
 }
 
-void LoopKernel::run(Value blk) {
+void LoopKernel::run(Value blk, int64_t tiles) {
   Value slot = l.rem(blk, slots);
   int64_t fetched = inMems.size() + rows.size() + columns.size();
   if (fetched)
@@ -1165,7 +1197,7 @@ void LoopKernel::run(Value blk) {
   if (blockTiles % g.colTiles == 0 && g.colTiles <= kUnrolledColumns) {
     // Blocks of whole tile rows, a row's tiles unrolled: each address one
     // add to the row's base, the per-row sources read once per row.
-    l.loop(blockRows, [&](Value r) {
+    l.loop(tiles / g.colTiles, [&](Value r) {
       Value rowFirst = l.mul(r, g.colTiles);
       llvm::DenseMap<Value, Value> rowMemo = rowRegs(slot, blk, rowFirst);
       for (int64_t ct = 0; ct < g.colTiles; ++ct) {
@@ -1174,21 +1206,21 @@ void LoopKernel::run(Value blk) {
         emitTiles(l.add(firstTile, t), memo);
       }
     });
-    return writeBack(slot, blk);
+    return writeBack(slot, blk, tiles);
   }
-  l.loop(blockTiles, [&](Value t) {
+  l.loop(tiles, [&](Value t) {
     llvm::DenseMap<Value, Value> memo =
         tileRegs(rowRegs(slot, blk, t), slot, blk, t);
     emitTiles(l.add(firstTile, t), memo);
   });
-  writeBack(slot, blk);
+  writeBack(slot, blk, tiles);
 }
 
-void LoopKernel::writeBack(Value slot, Value blk) {
+void LoopKernel::writeBack(Value slot, Value blk, int64_t tiles) {
   for (Out &out : outs) {
     int64_t bytes = out.buf.bytes / slots;
     l.dma(out.buf.arena, l.add(l.mul(slot, bytes), out.buf.offset), out.mem,
-          l.mul(blk, bytes), 1, bytes, 0, 0, 1);
+          l.mul(blk, bytes), 1, bytes / blockTiles * tiles, 0, 0, 1);
   }
 }
 
