@@ -143,6 +143,8 @@ public:
 private:
   // Program positions and live intervals.
   void number(Block &block);
+  void foldConstantAdds();
+  Value operandValue(Value value) const;
   void computeLastUses();
   // Buffers, parameters and results.
   LogicalResult placeBuffers();
@@ -176,6 +178,9 @@ private:
   exe::Executable proto;
   llvm::DenseMap<Operation *, int64_t> position, loopEnd;
   llvm::DenseMap<Value, int64_t> lastUse;
+  // Adds of a constant that every user reads as a scalar operand
+  // (s[reg] + imm): the sum's base value and constant (foldConstantAdds).
+  llvm::DenseMap<Value, std::pair<Value, int64_t>> folded;
   llvm::DenseMap<Value, SmallVector<int64_t>> uses; // positions, sorted
   llvm::DenseMap<Value, uint64_t> baseAddress;
   std::optional<RegisterAllocator> registers;
@@ -218,6 +223,7 @@ void Serializer::computeLastUses() {
     if (auto loop = dyn_cast<LoopOp>(op)) // LOOP_END reads the counter.
       lastUse[loop.getInductionVar()] = loopEnd[op];
     for (Value operand : op->getOperands()) {
+      operand = operandValue(operand);
       if (getRegisterFile(operand) == RegisterFile::None)
         continue;
       int64_t def = defPos(operand), use = position[op];
@@ -624,6 +630,10 @@ exe::Instruction &Serializer::emit(Operation *op, exe::Opcode opcode) {
 }
 
 exe::Operand Serializer::scalar(Value value, int64_t add) {
+  if (auto it = folded.find(value); it != folded.end()) {
+    value = it->second.first;
+    add += it->second.second;
+  }
   exe::Operand operand;
   if (std::optional<int64_t> constant = getConstantInt(value)) {
     operand.set_imm(*constant + add);
@@ -744,6 +754,51 @@ std::optional<exe::Opcode> getVectorOpcode(Operation *op) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
+// An instruction's scalar operands are `s[reg] + imm` (docs/isa.md): an
+// `x + c` read only as such operands is not computed by an SADD of its own
+// but read as `s[x] + c` by each user, so unrolled code's addresses (a base
+// and constant offsets) cost no instructions; an index_cast (an SMOV of the
+// 64-bit register) is read as `s[x]` the same way. The users that read their
+// integer operands as scalar operands: the scalar ALU ops, the memory ops'
+// offsets, loop trip counts, splats and the vector ops' scalar operands
+// (not control flow, collectives or transposes, which move registers).
+static bool readsScalarOperands(Operation *user) {
+  return getScalarOpcode(user) || getVectorOpcode(user) ||
+         isa<DmaOp, SLoadOp, SStoreOp, VLoadOp, VStoreOp, MxuLoadWeightsOp,
+             MxuMatmulOp, VSplatOp, LoopOp>(user);
+}
+
+void Serializer::foldConstantAdds() {
+  func.walk([&](Operation *op) {
+    Value x;
+    std::optional<int64_t> c;
+    if (auto add = dyn_cast<arith::AddIOp>(op)) {
+      x = add.getLhs();
+      c = getConstantInt(add.getRhs());
+      if (!c) {
+        x = add.getRhs();
+        c = getConstantInt(add.getLhs());
+      }
+    } else if (auto cast = dyn_cast<arith::IndexCastOp>(op)) {
+      // An SMOV: registers are 64-bit, and SLD sign-extends already.
+      x = cast.getIn();
+      c = 0;
+    }
+    if (!c || getRegisterFile(x) != RegisterFile::Scalar ||
+        !llvm::all_of(op->getUsers(), readsScalarOperands))
+      return;
+    auto [base, k] = folded.lookup(x);
+    folded[op->getResult(0)] = base ? std::make_pair(base, k + *c)
+                                    : std::make_pair(x, *c);
+  });
+}
+
+// The value whose register an operand reads: a folded add's base.
+Value Serializer::operandValue(Value value) const {
+  auto it = folded.find(value);
+  return it == folded.end() ? value : it->second.first;
+}
+
 LogicalResult Serializer::emitBlock(Block &block) {
   for (Operation &op : block)
     if (failed(emitOp(&op)))
@@ -755,7 +810,8 @@ LogicalResult Serializer::emitOp(Operation *op) {
   int64_t pos = position[op];
   current = op;
   registers->expire(pos);
-  if (isa<arith::ConstantOp, AllocOp, YieldOp>(op))
+  if (isa<arith::ConstantOp, AllocOp, YieldOp>(op) ||
+      (op->getNumResults() == 1 && folded.count(op->getResult(0))))
     return success();
   if (isa<func::ReturnOp>(op)) {
     emit(op, exe::HALT);
@@ -767,10 +823,10 @@ LogicalResult Serializer::emitOp(Operation *op) {
   // others: no instruction reads and writes the same register.
   SmallVector<Key> keep;
   for (Value operand : op->getOperands())
-    if (getRegisterFile(operand) != RegisterFile::None)
-      keep.push_back(keyOf(operand));
+    if (getRegisterFile(operandValue(operand)) != RegisterFile::None)
+      keep.push_back(keyOf(operandValue(operand)));
   for (Value operand : op->getOperands())
-    if (failed(reload(operand, op, keep)))
+    if (failed(reload(operandValue(operand), op, keep)))
       return failure();
   if (isa<WhileOp, IfOp, ConditionOp>(op))
     return emitBranches(op);
@@ -1261,6 +1317,7 @@ FailureOr<exe::Executable> Serializer::run() {
   if (!func.getBody().hasOneBlock())
     return func.emitError("the entry function must have one block");
   number(func.getBody().front());
+  foldConstantAdds();
   computeLastUses();
   if (failed(placeBuffers()))
     return failure();

@@ -20,7 +20,7 @@
 // CHECK-NEXT: result 0 "result0" F32[256,256]{1,0:T(8,128)} buffer 2
 // CHECK:      LOOP_BEGIN [[NB:s[0-9]+]], 2
 // CHECK:        SEM_WAIT 1, 1
-// CHECK:        DMA s{{[0-9]+}}+131072, 425984, 2048, 16, 4096, 2048, 1, HBM->VMEM
+// CHECK:        DMA s{{[0-9]+}}+196608, 425984, 2048, 16, 4096, 2048, 1, HBM->VMEM
 // CHECK-NEXT:   MXU_LOAD_WEIGHTS 393216, mxu 0
 // CHECK-NEXT:   MXU_MATMUL 0, {{s[0-9]+}}+131072, 256, mxu 0
 // CHECK:        MXU_MATMUL 65536, {{s[0-9]+}}+131072, 256, mxu 1, accumulate

@@ -23,10 +23,9 @@
 // CHECK-NEXT: 2  LOOP_BEGIN s1, 8
 // CHECK-NEXT: 3    SMUL s2, s1, 8192
 // CHECK-NEXT: 4    VLD v0, s2, 0, F32
-// CHECK-NEXT: 5    SADD s3, s2, 4096
-// CHECK-NEXT: 6    VLD v1, s3, 0, F32
-// CHECK-NEXT: 7    VMAX v2, v0, v1, F32
-// CHECK-NEXT: 8    VREDUCE_LANES v3, v2, F32, REDUCE_MAX
+// CHECK-NEXT: 5    VLD v1, s2+4096, 0, F32
+// CHECK-NEXT: 6    VMAX v2, v0, v1, F32
+// CHECK-NEXT: 7    VREDUCE_LANES v3, v2, F32, REDUCE_MAX
 // CHECK:           VEXP v{{[0-9]+}}, v{{[0-9]+}}, F32  ; exponential.2
 // CHECK:           VST v{{[0-9]+}}, s2+65536, 0, F32
 // CHECK:           LOOP_END
