@@ -144,9 +144,12 @@ LogicalResult Lowering::lowerDynamicUpdateSlice(hlo::DynamicUpdateSliceOp op) {
 /// up to kIndexBlock words, and for each batch position `body(vector,
 /// batchCoords)` gets the `k` indices (scalar registers) and the position's
 /// coordinates in the batch dims. Returns the sum of `body`'s DMA counts
-/// over all positions.
+/// over all positions. With `unroll` > 1 the positions of a block are
+/// walked `unroll` at a time (then the remainder): a small body (a
+/// gather's one DMA per row) is bound by the scalar unit, and unrolled its
+/// SMEM and destination addresses are one base and constant offsets.
 static FailureOr<int64_t> forEachIndexVector(
-    Lowering &l, Value indices, int64_t ivd, int64_t k,
+    Lowering &l, Value indices, int64_t ivd, int64_t k, int64_t unroll,
     function_ref<int64_t(ArrayRef<Value>, ArrayRef<Value>)> body) {
   auto idxType = cast<RankedTensorType>(indices.getType());
   int64_t idxRank = idxType.getRank();
@@ -182,7 +185,7 @@ static FailureOr<int64_t> forEachIndexVector(
           kIndexSem);
     l.wait(kIndexSem, 1);
     int64_t perPos = 0;
-    l.loop(count, [&](Value p) {
+    auto position = [&](Value p) {
       SmallVector<Value> vector;
       for (int64_t j = 0; j < k; ++j)
         vector.push_back(sload(l, smem, l.add(l.mul(p, k * 4), l.c(4 * j))));
@@ -200,7 +203,15 @@ static FailureOr<int64_t> forEachIndexVector(
                                                     l.c(batchShape[i])));
       }
       perPos = body(vector, coords);
+    };
+    int64_t u = std::min(unroll, count);
+    l.loop(count / u, [&](Value q) {
+      Value base = l.mul(q, u);
+      for (int64_t i = 0; i < u; ++i)
+        position(l.add(base, i));
     });
+    for (int64_t i = count - count % u; i < count; ++i)
+      position(l.c(i));
     return count * perPos;
   };
   int64_t full = nb / per, perBlock = 0;
@@ -249,8 +260,12 @@ LogicalResult Lowering::lowerGather(hlo::GatherOp op) {
     axes.push_back({sizes[d], d, 1, static_cast<int>(offsetDims[next++]), 1});
   }
   llvm::sort(axes, [](const Axis &x, const Axis &y) { return x.dstDim < y.dstDim; });
+  // Slices of up to a vreg's elements are scalar-bound: unrolled by 8.
+  int64_t sliceElems = 1;
+  for (int64_t s : sizes)
+    sliceElems *= s;
   FailureOr<int64_t> total = forEachIndexVector(
-      *this, op.getStartIndices(), ivd, k,
+      *this, op.getStartIndices(), ivd, k, sliceElems <= 1024 ? 8 : 1,
       [&](ArrayRef<Value> vector, ArrayRef<Value> coords) {
         SmallVector<Value> srcStart(opType.getRank(), c(0));
         for (auto [j, od] : llvm::enumerate(dn.getStartIndexMap()))
@@ -366,7 +381,7 @@ LogicalResult Lowering::lowerScatter(hlo::ScatterOp op) {
     toU.push_back({windowShape[i], static_cast<int>(windowDims[i]), 1, dim, 1});
   }
   FailureOr<int64_t> total = forEachIndexVector(
-      *this, op.getScatterIndices(), ivd, k,
+      *this, op.getScatterIndices(), ivd, k, 1,
       [&](ArrayRef<Value> vector, ArrayRef<Value> coords) -> int64_t {
         // XLA skips a window that is not wholly inside the operand: the
         // position's loop runs once when every start equals its clamp.
