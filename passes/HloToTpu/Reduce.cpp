@@ -651,43 +651,76 @@ LogicalResult ReduceKernel::emitLeading(int64_t firstDim) {
   if (failed(in))
     return failure();
   VBuf acc = l.vmem(red.accElem(), blockCols * accTile);
-  VBuf staging = l.vmem(outStore, blockCols * outTile);
   bool ragged = g.rows % kSublanes != 0;
   bool rank1 = type.getRank() < 2;
+  // A slab's tile rows combined into the accumulators, from the stream's
+  // slot `slot` (block `blk` of the slab's blocks).
+  auto accumulate = [&](Value slot, Value blk, int64_t tiles) {
+    l.loop(blockRows, [&](Value r) {
+      Value rowLimit, sublanes;
+      if (ragged) { // rows left from this tile row on
+        rowLimit = rowsFrom(l.add(l.mul(blk, blockRows), r));
+        sublanes = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
+      }
+      forTiles(tiles, [&](Value col) {
+        Value x = l.loadStreamed(
+            *in, l.add(l.add(slot, l.mul(r, pitch)), l.mul(col, g.tileBytes())));
+        if (ragged)
+          x = red.maskBelow(x, sublanes, rowLimit);
+        Value prev = red.load(acc, l.mul(col, accTile));
+        l.vstore(red.combine(prev, x), acc, l.mul(col, accTile));
+      });
+    });
+  };
+  auto resetAcc = [&](int64_t tiles) {
+    forTiles(tiles, [&](Value col) {
+      l.vstore(red.identity(), acc, l.mul(col, accTile));
+    });
+  };
+  // The accumulators' sublanes reduced into `staging` at `at`, and one DMA
+  // (semaphore 1) of sublane 0 of every column tile to slab a's results.
+  auto writeBack = [&](Value a, Value firstCol, int64_t tiles,
+                       const VBuf &staging, Value at) {
+    forTiles(tiles, [&](Value col) {
+      Value v = red.reduceSublanes(red.load(acc, l.mul(col, accTile)));
+      l.vstore(red.combine(v, initReg), staging, l.add(at, l.mul(col, outTile)));
+    });
+    Value dst = rank1 ? l.mul(firstCol, kLanes * ob)
+                      : resultOffset(l, type, a, l.mul(firstCol, kLanes));
+    l.dma(staging.arena, l.add(at, staging.offset), out, dst, tiles,
+          kLanes * ob, outTile, rank1 ? kLanes * ob : outTile, 1);
+  };
+  if (!columnBlocked && blockRows == slabRows && slabs > 1) {
+    // Every slab is one block: the slabs stream as one sequence (slab a+1's
+    // DMAs overlap slab a's work, as a slab's blocks do) and their results
+    // go through two staging slots (semaphore 1 pre-signalled once per
+    // slot), so no slab waits for a DMA latency of its own.
+    VBuf staging = l.vmem(outStore, 2 * blockCols * outTile);
+    l.beginColumns(*in, l.c(0), rowTileCols);
+    tpu::SemSignalOp::create(l.b, l.loc, 1, 2);
+    streamBlocks(
+        l, *in, slabs, slabRows * rowBytes,
+        [&](Value a) { return l.mul(a, slabRows * rowBytes); },
+        [&](Value slot, Value a) {
+          resetAcc(rowTileCols);
+          accumulate(slot, l.c(0), rowTileCols);
+          l.wait(1, 1); // the DMA that last used this slot has left
+          writeBack(a, l.c(0), rowTileCols, staging,
+                    l.mul(l.rem(a, 2), blockCols * outTile));
+        });
+    l.wait(1, 2);
+    return success();
+  }
+  VBuf staging = l.vmem(outStore, blockCols * outTile);
   l.loop(slabs, [&](Value a) {
     forColumnBlocks([&](Value firstCol, int64_t tiles, bool) {
-      forTiles(tiles, [&](Value col) {
-        l.vstore(red.identity(), acc, l.mul(col, accTile));
-      });
+      resetAcc(tiles);
       l.beginColumns(*in, firstCol, tiles);
-      streamColumns(
-          *in, l.mul(a, slabRows), slabRows, blockRows, firstCol, tiles,
-          [&](Value slot, Value blk) {
-            l.loop(blockRows, [&](Value r) {
-              Value rowLimit, sublanes;
-              if (ragged) { // rows left from this tile row on
-                rowLimit = rowsFrom(l.add(l.mul(blk, blockRows), r));
-                sublanes = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
-              }
-              forTiles(tiles, [&](Value col) {
-                Value x =
-                    l.loadStreamed(*in, l.add(l.add(slot, l.mul(r, pitch)),
-                                              l.mul(col, g.tileBytes())));
-                if (ragged)
-                  x = red.maskBelow(x, sublanes, rowLimit);
-                Value prev = red.load(acc, l.mul(col, accTile));
-                l.vstore(red.combine(prev, x), acc, l.mul(col, accTile));
-              });
-            });
-          });
-      forTiles(tiles, [&](Value col) {
-        Value v = red.reduceSublanes(red.load(acc, l.mul(col, accTile)));
-        l.vstore(red.combine(v, initReg), staging, l.mul(col, outTile));
-      });
-      Value dst = rank1 ? l.mul(firstCol, kLanes * ob)
-                        : resultOffset(l, type, a, l.mul(firstCol, kLanes));
-      l.dma(staging.arena, l.c(staging.offset), out, dst, tiles, kLanes * ob,
-            outTile, rank1 ? kLanes * ob : outTile, 1);
+      streamColumns(*in, l.mul(a, slabRows), slabRows, blockRows, firstCol,
+                    tiles, [&](Value slot, Value blk) {
+                      accumulate(slot, blk, tiles);
+                    });
+      writeBack(a, firstCol, tiles, staging, l.c(0));
       l.wait(1, 1);
     });
   });

@@ -16,6 +16,21 @@
 // CHECK: result2: ok shape=[130]
 // CHECK: result3: ok shape=[300]
 // CHECK: result4: ok shape=[4, 140]
+// Slabs of one block each (dims {1,2} of [2,5,7,260]: 2 slabs of 5 tile
+// rows) stream as one pipelined sequence, their results through two
+// staging slots: semaphore 1 pre-signalled twice, one wait per slab, two at
+// the end (no per-slab wait for the DMA in or out).
+// RUN: FileCheck %s --check-prefix=PIPE < %t/r.tpu.mlir
+// PIPE:      tpu.sem_signal 1, 2
+// PIPE:      tpu.dma %arg0{{.*}}sem = 0
+// PIPE:      tpu.dma %arg0{{.*}}sem = 0
+// PIPE:      tpu.sem_wait 0, 1
+// PIPE:      tpu.sem_wait 1, 1
+// PIPE:      tpu.dma {{.*}}sem = 1
+// PIPE:      tpu.sem_wait 0, 1
+// PIPE:      tpu.sem_wait 1, 1
+// PIPE:      tpu.dma {{.*}}sem = 1
+// PIPE-NEXT: tpu.sem_wait 1, 2
 
 func.func @leading(%x: tensor<2x5x7x260xf32>, %y: tensor<10x25x50xf32>, %z: tensor<3x11x130xf32>,
                    %h: tensor<37x300xbf16>, %i: tensor<4x9x140xi32>)
