@@ -6,6 +6,7 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include <sys/mman.h>
@@ -60,18 +61,103 @@ struct InFlightDma {
   uint32_t sem;
   uint64_t end; // completion cycle
   std::vector<Range> touched; // chunk ranges read and written
+  uint64_t serial = 0; // issue order
 };
 
-// Appends r, merging it into an equal-kind range it extends (the chunks of
-// a gather into contiguous VMEM), so in-flight checks stay short.
+// Appends r, merging it into the last range when r extends it (the chunks
+// of a gather into contiguous VMEM), so the ranges stay few.
 void addRange(std::vector<Range> &ranges, const Range &r) {
-  for (Range &x : ranges)
+  if (!ranges.empty()) {
+    Range &x = ranges.back();
     if (x.space == r.space && x.written == r.written && x.end == r.begin) {
       x.end = r.end;
       return;
     }
+  }
   ranges.push_back(r);
 }
+
+// The byte ranges of the DMAs in flight, bucketed by space and 4 KiB page
+// and split into read and written ones, so checking an access looks only
+// at the ranges on its pages of the kind it conflicts with (a program with
+// thousands of DMAs in flight, e.g. one per gathered row, checked every
+// access against all of them).
+class InFlightRanges {
+public:
+  struct Entry {
+    uint64_t serial;
+    Range range;
+    int64_t pc;
+    uint32_t sem;
+    bool live;
+  };
+  void add(const InFlightDma &d) {
+    for (const Range &r : d.touched)
+      forPages(r, [&](List &list) {
+        list.entries.push_back({d.serial, r, d.pc, d.sem, true});
+      });
+  }
+  void remove(const InFlightDma &d) {
+    for (const Range &r : d.touched)
+      forPages(r, [&](List &list) {
+        // Entries are in issue order: the DMA's are found by serial.
+        auto it = std::lower_bound(
+            list.entries.begin(), list.entries.end(), d.serial,
+            [](const Entry &e, uint64_t s) { return e.serial < s; });
+        for (; it != list.entries.end() && it->serial == d.serial; ++it)
+          if (it->live && it->range.begin == r.begin) {
+            it->live = false;
+            ++list.dead;
+            break;
+          }
+        if (2 * list.dead >= list.entries.size())
+          compact(list);
+      });
+  }
+  /// The earliest-issued DMA in flight with a range in `space` overlapping
+  /// [b, e) that it reads (`readers`) or writes (`writers`).
+  std::optional<Entry> conflict(exe::MemorySpace space, uint64_t b,
+                                uint64_t e, bool readers, bool writers) const {
+    std::optional<Entry> best;
+    for (uint64_t page = b / kPageBytes; page * kPageBytes < e; ++page)
+      for (bool written : {false, true}) {
+        if (!(written ? writers : readers))
+          continue;
+        auto it = pages_.find(key(space, page, written));
+        if (it == pages_.end())
+          continue;
+        for (const Entry &x : it->second.entries)
+          if (x.live && x.range.overlaps(space, b, e)) {
+            if (!best || x.serial < best->serial)
+              best = x;
+            break; // the list is in issue order
+          }
+      }
+    return best;
+  }
+
+private:
+  struct List {
+    std::vector<Entry> entries;
+    size_t dead = 0;
+  };
+  static void compact(List &list) {
+    list.entries.erase(std::remove_if(list.entries.begin(), list.entries.end(),
+                                      [](const Entry &e) { return !e.live; }),
+                       list.entries.end());
+    list.dead = 0;
+  }
+  static uint64_t key(exe::MemorySpace space, uint64_t page, bool written) {
+    return (page << 3) | (static_cast<uint64_t>(space) << 1) |
+           (written ? 1 : 0);
+  }
+  template <typename Fn> void forPages(const Range &r, Fn fn) {
+    for (uint64_t page = r.begin / kPageBytes; page * kPageBytes < r.end;
+         ++page)
+      fn(pages_[key(r.space, page, r.written)]);
+  }
+  absl::flat_hash_map<uint64_t, List> pages_;
+};
 
 template <typename T> bool compare(exe::CmpKind cmp, T a, T b) {
   switch (cmp) {
@@ -278,6 +364,8 @@ private:
   std::vector<uint64_t> vmemWritten_, vmemRead_; // per page, in cycles
   std::vector<int64_t> sems_;
   std::deque<InFlightDma> inFlight_; // in issue order = completion order
+  InFlightRanges inFlightRanges_;    // their ranges, by page
+  uint64_t dmaSerial_ = 0;
   int64_t mxuDim_; // D: the MXUs are D x D
   std::vector<PackedRhs> weights_; // packed at MXU_LOAD_WEIGHTS
   std::vector<bool> weightsLoaded_;
@@ -352,16 +440,15 @@ uint8_t *Machine::checkedAccess(exe::MemorySpace space, int64_t addr,
                             size, " bytes)");
     return nullptr;
   }
-  for (const InFlightDma &d : inFlight_)
-    for (const Range &r : d.touched)
-      if ((write || r.written) && r.overlaps(space, addr, addr + len)) {
-        if (error)
-          *error = absl::StrCat(
-              spaceName(space), " [", hex(addr), ", +", len,
-              ") is used by the DMA of instruction ", d.pc,
-              " still in flight (missing SEM_WAIT on semaphore ", d.sem, ")");
-        return nullptr;
-      }
+  if (std::optional<InFlightRanges::Entry> d = inFlightRanges_.conflict(
+          space, addr, addr + len, /*readers=*/write, /*writers=*/true)) {
+    if (error)
+      *error = absl::StrCat(
+          spaceName(space), " [", hex(addr), ", +", len,
+          ") is used by the DMA of instruction ", d->pc,
+          " still in flight (missing SEM_WAIT on semaphore ", d->sem, ")");
+    return nullptr;
+  }
   if (opts_.functional && !write) {
     if (int64_t hole = firstUninitialised(space, addr, len); hole >= 0) {
       if (error)
@@ -868,6 +955,7 @@ absl::Status Machine::semWait(const exe::Instruction &in) {
     }
     ready = std::max(ready, it->end);
     ++sems_[sem];
+    inFlightRanges_.remove(*it);
     it = inFlight_.erase(it);
   }
   if (sems_[sem] < count)
@@ -921,14 +1009,13 @@ absl::Status Machine::dma(const exe::Instruction &in) {
       // kernels' write-backs on 256-wide MXUs overlap that way today.
       if (opts_.functional) {
         uint64_t begin = addr, end = addr + chunkBytes;
-        for (const InFlightDma &d : inFlight_)
-          for (const Range &r : d.touched)
-            if (write != r.written && r.overlaps(exe::HBM, begin, end))
-              return trap(absl::StrCat(
-                  "DMA ", write ? "writes" : "reads", " HBM [", hex(addr),
-                  ", +", chunkBytes, ") which the DMA of instruction ", d.pc,
-                  " still in flight ", r.written ? "writes" : "reads",
-                  " (missing SEM_WAIT on semaphore ", d.sem, ")"));
+        if (std::optional<InFlightRanges::Entry> d = inFlightRanges_.conflict(
+                exe::HBM, begin, end, /*readers=*/write, /*writers=*/!write))
+          return trap(absl::StrCat(
+              "DMA ", write ? "writes" : "reads", " HBM [", hex(addr), ", +",
+              chunkBytes, ") which the DMA of instruction ", d->pc,
+              " still in flight ", d->range.written ? "writes" : "reads",
+              " (missing SEM_WAIT on semaphore ", d->sem, ")"));
         addRange(flight.touched, {exe::HBM, begin, end, write});
       }
       return p;
@@ -963,6 +1050,8 @@ absl::Status Machine::dma(const exe::Instruction &in) {
       srcSpace == exe::HBM || dstSpace == exe::HBM ? total : 0;
   record(Unit::Dma, 0, start, flight.end, 0, hbmBytes);
   issue_ += 1;
+  flight.serial = ++dmaSerial_;
+  inFlightRanges_.add(flight);
   inFlight_.push_back(std::move(flight));
   ++pc_;
   return absl::OkStatus();

@@ -733,6 +733,40 @@ TEST(Traps, DmaRaceWithoutWait) {
             "semaphore 2)");
 }
 
+TEST(Traps, ManyDmasInFlightNameTheEarliestConflict) {
+  // 300 DMAs in flight, each writing one 512-byte row of VMEM (the DMAs in
+  // flight are indexed by page, runtime/emulator): a read of row 3's bytes
+  // names the DMA that writes them, a read spanning rows 196..203 (two
+  // pages) the earliest of those eight, and after the waits that retire the
+  // first 250 a read of row 260 still traps while row 3 is free.
+  ProgramBuilder p;
+  p.addBuffer("b", 300 * 512);
+  for (int i = 0; i < 300; ++i)
+    p.dma(exe::HBM, imm(i * 512), exe::VMEM, imm(i * 512), imm(512), imm(1),
+          imm(0), imm(0), imm(i < 250 ? 1 : 2));
+  ProgramBuilder one = p, span = p, after = p;
+  one.vld(0, imm(3 * 512 + 64), exe::F32);
+  EXPECT_EQ(trapMessage(one),
+            "trap at instruction 300 (VLD): VMEM [0x640, +512) is used by the "
+            "DMA of instruction 3 still in flight (missing SEM_WAIT on "
+            "semaphore 1)");
+  span.dma(exe::VMEM, imm(196 * 512), exe::HBM, imm(0), imm(4096), imm(1),
+           imm(0), imm(0), imm(3));
+  EXPECT_EQ(trapMessage(span),
+            "trap at instruction 300 (DMA): VMEM [0x18800, +4096) is used by "
+            "the DMA of instruction 196 still in flight (missing SEM_WAIT on "
+            "semaphore 1)");
+  after.semWait(imm(1), imm(250));
+  after.dma(exe::VMEM, imm(3 * 512), exe::HBM, imm(0), imm(512), imm(1),
+            imm(0), imm(0), imm(3));
+  after.semWait(imm(3), imm(1));
+  after.vld(0, imm(260 * 512), exe::F32);
+  EXPECT_EQ(trapMessage(after),
+            "trap at instruction 303 (VLD): VMEM [0x20800, +512) is used by "
+            "the DMA of instruction 260 still in flight (missing SEM_WAIT on "
+            "semaphore 2)");
+}
+
 TEST(Traps, HbmRaceWithoutWait) {
   // A DMA reading HBM bytes that a DMA in flight writes (a prefetch moved
   // above a write of its source, docs/codegen.md) traps in a functional
