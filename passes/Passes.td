@@ -370,6 +370,11 @@ def SplitConvolutionPrecision : Pass<"tpuc-split-convolution-precision"> {
     on these parts). dot_general splits its operands inside the MXU kernel
     instead (tpuc-convert-hlo-to-tpu).
 
+    Then a DEFAULT MXU convolution (not depthwise, which computes in f32)
+    whose operands are both `convert`s from f32 to bf16 (mixed_bfloat16's
+    casts) reads the f32 values: the kernel rounds them the same way, and
+    no converted copy goes through HBM.
+
     ```mlir
     // --dot-precision=high
     %c = hlo.convolution %x, %w, dim_labels = <"b01f_01io->b01f"> : ...

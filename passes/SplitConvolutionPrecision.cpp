@@ -40,6 +40,35 @@ SmallVector<Value> splitIntoBf16Parts(OpBuilder &b, Location loc, Value x,
   return parts;
 }
 
+/// `x` when `v` is `convert(x)` from f32 to bf16, else null.
+Value roundedFromF32(Value v) {
+  auto convert = v.getDefiningOp<hlo::ConvertOp>();
+  if (!convert || !convert.getType().getElementType().isBF16() ||
+      !convert.getOperand().getType().getElementType().isF32())
+    return Value();
+  return convert.getOperand();
+}
+
+/// A DEFAULT-precision MXU convolution rounds f32 operands to bf16 itself
+/// (in the halo and weight tiles it fills), so operands converted from f32
+/// to bf16 only for it (mixed_bfloat16, after the splits above) are read
+/// as f32: the same values, without a converted copy of the input written
+/// to HBM and read back. Not depthwise: the VPU kernel computes in f32.
+void readOperandsBeforeRounding(hlo::ConvolutionOp op) {
+  Value lhs = roundedFromF32(op.getLhs()), rhs = roundedFromF32(op.getRhs());
+  if (!lhs || !rhs || op.getFeatureGroupCount() != 1)
+    return;
+  SmallVector<Operation *> converts = {op.getLhs().getDefiningOp(),
+                                       op.getRhs().getDefiningOp()};
+  op->setOperand(0, lhs);
+  op->setOperand(1, rhs);
+  // bf16 operands made any precision_config one bf16 pass.
+  op.removePrecisionConfigAttr();
+  for (Operation *convert : converts)
+    if (convert->use_empty())
+      convert->erase();
+}
+
 class SplitConvolutionPrecisionPass
     : public impl::SplitConvolutionPrecisionBase<
           SplitConvolutionPrecisionPass> {
@@ -79,6 +108,8 @@ public:
       op.getResult().replaceAllUsesWith(sum);
       op.erase();
     }
+    getOperation()->walk(
+        [](hlo::ConvolutionOp op) { readOperandsBeforeRounding(op); });
   }
 };
 } // namespace

@@ -1124,6 +1124,67 @@ void DotGeneralOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
   patterns.add<FoldTransposeIntoDot>(context);
 }
 
+namespace {
+/// Whether `v` is +0.0: a splat constant, possibly converted (JAX pads with
+/// `convert(0)`), as the zeros of a convolution's own padding.
+bool isPositiveZero(Value v) {
+  while (auto convert = v.getDefiningOp<ConvertOp>())
+    v = convert.getOperand();
+  auto cst = v.getDefiningOp<ConstantOp>();
+  auto value = cst ? dyn_cast<DenseElementsAttr>(cst.getValue()) : nullptr;
+  if (!value || !value.isSplat())
+    return false;
+  if (isa<FloatType>(value.getElementType()))
+    return value.getSplatValue<APFloat>().isPosZero();
+  return isa<IntegerType>(value.getElementType()) &&
+         value.getSplatValue<APInt>().isZero();
+}
+
+/// `convolution(pad(x, +0.0), w)` with edge padding of the spatial dims
+/// only (JAX's and Keras' explicit padding, e.g. resnet50's stem and
+/// ZeroPadding2D) is `convolution(x, w)` with that padding added to its
+/// own, which the kernels apply in VMEM: the padded copy is never
+/// written to HBM.
+struct FoldPadIntoConvolution : OpRewritePattern<ConvolutionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvolutionOp op,
+                                PatternRewriter &rewriter) const override {
+    auto pad = op.getLhs().getDefiningOp<PadOp>();
+    if (!pad || !isPositiveZero(pad.getPaddingValue()) ||
+        llvm::any_of(pad.getInteriorPadding(), [](int64_t p) { return p; }))
+      return failure();
+    if (auto dilation = op.getLhsDilation())
+      if (llvm::any_of(*dilation, [](int64_t d) { return d != 1; }))
+        return failure();
+    ArrayRef<int64_t> spatial = op.getDimensionNumbers().getInputSpatial();
+    ArrayRef<int64_t> lo = pad.getEdgePaddingLow(),
+                      hi = pad.getEdgePaddingHigh();
+    for (int64_t d = 0, e = lo.size(); d < e; ++d)
+      if (lo[d] < 0 || hi[d] < 0 ||
+          (!llvm::is_contained(spatial, d) && (lo[d] || hi[d])))
+        return failure();
+    SmallVector<int64_t> padding(2 * spatial.size(), 0);
+    if (auto own = op.getPadding())
+      padding.assign(own->begin(), own->end());
+    for (auto [i, d] : llvm::enumerate(spatial)) {
+      padding[2 * i] += lo[d];
+      padding[2 * i + 1] += hi[d];
+    }
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getLhsMutable().assign(pad.getOperand());
+      op.setPaddingAttr(rewriter.getDenseI64ArrayAttr(padding));
+    });
+    return success();
+  }
+};
+} // namespace
+
+void ConvolutionOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                                MLIRContext *context) {
+  patterns.add<FoldPadIntoConvolution>(context);
+}
+
 LogicalResult ConvolutionOp::verify() {
   Checker c{getLoc()};
   auto lhs = getLhs().getType();

@@ -593,6 +593,8 @@ def Hlo_ConvolutionOp : Hlo_Op<"convolution", [Pure]> {
     `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  // An input `pad` by +0.0 of the spatial edges becomes `padding`.
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -266,9 +266,12 @@ private:
   bool packingPays() const;
   void packLhs(int64_t st);
   void packedSteps();
+  /// The epilogue's same-shape operands of a block, on kSemEpilogue;
+  /// returns the number of pieces (DMAs per operand).
+  int64_t fetchEpilogueInputs(Value n, Value oh0, Value og);
   void forEachPiece(Value n, Value oh0, Value og,
                     function_ref<void(const EpiloguePiece &)> fn);
-  LogicalResult writeBack(Value n, Value oh0, Value og);
+  LogicalResult writeBack(Value n, Value oh0, Value og, int64_t fetched);
 
   Lowering &l;
   hlo::ConvolutionOp op;
@@ -601,15 +604,38 @@ void ConvMxuKernel::preparePackedWeights(Value og) {
 void ConvMxuKernel::fillHalo(Value n, Value oh0) {
   Value ih0 = l.sub(l.mul(oh0, win.sh), l.c(win.pt));
   int64_t rowBytes = Wt * Ct * inTile;
-  l.loop(HR, [&](Value r) {
-    // Rows outside the input read a clamped row and are zeroed below.
-    Value ih = smax(l, smin(l, l.add(ih0, r), H - 1), 0);
-    Value src = l.mul(
-        outerIndex(n, ih, dn.getInputBatch() == 0 ? 0 : 1, N, H), rowBytes);
-    l.dma(in, src, stage.arena, l.add(l.mul(r, rowBytes), stage.offset), 1,
-          rowBytes, 0, 0, kSemIn);
-  });
-  l.wait(kSemIn, HR);
+  int64_t batchDim = dn.getInputBatch() == 0 ? 0 : 1;
+  if (std::optional<int64_t> first = l.constant(ih0)) {
+    // One block per image: the rows inside the input are one strided DMA
+    // (one DMA per row costs a DMA latency per VMEM page two bf16 rows
+    // share); the rows outside it are not fetched but zeroed (their
+    // values are masked below; zeroing keeps them initialised).
+    int64_t lo = std::max<int64_t>(0, -*first);
+    int64_t hi = std::max(lo, std::min<int64_t>(HR, H - *first));
+    auto zeroRows = [&](int64_t from, int64_t to) {
+      VBuf rows = stage;
+      rows.offset += from * rowBytes;
+      zeroFill(l, rows, ct.inElem, (to - from) * rowBytes);
+    };
+    zeroRows(0, lo);
+    zeroRows(hi, HR);
+    if (hi > lo) {
+      Value src =
+          l.mul(outerIndex(n, l.c(*first + lo), batchDim, N, H), rowBytes);
+      l.dma(in, src, stage.arena, l.c(stage.offset + lo * rowBytes), hi - lo,
+            rowBytes, (batchDim == 0 ? 1 : N) * rowBytes, rowBytes, kSemIn);
+      l.wait(kSemIn, 1);
+    }
+  } else {
+    l.loop(HR, [&](Value r) {
+      // Rows outside the input read a clamped row and are zeroed below.
+      Value ih = smax(l, smin(l, l.add(ih0, r), H - 1), 0);
+      Value src = l.mul(outerIndex(n, ih, batchDim, N, H), rowBytes);
+      l.dma(in, src, stage.arena, l.add(l.mul(r, rowBytes), stage.offset), 1,
+            rowBytes, 0, 0, kSemIn);
+    });
+    l.wait(kSemIn, HR);
+  }
   l.loop(HR, [&](Value r) {
     Value ih = l.add(ih0, r);
     Value valid = insideInput(l, ih, H);
@@ -803,9 +829,35 @@ void ConvMxuKernel::forEachPiece(
     });
 }
 
-LogicalResult ConvMxuKernel::writeBack(Value n, Value oh0, Value og) {
+int64_t ConvMxuKernel::fetchEpilogueInputs(Value n, Value oh0, Value og) {
+  // The block's rows of an output tile are one DMA when their tiles are
+  // evenly spaced on both sides: consecutive rows in HBM (batch-major, or
+  // one image) and a panel pitch of whole tiles (one part). Row by row,
+  // the bf16 pieces of two rows share a VMEM page: a DMA latency each.
+  bool batchMajor = dn.getOutputBatch() == 0;
+  if (gatherParts != 1 || pitch != OWt * kSublanes || (!batchMajor && N != 1)) {
+    forEachPiece(n, oh0, og,
+                 [&](const EpiloguePiece &p) { ep->fetch(p, kSemEpilogue); });
+    return R * G * blocks;
+  }
+  Value outer = outerIndex(n, oh0, batchMajor ? 0 : 1, N, OH);
+  for (int64_t g = 0; g < G; ++g)
+    for (int64_t j = 0; j < blocks; ++j) {
+      EpiloguePiece p;
+      p.col = outTileOf(og, g, j);
+      p.outTile = l.add(l.mul(outer, OWt * Ot), p.col);
+      p.stageTile = l.c((g * blocks + j) * M / kSublanes);
+      p.tiles = R * OWt;
+      p.stride = Ot;
+      ep->fetch(p, kSemEpilogue);
+    }
+  return G * blocks;
+}
+
+LogicalResult ConvMxuKernel::writeBack(Value n, Value oh0, Value og,
+                                       int64_t fetched) {
   if (ep) {
-    l.wait(kSemEpilogue, R * G * blocks * ep->fetches());
+    l.wait(kSemEpilogue, fetched * ep->fetches());
     LogicalResult status = success();
     forEachPiece(n, oh0, og, [&](const EpiloguePiece &p) {
       if (failed(ep->apply(p, panels, l.mul(p.stageTile, kF32Tile), l.c(0))))
@@ -841,17 +893,14 @@ LogicalResult ConvMxuKernel::run() {
         else
           fillHalo(n, oh0);
         // The epilogue's same-shape operands arrive during the steps.
-        if (ep)
-          forEachPiece(n, oh0, og, [&](const EpiloguePiece &p) {
-            ep->fetch(p, kSemEpilogue);
-          });
+        int64_t fetched = ep ? fetchEpilogueInputs(n, oh0, og) : 0;
         if (packed) {
           packedSteps();
         } else {
           step(l.c(0), /*first=*/true);
           l.loop(steps - 1, [&](Value s) { step(l.add(s, 1), false); });
         }
-        if (failed(writeBack(n, oh0, og)))
+        if (failed(writeBack(n, oh0, og, fetched)))
           status = failure();
       });
     });

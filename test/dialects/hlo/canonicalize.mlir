@@ -176,3 +176,49 @@ func.func @convert_of_splat() -> (tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4xf
   %4 = hlo.convert %f : (tensor<4xf32>) -> tensor<4xi32>
   return %0, %1, %2, %3, %4 : tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4xf32>, tensor<4xbf16>, tensor<4xi32>
 }
+
+// -----
+
+// A convolution's input padded by +0.0 on the spatial edges (JAX's
+// `convert(0)` pad value): the padding joins the convolution's own.
+// CHECK-LABEL: func.func @pad_into_convolution
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<1x224x224x3xf32>, %[[W:[^:]+]]: tensor<7x7x3x64xf32>)
+// CHECK-NOT: hlo.pad
+// CHECK: %[[C:.+]] = hlo.convolution %[[X]], %[[W]], dim_labels = <"b01f_01io->b01f"> {padding = array<i64: 3, 4, 3, 4>, window_strides = array<i64: 2, 2>}
+// CHECK-SAME: (tensor<1x224x224x3xf32>, tensor<7x7x3x64xf32>) -> tensor<1x113x113x64xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @pad_into_convolution(%x: tensor<1x224x224x3xf32>, %w: tensor<7x7x3x64xf32>) -> tensor<1x113x113x64xf32> {
+  %zero = hlo.constant dense<0> : tensor<i32>
+  %z = hlo.convert %zero : (tensor<i32>) -> tensor<f32>
+  %p = hlo.pad %x, %z, low = [0, 3, 3, 0], high = [0, 3, 3, 0], interior = [0, 0, 0, 0] : (tensor<1x224x224x3xf32>, tensor<f32>) -> tensor<1x230x230x3xf32>
+  %0 = hlo.convolution %p, %w, dim_labels = <"b01f_01io->b01f"> {window_strides = array<i64: 2, 2>, padding = array<i64: 0, 1, 0, 1>}
+       : (tensor<1x230x230x3xf32>, tensor<7x7x3x64xf32>) -> tensor<1x113x113x64xf32>
+  return %0 : tensor<1x113x113x64xf32>
+}
+
+// -----
+
+// Pads the convolution's padding is not: by -0.0 or 1.0, of the feature
+// dim, interior, negative edges, or under lhs_dilation. All stay.
+// CHECK-LABEL: func.func @pad_stays
+// CHECK-COUNT-6: hlo.pad
+// CHECK-NOT: hlo.pad
+func.func @pad_stays(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x8xf32>, %w6: tensor<3x3x6x8xf32>)
+    -> (tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>, tensor<1x6x6x8xf32>, tensor<1x13x13x8xf32>, tensor<1x5x5x8xf32>, tensor<1x17x17x8xf32>) {
+  %nz = hlo.constant dense<-0.0> : tensor<f32>
+  %one = hlo.constant dense<1.0> : tensor<f32>
+  %z = hlo.constant dense<0.0> : tensor<f32>
+  %p0 = hlo.pad %x, %nz, low = [0, 1, 1, 0], high = [0, 1, 1, 0], interior = [0, 0, 0, 0] : (tensor<1x8x8x4xf32>, tensor<f32>) -> tensor<1x10x10x4xf32>
+  %0 = hlo.convolution %p0, %w, dim_labels = <"b01f_01io->b01f"> : (tensor<1x10x10x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x8x8x8xf32>
+  %p1 = hlo.pad %x, %one, low = [0, 1, 1, 0], high = [0, 1, 1, 0], interior = [0, 0, 0, 0] : (tensor<1x8x8x4xf32>, tensor<f32>) -> tensor<1x10x10x4xf32>
+  %1 = hlo.convolution %p1, %w, dim_labels = <"b01f_01io->b01f"> : (tensor<1x10x10x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x8x8x8xf32>
+  %p2 = hlo.pad %x, %z, low = [0, 0, 0, 1], high = [0, 0, 0, 1], interior = [0, 0, 0, 0] : (tensor<1x8x8x4xf32>, tensor<f32>) -> tensor<1x8x8x6xf32>
+  %2 = hlo.convolution %p2, %w6, dim_labels = <"b01f_01io->b01f"> : (tensor<1x8x8x6xf32>, tensor<3x3x6x8xf32>) -> tensor<1x6x6x8xf32>
+  %p3 = hlo.pad %x, %z, low = [0, 0, 0, 0], high = [0, 0, 0, 0], interior = [0, 1, 1, 0] : (tensor<1x8x8x4xf32>, tensor<f32>) -> tensor<1x15x15x4xf32>
+  %3 = hlo.convolution %p3, %w, dim_labels = <"b01f_01io->b01f"> : (tensor<1x15x15x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x13x13x8xf32>
+  %p4 = hlo.pad %x, %z, low = [0, -1, -1, 0], high = [0, 0, 0, 0], interior = [0, 0, 0, 0] : (tensor<1x8x8x4xf32>, tensor<f32>) -> tensor<1x7x7x4xf32>
+  %4 = hlo.convolution %p4, %w, dim_labels = <"b01f_01io->b01f"> : (tensor<1x7x7x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x5x5x8xf32>
+  %p5 = hlo.pad %x, %z, low = [0, 1, 1, 0], high = [0, 1, 1, 0], interior = [0, 0, 0, 0] : (tensor<1x8x8x4xf32>, tensor<f32>) -> tensor<1x10x10x4xf32>
+  %5 = hlo.convolution %p5, %w, dim_labels = <"b01f_01io->b01f"> {lhs_dilation = array<i64: 2, 2>} : (tensor<1x10x10x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x17x17x8xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>, tensor<1x6x6x8xf32>, tensor<1x13x13x8xf32>, tensor<1x5x5x8xf32>, tensor<1x17x17x8xf32>
+}
