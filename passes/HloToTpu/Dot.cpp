@@ -142,6 +142,8 @@ private:
   int64_t atColTiles = 0, panelBlocks = 1, rowAlign = kSublanes;
   SmallVector<std::pair<int64_t, int64_t>> products;
   int64_t panelTiles = 1, mb = 8, parts = 1, partTiles = 1;
+  // Slots of the epilogue's roots (1 or 2).
+  int64_t epSlots = 2;
   MxuSplit split;
   int64_t aTile = 0, bTile = 0, cTile = 0, aBatch = 0, cBatch = 0;
   int64_t wRowTiles = 16, bBatch = 0;
@@ -212,6 +214,16 @@ LogicalResult DotKernel::plan() {
     return failure();
   if (failed(chooseBlocking()))
     return failure();
+  // The epilogue's roots in one slot leave room for a wider C block; they
+  // keep two (written while the next job computes) when it gains none.
+  if (ep) {
+    int64_t g2 = groups, d2 = panelTiles;
+    epSlots = 1;
+    if (failed(chooseBlocking()))
+      return failure();
+    if (groups == g2 && panelTiles == d2)
+      epSlots = 2;
+  }
   split = l.splitForMxus(groups, mb, rowAlign);
   parts = split.parts, partTiles = panelTiles / parts;
   panelBlocks = mb / kLanes;
@@ -339,7 +351,7 @@ int64_t DotKernel::vmemNeed(int64_t rows, int64_t jobTiles) const {
   int64_t cpBytes = jobTiles * 2 * rows * D *
                     (4 + (splits > 1 ? 4 : 0) + (outBf16 && !ep ? 2 : 0));
   int64_t epBytes =
-      ep ? ep->vmemBytes(jobTiles * rows / kSublanes * blocks, 2) : 0;
+      ep ? ep->vmemBytes(jobTiles * rows / kSublanes * blocks, epSlots) : 0;
   return lhsBytes + wBytes + cpBytes + epBytes;
 }
 
@@ -392,7 +404,7 @@ LogicalResult DotKernel::allocate() {
     if (outBf16 && !ep)
       cOut.push_back(l.vmem(bf16, 2 * cOutSlot));
   }
-  return ep ? ep->begin(groups * panelTiles * blocks, 2) : success();
+  return ep ? ep->begin(groups * panelTiles * blocks, epSlots) : success();
 }
 
 Value DotKernel::minOf(Value x, int64_t y) {
@@ -548,7 +560,7 @@ void DotKernel::fetchEpilogue(const Job &job) {
 
 void DotKernel::writePiece(const Job &job, Value cslot, int64_t p) {
   if (ep)
-    return ep->write(pieceAt(job, p), cslot, kSemOut);
+    return ep->write(pieceAt(job, p), epSlots == 1 ? l.c(0) : cslot, kSemOut);
   auto [r, j, q, g] = pieceIndex(p);
   const VBuf &src = outBf16 ? cOut[g] : cp[g];
   int64_t srcSlot = outBf16 ? cOutSlot : cSlot;
@@ -792,13 +804,17 @@ LogicalResult DotKernel::finishJob(Value j, const Job &job) {
   if (!ep)
     return success();
   l.wait(kSemEpilogue, pieces * ep->fetches());
+  // With one slot, the previous job's roots went out during this job.
+  if (epSlots == 1)
+    when(j, [&] { l.wait(kSemOut, pieces * ep->writes()); });
   for (int64_t p = 0; p < pieces; ++p) {
     int64_t g = pieceIndex(p).g;
     EpiloguePiece piece = pieceAt(job, p);
     int64_t first = g * panelTiles * blocks;
     Value panelOff = l.add(l.mul(cslot, cSlot),
                            l.mul(l.sub(piece.stageTile, l.c(first)), kF32Tile));
-    if (failed(ep->apply(piece, cp[g], panelOff, cslot)))
+    if (failed(ep->apply(piece, cp[g], panelOff,
+                         epSlots == 1 ? l.c(0) : cslot)))
       return failure();
   }
   return success();
@@ -833,8 +849,9 @@ LogicalResult DotKernel::run() {
     if (failed(finishJob(j, job)))
       status = failure();
     // The previous job's C went out during this job; job j+1 overwrites
-    // its panels.
-    when(j, [&] { l.wait(kSemOut, pieces * writesPerPiece); });
+    // its panels (finishJob waits for an epilogue's roots).
+    if (epSlots == 2)
+      when(j, [&] { l.wait(kSemOut, pieces * writesPerPiece); });
   });
   if (failed(status))
     return failure();
