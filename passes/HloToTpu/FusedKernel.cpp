@@ -142,8 +142,7 @@ std::optional<BroadcastForm> broadcastForm(hlo::BroadcastInDimOp op) {
       xr >= 2 && xs[xr - 2] == rows && xs[xr - 1] == 1 && outerOk)
     return BroadcastForm{Spread::PerRow, source, outerGone && outer > 1};
   if (aligned[n - 2] == rows && aligned[n - 1] == 1 && cols > 1 && xr == 1 &&
-      outer == 1 && elementBytes(storageType(x.getElementType())) == 4 &&
-      ceilDiv(cols, kLanes) <= fusion::kLoopKernelBlockTiles)
+      outer == 1 && ceilDiv(cols, kLanes) <= fusion::kLoopKernelBlockTiles)
     return BroadcastForm{Spread::RowStream, source};
   if (aligned[n - 2] == 1 && aligned[n - 1] == cols && outerGone) {
     if (xr == 1 && outer == 1 &&
@@ -625,16 +624,19 @@ rowStreams(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
   if (failed(sources))
     return failure();
   SmallVector<Lowering::RowStream> streams;
-  constexpr int64_t tile = kSublanes * kLanes * 4;
   for (auto &[value, mem, elem] : *sources) {
+    int64_t eb = elementBytes(elem);
+    int64_t tile = kSublanes * kLanes * eb;
     // Each slot ends with a lane row of padding, so no load of one slot
     // reaches into the other (which a DMA may be filling).
-    int64_t slotBytes = tileRows * Lowering::kRowStreamRowBytes + kLanes * 4;
+    int64_t rowBytes = kSublanes * eb;
+    int64_t slotBytes = tileRows * rowBytes + kLanes * eb;
     VBuf buf = l.vmem(elem, llvm::divideCeil(slots * slotBytes, tile) * tile);
-    Value zero = elem.isF32() ? l.splatF32(0.0) : l.splatIndex(l.c(0));
+    bool isInt = !elem.isF32() && !elem.isBF16();
+    Value zero = isInt ? l.splatIndex(l.c(0)) : l.splatF32(0.0);
     l.loop(buf.bytes / tile,
            [&](Value i) { l.vstore(zero, buf, l.mul(i, tile)); });
-    streams.push_back({value, mem, buf, slotBytes, !elem.isF32()});
+    streams.push_back({value, mem, buf, slotBytes, rowBytes, isInt});
   }
   return streams;
 }
@@ -754,17 +756,16 @@ void Lowering::beginColumns(OperandStream &s, Value firstCol, int64_t tiles) {
 
 void Lowering::fetchRows(const RowStream &r, Value firstTileRow,
                          Value slotOffset, int64_t tileRows) {
-  dma(r.mem, mul(firstTileRow, kRowStreamRowBytes), r.buf.arena,
-      add(slotOffset, r.buf.offset), 1, tileRows * kRowStreamRowBytes, 0, 0,
-      0);
+  dma(r.mem, mul(firstTileRow, r.rowBytes), r.buf.arena,
+      add(slotOffset, r.buf.offset), 1, tileRows * r.rowBytes, 0, 0, 0);
 }
 
-Value Lowering::loadRow(const RowStream &r, Value rowOffset) {
+Value Lowering::loadRow(const RowStream &r, Value slot, Value row) {
   // Sublane s reads from the row's element s on: lane 0 is its value.
   Value tile = tpu::VLoadOp::create(
       b, loc, r.isInt ? i32Reg() : f32Reg(), r.buf.arena,
-      add(rowOffset, r.buf.offset),
-      kRowStreamRowBytes / kSublanes);
+      add(add(mul(slot, r.slotBytes), mul(row, r.rowBytes)), r.buf.offset),
+      r.rowBytes / kSublanes);
   return tpu::VBroadcastLaneOp::create(b, loc, tile, c(0));
 }
 
@@ -896,8 +897,7 @@ Value Lowering::loadStreamed(OperandStream &s, Value off) {
     Value slot = arith::DivSIOp::create(b, loc, tileRow, c(s.slotRows));
     Value row = rem(tileRow, s.slotRows);
     for (const RowStream &r : s.rows)
-      memo[r.value] = loadRow(
-          r, add(mul(slot, r.slotBytes), mul(row, kRowStreamRowBytes)));
+      memo[r.value] = loadRow(r, slot, row);
   }
   if (!s.positional.empty() || !s.rowwise.empty()) {
     // The tile's place: its tile row in the slots after the block's first,
@@ -939,8 +939,7 @@ Value Lowering::loadStreamedAt(OperandStream &s, Value rowOff, int64_t col) {
       Value slot = div(tileRow, s.slotRows);
       Value row = rem(tileRow, s.slotRows);
       for (const RowStream &r : s.rows)
-        s.rowRegs[r.value] = loadRow(
-            r, add(mul(slot, r.slotBytes), mul(row, kRowStreamRowBytes)));
+        s.rowRegs[r.value] = loadRow(r, slot, row);
     }
     if (!s.rowwise.empty()) {
       Value row = add(s.blockRow, rem(tileRow, s.slotRows));
@@ -1228,9 +1227,9 @@ llvm::DenseMap<Value, Value> LoopKernel::rowRegs(Value slot, Value blk,
                                                  Value t) {
   llvm::DenseMap<Value, Value> memo = hoisted;
   if (!rows.empty()) {
-    Value rowOffset = l.mul(l.div(t, g.colTiles), Lowering::kRowStreamRowBytes);
+    Value row = l.div(t, g.colTiles);
     for (const RowStream &r : rows)
-      memo[r.value] = l.loadRow(r, l.add(l.mul(slot, r.slotBytes), rowOffset));
+      memo[r.value] = l.loadRow(r, slot, row);
   }
   Value global = l.add(l.mul(blk, blockTiles), t);
   for (const Resident &r : perTile)

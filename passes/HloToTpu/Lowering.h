@@ -662,24 +662,23 @@ public:
   /// `slotBytes` each: its HBM buffer, or (input fusion: `fusedProducer`
   /// accepts its defining op) the inputs of the fused elementwise ops that
   /// compute it, each tile computed on vregs where it is loaded.
-  /// A rank-1 array (4-byte elements) broadcast along the rows of a rank-2
-  /// operand or result, streamed with its blocks: 8 elements (32 bytes)
-  /// per tile row, read one per sublane by a strided load.
+  /// A rank-1 array (f32, s32 or bf16) broadcast along the rows of a
+  /// rank-2 operand or result, streamed with its blocks: 8 elements per
+  /// tile row, read one per sublane by a strided load.
   struct RowStream {
     Value value; // the broadcast
     Value mem;   // the source's HBM buffer
     VBuf buf;
     int64_t slotBytes; // one slot of the buffer, padding included
+    int64_t rowBytes;  // one tile row: 8 elements
     bool isInt;
   };
-  static constexpr int64_t kRowStreamRowBytes = kSublanes * 4;
   /// DMAs `tileRows` tile rows of `r`'s source from tile row
   /// `firstTileRow` to `slotOffset` of its buffer (semaphore 0).
   void fetchRows(const RowStream &r, Value firstTileRow, Value slotOffset,
                  int64_t tileRows);
-  /// The broadcast's tile for the tile row at byte `rowOffset` of its
-  /// buffer.
-  Value loadRow(const RowStream &r, Value rowOffset);
+  /// The broadcast's tile for tile row `row` of slot `slot` of its buffer.
+  Value loadRow(const RowStream &r, Value slot, Value row);
   struct OperandStream {
     Value operand;
     int64_t elemBytes = 4; // the operand's
