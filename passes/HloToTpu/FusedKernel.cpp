@@ -209,6 +209,11 @@ private:
   std::optional<size_t> fuseIntoReduce(Operation *op);
   /// Lowers the reduce `op` of group `group`'s value as an input fusion.
   LogicalResult lowerFusedReduce(Operation *op, size_t group);
+  /// The values of `group` the fused `reduce` computes that something
+  /// outside the group reads from HBM (the fusion's results): the reduce's
+  /// kernel writes them too (a multi-output fusion in one pass), so the
+  /// group's own kernel need not recompute them.
+  SmallVector<Value> exportsOf(hlo::ReduceOp reduce, const LoopGroup &group);
   /// An output fusion: the contraction's kernel applies the epilogue to
   /// its result tiles, emitted where the epilogue's last op is.
   LogicalResult emitContraction();
@@ -282,7 +287,8 @@ LogicalResult FusionLowering::emitGroup(size_t i) {
   SmallVector<Value> roots;
   for (Operation *op : group.ops)
     for (Value result : op->getResults())
-      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+      if (!l.hbm.count(result) && // not written by a fused reduce
+          llvm::any_of(result.getUsers(), [&](Operation *user) {
             Operation *top = body.findAncestorOpInBlock(*user);
             return !top ||
                    (!group.ops.contains(top) && !inKernel.contains(top));
@@ -391,9 +397,49 @@ LogicalResult FusionLowering::lowerFusedReduce(Operation *op, size_t g) {
   l.fusedProducer = [&](Operation *member) {
     return group.ops.contains(member);
   };
+  l.fusedExports = exportsOf(cast<hlo::ReduceOp>(op), group);
   LogicalResult lowered = l.lowerOp(op);
   l.fusedProducer = nullptr;
+  l.fusedExports.clear();
   return lowered;
+}
+
+SmallVector<Value> FusionLowering::exportsOf(hlo::ReduceOp reduce,
+                                             const LoopGroup &group) {
+  // The members the reduce's operand is computed from.
+  llvm::DenseSet<Operation *> cone;
+  SmallVector<Operation *> stack{reduce.getInputs()[0].getDefiningOp()};
+  while (!stack.empty()) {
+    Operation *member = stack.pop_back_val();
+    if (!cone.insert(member).second || isa<hlo::BroadcastInDimOp>(member))
+      continue;
+    for (Value v : member->getOperands())
+      if (Operation *d = v.getDefiningOp(); d && group.ops.contains(d))
+        stack.push_back(d);
+  }
+  // A user that will not read the value from HBM: a member of the group
+  // (or an op of its shape that joins it later) or a reduce (fused).
+  auto computesIt = [&](Operation *top) {
+    if (group.ops.contains(top) || inKernel.contains(top) ||
+        isa<hlo::ReduceOp>(top))
+      return true;
+    return (fitsLoopKernel(top) || fitsLoopBroadcast(top)) &&
+           cast<RankedTensorType>(top->getResult(0).getType()).getShape() ==
+               group.shape.getShape();
+  };
+  SmallVector<Value> exports;
+  for (Operation *member : group.ops) {
+    if (!cone.contains(member) || isa<hlo::BroadcastInDimOp>(member))
+      continue;
+    for (Value v : member->getResults())
+      if (!l.hbm.count(v) &&
+          llvm::any_of(v.getUsers(), [&](Operation *user) {
+            Operation *top = body.findAncestorOpInBlock(*user);
+            return !top || top == body.getTerminator() || !computesIt(top);
+          }))
+        exports.push_back(v);
+  }
+  return exports;
 }
 
 LogicalResult FusionLowering::emitContraction() {
@@ -851,6 +897,16 @@ Lowering::streamOperand(Value operand, int64_t slotBytes, int64_t pitchTiles) {
     // Loads at (element offset) x (element bytes).
     s.ins[in] = {slots, eb};
   }
+  for (Value v : fusedExports) {
+    auto t = cast<RankedTensorType>(v.getType());
+    Type store = storageType(t.getElementType());
+    int64_t eb = elementBytes(store);
+    Value mem = allocHbm(t, v.getLoc());
+    hbm[v] = mem;
+    s.exports.push_back({v, mem, vmem(store, 2 * slotBytes * eb / s.elemBytes),
+                         eb});
+  }
+  fusedExports.clear();
   return s;
 }
 
@@ -870,11 +926,23 @@ int64_t Lowering::streamSlotFactor(Value operand) {
   }
   int64_t elemBytes = elementBytes(storageType(type.getElementType()));
   int64_t bytes = 0;
-  for (Value in : inputs)
+  for (Value in : llvm::concat<const Value>(inputs, fusedExports))
     bytes += elementBytes(storageType(
         cast<RankedTensorType>(in.getType()).getElementType()));
   return std::max<int64_t>(1, llvm::divideCeil(bytes, elemBytes));
 }
+
+namespace {
+/// The stream's exports at element offset `elements` of their slots, from
+/// the registers of the tile just computed (`memo`).
+void storeExports(Lowering &l, Lowering::OperandStream &s, Value elements,
+                  llvm::DenseMap<Value, Value> &memo) {
+  for (const Lowering::OperandStream::Export &e : s.exports) {
+    Value r = *l.emitTile(e.value, elements, s.ins, memo);
+    l.vstore(r, e.buf, l.mul(elements, e.elemBytes));
+  }
+}
+} // namespace
 
 Value Lowering::loadStreamed(OperandStream &s, Value off) {
   if (!s.produced) {
@@ -913,6 +981,7 @@ Value Lowering::loadStreamed(OperandStream &s, Value off) {
       memo[value] = tileOf(row, col, colInBlock);
   }
   Value r = *emitTile(s.operand, elements, s.ins, memo);
+  storeExports(*this, s, elements, memo);
   // A bf16 operand computed here reads as the rounded value it would
   // have been stored as.
   return roundOnUse.contains(s.operand) ? roundToBf16(r) : r;
@@ -962,6 +1031,7 @@ Value Lowering::loadStreamedAt(OperandStream &s, Value rowOff, int64_t col) {
   // input's address is one add (Lowering::mul and add fold the constant).
   Value elements = add(div(rowOff, s.elemBytes), col * s.tileBytes / s.elemBytes);
   Value r = *emitTile(s.operand, elements, s.ins, memo);
+  storeExports(*this, s, elements, memo);
   return roundOnUse.contains(s.operand) ? roundToBf16(r) : r;
 }
 

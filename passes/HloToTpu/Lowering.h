@@ -705,6 +705,16 @@ public:
     Value blockRow; // the global tile row of the current block's first row
     Value firstCol; // the first column tile of the current column block
     bool produced = false;
+    /// Values of the fused producers the fusion also returns (a
+    /// multi-output input fusion): each tile stored where it is computed,
+    /// into two slots laid out as the stream's, written back by block
+    /// (semaphore kSemExports) to their HBM buffers.
+    struct Export {
+      Value value, mem;
+      VBuf buf;
+      int64_t elemBytes;
+    };
+    SmallVector<Export> exports;
     /// loadStreamedAt's registers of the last tile row it read.
     Value cachedRow;
     mlir::Block *cachedBlock = nullptr;
@@ -729,6 +739,11 @@ public:
   /// fetches its columns of the streamed per-column broadcasts (waited).
   void beginColumns(OperandStream &s, Value firstCol, int64_t tiles);
   std::function<bool(Operation *)> fusedProducer;
+  /// Values computed by the fused producers that the kernel streaming them
+  /// also writes to HBM (streamOperand takes them).
+  SmallVector<Value> fusedExports;
+  /// The semaphore of the exports' write-backs.
+  static constexpr int kSemExports = 2;
   /// An output fusion's epilogue (FusedKernel.cpp finds it, Epilogue.cpp
   /// emits it): the elementwise ops the contraction `result`'s kernel
   /// applies to its result tiles in VMEM, and the values of the

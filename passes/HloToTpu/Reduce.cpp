@@ -258,17 +258,32 @@ void streamBlocks(Lowering &l, Lowering::OperandStream &s, int64_t blocks,
     for (const Lowering::RowStream &r : s.rows)
       l.fetchRows(r, firstRow, l.mul(l.rem(blk, 2), r.slotBytes), tileRows);
   };
-  // Values read by position learn the block's first tile row.
+  // Values read by position learn the block's first tile row. The
+  // exports' slot is free once its write-back of two blocks before has
+  // left (both slots start free); the block goes back as it came.
+  int64_t exports = s.exports.size();
   auto run = [&](Value blk) {
     if (!s.positional.empty() || !s.rowwise.empty())
       s.blockRow = l.div(srcOff(blk), srcStride ? srcStride : s.rowBytes);
+    if (exports)
+      l.wait(Lowering::kSemExports, exports);
     body(slot(blk), blk);
+    for (const Lowering::OperandStream::Export &e : s.exports)
+      l.dma(e.buf.arena, l.add(scaled(slot(blk), e.elemBytes), e.buf.offset),
+            e.mem, scaled(srcOff(blk), e.elemBytes), chunks,
+            scaledBytes(chunkBytes, e.elemBytes),
+            scaledBytes(dstStride, e.elemBytes),
+            scaledBytes(srcStride, e.elemBytes), Lowering::kSemExports);
   };
+  if (exports)
+    tpu::SemSignalOp::create(l.b, l.loc, Lowering::kSemExports, 2 * exports);
   int64_t n = s.sources.size() + s.rows.size();
   l.pipeline(blocks, fetch, [&](Value blk) {
     l.wait(0, n); // block blk (completions are consumed in issue order)
     run(blk);
   });
+  if (exports)
+    l.wait(Lowering::kSemExports, 2 * exports);
 }
 
 /// Byte offset in a rank >= 2 result of its element (`row`, `col`), where

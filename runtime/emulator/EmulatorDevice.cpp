@@ -93,13 +93,19 @@ public:
   };
   void add(const InFlightDma &d) {
     for (const Range &r : d.touched)
-      forPages(r, [&](List &list) {
-        list.entries.push_back({d.serial, r, d.pc, d.sem, true});
-      });
+      for (uint64_t page = r.begin / kPageBytes; page * kPageBytes < r.end;
+           ++page)
+        pages_[key(r.space, page, r.written)].entries.push_back(
+            {d.serial, r, d.pc, d.sem, true});
   }
   void remove(const InFlightDma &d) {
     for (const Range &r : d.touched)
-      forPages(r, [&](List &list) {
+      for (uint64_t page = r.begin / kPageBytes; page * kPageBytes < r.end;
+           ++page) {
+        auto pageIt = pages_.find(key(r.space, page, r.written));
+        if (pageIt == pages_.end())
+          continue;
+        List &list = pageIt->second;
         // Entries are in issue order: the DMA's are found by serial.
         auto it = std::lower_bound(
             list.entries.begin(), list.entries.end(), d.serial,
@@ -110,9 +116,13 @@ public:
             ++list.dead;
             break;
           }
-        if (2 * list.dead >= list.entries.size())
-          compact(list);
-      });
+        if (2 * list.dead < list.entries.size())
+          continue;
+        compact(list);
+        // The map holds only the pages of DMAs in flight.
+        if (list.entries.empty())
+          pages_.erase(pageIt);
+      }
   }
   /// The earliest-issued DMA in flight with a range in `space` overlapping
   /// [b, e) that it reads (`readers`) or writes (`writers`).
@@ -150,11 +160,6 @@ private:
   static uint64_t key(exe::MemorySpace space, uint64_t page, bool written) {
     return (page << 3) | (static_cast<uint64_t>(space) << 1) |
            (written ? 1 : 0);
-  }
-  template <typename Fn> void forPages(const Range &r, Fn fn) {
-    for (uint64_t page = r.begin / kPageBytes; page * kPageBytes < r.end;
-         ++page)
-      fn(pages_[key(r.space, page, r.written)]);
   }
   absl::flat_hash_map<uint64_t, List> pages_;
 };
