@@ -11,7 +11,9 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
 
@@ -1122,6 +1124,59 @@ struct FoldTransposeIntoDot : public OpRewritePattern<DotGeneralOp> {
 void DotGeneralOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                                MLIRContext *context) {
   patterns.add<FoldTransposeIntoDot>(context);
+}
+
+namespace {
+/// `x > c` for a constant bound `c` (a constant, or a broadcast of one)
+/// where `maximum(x, c)` is computed before it: `maximum(x, c) > c`, equal
+/// for every x and c (both false when either is NaN, and for x = c).
+/// Likewise `c < x`, and `x < c` (`c > x`) with `minimum(x, c)`. JAX's relu
+/// gradient compares the pre-activation with 0 beside relu's own maximum;
+/// comparing the activation instead leaves the maximum the pre-activation's
+/// only reader, so a training step does not keep both (the dot that
+/// computes them writes the activation alone). Floats with IEEE compares
+/// only (a TOTALORDER compare orders NaNs the maximum does not keep).
+struct CompareClampedOperand : OpRewritePattern<CompareOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(CompareOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<FloatType>(getElementTypeOrSelf(op.getLhs().getType())) ||
+        (op.getCompareType() &&
+         *op.getCompareType() != ComparisonType::FLOAT))
+      return failure();
+    ComparisonDirection dir = op.getComparisonDirection();
+    if (dir != ComparisonDirection::GT && dir != ComparisonDirection::LT)
+      return failure();
+    auto isConstant = [](Value v) {
+      if (auto bcast = v.getDefiningOp<BroadcastInDimOp>())
+        v = bcast.getOperand();
+      return matchPattern(v, m_Constant());
+    };
+    for (unsigned side : {0u, 1u}) {
+      Value x = op->getOperand(side), c = op->getOperand(1 - side);
+      if (!isConstant(c) || isConstant(x))
+        continue;
+      // x above c (x > c, c < x) reads maximum(x, c); x below c, minimum.
+      bool above = (dir == ComparisonDirection::GT) == (side == 0);
+      for (Operation *user : x.getUsers()) {
+        bool clamps = above ? isa<MaximumOp>(user) : isa<MinimumOp>(user);
+        if (!clamps || user->getBlock() != op->getBlock() ||
+            !user->isBeforeInBlock(op) ||
+            !llvm::is_contained(user->getOperands(), c))
+          continue;
+        rewriter.modifyOpInPlace(
+            op, [&] { op->setOperand(side, user->getResult(0)); });
+        return success();
+      }
+    }
+    return failure();
+  }
+};
+} // namespace
+
+void CompareOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                            MLIRContext *context) {
+  patterns.add<CompareClampedOperand>(context);
 }
 
 namespace {

@@ -225,6 +225,7 @@ def Hlo_CompareOp : Hlo_Op<"compare", [Pure, Elementwise,
     custom<RhsAndCompareType>($rhs, $compare_type) attr-dict
     `:` functional-type(operands, results)
   }];
+  let hasCanonicalizer = 1;
 }
 
 def Hlo_SelectOp : Hlo_Op<"select", [Pure, InferTypeOpAdaptor]> {

@@ -222,3 +222,64 @@ func.func @pad_stays(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x8xf32>, %w6: tens
   %5 = hlo.convolution %p5, %w, dim_labels = <"b01f_01io->b01f"> {lhs_dilation = array<i64: 2, 2>} : (tensor<1x10x10x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x17x17x8xf32>
   return %0, %1, %2, %3, %4, %5 : tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>, tensor<1x6x6x8xf32>, tensor<1x13x13x8xf32>, tensor<1x5x5x8xf32>, tensor<1x17x17x8xf32>
 }
+
+// -----
+
+// The relu gradient's mask reads the activation, not the pre-activation:
+// for a constant bound c (a splat, or a broadcast of a scalar constant,
+// which folds to one),
+// x > c is maximum(x, c) > c (c < x too), and x < c is minimum(x, c) < c
+// (c > x too).
+// CHECK-LABEL: func.func @compare_clamped
+// CHECK-SAME: (%[[X:.+]]: tensor<4x8xf32>)
+// CHECK-DAG: %[[C:.+]] = hlo.constant dense<0.000000e+00> : tensor<4x8xf32>
+// CHECK-DAG: %[[B:.+]] = hlo.constant dense<1.000000e+00> : tensor<4x8xf32>
+// CHECK-DAG: %[[MAX:.+]] = hlo.maximum %[[X]], %[[C]]
+// CHECK-DAG: %[[MIN:.+]] = hlo.minimum %[[X]], %[[B]]
+// CHECK-DAG: hlo.compare GT, %[[MAX]], %[[C]]
+// CHECK-DAG: hlo.compare LT, %[[C]], %[[MAX]]
+// CHECK-DAG: hlo.compare LT, %[[MIN]], %[[B]]
+// CHECK-DAG: hlo.compare GT, %[[B]], %[[MIN]]
+func.func @compare_clamped(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>) {
+  %c = hlo.constant dense<0.0> : tensor<4x8xf32>
+  %one = hlo.constant dense<1.0> : tensor<f32>
+  %b = hlo.broadcast_in_dim %one, dims = [] : (tensor<f32>) -> tensor<4x8xf32>
+  %max = hlo.maximum %x, %c : tensor<4x8xf32>
+  %min = hlo.minimum %b, %x : tensor<4x8xf32>
+  %0 = hlo.compare GT, %x, %c : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
+  %1 = hlo.compare LT, %c, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
+  %2 = hlo.compare LT, %x, %b : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
+  %3 = hlo.compare GT, %b, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
+  return %max, %min, %0, %1, %2, %3 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>
+}
+
+// -----
+
+// Not rewritten: GE (x >= 0 is not maximum(x, 0) >= 0), a TOTALORDER
+// compare, integers, a bound that is not a constant, a maximum after the
+// compare, the maximum's bound against x < c (nothing to gain).
+// CHECK-LABEL: func.func @compare_not_clamped
+// CHECK-SAME: (%[[X:.+]]: tensor<4xf32>, %[[D:.+]]: tensor<4xf32>, %[[I:.+]]: tensor<4xi32>)
+// CHECK-DAG: %[[C:.+]] = hlo.constant dense<0.000000e+00> : tensor<4xf32>
+// CHECK-DAG: %[[K:.+]] = hlo.constant dense<0> : tensor<4xi32>
+// CHECK: hlo.compare GE, %[[X]], %[[C]]
+// CHECK: hlo.compare GT, %[[X]], %[[C]], TOTALORDER
+// CHECK: hlo.compare GT, %[[I]], %[[K]]
+// CHECK: hlo.compare GT, %[[X]], %[[D]]
+// CHECK: hlo.compare LT, %[[X]], %[[C]]
+// CHECK: hlo.compare LT, %[[X]], %[[C]]
+func.func @compare_not_clamped(%x: tensor<4xf32>, %d: tensor<4xf32>, %i: tensor<4xi32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>) {
+  %c = hlo.constant dense<0.0> : tensor<4xf32>
+  %k = hlo.constant dense<0> : tensor<4xi32>
+  %max = hlo.maximum %x, %c : tensor<4xf32>
+  %maxd = hlo.maximum %x, %d : tensor<4xf32>
+  %imax = hlo.maximum %i, %k : tensor<4xi32>
+  %0 = hlo.compare GE, %x, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %1 = hlo.compare GT, %x, %c, TOTALORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %2 = hlo.compare GT, %i, %k : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+  %3 = hlo.compare GT, %x, %d : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %4 = hlo.compare LT, %x, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %5 = hlo.compare LT, %x, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %min = hlo.minimum %x, %c : tensor<4xf32>
+  return %max, %maxd, %imax, %0, %1, %2, %3, %4, %5, %min : tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>
+}
