@@ -107,6 +107,8 @@ private:
             (p / rowSplit / blocks) % parts, p / rowSplit / blocks / parts};
   }
   EpiloguePiece pieceAt(const Job &job, int64_t p);
+  /// The byte offset in group g's C panels (slot `cslot`) of `piece`.
+  Value panelOffset(const EpiloguePiece &piece, Value cslot, int64_t g);
   void fetchEpilogue(const Job &job);
   void writePiece(const Job &job, Value cslot, int64_t p);
   void splitTiles(const VBuf &stage, Value src, int64_t srcTile,
@@ -212,6 +214,10 @@ LogicalResult DotKernel::plan() {
 
   if (failed(EpilogueKernel::take(l, op.getResult(), ep)))
     return failure();
+  // C's panels are kept by job until their pieces are written (the C
+  // write-back needs that anyway): an f32 root is written from them.
+  if (ep)
+    ep->placeRootInPanels();
   if (failed(chooseBlocking()))
     return failure();
   // The epilogue's roots in one slot leave room for a wider C block; they
@@ -558,9 +564,20 @@ void DotKernel::fetchEpilogue(const Job &job) {
     ep->fetch(pieceAt(job, p), kSemEpilogue);
 }
 
+Value DotKernel::panelOffset(const EpiloguePiece &piece, Value cslot,
+                             int64_t g) {
+  int64_t first = g * panelTiles * blocks;
+  return l.add(l.mul(cslot, cSlot),
+               l.mul(l.sub(piece.stageTile, l.c(first)), kF32Tile));
+}
+
 void DotKernel::writePiece(const Job &job, Value cslot, int64_t p) {
-  if (ep)
-    return ep->write(pieceAt(job, p), epSlots == 1 ? l.c(0) : cslot, kSemOut);
+  if (ep) {
+    EpiloguePiece piece = pieceAt(job, p);
+    int64_t g = pieceIndex(p).g;
+    return ep->write(piece, epSlots == 1 ? l.c(0) : cslot, kSemOut, cp[g],
+                     panelOffset(piece, cslot, g));
+  }
   auto [r, j, q, g] = pieceIndex(p);
   const VBuf &src = outBf16 ? cOut[g] : cp[g];
   int64_t srcSlot = outBf16 ? cOutSlot : cSlot;
@@ -810,10 +827,7 @@ LogicalResult DotKernel::finishJob(Value j, const Job &job) {
   for (int64_t p = 0; p < pieces; ++p) {
     int64_t g = pieceIndex(p).g;
     EpiloguePiece piece = pieceAt(job, p);
-    int64_t first = g * panelTiles * blocks;
-    Value panelOff = l.add(l.mul(cslot, cSlot),
-                           l.mul(l.sub(piece.stageTile, l.c(first)), kF32Tile));
-    if (failed(ep->apply(piece, cp[g], panelOff,
+    if (failed(ep->apply(piece, cp[g], panelOffset(piece, cslot, g),
                          epSlots == 1 ? l.c(0) : cslot)))
       return failure();
   }

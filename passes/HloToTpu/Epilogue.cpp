@@ -113,12 +113,24 @@ LogicalResult EpilogueKernel::take(Lowering &l, Value result,
   return success();
 }
 
+void EpilogueKernel::placeRootInPanels() {
+  constexpr int64_t kF32Tile = kSublanes * kLanes * 4;
+  for (auto [i, a] : llvm::enumerate(roots))
+    if (a.value == ops.result && a.tileBytes == kF32Tile)
+      inPanels = i;
+  for (auto [i, a] : llvm::enumerate(roots))
+    if (inPanels < 0 && a.tileBytes == kF32Tile &&
+        cast<RankedTensorType>(a.value.getType()).getElementType().isF32())
+      inPanels = i;
+}
+
 int64_t EpilogueKernel::vmemBytes(int64_t tiles, int64_t slots) const {
   int64_t bytes = residentBytes;
   for (const Array &a : inputs)
     bytes += pages(tiles * a.tileBytes);
-  for (const Array &a : roots)
-    bytes += pages(slots * tiles * a.tileBytes);
+  for (auto [i, a] : llvm::enumerate(roots))
+    if (static_cast<int64_t>(i) != inPanels)
+      bytes += pages(slots * tiles * a.tileBytes);
   return bytes;
 }
 
@@ -134,11 +146,12 @@ LogicalResult EpilogueKernel::begin(int64_t panelTiles, int64_t slots) {
     a.mem = *mem;
     a.buf = l.vmem(elemOf(a.value), tiles * a.tileBytes);
   }
-  for (Array &a : roots) {
+  for (auto [i, a] : llvm::enumerate(roots)) {
     auto type = cast<RankedTensorType>(a.value.getType());
     a.mem = l.allocHbm(type, a.value.getLoc());
     l.hbm[a.value] = a.mem;
-    a.buf = l.vmem(elemOf(a.value), slots * tiles * a.tileBytes);
+    if (static_cast<int64_t>(i) != inPanels)
+      a.buf = l.vmem(elemOf(a.value), slots * tiles * a.tileBytes);
   }
   auto perCol = l.loadEpilogueSources(ops, hoisted);
   if (failed(perCol))
@@ -171,29 +184,42 @@ LogicalResult EpilogueKernel::apply(const EpiloguePiece &p,
     llvm::DenseMap<Value, Value> memo = base;
     // The contraction's result as the interpreter has it: a bf16 result
     // is the f32 accumulation rounded once.
-    Value x = l.vload(panels, l.add(panelOff, l.mul(t, kF32Tile)));
+    Value tileOff = l.add(panelOff, l.mul(t, kF32Tile));
+    Value x = l.vload(panels, tileOff);
     memo[ops.result] = resultBf16 ? l.roundToBf16(x) : x;
     Value stage = l.add(p.stageTile, t);
+    SmallVector<Value> values;
     for (const Array &a : roots) {
       FailureOr<Value> r = l.emitTile(a.value, stage, ins, memo);
       if (failed(r)) {
         status = failure();
         return;
       }
-      l.vstore(*r, a.buf,
-               l.mul(l.add(l.mul(slot, tiles), stage), a.tileBytes));
+      values.push_back(*r);
     }
+    // The root in the panels overwrites its tile once every root has read it.
+    for (auto [i, a] : llvm::enumerate(roots))
+      if (static_cast<int64_t>(i) == inPanels)
+        l.vstore(values[i], panels, tileOff);
+      else
+        l.vstore(values[i], a.buf,
+                 l.mul(l.add(l.mul(slot, tiles), stage), a.tileBytes));
   });
   return status;
 }
 
-void EpilogueKernel::write(const EpiloguePiece &p, Value slot, int sem) {
-  for (const Array &a : roots)
-    l.dma(a.buf.arena,
-          l.add(l.mul(l.add(l.mul(slot, tiles), p.stageTile), a.tileBytes),
-                a.buf.offset),
-          a.mem, l.mul(p.outTile, a.tileBytes), p.tiles, a.tileBytes,
-          a.tileBytes, p.stride * a.tileBytes, sem);
+void EpilogueKernel::write(const EpiloguePiece &p, Value slot, int sem,
+                           const VBuf &panels, Value panelOff) {
+  for (auto [i, a] : llvm::enumerate(roots)) {
+    bool fromPanels = static_cast<int64_t>(i) == inPanels;
+    const VBuf &src = fromPanels ? panels : a.buf;
+    Value srcOff =
+        fromPanels ? panelOff
+                   : l.mul(l.add(l.mul(slot, tiles), p.stageTile), a.tileBytes);
+    l.dma(src.arena, l.add(srcOff, src.offset), a.mem,
+          l.mul(p.outTile, a.tileBytes), p.tiles, a.tileBytes, a.tileBytes,
+          p.stride * a.tileBytes, sem);
+  }
 }
 
 } // namespace tpuc::hlotpu

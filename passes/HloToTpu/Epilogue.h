@@ -49,6 +49,14 @@ public:
   static LogicalResult take(Lowering &l, Value result,
                             std::optional<EpilogueKernel> &ep);
 
+  /// Lets one f32 root live in the contraction's f32 panels: apply()
+  /// stores it over the panel tile it was computed from (after every root
+  /// of the tile is computed) and write() sends it from there, so it takes
+  /// no staging and waits for no slot of its own. The contraction's result
+  /// when it is a root (it is in the panels already), else the first f32
+  /// root. The kernel must keep a job's panels until its writes are done
+  /// and pass them to write().
+  void placeRootInPanels();
   /// VMEM for `tiles` panel tiles with the roots in `slots` slots: the
   /// inputs' and roots' staging and the resident sources.
   int64_t vmemBytes(int64_t tiles, int64_t slots) const;
@@ -65,8 +73,12 @@ public:
   LogicalResult apply(const EpiloguePiece &p, const VBuf &panels,
                       Value panelOff, Value slot);
   /// Writes the piece's roots from slot `slot` (one DMA each on `sem`);
-  /// `writes()` DMAs per piece.
-  void write(const EpiloguePiece &p, Value slot, int sem);
+  /// `writes()` DMAs per piece. A root placed in the panels goes from
+  /// `panels` at `panelOff` (as apply() had them).
+  void write(const EpiloguePiece &p, Value slot, int sem,
+             const VBuf &panels = VBuf(), Value panelOff = Value());
+  /// Whether a root lives in the panels (placeRootInPanels).
+  bool hasRootInPanels() const { return inPanels >= 0; }
   int64_t writes() const { return roots.size(); }
 
 private:
@@ -83,6 +95,7 @@ private:
   Lowering::EpilogueOps ops;
   SmallVector<Array> inputs, roots;
   int64_t residentBytes = 0, tiles = 0;
+  int64_t inPanels = -1; // the index of the root in the panels
   llvm::DenseMap<Value, Value> hoisted;
   std::function<void(llvm::DenseMap<Value, Value> &, Value)> perColumn;
 };

@@ -76,3 +76,35 @@ func.func @main(%x: tensor<24x200xf32>, %w: tensor<200x136xf32>,
   }
   return %0#0, %0#1 : tensor<24x136xf32>, tensor<24x136xf32>
 }
+
+// -----
+
+// One f32 root (bias + relu) lives in the f32 C panels: each tile is
+// loaded from its panel, and its root stored back over it and written to
+// HBM from there; the kernel stages no root of its own.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[OUT:.+]] = tpu.alloc {{.*}}memref<16x256xf32, {{.*}}hbm
+// CHECK: tpu.mxu_matmul {{.+}} -> %{{.+}}[%c[[P0:[0-9]+]]{{(_[0-9]+)?}}] mxu = 0 rows = 16 accumulate
+// CHECK: tpu.mxu_matmul {{.+}} -> %{{.+}}[%c[[P1:[0-9]+]]{{(_[0-9]+)?}}] mxu = 1 rows = 16 accumulate
+// CHECK: tpu.loop
+// CHECK: arith.addi %{{.+}}, %c[[P0]]{{(_[0-9]+)?}} : index
+// CHECK: tpu.vmax
+// CHECK: %[[AT:.+]] = arith.addi %{{.+}}, %c[[P0]]{{(_[0-9]+)?}} : index
+// CHECK: tpu.vstore %{{.+}}, %{{.+}}[%[[AT]]] {{.*}}f32
+// CHECK: tpu.loop
+// CHECK: tpu.dma %{{.+}}[%c[[P0]]{{(_[0-9]+)?}}] -> %[[OUT]]
+// CHECK: tpu.dma %{{.+}}[%c[[P1]]{{(_[0-9]+)?}}] -> %[[OUT]]
+func.func @main(%x: tensor<16x384xbf16>, %w: tensor<384x256xbf16>,
+                %b: tensor<256xf32>) -> tensor<16x256xf32> {
+  %0 = hlo.fusion output(%x, %w, %b) : (tensor<16x384xbf16>, tensor<384x256xbf16>, tensor<256xf32>) -> tensor<16x256xf32> {
+  ^bb0(%a0: tensor<16x384xbf16>, %a1: tensor<384x256xbf16>, %a2: tensor<256xf32>):
+    %zero = hlo.constant dense<0.0> : tensor<16x256xf32>
+    %d = hlo.dot_general %a0, %a1, dims = <lhs_contracting = [1], rhs_contracting = [0]>
+        : (tensor<16x384xbf16>, tensor<384x256xbf16>) -> tensor<16x256xf32>
+    %bb = hlo.broadcast_in_dim %a2, dims = [1] : (tensor<256xf32>) -> tensor<16x256xf32>
+    %s = hlo.add %d, %bb : tensor<16x256xf32>
+    %r = hlo.maximum %s, %zero : tensor<16x256xf32>
+    hlo.return %r : tensor<16x256xf32>
+  }
+  return %0 : tensor<16x256xf32>
+}
