@@ -219,6 +219,11 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
           return x.divide(a, c, isUnsigned, /*remainder=*/true);
         });
       })
+      .Case([&](hlo::PowerOp) {
+        return binary([&](WordPair a, WordPair c) {
+          return x.power(a, c, isUnsigned);
+        });
+      })
       .Case([&](hlo::MaximumOp) {
         return binary([&](WordPair a, WordPair c) {
           return x.minOrMax(a, c, true, isUnsigned);

@@ -29,10 +29,10 @@ func.func @pairs(%s: tensor<2xui64>, %x: tensor<3xf32>) -> (tensor<2xui64>, tens
 
 // An op without a word form is an error naming it (here after the
 // operands were joined back to 64 bits).
-func.func @power(%a: tensor<4xi64>, %b: tensor<4xi64>) -> tensor<4xi64> {
-  // expected-error @+1 {{tpuc does not emulate 64-bit integer 'hlo.power' on 'tensor<4xi64>' (tpuc-expand-x64 has no word form for it; docs/integers.md)}}
-  %0 = hlo.power %a, %b : tensor<4xi64>
-  return %0 : tensor<4xi64>
+func.func @conv(%a: tensor<1x8x2xi64>, %b: tensor<3x2x4xi64>) -> tensor<1x6x4xi64> {
+  // expected-error @+1 {{tpuc does not emulate 64-bit integer 'hlo.convolution' on 'tensor<1x8x2xi64>' (tpuc-expand-x64 has no word form for it; docs/integers.md)}}
+  %0 = hlo.convolution %a, %b, dim_labels = <"b0f_0io->b0f"> : (tensor<1x8x2xi64>, tensor<3x2x4xi64>) -> tensor<1x6x4xi64>
+  return %0 : tensor<1x6x4xi64>
 }
 
 // -----
