@@ -10,8 +10,8 @@
 // hlo.bitcast_convert; bitcast_convert round trips are then removed, so the
 // 64-bit type disappears where only bitcasts met it. What is left on a
 // 64-bit integer (an op without a word form) is an error naming it.
-// The Expander is declared in X64Expander.h; its converts, reduces and
-// sorts are in X64Forms.cpp. See Passes.td and docs/integers.md.
+// The Expander is declared in X64Expander.h; its converts, reduces, dots
+// and sorts are in X64Forms.cpp. See Passes.td and docs/integers.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -383,6 +383,7 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
             return success();
           })
       .Case([&](hlo::ReduceOp r) { return expandReduce(r); })
+      .Case([&](hlo::DotGeneralOp d) { return expandDot(d, handled); })
       .Case([&](hlo::WhileOp w) {
         for (OpOperand &operand : w->getOpOperands())
           if (isX64(operand.get().getType()))

@@ -1,8 +1,9 @@
-//===- X64Forms.cpp - 64-bit converts, reduces and sorts ------------------===//
+//===- X64Forms.cpp - 64-bit converts, reduces, dots and sorts ------------===//
 //
 // The Expander's forms of the ops that need more than X64Builder's
 // elementwise word forms: converts between 64-bit integers and the other
-// types, reduces (add, max, min, bitwise) and sorts with 64-bit operands.
+// types, reduces (add, max, min, bitwise), dot_generals and sorts with
+// 64-bit operands.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,6 +83,110 @@ Value Expander::reduce32(Value x, int32_t init, ArrayRef<int64_t> dims,
   return reduce.getResult(0);
 }
 
+/// The sum of `in` over `dims` (`count` elements per result): the low
+/// words in 16-bit halves, whose sums cannot overflow 32 bits for up to
+/// 65536 elements, and the high words, each an s32 add-reduce, recombined
+/// with carries.
+FailureOr<WordPair> Expander::sum(Operation *op, WordPair in,
+                                  ArrayRef<int64_t> dims, int64_t count) {
+  if (count > 65536)
+    return op->emitError() << "tpuc emulates a 64-bit integer sum of at "
+                              "most 65536 elements per result, not "
+                           << count;
+  X64Builder x(b, op->getLoc());
+  Location loc = op->getLoc();
+  StringRef kind = hlo::AddOp::getOperationName();
+  auto c16 = x.splatLike(in.lo, 16);
+  Value low = reduce32(
+      hlo::AndOp::create(b, loc, in.lo, x.splatLike(in.lo, 0xffff)), 0, dims,
+      kind);
+  Value mid = reduce32(hlo::ShiftRightLogicalOp::create(b, loc, in.lo, c16), 0,
+                       dims, kind);
+  Value high = reduce32(in.hi, 0, dims, kind);
+  auto m16 = x.splatLike(mid, 16);
+  WordPair total =
+      x.add(x.extend(low, false),
+            {hlo::ShiftLeftOp::create(b, loc, mid, m16),
+             hlo::ShiftRightLogicalOp::create(b, loc, mid, m16)});
+  total.hi = hlo::AddOp::create(b, loc, total.hi, high);
+  return total;
+}
+
+/// A dot_general of 64-bit operands: both broadcast (per word) to the
+/// product space [batch, lhs free, rhs free, contracting], multiplied
+/// (the word form) and summed over the contracting dimensions.
+LogicalResult Expander::expandDot(hlo::DotGeneralOp op, bool &handled) {
+  Value lhs = op.getLhs(), rhs = op.getRhs();
+  if (!isX64(lhs.getType()) || !isX64(rhs.getType()) ||
+      !isX64(op.getType())) {
+    handled = false;
+    return success();
+  }
+  hlo::DotDimensionNumbersAttr dn = op.getDotDimensionNumbers();
+  Location loc = op.getLoc();
+  // Each operand's dimensions in product order: batch, free, contracting.
+  auto order = [](RankedTensorType type, ArrayRef<int64_t> batch,
+                  ArrayRef<int64_t> contracting) {
+    SmallVector<int64_t> perm(batch);
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (!llvm::is_contained(batch, d) && !llvm::is_contained(contracting, d))
+        perm.push_back(d);
+    perm.append(contracting.begin(), contracting.end());
+    return perm;
+  };
+  RankedTensorType lt = tensorType(lhs), rt = tensorType(rhs);
+  SmallVector<int64_t> lp = order(lt, dn.getLhsBatch(), dn.getLhsContracting());
+  SmallVector<int64_t> rp = order(rt, dn.getRhsBatch(), dn.getRhsContracting());
+  int64_t nb = dn.getLhsBatch().size(), nk = dn.getLhsContracting().size();
+  int64_t nm = lt.getRank() - nb - nk, nn = rt.getRank() - nb - nk;
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < nb + nm; ++i)
+    shape.push_back(lt.getDimSize(lp[i]));
+  for (int64_t i = nb; i < nb + nn; ++i)
+    shape.push_back(rt.getDimSize(rp[i]));
+  int64_t count = 1;
+  for (int64_t i = nb + nm; i < nb + nm + nk; ++i) {
+    shape.push_back(lt.getDimSize(lp[i]));
+    count *= lt.getDimSize(lp[i]);
+  }
+  auto product = RankedTensorType::get(shape, b.getI32Type());
+  // Where each operand dimension (in product order) goes.
+  SmallVector<int64_t> ld, rd, contracted;
+  for (int64_t i = 0; i < nb; ++i) {
+    ld.push_back(i);
+    rd.push_back(i);
+  }
+  for (int64_t i = 0; i < nm; ++i)
+    ld.push_back(nb + i);
+  for (int64_t i = 0; i < nn; ++i)
+    rd.push_back(nb + nm + i);
+  for (int64_t i = 0; i < nk; ++i) {
+    ld.push_back(nb + nm + nn + i);
+    rd.push_back(nb + nm + nn + i);
+    contracted.push_back(nb + nm + nn + i);
+  }
+  auto spread = [&](Value word, ArrayRef<int64_t> perm,
+                    ArrayRef<int64_t> to) -> Value {
+    if (!llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+      word = hlo::TransposeOp::create(b, loc, word,
+                                      b.getDenseI64ArrayAttr(perm));
+    return hlo::BroadcastInDimOp::create(b, loc, product, word, to);
+  };
+  WordPair l = get(lhs), r = get(rhs);
+  X64Builder x(b, loc);
+  WordPair p = x.multiply({spread(l.lo, lp, ld), spread(l.hi, lp, ld)},
+                          {spread(r.lo, rp, rd), spread(r.hi, rp, rd)});
+  if (contracted.empty()) {
+    map(op.getResult(), p);
+    return success();
+  }
+  FailureOr<WordPair> total = sum(op, p, contracted, count);
+  if (failed(total))
+    return failure();
+  map(op.getResult(), *total);
+  return success();
+}
+
 /// A reduce of one 64-bit input whose body is one add, maximum, minimum,
 /// and, or or xor of its arguments.
 LogicalResult Expander::expandReduce(hlo::ReduceOp op) {
@@ -137,26 +242,10 @@ LogicalResult Expander::expandReduce(hlo::ReduceOp op) {
     r = {createBinary(b, op.getLoc(), kind, words.lo, i.lo),
          createBinary(b, op.getLoc(), kind, words.hi, i.hi)};
   } else if (isa<hlo::AddOp>(combine)) {
-    // The low word in 16-bit halves, whose sums cannot overflow 32 bits.
-    if (count > 65536)
-      return op.emitError() << "tpuc emulates a 64-bit integer add-reduce "
-                               "of at most 65536 elements per result, not "
-                            << count;
-    auto c16 = x.splatLike(in.lo, 16);
-    Value low = reduce32(
-        hlo::AndOp::create(b, op.getLoc(), in.lo, x.splatLike(in.lo, 0xffff)),
-        0, dims, kind);
-    Value mid =
-        reduce32(hlo::ShiftRightLogicalOp::create(b, op.getLoc(), in.lo, c16),
-                 0, dims, kind);
-    Value high = reduce32(in.hi, 0, dims, kind);
-    auto m16 = x.splatLike(mid, 16);
-    WordPair sum =
-        x.add(x.extend(low, false),
-              {hlo::ShiftLeftOp::create(b, op.getLoc(), mid, m16),
-               hlo::ShiftRightLogicalOp::create(b, op.getLoc(), mid, m16)});
-    sum.hi = hlo::AddOp::create(b, op.getLoc(), sum.hi, high);
-    r = x.add(sum, initOf(init));
+    FailureOr<WordPair> total = sum(op, in, dims, count);
+    if (failed(total))
+      return failure();
+    r = x.add(*total, initOf(init));
   } else {
     // Max (min) of the high words, then of the low words of the elements
     // with that high word; unsigned words compare with the sign flipped.

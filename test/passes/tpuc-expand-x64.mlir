@@ -37,6 +37,15 @@ func.func @conv(%a: tensor<1x8x2xi64>, %b: tensor<3x2x4xi64>) -> tensor<1x6x4xi6
 
 // -----
 
+// A 64-bit dot_general sums at most 65536 products per result.
+func.func @long_dot(%a: tensor<1x70000xi64>, %b: tensor<70000x1xi64>) -> tensor<1x1xi64> {
+  // expected-error @+1 {{tpuc emulates a 64-bit integer sum of at most 65536 elements per result, not 70000}}
+  %0 = hlo.dot_general %a, %b, dims = <lhs_contracting = [1], rhs_contracting = [0]> : (tensor<1x70000xi64>, tensor<70000x1xi64>) -> tensor<1x1xi64>
+  return %0 : tensor<1x1xi64>
+}
+
+// -----
+
 // A private function keeps its types (its callers pass them as they are).
 // CHECK-LABEL: func.func private @keep
 // CHECK-SAME: (%{{.+}}: tensor<2xui64>) -> tensor<2xui64>
