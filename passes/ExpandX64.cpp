@@ -10,8 +10,9 @@
 // hlo.bitcast_convert; bitcast_convert round trips are then removed, so the
 // 64-bit type disappears where only bitcasts met it. What is left on a
 // 64-bit integer (an op without a word form) is an error naming it.
-// The Expander is declared in X64Expander.h; its converts, reduces, dots
-// and sorts are in X64Forms.cpp. See Passes.td and docs/integers.md.
+// The Expander is declared in X64Expander.h; its converts, reduces, dots,
+// convolutions and sorts are in X64Forms.cpp. See Passes.td and
+// docs/integers.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -220,9 +221,8 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
         });
       })
       .Case([&](hlo::PowerOp) {
-        return binary([&](WordPair a, WordPair c) {
-          return x.power(a, c, isUnsigned);
-        });
+        return binary(
+            [&](WordPair a, WordPair c) { return x.power(a, c, isUnsigned); });
       })
       .Case([&](hlo::MaximumOp) {
         return binary([&](WordPair a, WordPair c) {
@@ -384,6 +384,7 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
           })
       .Case([&](hlo::ReduceOp r) { return expandReduce(r); })
       .Case([&](hlo::DotGeneralOp d) { return expandDot(d, handled); })
+      .Case([&](hlo::ConvolutionOp c) { return expandConvolution(c, handled); })
       .Case([&](hlo::WhileOp w) {
         for (OpOperand &operand : w->getOpOperands())
           if (isX64(operand.get().getType()))

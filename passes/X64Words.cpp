@@ -238,24 +238,24 @@ std::pair<WordPair, WordPair> X64Builder::divideUnsigned(WordPair n,
   ArrayRef<int64_t> shape = tensorType(n.lo).getShape();
   WordPair zero = constant(shape, 0);
   // State: n, d, q, r (n shifts its bits out into r, top first).
-  SmallVector<Value> out = loop(
-      64, {n.lo, n.hi, d.lo, d.hi, zero.lo, zero.hi, zero.lo, zero.hi},
-      [&](ValueRange arg) -> SmallVector<Value> {
-        WordPair bn{arg[0], arg[1]}, bd{arg[2], arg[3]}, q{arg[4], arg[5]},
-            r{arg[6], arg[7]};
-        Value top = splatLike(bn.hi, 31);
-        // r = 2r + n's top bit; r < d before, so 2r + 1 - d < d: one
-        // subtract, taken when the shifted r (with the bit it shifted
-        // out) reaches d.
-        Value carry = shrl(r.hi, top);
-        r = shiftLeftOne(r, shrl(bn.hi, top));
-        bn = shiftLeftOne(bn, splatLike(bn.hi, 0));
-        Value take = orOf(compare(D::NE, carry, 0),
-                          compare(D::GE, r, bd, /*isUnsigned=*/true));
-        r = select(take, subtract(r, bd), r);
-        q = shiftLeftOne(q, bit(take));
-        return {bn.lo, bn.hi, bd.lo, bd.hi, q.lo, q.hi, r.lo, r.hi};
-      });
+  SmallVector<Value> out =
+      loop(64, {n.lo, n.hi, d.lo, d.hi, zero.lo, zero.hi, zero.lo, zero.hi},
+           [&](ValueRange arg) -> SmallVector<Value> {
+             WordPair bn{arg[0], arg[1]}, bd{arg[2], arg[3]}, q{arg[4], arg[5]},
+                 r{arg[6], arg[7]};
+             Value top = splatLike(bn.hi, 31);
+             // r = 2r + n's top bit; r < d before, so 2r + 1 - d < d: one
+             // subtract, taken when the shifted r (with the bit it shifted
+             // out) reaches d.
+             Value carry = shrl(r.hi, top);
+             r = shiftLeftOne(r, shrl(bn.hi, top));
+             bn = shiftLeftOne(bn, splatLike(bn.hi, 0));
+             Value take = orOf(compare(D::NE, carry, 0),
+                               compare(D::GE, r, bd, /*isUnsigned=*/true));
+             r = select(take, subtract(r, bd), r);
+             q = shiftLeftOne(q, bit(take));
+             return {bn.lo, bn.hi, bd.lo, bd.hi, q.lo, q.hi, r.lo, r.hi};
+           });
   return {{out[4], out[5]}, {out[6], out[7]}};
 }
 
@@ -265,24 +265,23 @@ WordPair X64Builder::power(WordPair base, WordPair exponent, bool isUnsigned) {
   WordPair one = constant(shape, 1);
   // Square and multiply, one exponent bit per trip (low bit first), with
   // wrapping products; the exponent as unsigned.
-  SmallVector<Value> out = loop(
-      64, {one.lo, one.hi, base.lo, base.hi, exponent.lo, exponent.hi},
-      [&](ValueRange arg) -> SmallVector<Value> {
-        WordPair r{arg[0], arg[1]}, x{arg[2], arg[3]}, e{arg[4], arg[5]};
-        Value odd = compare(D::NE, andOf(e.lo, 1), 0);
-        r = select(odd, multiply(r, x), r);
-        x = multiply(x, x);
-        Value c1 = splatLike(e.lo, 1), c31 = splatLike(e.lo, 31);
-        e = {orOf(shrl(e.lo, c1), shl(e.hi, c31)), shrl(e.hi, c1)};
-        return {r.lo, r.hi, x.lo, x.hi, e.lo, e.hi};
-      });
+  SmallVector<Value> out =
+      loop(64, {one.lo, one.hi, base.lo, base.hi, exponent.lo, exponent.hi},
+           [&](ValueRange arg) -> SmallVector<Value> {
+             WordPair r{arg[0], arg[1]}, x{arg[2], arg[3]}, e{arg[4], arg[5]};
+             Value odd = compare(D::NE, andOf(e.lo, 1), 0);
+             r = select(odd, multiply(r, x), r);
+             x = multiply(x, x);
+             Value c1 = splatLike(e.lo, 1), c31 = splatLike(e.lo, 31);
+             e = {orOf(shrl(e.lo, c1), shl(e.hi, c31)), shrl(e.hi, c1)};
+             return {r.lo, r.hi, x.lo, x.hi, e.lo, e.hi};
+           });
   WordPair r{out[0], out[1]};
   if (isUnsigned)
     return r;
   // XLA (and the interpreter): a negative exponent gives 1 for a base of 1
   // and 0 for any other (-1 included).
-  Value baseOne =
-      andOf(compare(D::EQ, base.lo, 1), compare(D::EQ, base.hi, 0));
+  Value baseOne = andOf(compare(D::EQ, base.lo, 1), compare(D::EQ, base.hi, 0));
   WordPair small = select(baseOne, one, constant(shape, 0));
   return select(compare(D::LT, exponent.hi, 0), small, r);
 }

@@ -29,10 +29,19 @@ func.func @pairs(%s: tensor<2xui64>, %x: tensor<3xf32>) -> (tensor<2xui64>, tens
 
 // An op without a word form is an error naming it (here after the
 // operands were joined back to 64 bits).
-func.func @conv(%a: tensor<1x8x2xi64>, %b: tensor<3x2x4xi64>) -> tensor<1x6x4xi64> {
-  // expected-error @+1 {{tpuc does not emulate 64-bit integer 'hlo.convolution' on 'tensor<1x8x2xi64>' (tpuc-expand-x64 has no word form for it; docs/integers.md)}}
-  %0 = hlo.convolution %a, %b, dim_labels = <"b0f_0io->b0f"> : (tensor<1x8x2xi64>, tensor<3x2x4xi64>) -> tensor<1x6x4xi64>
-  return %0 : tensor<1x6x4xi64>
+func.func @mulhi(%a: tensor<4xi64>, %b: tensor<4xi64>) -> tensor<4xi64> {
+  // expected-error @+1 {{tpuc does not emulate 64-bit integer 'hlo.mulhi' on 'tensor<4xi64>' (tpuc-expand-x64 has no word form for it; docs/integers.md)}}
+  %0 = hlo.mulhi %a, %b : tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
+
+// -----
+
+// A grouped 64-bit convolution is an error of its own.
+func.func @grouped_conv(%a: tensor<1x3x8x8xi64>, %b: tensor<3x1x3x3xi64>) -> tensor<1x3x6x6xi64> {
+  // expected-error @+1 {{tpuc emulates a 64-bit integer convolution only with feature_group_count and batch_group_count 1}}
+  %0 = hlo.convolution %a, %b, dim_labels = <"bf01_oi01->bf01"> {feature_group_count = 3 : i64} : (tensor<1x3x8x8xi64>, tensor<3x1x3x3xi64>) -> tensor<1x3x6x6xi64>
+  return %0 : tensor<1x3x6x6xi64>
 }
 
 // -----
