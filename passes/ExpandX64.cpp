@@ -10,8 +10,9 @@
 // hlo.bitcast_convert; bitcast_convert round trips are then removed, so the
 // 64-bit type disappears where only bitcasts met it. What is left on a
 // 64-bit integer (an op without a word form) is an error naming it.
-// The Expander is declared in X64Expander.h; its converts, reduces and
-// sorts are in X64Forms.cpp. See Passes.td and docs/integers.md.
+// The Expander is declared in X64Expander.h; its converts, reduces, dots,
+// convolutions and sorts are in X64Forms.cpp. See Passes.td and
+// docs/integers.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -219,6 +220,10 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
           return x.divide(a, c, isUnsigned, /*remainder=*/true);
         });
       })
+      .Case([&](hlo::PowerOp) {
+        return binary(
+            [&](WordPair a, WordPair c) { return x.power(a, c, isUnsigned); });
+      })
       .Case([&](hlo::MaximumOp) {
         return binary([&](WordPair a, WordPair c) {
           return x.minOrMax(a, c, true, isUnsigned);
@@ -378,6 +383,8 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
             return success();
           })
       .Case([&](hlo::ReduceOp r) { return expandReduce(r); })
+      .Case([&](hlo::DotGeneralOp d) { return expandDot(d, handled); })
+      .Case([&](hlo::ConvolutionOp c) { return expandConvolution(c, handled); })
       .Case([&](hlo::WhileOp w) {
         for (OpOperand &operand : w->getOpOperands())
           if (isX64(operand.get().getType()))

@@ -1,8 +1,8 @@
 //===- X64Expander.h - The expansion of 64-bit integer ops ------*- C++ -*-===//
 //
 // The state of tpuc-expand-x64 (passes/ExpandX64.cpp): each 64-bit value's
-// words (X64Words.h) and the ops built so far. The converts, reduces and
-// sorts are expanded in X64Forms.cpp.
+// words (X64Words.h) and the ops built so far. The converts, reduces, dots,
+// convolutions and sorts are expanded in X64Forms.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,6 +99,13 @@ private:
   LogicalResult expandConvert(hlo::ConvertOp op);
   LogicalResult expandReduce(hlo::ReduceOp op);
   LogicalResult expandSort(hlo::SortOp op);
+  LogicalResult expandDot(hlo::DotGeneralOp op, bool &handled);
+  LogicalResult expandConvolution(hlo::ConvolutionOp op, bool &handled);
+  mlir::FailureOr<WordPair> dot(Operation *op, WordPair l, WordPair r,
+                                hlo::DotDimensionNumbersAttr dn);
+  Value transpose(Value word, ArrayRef<int64_t> perm);
+  mlir::FailureOr<WordPair> sum(Operation *op, WordPair in,
+                                ArrayRef<int64_t> dims, int64_t count);
   LogicalResult expandIn(Operation *root);
   Value reduce32(Value x, int32_t init, ArrayRef<int64_t> dims, StringRef kind);
 

@@ -211,40 +211,79 @@ WordPair X64Builder::shiftLeftOne(WordPair x, Value in) {
   return {orOf(shl(x.lo, one), in), orOf(shl(x.hi, one), shrl(x.lo, top))};
 }
 
+SmallVector<Value>
+X64Builder::loop(int32_t trips, ArrayRef<Value> init,
+                 llvm::function_ref<SmallVector<Value>(ValueRange)> step) {
+  using D = ComparisonDirection;
+  // State: the trip count, then `init`.
+  SmallVector<Value> state = {splat({}, 0)};
+  state.append(init.begin(), init.end());
+  SmallVector<Type> types(ValueRange(state).getTypes());
+  SmallVector<Location> locs(state.size(), loc);
+  auto loop = hlo::WhileOp::create(b, loc, types, state);
+  OpBuilder::InsertionGuard guard(b);
+  Block *cond = b.createBlock(&loop.getCond(), {}, types, locs);
+  hlo::ReturnOp::create(b, loc,
+                        compare(D::LT, cond->getArgument(0), splat({}, trips)));
+  Block *body = b.createBlock(&loop.getBody(), {}, types, locs);
+  SmallVector<Value> next = step(body->getArguments().drop_front());
+  next.insert(next.begin(), add(body->getArgument(0), splat({}, 1)));
+  hlo::ReturnOp::create(b, loc, next);
+  return SmallVector<Value>(loop.getResults().drop_front());
+}
+
 std::pair<WordPair, WordPair> X64Builder::divideUnsigned(WordPair n,
                                                          WordPair d) {
   using D = ComparisonDirection;
   ArrayRef<int64_t> shape = tensorType(n.lo).getShape();
   WordPair zero = constant(shape, 0);
-  // State: trip, n, d, q, r (n shifts its bits out into r, top first).
-  SmallVector<Value> init = {splat({}, 0), n.lo,    n.hi,    d.lo,   d.hi,
-                             zero.lo,      zero.hi, zero.lo, zero.hi};
-  SmallVector<Type> types(ValueRange(init).getTypes());
-  SmallVector<Location> locs(init.size(), loc);
-  auto loop = hlo::WhileOp::create(b, loc, types, init);
-  OpBuilder::InsertionGuard guard(b);
-  Block *cond = b.createBlock(&loop.getCond(), {}, types, locs);
-  hlo::ReturnOp::create(b, loc,
-                        compare(D::LT, cond->getArgument(0), splat({}, 64)));
-  Block *body = b.createBlock(&loop.getBody(), {}, types, locs);
-  auto arg = [&](unsigned i) -> Value { return body->getArgument(i); };
-  WordPair bn{arg(1), arg(2)}, bd{arg(3), arg(4)}, q{arg(5), arg(6)},
-      r{arg(7), arg(8)};
-  Value top = splatLike(bn.hi, 31);
-  // r = 2r + n's top bit; r < d before, so 2r + 1 - d < d: one subtract,
-  // taken when the shifted r (with the bit it shifted out) reaches d.
-  Value carry = shrl(r.hi, top);
-  r = shiftLeftOne(r, shrl(bn.hi, top));
-  bn = shiftLeftOne(bn, splatLike(bn.hi, 0));
-  Value take = orOf(compare(D::NE, carry, 0),
-                    compare(D::GE, r, bd, /*isUnsigned=*/true));
-  r = select(take, subtract(r, bd), r);
-  q = shiftLeftOne(q, bit(take));
-  hlo::ReturnOp::create(b, loc,
-                        ValueRange{add(arg(0), splat({}, 1)), bn.lo, bn.hi,
-                                   bd.lo, bd.hi, q.lo, q.hi, r.lo, r.hi});
-  return {{loop.getResult(5), loop.getResult(6)},
-          {loop.getResult(7), loop.getResult(8)}};
+  // State: n, d, q, r (n shifts its bits out into r, top first).
+  SmallVector<Value> out =
+      loop(64, {n.lo, n.hi, d.lo, d.hi, zero.lo, zero.hi, zero.lo, zero.hi},
+           [&](ValueRange arg) -> SmallVector<Value> {
+             WordPair bn{arg[0], arg[1]}, bd{arg[2], arg[3]}, q{arg[4], arg[5]},
+                 r{arg[6], arg[7]};
+             Value top = splatLike(bn.hi, 31);
+             // r = 2r + n's top bit; r < d before, so 2r + 1 - d < d: one
+             // subtract, taken when the shifted r (with the bit it shifted
+             // out) reaches d.
+             Value carry = shrl(r.hi, top);
+             r = shiftLeftOne(r, shrl(bn.hi, top));
+             bn = shiftLeftOne(bn, splatLike(bn.hi, 0));
+             Value take = orOf(compare(D::NE, carry, 0),
+                               compare(D::GE, r, bd, /*isUnsigned=*/true));
+             r = select(take, subtract(r, bd), r);
+             q = shiftLeftOne(q, bit(take));
+             return {bn.lo, bn.hi, bd.lo, bd.hi, q.lo, q.hi, r.lo, r.hi};
+           });
+  return {{out[4], out[5]}, {out[6], out[7]}};
+}
+
+WordPair X64Builder::power(WordPair base, WordPair exponent, bool isUnsigned) {
+  using D = ComparisonDirection;
+  ArrayRef<int64_t> shape = tensorType(base.lo).getShape();
+  WordPair one = constant(shape, 1);
+  // Square and multiply, one exponent bit per trip (low bit first), with
+  // wrapping products; the exponent as unsigned.
+  SmallVector<Value> out =
+      loop(64, {one.lo, one.hi, base.lo, base.hi, exponent.lo, exponent.hi},
+           [&](ValueRange arg) -> SmallVector<Value> {
+             WordPair r{arg[0], arg[1]}, x{arg[2], arg[3]}, e{arg[4], arg[5]};
+             Value odd = compare(D::NE, andOf(e.lo, 1), 0);
+             r = select(odd, multiply(r, x), r);
+             x = multiply(x, x);
+             Value c1 = splatLike(e.lo, 1), c31 = splatLike(e.lo, 31);
+             e = {orOf(shrl(e.lo, c1), shl(e.hi, c31)), shrl(e.hi, c1)};
+             return {r.lo, r.hi, x.lo, x.hi, e.lo, e.hi};
+           });
+  WordPair r{out[0], out[1]};
+  if (isUnsigned)
+    return r;
+  // XLA (and the interpreter): a negative exponent gives 1 for a base of 1
+  // and 0 for any other (-1 included).
+  Value baseOne = andOf(compare(D::EQ, base.lo, 1), compare(D::EQ, base.hi, 0));
+  WordPair small = select(baseOne, one, constant(shape, 0));
+  return select(compare(D::LT, exponent.hi, 0), small, r);
 }
 
 WordPair X64Builder::divide(WordPair n, WordPair d, bool isUnsigned,

@@ -62,6 +62,9 @@ public:
   /// (quotient, remainder) of unsigned n / d: restoring division, one bit
   /// per trip of a 64-trip hlo.while (d = 0 gives all ones and n, as XLA).
   std::pair<WordPair, WordPair> divideUnsigned(WordPair n, WordPair d);
+  /// XLA's integer power: square and multiply in a 64-trip hlo.while,
+  /// wrapping; a negative (signed) exponent gives 1 for a base of 1, else 0.
+  WordPair power(WordPair base, WordPair exponent, bool isUnsigned);
   /// XLA's signed and unsigned divide and remainder (truncating; x / 0 =
   /// -1, x % 0 = x, INT64_MIN / -1 = INT64_MIN, INT64_MIN % -1 = 0).
   WordPair divide(WordPair n, WordPair d, bool isUnsigned, bool remainder);
@@ -97,6 +100,12 @@ private:
   WordPair shiftLeftOne(WordPair x, mlir::Value in);
   /// x shifted left by n in [0, 64] (64: zero).
   WordPair shiftLeftBy(WordPair x, mlir::Value n);
+  /// An hlo.while of `trips` trips over the state `init`: `step` maps the
+  /// state to the next one. Returns the final state.
+  llvm::SmallVector<mlir::Value>
+  loop(int32_t trips, llvm::ArrayRef<mlir::Value> init,
+       llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::ValueRange)>
+           step);
   /// The clamped amount: n's low word, or `big` when n >= 64.
   mlir::Value shiftAmount(WordPair n, int32_t big);
 };

@@ -29,10 +29,28 @@ func.func @pairs(%s: tensor<2xui64>, %x: tensor<3xf32>) -> (tensor<2xui64>, tens
 
 // An op without a word form is an error naming it (here after the
 // operands were joined back to 64 bits).
-func.func @power(%a: tensor<4xi64>, %b: tensor<4xi64>) -> tensor<4xi64> {
-  // expected-error @+1 {{tpuc does not emulate 64-bit integer 'hlo.power' on 'tensor<4xi64>' (tpuc-expand-x64 has no word form for it; docs/integers.md)}}
-  %0 = hlo.power %a, %b : tensor<4xi64>
+func.func @mulhi(%a: tensor<4xi64>, %b: tensor<4xi64>) -> tensor<4xi64> {
+  // expected-error @+1 {{tpuc does not emulate 64-bit integer 'hlo.mulhi' on 'tensor<4xi64>' (tpuc-expand-x64 has no word form for it; docs/integers.md)}}
+  %0 = hlo.mulhi %a, %b : tensor<4xi64>
   return %0 : tensor<4xi64>
+}
+
+// -----
+
+// A grouped 64-bit convolution is an error of its own.
+func.func @grouped_conv(%a: tensor<1x3x8x8xi64>, %b: tensor<3x1x3x3xi64>) -> tensor<1x3x6x6xi64> {
+  // expected-error @+1 {{tpuc emulates a 64-bit integer convolution only with feature_group_count and batch_group_count 1}}
+  %0 = hlo.convolution %a, %b, dim_labels = <"bf01_oi01->bf01"> {feature_group_count = 3 : i64} : (tensor<1x3x8x8xi64>, tensor<3x1x3x3xi64>) -> tensor<1x3x6x6xi64>
+  return %0 : tensor<1x3x6x6xi64>
+}
+
+// -----
+
+// A 64-bit dot_general sums at most 65536 products per result.
+func.func @long_dot(%a: tensor<1x70000xi64>, %b: tensor<70000x1xi64>) -> tensor<1x1xi64> {
+  // expected-error @+1 {{tpuc emulates a 64-bit integer sum of at most 65536 elements per result, not 70000}}
+  %0 = hlo.dot_general %a, %b, dims = <lhs_contracting = [1], rhs_contracting = [0]> : (tensor<1x70000xi64>, tensor<70000x1xi64>) -> tensor<1x1xi64>
+  return %0 : tensor<1x1xi64>
 }
 
 // -----
