@@ -822,14 +822,26 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     bool isStart = base.consume_back("-start");
     // collective-reduce writes the reduction to the group's root (rank 0)
     // only and leaves the other devices' results unwritten: an all-reduce
-    // gives the root that value and the others the same one.
+    // gives the root that value and the others the same one. That holds for
+    // any root, so a run-time root (has_dynamic_root=true: a trailing s32
+    // operand with one root rank per reduced operand, XLA's
+    // CollectiveReduceThunk) is checked and dropped.
     if (base == "collective-reduce") {
-      const hlo_text::Attribute *dynamicRoot = inst.attr("has_dynamic_root");
-      if (dynamicRoot && dynamicRoot->kind == AttrKind::Bool &&
-          dynamicRoot->boolValue)
-        return error(dynamicRoot->loc)
-               << "'collective-reduce' with a run-time root "
-                  "(has_dynamic_root=true) is not supported";
+      if (boolAttr("has_dynamic_root", false)) {
+        int64_t reduced = static_cast<int64_t>(operands.size()) - 1;
+        auto roots = reduced >= 1 ? dyn_cast<RankedTensorType>(
+                                        operands.back().getType())
+                                  : nullptr;
+        if (!roots || !roots.getElementType().isInteger(32) ||
+            roots.getRank() > 1 || roots.getNumElements() != reduced)
+          return error(reduced >= 1 ? inst.operands.back().loc
+                                    : inst.opcodeLoc)
+                 << "'collective-reduce' with has_dynamic_root=true needs "
+                    "a trailing s32 root operand of one rank per reduced "
+                    "operand ("
+                 << std::max<int64_t>(reduced, 1) << " elements, rank <= 1)";
+        operands.pop_back();
+      }
       base = "all-reduce";
     }
     if (base == "all-reduce") {
