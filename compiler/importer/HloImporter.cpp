@@ -2151,6 +2151,8 @@ FailureOr<Value> Importer::emitRaggedAllToAll(const Instruction &inst,
            << " devices needs the same number of offsets and sizes for each "
               "device of the group (a multiple of "
            << groupSize << "), found " << updates;
+  if (updates == 0)
+    return operands[1]; // nothing sent: the output as it is
   Type index = offsets.getElementType();
   auto scalarType = RankedTensorType::get({}, index);
   auto element = [&](Value vector, int64_t j) {
