@@ -2,9 +2,11 @@
 //
 // Shared by tpuc-mixed-precision and tpuc-float-normalization: both move an
 // op from one float type to another with converts around it, then fold the
-// convert pairs that round-trip exactly. widenFunction is the walk of
-// tpuc-expand-narrow-ints and tpuc-expand-f16, which compute a narrow type
-// in a wide one.
+// convert pairs that round-trip exactly. widenFunction and WideningPass
+// are the walk and the pass of tpuc-expand-narrow-ints and tpuc-expand-f16,
+// which compute a narrow type in a wide one; wrapToNarrow and narrowBounds
+// are the narrow-integer forms that tpuc-expand-narrow-ints builds in hlo
+// ops and the elementwise kernels in tpu ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,6 +101,45 @@ widenFunction(mlir::func::FuncOp func, mlir::OpBuilder &b,
     if (mlir::failed(widen(op)))
       return mlir::failure();
   return mlir::success();
+}
+
+/// The pass of tpuc-expand-narrow-ints and tpuc-expand-f16 (`Base` is its
+/// generated base): a `Widener` built from the context runs on each
+/// function of the module; the first failure fails the pass.
+template <typename Base, typename Widener> class WideningPass : public Base {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    Widener widener(&this->getContext());
+    for (auto func : this->getOperation().template getOps<mlir::func::FuncOp>())
+      if (mlir::failed(widener.run(func)))
+        return this->signalPassFailure();
+  }
+};
+
+/// The smallest and largest value of the 8- or 16-bit integer type `narrow`.
+inline std::pair<int64_t, int64_t> narrowBounds(mlir::Type narrow) {
+  unsigned bits = narrow.getIntOrFloatBitWidth();
+  if (narrow.isUnsignedInteger())
+    return {0, (int64_t(1) << bits) - 1};
+  return {-(int64_t(1) << (bits - 1)), (int64_t(1) << (bits - 1)) - 1};
+}
+
+/// `x`, s32 words, wrapped to the range of the 8- or 16-bit integer type
+/// `narrow` (XLA's two's-complement wrap-around): the low bits masked for
+/// an unsigned type, shifted left and arithmetically back for a signed one.
+/// Built from the and/shift-left/arithmetic-shift-right ops of a dialect;
+/// `splat(v)` gives each constant operand (asked for once per use: the
+/// shift twice, which `splat` may answer with one value).
+template <typename AndOp, typename ShlOp, typename ShraOp, typename Splat>
+mlir::Value wrapToNarrow(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value x, mlir::Type narrow, Splat splat) {
+  unsigned bits = narrow.getIntOrFloatBitWidth();
+  if (narrow.isUnsignedInteger())
+    return AndOp::create(b, loc, x, splat((int64_t(1) << bits) - 1));
+  mlir::Value up = ShlOp::create(b, loc, x, splat(32 - bits));
+  return ShraOp::create(b, loc, up, splat(32 - bits));
 }
 
 } // namespace tpuc

@@ -206,16 +206,10 @@ LogicalResult Widener::run(func::FuncOp func) {
       [](Value, Type) {}, [&](Operation *op) { return widen(op); });
 }
 
-class ExpandF16Pass : public impl::ExpandF16Base<ExpandF16Pass> {
+class ExpandF16Pass
+    : public WideningPass<impl::ExpandF16Base<ExpandF16Pass>, Widener> {
 public:
-  using impl::ExpandF16Base<ExpandF16Pass>::ExpandF16Base;
-
-  void runOnOperation() override {
-    Widener widener(&getContext());
-    for (auto func : getOperation().getOps<func::FuncOp>())
-      if (failed(widener.run(func)))
-        return signalPassFailure();
-  }
+  using WideningPass::WideningPass;
 };
 } // namespace
 } // namespace tpuc

@@ -55,15 +55,14 @@ private:
     LinalgBuilder lb(b, x.getLoc());
     return lb.splat(tensorType(x), v);
   }
-  /// x (s32) wrapped to `elem`'s range.
+  /// x (s32) wrapped to `elem`'s range. The form asks for one constant
+  /// (the mask, or the shift for both shifts): one hlo.constant.
   Value wrap(Value x, IntegerType elem) {
-    Location loc = x.getLoc();
-    if (elem.isUnsigned())
-      return hlo::AndOp::create(b, loc, x,
-                                splatLike(x, (1 << elem.getWidth()) - 1));
-    Value n = splatLike(x, 32 - elem.getWidth());
-    return hlo::ShiftRightArithmeticOp::create(
-        b, loc, hlo::ShiftLeftOp::create(b, loc, x, n), n);
+    return wrapToNarrow<hlo::AndOp, hlo::ShiftLeftOp,
+                        hlo::ShiftRightArithmeticOp>(
+        b, x.getLoc(), x, elem, [&, made = Value()](int64_t v) mutable {
+          return made ? made : made = splatLike(x, v);
+        });
   }
   /// x (s32, in `elem`'s range) as the other extension of its bits: the
   /// zero extension of a signed value, the sign extension of an unsigned.
@@ -208,9 +207,7 @@ LogicalResult Widener::widen(Operation *op) {
     original[cv.getResult()] = to;
     if (isa<FloatType>(from)) {
       // Truncated and saturated to s32, then to the narrow range.
-      int64_t lo = to.isUnsigned() ? 0 : -(int64_t(1) << (to.getWidth() - 1));
-      int64_t hi = to.isUnsigned() ? (int64_t(1) << to.getWidth()) - 1
-                                   : (int64_t(1) << (to.getWidth() - 1)) - 1;
+      auto [lo, hi] = narrowBounds(to);
       Value r = cv.getResult();
       replaceUses(r, [&] {
         return hlo::ClampOp::create(b, loc, splatLike(r, lo), r,
@@ -255,16 +252,9 @@ LogicalResult Widener::run(func::FuncOp func) {
 }
 
 class ExpandNarrowIntsPass
-    : public impl::ExpandNarrowIntsBase<ExpandNarrowIntsPass> {
+    : public WideningPass<impl::ExpandNarrowIntsBase<ExpandNarrowIntsPass>, Widener> {
 public:
-  using impl::ExpandNarrowIntsBase<ExpandNarrowIntsPass>::ExpandNarrowIntsBase;
-
-  void runOnOperation() override {
-    Widener widener(&getContext());
-    for (auto func : getOperation().getOps<func::FuncOp>())
-      if (failed(widener.run(func)))
-        return signalPassFailure();
-  }
+  using WideningPass::WideningPass;
 };
 } // namespace
 } // namespace tpuc

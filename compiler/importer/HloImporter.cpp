@@ -822,14 +822,26 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     bool isStart = base.consume_back("-start");
     // collective-reduce writes the reduction to the group's root (rank 0)
     // only and leaves the other devices' results unwritten: an all-reduce
-    // gives the root that value and the others the same one.
+    // gives the root that value and the others the same one. That holds for
+    // any root, so a run-time root (has_dynamic_root=true: a trailing s32
+    // operand with one root rank per reduced operand, XLA's
+    // CollectiveReduceThunk) is checked and dropped.
     if (base == "collective-reduce") {
-      const hlo_text::Attribute *dynamicRoot = inst.attr("has_dynamic_root");
-      if (dynamicRoot && dynamicRoot->kind == AttrKind::Bool &&
-          dynamicRoot->boolValue)
-        return error(dynamicRoot->loc)
-               << "'collective-reduce' with a run-time root "
-                  "(has_dynamic_root=true) is not supported";
+      if (boolAttr("has_dynamic_root", false)) {
+        int64_t reduced = static_cast<int64_t>(operands.size()) - 1;
+        auto roots = reduced >= 1 ? dyn_cast<RankedTensorType>(
+                                        operands.back().getType())
+                                  : nullptr;
+        if (!roots || !roots.getElementType().isInteger(32) ||
+            roots.getRank() > 1 || roots.getNumElements() != reduced)
+          return error(reduced >= 1 ? inst.operands.back().loc
+                                    : inst.opcodeLoc)
+                 << "'collective-reduce' with has_dynamic_root=true needs "
+                    "a trailing s32 root operand of one rank per reduced "
+                    "operand ("
+                 << std::max<int64_t>(reduced, 1) << " elements, rank <= 1)";
+        operands.pop_back();
+      }
       base = "all-reduce";
     }
     if (base == "all-reduce") {
@@ -2130,13 +2142,17 @@ FailureOr<Value> Importer::emitRaggedAllToAll(const Instruction &inst,
         module.attr(channel ? "num_partitions" : "replica_count");
     groupSize = count && count->kind == AttrKind::Int ? count->intValue : 1;
   }
+  // num_updates = k * group size: updates [p * k, (p + 1) * k) go to rank p
+  // (XLA's RaggedAllToAllThunk, docs/hlo-dialect.md).
   int64_t updates = offsets.getDimSize(0);
-  if (groupSize != 1 && updates != groupSize)
+  if (groupSize != 1 && updates % groupSize != 0)
     return error(inst.opcodeLoc)
            << "'ragged-all-to-all' over groups of " << groupSize
-           << " devices needs one offset and size per device of the group, "
-              "found "
-           << updates;
+           << " devices needs the same number of offsets and sizes for each "
+              "device of the group (a multiple of "
+           << groupSize << "), found " << updates;
+  if (updates == 0)
+    return operands[1]; // nothing sent: the output as it is
   Type index = offsets.getElementType();
   auto scalarType = RankedTensorType::get({}, index);
   auto element = [&](Value vector, int64_t j) {
@@ -2180,11 +2196,12 @@ FailureOr<Value> Importer::emitRaggedAllToAll(const Instruction &inst,
   // rows base_j + (r - start_j) of `data`. In a group of one device every
   // update comes back: data is the input, start/size/base are
   // output_offsets[j], send_sizes[j], input_offsets[j]. In a group of g
-  // devices, each device sends peer k the input rows from input_offsets[k]
-  // on (as many as the input has), an all-to-all exchanges them (block i
-  // of data comes from rank i) with output_offsets and send_sizes, and
-  // update i is start = output_offsets_i[k], size = send_sizes_i[k],
-  // base = i * input rows.
+  // devices with k updates per device, each device sends rank p, for its
+  // updates j = p * k + u, the input rows from input_offsets[j] on (as many
+  // as the input has); an all-to-all exchanges them (block i * k + u of
+  // data is update u from rank i) with output_offsets and send_sizes, so
+  // on rank p update j = i * k + u is start = output_offsets_i[p * k + u],
+  // size = send_sizes_i[p * k + u], base = j * input rows.
   Value data = operands[0];
   SmallVector<Value> starts, sizes, bases;
   if (groupSize == 1) {
@@ -2205,7 +2222,7 @@ FailureOr<Value> Importer::emitRaggedAllToAll(const Instruction &inst,
       return createOp(location, "hlo.all_to_all", {value}, value.getType(),
                       attrs);
     };
-    auto blockType = RankedTensorType::get({groupSize, inRows}, index);
+    auto blockType = RankedTensorType::get({updates, inRows}, index);
     Value send = createOp(
         location, "hlo.add",
         {createOp(location, "hlo.broadcast_in_dim", {operands[2]}, blockType,
@@ -2218,9 +2235,9 @@ FailureOr<Value> Importer::emitRaggedAllToAll(const Instruction &inst,
     data = allToAll(gatherRows(
         operands[0],
         createOp(location, "hlo.reshape", {send},
-                 RankedTensorType::get({groupSize * inRows}, index))));
+                 RankedTensorType::get({updates * inRows}, index))));
     Value received = allToAll(operands[4]), receivedSizes = allToAll(operands[3]);
-    for (int64_t i = 0; i < groupSize; ++i) {
+    for (int64_t i = 0; i < updates; ++i) {
       starts.push_back(element(received, i));
       sizes.push_back(element(receivedSizes, i));
       bases.push_back(createOp(

@@ -12,6 +12,8 @@
 
 #include "passes/HloToTpu/Lowering.h"
 
+#include "passes/ElementTypeChange.h"
+
 #include "compiler/fusion/FusedKernelSupport.h"
 
 #include "llvm/ADT/TypeSwitch.h"
@@ -247,21 +249,14 @@ Lowering::emitTile(Value v, Value tileIndex,
     // integers wrap (sign-extend the low bits, or mask them); floats
     // convert to s32 (truncating, saturating, NaN -> 0) and clamp.
     auto toNarrow = [&](Value v, Type narrow, bool fromFloat) -> Value {
-      unsigned bits = narrow.getIntOrFloatBitWidth();
-      bool isSigned = !narrow.isUnsignedInteger();
       if (fromFloat) {
         v = tpu::VConvertOp::create(b, loc, i32Reg(), v);
-        int64_t lo = isSigned ? -(int64_t(1) << (bits - 1)) : 0;
-        int64_t hi = isSigned ? (int64_t(1) << (bits - 1)) - 1
-                              : (int64_t(1) << bits) - 1;
+        auto [lo, hi] = narrowBounds(narrow);
         v = tpu::VMaxOp::create(b, loc, v, splatInt(lo));
         return tpu::VMinOp::create(b, loc, v, splatInt(hi));
       }
-      if (!isSigned)
-        return tpu::VAndOp::create(b, loc, v,
-                                   splatInt((int64_t(1) << bits) - 1));
-      Value up = tpu::VShlOp::create(b, loc, v, splatInt(32 - bits));
-      return tpu::VShraOp::create(b, loc, up, splatInt(32 - bits));
+      return wrapToNarrow<tpu::VAndOp, tpu::VShlOp, tpu::VShraOp>(
+          b, loc, v, narrow, splatInt);
     };
     if (isUnsigned && isa<hlo::AbsOp>(def))
       r = x[0]; // |x| = x
