@@ -371,9 +371,10 @@ def SplitConvolutionPrecision : Pass<"tpuc-split-convolution-precision"> {
     instead (tpuc-convert-hlo-to-tpu).
 
     Then a DEFAULT MXU convolution (not depthwise, which computes in f32)
-    whose operands are both `convert`s from f32 to bf16 (mixed_bfloat16's
-    casts) reads the f32 values: the kernel rounds them the same way, and
-    no converted copy goes through HBM.
+    reads the f32 value of each operand that is a `convert` from f32 to
+    bf16 (mixed_bfloat16's casts; often only the kernel, the input being a
+    bf16 activation, which leaves a bf16 x f32 convolution): the kernel
+    rounds it the same way, and no converted copy goes through HBM.
 
     ```mlir
     // --dot-precision=high
