@@ -108,7 +108,10 @@ def MixedPrecision : Pass<"tpuc-mixed-precision", "mlir::ModuleOp"> {
       and accumulate into an f32 result (XLA's preferred_element_type);
     - elementwise and data-movement ops on f32 activations compute and store
       bf16 (a convert to bf16 on each f32 operand, one back to f32 after);
-    - reductions, the function's signature, and variables stay f32:
+    - max and min pooling (a one-array `reduce_window` whose body is
+      `maximum`/`minimum` of its arguments; exact in bf16) reads, combines
+      and stores bf16;
+    - other reductions, the function's signature, and variables stay f32:
       entry parameters are cast at each use, and the elementwise ops that
       compute a value returned through `hlo.input_output_alias` (an
       optimizer update) keep f32.
