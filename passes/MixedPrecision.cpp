@@ -26,6 +26,26 @@ bool isActivationOp(Operation *op) {
              hlo::ConcatenateOp, hlo::PadOp, hlo::ReverseOp>(op);
 }
 
+/// A max or min pooling: a reduce_window of one array whose body is the
+/// maximum or minimum of its two arguments. Exact in bf16 (it selects), so
+/// under the policy it runs on bf16 like the activations around it.
+bool isSelectingPool(Operation *op) {
+  auto pool = dyn_cast<hlo::ReduceWindowOp>(op);
+  if (!pool || pool.getInputs().size() != 1)
+    return false;
+  Block &body = pool.getBody().front();
+  if (body.getNumArguments() != 2 || !llvm::hasSingleElement(
+                                         body.without_terminator()))
+    return false;
+  Operation &combine = body.front();
+  return isa<hlo::MaximumOp, hlo::MinimumOp>(combine) &&
+         combine.getNumOperands() == 2 &&
+         llvm::all_of(combine.getOperands(),
+                      [&](Value v) { return v.getParentBlock() == &body &&
+                                            isa<BlockArgument>(v); }) &&
+         body.getTerminator()->getOperand(0) == combine.getResult(0);
+}
+
 /// The activation ops that compute values returned through
 /// `hlo.input_output_alias` of the entry function: variable updates.
 llvm::DenseSet<Operation *> variableUpdates(ModuleOp module) {
@@ -77,6 +97,15 @@ void MixedPrecisionPass::rewriteBlock(
     if (isa<hlo::DotGeneralOp, hlo::ConvolutionOp>(op)) {
       if (llvm::all_of(op->getOperandTypes(), isF32))
         computeIn(op, f32, bf16, /*results=*/false, converts);
+      continue;
+    }
+    if (isSelectingPool(op) && llvm::any_of(op->getOperandTypes(), isF32)) {
+      computeIn(op, f32, bf16, /*results=*/true, converts);
+      Block &body = op->getRegion(0).front();
+      for (BlockArgument arg : body.getArguments())
+        arg.setType(cast<RankedTensorType>(arg.getType()).clone(bf16));
+      Value combined = body.front().getResult(0);
+      combined.setType(cast<RankedTensorType>(combined.getType()).clone(bf16));
       continue;
     }
     if (isActivationOp(op) && !pinned.contains(op) &&

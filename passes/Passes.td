@@ -108,7 +108,10 @@ def MixedPrecision : Pass<"tpuc-mixed-precision", "mlir::ModuleOp"> {
       and accumulate into an f32 result (XLA's preferred_element_type);
     - elementwise and data-movement ops on f32 activations compute and store
       bf16 (a convert to bf16 on each f32 operand, one back to f32 after);
-    - reductions, the function's signature, and variables stay f32:
+    - max and min pooling (a one-array `reduce_window` whose body is
+      `maximum`/`minimum` of its arguments; exact in bf16) reads, combines
+      and stores bf16;
+    - other reductions, the function's signature, and variables stay f32:
       entry parameters are cast at each use, and the elementwise ops that
       compute a value returned through `hlo.input_output_alias` (an
       optimizer update) keep f32.
@@ -371,9 +374,10 @@ def SplitConvolutionPrecision : Pass<"tpuc-split-convolution-precision"> {
     instead (tpuc-convert-hlo-to-tpu).
 
     Then a DEFAULT MXU convolution (not depthwise, which computes in f32)
-    whose operands are both `convert`s from f32 to bf16 (mixed_bfloat16's
-    casts) reads the f32 values: the kernel rounds them the same way, and
-    no converted copy goes through HBM.
+    reads the f32 value of each operand that is a `convert` from f32 to
+    bf16 (mixed_bfloat16's casts; often only the kernel, the input being a
+    bf16 activation, which leaves a bf16 x f32 convolution): the kernel
+    rounds it the same way, and no converted copy goes through HBM.
 
     ```mlir
     // --dot-precision=high

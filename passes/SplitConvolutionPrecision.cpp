@@ -50,23 +50,29 @@ Value roundedFromF32(Value v) {
 }
 
 /// A DEFAULT-precision MXU convolution rounds f32 operands to bf16 itself
-/// (in the halo and weight tiles it fills), so operands converted from f32
-/// to bf16 only for it (mixed_bfloat16, after the splits above) are read
-/// as f32: the same values, without a converted copy of the input written
-/// to HBM and read back. Not depthwise: the VPU kernel computes in f32.
+/// (in the halo and weight tiles it fills), so an operand converted from
+/// f32 to bf16 only for it (mixed_bfloat16, after the splits above) is read
+/// as f32: the same values, without a converted copy written to HBM and
+/// read back. Each operand on its own: under mixed_bfloat16 the input is
+/// usually a bf16 activation and the kernel a converted f32 variable. Not
+/// depthwise: the VPU kernel computes in f32.
 void readOperandsBeforeRounding(hlo::ConvolutionOp op) {
-  Value lhs = roundedFromF32(op.getLhs()), rhs = roundedFromF32(op.getRhs());
-  if (!lhs || !rhs || op.getFeatureGroupCount() != 1)
+  if (op.getFeatureGroupCount() != 1)
     return;
-  SmallVector<Operation *> converts = {op.getLhs().getDefiningOp(),
-                                       op.getRhs().getDefiningOp()};
-  op->setOperand(0, lhs);
-  op->setOperand(1, rhs);
-  // bf16 operands made any precision_config one bf16 pass.
-  op.removePrecisionConfigAttr();
-  for (Operation *convert : converts)
+  bool changed = false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value f32 = roundedFromF32(operand.get());
+    if (!f32)
+      continue;
+    Operation *convert = operand.get().getDefiningOp();
+    operand.set(f32);
     if (convert->use_empty())
       convert->erase();
+    changed = true;
+  }
+  // bf16 operands made any precision_config one bf16 pass.
+  if (changed)
+    op.removePrecisionConfigAttr();
 }
 
 class SplitConvolutionPrecisionPass

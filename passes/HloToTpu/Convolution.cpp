@@ -61,8 +61,9 @@ Window windowOf(hlo::ConvolutionOp op);
 struct ConvTypes {
   RankedTensorType lhs, rhs, out;
   Window win;
-  Type inElem, outElem;
-  int64_t ib, ob; // element bytes of the operands and of the result
+  Type inElem, outElem, wElem; // wElem: the kernel's (rhs), which
+                                // mixed_bfloat16 may leave f32 (bf16 input)
+  int64_t ib, ob, wb; // element bytes of the input, result and kernel
 };
 
 ConvTypes typesOf(hlo::ConvolutionOp op) {
@@ -75,6 +76,8 @@ ConvTypes typesOf(hlo::ConvolutionOp op) {
   t.outElem = t.out.getElementType();
   t.ib = elementBytes(t.inElem);
   t.ob = elementBytes(t.outElem);
+  t.wElem = t.rhs.getElementType();
+  t.wb = elementBytes(t.wElem);
   return t;
 }
 
@@ -282,7 +285,7 @@ private:
   int64_t N = 0, H = 0, W = 0, C = 0, O = 0, OH = 0, OW = 0;
   int64_t D = 128, blocks = 1, Wt = 0, Ct = 0, It = 0, Ot = 0, CtD = 0,
           OtD = 0, CtPad = 0, OWt = 0, OWp = 0;
-  int64_t inTile = 0, outTile = 0, wTile = 0, kpos = 0;
+  int64_t inTile = 0, outTile = 0, wTile = 0, kpos = 0, kerTile = 0;
   int64_t Wp = 0, pitch = 0, spare = 0;
   bool direct = false;
   // Packed windows (C <= 64, KW * C <= 128): pk kernel rows per 128-lane
@@ -317,9 +320,9 @@ int64_t ConvMxuKernel::need(int64_t r, int64_t g) const {
   int64_t panelBytes =
       g * m * D * 4 + (ct.ob == 2 && !ep ? g * m * D * 2 : 0);
   int64_t weightBytes =
-      packed ? pSteps * g * wTile + pBlocks * kLanes * kLanes * ct.ib
+      packed ? pSteps * g * wTile + pBlocks * kLanes * kLanes * ct.wb
              : kpos * CtD * g * wTile +
-                   2 * Ct * g * blocks * kLanes * kLanes * ct.ib;
+                   2 * Ct * g * blocks * kLanes * kLanes * ct.wb;
   return pages(stageBytes) + pages(haloBytes) + pages(lhsBytes) +
          pages(panelBytes) + pages(weightBytes) +
          (ep ? ep->vmemBytes(g * m * D / (kSublanes * kLanes), 1) : 0);
@@ -359,6 +362,7 @@ LogicalResult ConvMxuKernel::plan() {
   CtPad = CtD * blocks; // halo blocks, the ones past Ct zero
   OWt = ceilDiv(OW, kSublanes), OWp = OWt * kSublanes;
   inTile = kSublanes * kLanes * ct.ib, outTile = kSublanes * kLanes * ct.ob;
+  kerTile = kSublanes * kLanes * ct.wb;
   wTile = D * D * 2, kpos = win.kh * win.kw;
 
   // Halo: rows of the padded input a block of R output rows reads, in
@@ -452,10 +456,10 @@ LogicalResult ConvMxuKernel::allocate() {
   outStage = ct.ob == 2 && !ep ? l.vmem(bf16, G * M * D * 2) : VBuf();
   if (packed) {
     weights = l.vmem(bf16, pSteps * G * wTile);
-    wStage = l.vmem(ct.inElem, pBlocks * kLanes * kLanes * ct.ib);
+    wStage = l.vmem(ct.wElem, pBlocks * kLanes * kLanes * ct.wb);
   } else {
     weights = l.vmem(bf16, kpos * CtD * G * wTile);
-    wStage = l.vmem(ct.inElem, 2 * Ct * G * blocks * kLanes * kLanes * ct.ib);
+    wStage = l.vmem(ct.wElem, 2 * Ct * G * blocks * kLanes * kLanes * ct.wb);
   }
   if (ep && failed(ep->begin(G * M * D / (kSublanes * kLanes), 1)))
     return failure();
@@ -463,7 +467,7 @@ LogicalResult ConvMxuKernel::allocate() {
   // columns past OW) and the weight rows past the positions stay zero.
   if (packed) {
     zeroFill(l, lhs, bf16, pages(2 * M * D * 2));
-    zeroFill(l, wStage, ct.inElem, pages(pBlocks * kLanes * kLanes * ct.ib));
+    zeroFill(l, wStage, ct.wElem, pages(pBlocks * kLanes * kLanes * ct.wb));
   }
 
   // The halo's padding stays zero: data stores only touch the data columns
@@ -473,7 +477,7 @@ LogicalResult ConvMxuKernel::allocate() {
   laneIds = tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg());
   sublaneIds = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
   zero = l.splatF32(0.0);
-  wBlock = kLanes * kLanes * ct.ib, wSlot = Ct * G * blocks * wBlock;
+  wBlock = kLanes * kLanes * ct.wb, wSlot = Ct * G * blocks * wBlock;
   wFetches = Ct * G * blocks;
   return success();
 }
@@ -513,10 +517,11 @@ void ConvMxuKernel::fetchWeights(Value og, Value kp) {
     Value base = l.mul(l.add(l.mul(kernelOuter(kh, kw), It), cb * 16), Ot);
     for (int64_t g = 0; g < G; ++g)
       for (int64_t j = 0; j < blocks; ++j)
-        l.dma(ker, l.mul(l.add(base, outTileOf(og, g, j)), inTile),
+        l.dma(ker, l.mul(l.add(base, outTileOf(og, g, j)), kerTile),
               wStage.arena,
               l.add(slot, wStage.offset + ((cb * G + g) * blocks + j) * wBlock),
-              std::min<int64_t>(16, It - 16 * cb), inTile, Ot * inTile, inTile,
+              std::min<int64_t>(16, It - 16 * cb), kerTile, Ot * kerTile,
+              kerTile,
               kSemW);
   }
 }
@@ -536,7 +541,7 @@ void ConvMxuKernel::convertWeights(Value kp) {
         if (valid > 0) {
           Value src = l.add(slot, ((cb * G + g) * blocks + j) * wBlock);
           l.loop(valid, [&](Value t) {
-            Value x = l.vload(wStage, l.add(l.mul(t, inTile), src));
+            Value x = l.vload(wStage, l.add(l.mul(t, kerTile), src));
             if (rowsLeft % kSublanes)
               x = l.maskBelow(x, sublaneIds,
                               l.sub(l.c(rowsLeft), l.mul(t, kSublanes)), 0.0);
@@ -568,7 +573,7 @@ void ConvMxuKernel::prepareWeights(Value og) {
 // 128-row blocks k), then block k is rounded into weight tile
 // (k / blocks, g), input rows (k % blocks) * 128.
 void ConvMxuKernel::preparePackedWeights(Value og) {
-  int64_t row = kLanes * ct.ib;
+  int64_t row = kLanes * ct.wb;
   // One DMA per kernel row and input tile: its KW positions' rows are
   // C rows apart in the stage; kernelOuter's step along kw.
   int64_t kwStride = (dn.getKernelSpatial()[0] == 0 ? 1 : win.kh) *
@@ -581,10 +586,10 @@ void ConvMxuKernel::preparePackedWeights(Value og) {
         for (int64_t t = 0; t < It; ++t) {
           int64_t dstRow = packedRow(kh, 0, t * kSublanes);
           Value src =
-              l.mul(l.add(l.mul(l.add(l.mul(outer, It), t), Ot), ot), inTile);
+              l.mul(l.add(l.mul(l.add(l.mul(outer, It), t), Ot), ot), kerTile);
           l.dma(ker, src, wStage.arena, l.c(wStage.offset + dstRow * row),
                 win.kw, std::min<int64_t>(kSublanes, C - t * kSublanes) * row,
-                kwStride * It * Ot * inTile, C * row, kSemW);
+                kwStride * It * Ot * kerTile, C * row, kSemW);
         }
       }
       l.wait(kSemW, win.kh * It);
@@ -593,7 +598,7 @@ void ConvMxuKernel::preparePackedWeights(Value og) {
                       (j * D + (k % blocks) * kLanes) * kBfRow;
         l.loop(kLanes / kSublanes, [&](Value t) {
           Value x = l.vload(
-              wStage, l.add(l.mul(t, inTile), k * kLanes * row));
+              wStage, l.add(l.mul(t, kerTile), k * kLanes * row));
           l.vstore(x, weights, l.add(l.mul(t, kSublanes * kBfRow), dst));
         });
       }
@@ -1024,7 +1029,7 @@ LogicalResult ConvWeightGradKernel::plan() {
   M = P * Cp;
   inTile = kSublanes * kLanes * ct.ib;
   outTile = kSublanes * kLanes * ct.ob;
-  dyTile = inTile;
+  dyTile = kSublanes * kLanes * ct.wb;
   otWeights = D * bfRow;
   Hp = std::max((P0 - 1) * win.sh + (OHd - 1) * win.dh + 1, win.pt + H);
   Wp = std::max((P1 - 1) * win.sw + (OWdt * kSublanes - 1) * win.dw + 1,
@@ -1315,8 +1320,10 @@ LogicalResult Lowering::lowerConvolution(hlo::ConvolutionOp op) {
   auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
   auto type = cast<RankedTensorType>(op.getType());
   std::string labels = "with dim_labels " + dn.getDimLabels();
-  Type inElem = lhsType.getElementType(), outElem = type.getElementType();
+  Type inElem = lhsType.getElementType(), outElem = type.getElementType(),
+       kerElem = rhsType.getElementType();
   if (!(inElem.isF32() || inElem.isBF16()) ||
+      !(kerElem.isF32() || kerElem.isBF16()) ||
       !(outElem.isF32() || outElem.isBF16()))
     return unsupported(op, "with non-float operands or result");
   if (lhsType.getRank() != 4)
@@ -1331,7 +1338,7 @@ LogicalResult Lowering::lowerConvolution(hlo::ConvolutionOp op) {
     if (p < 0)
       return unsupported(op, "with negative padding");
   // DEFAULT precision is one bf16 pass; bf16 operands are exact in it.
-  if (inElem.isF32())
+  if (inElem.isF32() || kerElem.isF32())
     if (auto precision = op.getPrecisionConfig())
       for (Attribute p : *precision)
         if (cast<hlo::PrecisionAttr>(p).getValue() != hlo::Precision::DEFAULT)
@@ -1344,6 +1351,9 @@ LogicalResult Lowering::lowerConvolution(hlo::ConvolutionOp op) {
   ArrayRef<int64_t> is = dn.getInputSpatial(), ks = dn.getKernelSpatial(),
                     os = dn.getOutputSpatial();
   if (groups > 1) {
+    if (inElem != kerElem)
+      return unsupported(op, "with feature_group_count > 1 and operands of "
+                             "different element types");
     // Depthwise NCHW: one kernel row per channel.
     bool nchw = dn.getInputBatch() == 0 && dn.getInputFeature() == 1 &&
                 is[0] == 2 && is[1] == 3 && dn.getKernelOutputFeature() == 0 &&

@@ -41,4 +41,32 @@ func.func @main(%x: tensor<8x16xf32>, %w: tensor<16x128xf32>, %lr: tensor<f32>) 
   %w2 = hlo.subtract %w, %g : tensor<16x128xf32>
   return %t, %w2, %s : tensor<8x128xf32>, tensor<16x128xf32>, tensor<8xf32>
 }
+
+// A max pool (exact in bf16: it selects) runs on bf16 like the relu before
+// it: input, init, body and result; a sum pool stays f32.
+// CHECK-LABEL: func.func @pools
+// CHECK: %[[R:.+]] = hlo.maximum %{{.+}}, %{{.+}} : tensor<1x8x8x16xbf16>
+// CHECK: %[[P:.+]] = hlo.reduce_window(%[[R]]) init(%{{.+}}) {{.*}} : (tensor<1x8x8x16xbf16>, tensor<bf16>) -> tensor<1x4x4x16xbf16>
+// CHECK-NEXT: ^bb0(%{{.+}}: tensor<bf16>, %{{.+}}: tensor<bf16>):
+// CHECK-NEXT: hlo.maximum %{{.+}}, %{{.+}} : tensor<bf16>
+// CHECK: hlo.reduce_window(%{{.+}}) init(%{{.+}}) {{.*}} : (tensor<1x8x8x16xf32>, tensor<f32>) -> tensor<1x4x4x16xf32>
+// CHECK-NEXT: ^bb0(%{{.+}}: tensor<f32>, %{{.+}}: tensor<f32>):
+// CHECK-NEXT: hlo.add %{{.+}}, %{{.+}} : tensor<f32>
+func.func @pools(%x: tensor<1x8x8x16xf32>) -> (tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>) {
+  %zero = hlo.constant dense<0.0> : tensor<1x8x8x16xf32>
+  %r = hlo.maximum %x, %zero : tensor<1x8x8x16xf32>
+  %ninf = hlo.constant dense<0xFF800000> : tensor<f32>
+  %p = hlo.reduce_window(%r) init(%ninf) {window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>} : (tensor<1x8x8x16xf32>, tensor<f32>) -> tensor<1x4x4x16xf32> {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = hlo.maximum %a, %b : tensor<f32>
+    hlo.return %m : tensor<f32>
+  }
+  %z = hlo.constant dense<0.0> : tensor<f32>
+  %s = hlo.reduce_window(%x) init(%z) {window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>} : (tensor<1x8x8x16xf32>, tensor<f32>) -> tensor<1x4x4x16xf32> {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = hlo.add %a, %b : tensor<f32>
+    hlo.return %m : tensor<f32>
+  }
+  return %p, %s : tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>
+}
 }

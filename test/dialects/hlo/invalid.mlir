@@ -653,9 +653,10 @@ func.func @conv_labels_spatial(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x3x16xf32>
 
 // -----
 
-func.func @conv_types(%x: tensor<1x8x8x3xbf16>, %w: tensor<3x3x3x16xf32>) {
-  // expected-error @+1 {{'hlo.convolution' op operand element types differ: 'bf16' vs 'f32'}}
-  %0 = hlo.convolution %x, %w, dim_labels = <"b01f_01io->b01f"> : (tensor<1x8x8x3xbf16>, tensor<3x3x3x16xf32>) -> tensor<1x6x6x16xf32>
+// Float operands may differ in precision (bf16 x f32), not in kind.
+func.func @conv_types(%x: tensor<1x8x8x3xi32>, %w: tensor<3x3x3x16xf32>) {
+  // expected-error @+1 {{'hlo.convolution' op operand element types differ: 'i32' vs 'f32'}}
+  %0 = hlo.convolution %x, %w, dim_labels = <"b01f_01io->b01f"> : (tensor<1x8x8x3xi32>, tensor<3x3x3x16xf32>) -> tensor<1x6x6x16xf32>
   return
 }
 
