@@ -661,7 +661,7 @@ Value residentAt(Lowering &l, const Resident &r, const Geometry &g, Value row,
 }
 
 /// The RowStream sources of `spreads`, each with a VMEM buffer of `slots`
-/// slots of `tileRows` tile rows (8 elements each), zeroed once: a tile
+/// page-aligned slots of `tileRows` tile rows (8 elements each), zeroed once: a tile
 /// row's load reads 128 lanes from each of its 8 elements on.
 FailureOr<SmallVector<Lowering::RowStream>>
 rowStreams(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
@@ -674,9 +674,14 @@ rowStreams(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
     int64_t eb = elementBytes(elem);
     int64_t tile = kSublanes * kLanes * eb;
     // Each slot ends with a lane row of padding, so no load of one slot
-    // reaches into the other (which a DMA may be filling).
+    // reaches into the other (which a DMA may be filling), and takes whole
+    // VMEM pages: a slot shares no page with the other, so the next
+    // block's fetch does not hold up this block's loads (the scoreboard
+    // tracks pages).
     int64_t rowBytes = kSublanes * eb;
-    int64_t slotBytes = tileRows * rowBytes + kLanes * eb;
+    int64_t slotBytes =
+        llvm::alignTo(tileRows * rowBytes + kLanes * eb,
+                      Lowering::kVmemPageBytes);
     VBuf buf = l.vmem(elem, llvm::divideCeil(slots * slotBytes, tile) * tile);
     bool isInt = !elem.isF32() && !elem.isBF16();
     Value zero = isInt ? l.splatIndex(l.c(0)) : l.splatF32(0.0);

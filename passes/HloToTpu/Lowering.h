@@ -337,6 +337,9 @@ public:
     b.setInsertionPoint(allocPoint);
     return tpu::AllocOp::create(b, loc, memType);
   }
+  /// The VMEM scoreboard's page (docs/isa.md): an access waits for the
+  /// in-flight DMAs that write any byte of its pages.
+  static constexpr int64_t kVmemPageBytes = 4096;
   /// VMEM for the current kernel: bump allocation in the arena of the
   /// element type, 4 KiB aligned (the scoreboard's page). Each step (top-
   /// level hlo op) has its own arenas, marked `tpu.step`; the kernels of a
@@ -356,7 +359,7 @@ public:
                                      b.getI64IntegerAttr(step));
     }
     VBuf buf{arena, kernelBytes, bytes};
-    kernelBytes += ceilDiv(bytes, 4096) * 4096;
+    kernelBytes += ceilDiv(bytes, kVmemPageBytes) * kVmemPageBytes;
     int64_t &peak = stepBytes[step];
     peak = std::max(peak, kernelBytes);
     return buf;
@@ -669,7 +672,7 @@ public:
     Value value; // the broadcast
     Value mem;   // the source's HBM buffer
     VBuf buf;
-    int64_t slotBytes; // one slot of the buffer, padding included
+    int64_t slotBytes; // one slot of the buffer, padding included (pages)
     int64_t rowBytes;  // one tile row: 8 elements
     bool isInt;
   };

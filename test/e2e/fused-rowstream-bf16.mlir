@@ -9,7 +9,11 @@
 // RUN: tpuc-opt %s --tpuc-convert-hlo-to-tpu -o %t/f.tpu.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t/f.tpu.mlir
 // IR: tpu.dma %arg1[%c0{{.*}}] -> %[[BUF:[0-9]+]][{{.*}}] chunks = 1 chunk_bytes = 304 {{.*}} memref<300xbf16
-// IR: tpu.dma %arg1[%c304] -> %[[BUF]][{{.*}}] chunks = 1 chunk_bytes = 304
+// Each slot takes whole 4 KiB VMEM pages (the scoreboard's), so the next
+// block's fetch never holds up this block's row loads: %r's slot 1 at 4096,
+// %s's slots at 8192 and 12288 (before: 560, 1120 and 1680).
+// IR: tpu.dma %arg1[%c304] -> %[[BUF]][%c4096] chunks = 1 chunk_bytes = 304
+// IR: tpu.dma %arg2[%c304{{.*}}] -> %[[BUF]][%c12288] chunks = 1 chunk_bytes = 304
 // IR: tpu.vload %[[BUF]][{{.*}}] sublane_stride = 2 : memref<{{.*}}xbf16
 // The subtract is IEEE-exact with its bf16 result rounded once: bit-exact.
 // RUN: tpuc translate --tpu-to-executable %t/f.tpu.mlir -o %t/f.tpx
