@@ -1123,17 +1123,10 @@ LogicalResult LoopKernel::emit(function_ref<bool(Operation *)> isMember) {
         blocks, [&](Value blk) { fetch(blk, blockTiles); },
         [&](Value blk) { run(blk, blockTiles); });
   } else {
-    // The pipeline of the full blocks, the last block's fetch issued
-    // before the last full block runs.
-    int64_t full = blocks - 1;
-    fetch(l.c(0), blockTiles);
-    l.loop(full - 1, [&](Value blk) {
-      fetch(l.add(blk, 1), blockTiles);
-      run(blk, blockTiles);
-    });
-    fetch(l.c(full), lastTiles);
-    run(l.c(full - 1), blockTiles);
-    run(l.c(full), lastTiles);
+    auto tiles = [&](bool last) { return last ? lastTiles : blockTiles; };
+    l.pipelineRagged(
+        blocks, [&](Value blk, bool last) { fetch(blk, tiles(last)); },
+        [&](Value blk, bool last) { run(blk, tiles(last)); });
   }
   l.wait(1, std::min<int64_t>(blocks, slots) * outs.size());
   return status;

@@ -477,6 +477,20 @@ public:
     });
     run(c(blocks - 1));
   }
+  /// As pipeline, for a last block that differs from the others (a ragged
+  /// one): `fetch` and `run` learn whether their block is the last, whose
+  /// fetch is issued before the last full block runs. `blocks` >= 2.
+  void pipelineRagged(int64_t blocks, function_ref<void(Value, bool)> fetch,
+                      function_ref<void(Value, bool)> run) {
+    fetch(c(0), false);
+    loop(blocks - 2, [&](Value blk) {
+      fetch(add(blk, 1), false);
+      run(blk, false);
+    });
+    fetch(c(blocks - 1), true);
+    run(c(blocks - 2), false);
+    run(c(blocks - 1), true);
+  }
   void dma(Value src, Value srcOff, Value dst, Value dstOff, int64_t chunks,
            int64_t chunkBytes, int64_t srcStride, int64_t dstStride,
            int sem) {
