@@ -648,10 +648,13 @@ def ExpandX64 : Pass<"tpuc-expand-x64", "::mlir::ModuleOp"> {
     32-bit ops (passes/X64Words.cpp): add/subtract with carries, multiply
     (low 64 bits, from `mulhi`), compares, bitwise ops, shifts by any
     amount, abs/sign/min/max/select/clamp, popcnt/clz, divide/remainder
-    (restoring division in a 64-trip `hlo.while`), converts to and from
+    (restoring division in a 64-trip `hlo.while`), power (square and
+    multiply in a 64-trip `hlo.while`), converts to and from
     s32/u32/narrower/pred/f32/bf16, constants, iota, data movement once per
-    word, add/max/min reduces, sorts (each 64-bit operand as two), and
-    64-bit indices (saturated to s32). Entry parameters and results and
+    word, add/max/min reduces, sorts (each 64-bit operand as two),
+    dot_general (word-form multiplies over the product space, summed by the
+    add reduce's word form), convolution with feature and batch groups 1
+    (im2col slices into that dot), and 64-bit indices (saturated to s32). Entry parameters and results and
     `while` state are planar [2, ...]xs32/u32 (the low words, then the high
     words; docs/executable-format.md). An op without a word form reads its
     operands joined back to 64 bits (`hlo.bitcast_convert` of the
