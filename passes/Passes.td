@@ -377,7 +377,10 @@ def SplitConvolutionPrecision : Pass<"tpuc-split-convolution-precision"> {
     reads the f32 value of each operand that is a `convert` from f32 to
     bf16 (mixed_bfloat16's casts; often only the kernel, the input being a
     bf16 activation, which leaves a bf16 x f32 convolution): the kernel
-    rounds it the same way, and no converted copy goes through HBM.
+    rounds it the same way, and no converted copy goes through HBM. A
+    dot_general whose two operands are such converts reads both f32 values
+    as an f32 dot of DEFAULT precision (not under a high or highest
+    `dot-precision`, which would split it).
 
     ```mlir
     // --dot-precision=high

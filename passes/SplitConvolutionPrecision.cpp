@@ -75,6 +75,28 @@ void readOperandsBeforeRounding(hlo::ConvolutionOp op) {
     op.removePrecisionConfigAttr();
 }
 
+/// The same for a dot_general whose two operands are converts from f32 to
+/// bf16 (the dot kernel takes one element type): an f32 dot of DEFAULT
+/// precision rounds its operands to bf16 itself (VCVT, nearest even, as the
+/// converts do), so it reads the f32 values: the same products, without the
+/// converted copies, which the fusion lowering writes to HBM and the kernel
+/// reads back. Not under a --dot-precision override of HIGH or HIGHEST,
+/// which would then split the f32 dot the policy made one bf16 pass.
+void readDotOperandsBeforeRounding(hlo::DotGeneralOp op) {
+  Value lhs = roundedFromF32(op.getLhs()), rhs = roundedFromF32(op.getRhs());
+  if (!lhs || !rhs || !op.getType().getElementType().isF32())
+    return;
+  Operation *lhsConvert = op.getLhs().getDefiningOp();
+  Operation *rhsConvert = op.getRhs().getDefiningOp();
+  op->setOperand(0, lhs);
+  op->setOperand(1, rhs);
+  for (Operation *convert : {lhsConvert, rhsConvert})
+    if (convert->use_empty())
+      convert->erase();
+  // bf16 operands made any precision_config one bf16 pass.
+  op.removePrecisionConfigAttr();
+}
+
 class SplitConvolutionPrecisionPass
     : public impl::SplitConvolutionPrecisionBase<
           SplitConvolutionPrecisionPass> {
@@ -116,6 +138,10 @@ public:
     }
     getOperation()->walk(
         [](hlo::ConvolutionOp op) { readOperandsBeforeRounding(op); });
+    if (dotPrecision == DotPrecision::PerOp ||
+        dotPrecision == DotPrecision::Default)
+      getOperation()->walk(
+          [](hlo::DotGeneralOp op) { readDotOperandsBeforeRounding(op); });
   }
 };
 } // namespace
