@@ -152,7 +152,7 @@ FailureOr<Tensor> constantTensor(hlo::ConstantOp op) {
     if (attr.isSplat()) {
       for (int64_t i = 0; i < tensor.numElements(); ++i)
         std::memcpy(tensor.bytes() + i * size, raw.data(), size);
-    } else {
+    } else if (tensor.byteSize() > 0) { // an empty array has no data
       std::memcpy(tensor.bytes(), raw.data(), tensor.byteSize());
     }
     return tensor;
