@@ -93,18 +93,17 @@ public:
   };
   void add(const InFlightDma &d) {
     for (const Range &r : d.touched)
-      for (uint64_t page = r.begin / kPageBytes; page * kPageBytes < r.end;
-           ++page)
+      forEachPage(r.begin, r.end, [&](uint64_t page) {
         pages_[key(r.space, page, r.written)].entries.push_back(
             {d.serial, r, d.pc, d.sem, true});
+      });
   }
   void remove(const InFlightDma &d) {
     for (const Range &r : d.touched)
-      for (uint64_t page = r.begin / kPageBytes; page * kPageBytes < r.end;
-           ++page) {
+      forEachPage(r.begin, r.end, [&](uint64_t page) {
         auto pageIt = pages_.find(key(r.space, page, r.written));
         if (pageIt == pages_.end())
-          continue;
+          return;
         List &list = pageIt->second;
         // Entries are in issue order: the DMA's are found by serial.
         auto it = std::lower_bound(
@@ -117,19 +116,19 @@ public:
             break;
           }
         if (2 * list.dead < list.entries.size())
-          continue;
+          return;
         compact(list);
         // The map holds only the pages of DMAs in flight.
         if (list.entries.empty())
           pages_.erase(pageIt);
-      }
+      });
   }
   /// The earliest-issued DMA in flight with a range in `space` overlapping
   /// [b, e) that it reads (`readers`) or writes (`writers`).
   std::optional<Entry> conflict(exe::MemorySpace space, uint64_t b,
                                 uint64_t e, bool readers, bool writers) const {
     std::optional<Entry> best;
-    for (uint64_t page = b / kPageBytes; page * kPageBytes < e; ++page)
+    forEachPage(b, e, [&](uint64_t page) {
       for (bool written : {false, true}) {
         if (!(written ? writers : readers))
           continue;
@@ -143,10 +142,16 @@ public:
             break; // the list is in issue order
           }
       }
+    });
     return best;
   }
 
 private:
+  /// Calls f(page) for each 4 KiB page that [b, e) touches.
+  template <typename F> static void forEachPage(uint64_t b, uint64_t e, F f) {
+    for (uint64_t page = b / kPageBytes; page * kPageBytes < e; ++page)
+      f(page);
+  }
   struct List {
     std::vector<Entry> entries;
     size_t dead = 0;
