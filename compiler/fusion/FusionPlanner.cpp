@@ -123,6 +123,26 @@ bool reusesElements(Operation *user, Value value) {
   return false;
 }
 
+/// The contraction whose epilogue `op` would end: `op` fits a contraction
+/// epilogue and reads, at its own size, the result of a dot or convolution
+/// that nothing else reads, directly or through such ops that only the
+/// next one reads (a convert, then a relu mask). Null otherwise.
+Operation *epilogueContractionOf(Operation *op) {
+  if (!fitsContractionEpilogue(op))
+    return nullptr;
+  for (Value operand : op->getOperands()) {
+    Operation *def = operand.getDefiningOp();
+    if (!def || def->getBlock() != op->getBlock() || !operand.hasOneUse() ||
+        numElements(operand) != numElements(op->getResult(0)))
+      continue;
+    if (isa<hlo::DotGeneralOp, hlo::ConvolutionOp>(def))
+      return def;
+    if (Operation *contraction = epilogueContractionOf(def))
+      return contraction;
+  }
+  return nullptr;
+}
+
 struct Group {
   llvm::SetVector<Operation *> owned, clones;
   SmallVector<Operation *> heroes; // reductions or one contraction
@@ -462,6 +482,18 @@ bool Planner::tryFuse(Operation *producer, int g, Operation *user) {
     if (role == Role::Contraction) {
       note(producer, opName(producer) +
                          " has consumers outside its epilogue");
+      return false;
+    }
+    // A value stored for other readers that a contraction's epilogue can
+    // compute (a relu gradient summed for the bias gradient and kept for
+    // the weight gradient) is better stored by the contraction's kernel:
+    // the reduction then reads it instead of the contraction's result and
+    // the epilogue's other inputs, and the contraction's own result is
+    // never stored (one array of its size less written and read).
+    Operation *contraction = epilogueContractionOf(producer);
+    if (hero == Role::Reduce && contraction && !owner.count(contraction)) {
+      note(producer, "it is stored anyway, and " + opName(contraction) +
+                         "'s epilogue computes it");
       return false;
     }
     if (numElements(producer->getResult(0)) != iterationElements(group)) {

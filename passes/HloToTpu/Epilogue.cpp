@@ -68,9 +68,10 @@ findEpilogue(Block &body, Operation *&hero, Operation *&last) {
   }
   if (!last)
     return std::nullopt;
-  // Elementwise ops before the contraction that only the epilogue reads.
-  for (Operation *op = hero->getPrevNode(); op; op = op->getPrevNode())
-    if (fits(op) && !op->use_empty() &&
+  // Elementwise ops that only the epilogue reads, before the contraction
+  // or after it (a relu mask's compare of another array).
+  for (Operation *op = last->getPrevNode(); op; op = op->getPrevNode())
+    if (op != hero && !e.ops.contains(op) && fits(op) && !op->use_empty() &&
         llvm::all_of(op->getUsers(),
                      [&](Operation *user) { return e.ops.contains(user); })) {
       e.ops.insert(op);
