@@ -44,38 +44,46 @@ HbmTraffic scaled(HbmTraffic traffic, int64_t count) {
           saturatingMultiply(traffic.writtenBytes, count)};
 }
 
-/// The bytes a kernel reads of `input` through `user`: a slice, a dynamic
-/// slice or a gather reads only the elements of its result (XLA's cost
-/// analysis counts them so); any other use reads the whole array.
-static int64_t bytesReadBy(Operation *user, Value input) {
+/// The bytes a kernel reads through `user` of `input`, an array of `whole`
+/// bytes: a slice, a dynamic slice or a gather reads only the elements of
+/// its result (XLA's cost analysis counts them so; logical bytes in every
+/// model, as its DMAs take the rows it reads, not whole tiles); any other
+/// use reads the whole array.
+static int64_t bytesReadBy(Operation *user, Value input, int64_t whole) {
   if (isa<hlo::SliceOp, hlo::DynamicSliceOp, hlo::GatherOp>(user) &&
-      user->getOperand(0) == input) {
-    auto result = cast<RankedTensorType>(user->getResult(0).getType());
-    auto source = cast<RankedTensorType>(input.getType());
-    return logicalBytes(result.clone(source.getElementType()));
-  }
-  return logicalBytes(input.getType());
+      user->getOperand(0) == input)
+    return logicalBytes(cast<RankedTensorType>(user->getResult(0).getType())
+                            .clone(getElementTypeOrSelf(input.getType())));
+  return whole;
 }
 
 /// The bytes `op` reads of its operand `input`; for a fusion, what the
 /// fused computation reads of the block argument (at most the whole array).
-static int64_t operandBytes(Operation *op, Value input) {
+static int64_t operandBytes(Operation *op, Value input, ValueBytes bytesOf) {
+  int64_t whole = bytesOf(input);
   auto fusion = dyn_cast<hlo::FusionOp>(op);
   if (!fusion)
-    return bytesReadBy(op, input);
-  int64_t whole = logicalBytes(input.getType()), read = 0;
+    return bytesReadBy(op, input, whole);
+  int64_t read = 0;
   for (OpOperand &use : op->getOpOperands()) {
     if (use.get() != input)
       continue;
-    for (Operation *user :
-         fusion.getBody().getArgument(use.getOperandNumber()).getUsers())
-      read += bytesReadBy(user,
-                          fusion.getBody().getArgument(use.getOperandNumber()));
+    Value arg = fusion.getBody().getArgument(use.getOperandNumber());
+    for (Operation *user : arg.getUsers())
+      read += bytesReadBy(user, arg, whole);
   }
   return std::min(whole, read);
 }
 
+static int64_t logicalBytesOf(Value value) {
+  return logicalBytes(value.getType());
+}
+
 HbmTraffic kernelTraffic(Operation *op) {
+  return kernelTraffic(op, logicalBytesOf);
+}
+
+HbmTraffic kernelTraffic(Operation *op, ValueBytes bytesOf) {
   HbmTraffic traffic;
   if (isa<hlo::ConstantOp, hlo::TupleOp, hlo::GetTupleElementOp,
           hlo::WhileOp, hlo::ConditionalOp, hlo::CallOp>(op) ||
@@ -83,9 +91,9 @@ HbmTraffic kernelTraffic(Operation *op) {
     return traffic;
   llvm::SetVector<Value> inputs(op->operand_begin(), op->operand_end());
   for (Value input : inputs)
-    traffic.readBytes += operandBytes(op, input);
-  for (Type result : op->getResultTypes())
-    traffic.writtenBytes += logicalBytes(result);
+    traffic.readBytes += operandBytes(op, input, bytesOf);
+  for (Value result : op->getResults())
+    traffic.writtenBytes += bytesOf(result);
   return traffic;
 }
 
@@ -115,19 +123,19 @@ int64_t runsPerStep(Operation *op) {
 /// The traffic of the kernels in `region`, each loop body times its trip
 /// count when the loop is counted (once otherwise), a conditional's
 /// largest branch.
-static HbmTraffic regionTraffic(Region &region) {
+static HbmTraffic regionTraffic(Region &region, ValueBytes bytesOf) {
   HbmTraffic traffic;
   for (Block &block : region)
     for (Operation &op : block) {
-      traffic += kernelTraffic(&op);
+      traffic += kernelTraffic(&op, bytesOf);
       if (auto loop = dyn_cast<hlo::WhileOp>(op)) {
         auto [body, cond] = tripsOf(loop);
-        traffic += scaled(regionTraffic(loop.getCond()), cond);
-        traffic += scaled(regionTraffic(loop.getBody()), body);
+        traffic += scaled(regionTraffic(loop.getCond(), bytesOf), cond);
+        traffic += scaled(regionTraffic(loop.getBody(), bytesOf), body);
       } else if (isa<hlo::ConditionalOp>(op)) {
         HbmTraffic largest;
         for (Region &branch : op.getRegions()) {
-          HbmTraffic taken = regionTraffic(branch);
+          HbmTraffic taken = regionTraffic(branch, bytesOf);
           if (taken.total() > largest.total())
             largest = taken;
         }
@@ -138,7 +146,11 @@ static HbmTraffic regionTraffic(Region &region) {
 }
 
 HbmTraffic functionTraffic(func::FuncOp func) {
-  return regionTraffic(func.getBody());
+  return functionTraffic(func, logicalBytesOf);
+}
+
+HbmTraffic functionTraffic(func::FuncOp func, ValueBytes bytesOf) {
+  return regionTraffic(func.getBody(), bytesOf);
 }
 
 } // namespace tpuc::fusion

@@ -14,6 +14,7 @@
 #define TPUC_COMPILER_FUSION_HBMTRAFFIC_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <limits>
 
@@ -58,13 +59,20 @@ HbmTraffic scaled(HbmTraffic traffic, int64_t count);
 /// body; a loop whose trip count is not known counts as one trip).
 int64_t runsPerStep(mlir::Operation *op);
 
+/// The bytes a kernel moves of a value: logicalBytes of its type by
+/// default; the fusion report also counts them as laid out in HBM (padded
+/// tiles, what the executable's DMAs move).
+using ValueBytes = llvm::function_ref<int64_t(mlir::Value)>;
+
 /// The traffic of one kernel.
 HbmTraffic kernelTraffic(mlir::Operation *op);
+HbmTraffic kernelTraffic(mlir::Operation *op, ValueBytes bytesOf);
 
 /// The traffic of one step of `func`: every kernel, a counted while's body
 /// once per trip (once when the trip count is unknown), a conditional's
 /// largest branch.
 HbmTraffic functionTraffic(mlir::func::FuncOp func);
+HbmTraffic functionTraffic(mlir::func::FuncOp func, ValueBytes bytesOf);
 
 } // namespace tpuc::fusion
 

@@ -102,6 +102,7 @@ FusionSummary summarizeFusion(ModuleOp unfused, ModuleOp fused,
                               const analysis::MemoryPlan &before,
                               const analysis::MemoryPlan &after,
                               const fusion::FusionOptions &options,
+                              const target::TilingRules &tiling,
                               size_t largest) {
   FusionSummary summary;
   func::FuncOp original = hlo::entryFunction(unfused);
@@ -110,6 +111,20 @@ FusionSummary summarizeFusion(ModuleOp unfused, ModuleOp fused,
     summary.hbmBytesUnfused = fusion::functionTraffic(original).total();
   if (entry) {
     summary.hbmBytesFused = fusion::functionTraffic(entry).total();
+    auto paddedBytes = [&](Value value) {
+      auto type = dyn_cast<RankedTensorType>(value.getType());
+      FailureOr<layout::TiledLayout> tiled =
+          type ? layout::deviceLayout(value, tiling)
+               : FailureOr<layout::TiledLayout>(failure());
+      std::string error;
+      FailureOr<layout::ByteSizes> sizes =
+          succeeded(tiled) ? layout::byteSizes(type, *tiled, error)
+                           : FailureOr<layout::ByteSizes>(failure());
+      return succeeded(sizes) ? sizes->padded
+                              : fusion::logicalBytes(value.getType());
+    };
+    summary.hbmBytesFusedPadded =
+        fusion::functionTraffic(entry, paddedBytes).total();
     entry.walk([&](hlo::FusionOp op) {
       FusionSummary::Fusion item;
       item.name = "fusion." + std::to_string(summary.fusions.size());
@@ -158,6 +173,10 @@ void printFusionReport(const FusionSummary &summary,
      << savedPercent(summary.hbmBytesUnfused, summary.hbmBytesFused)
      << "); hbm_bytes_unfused=" << summary.hbmBytesUnfused
      << " hbm_bytes_fused=" << summary.hbmBytesFused << "\n";
+  os << "  HBM traffic as laid out (padded tiles): "
+     << formatBytes(summary.hbmBytesFusedPadded)
+     << " fused; hbm_bytes_fused_padded=" << summary.hbmBytesFusedPadded
+     << "\n";
   os << "  Peak HLO temp: " << formatBytes(summary.peakBytesBefore)
      << " before fusion, " << formatBytes(summary.peakBytesAfter)
      << " after; total used: " << formatBytes(summary.usedBytesBefore)
@@ -218,6 +237,7 @@ llvm::json::Value fusionReportJson(const FusionSummary &summary,
       {"precision", summary.precision},
       {"hbm_bytes_unfused", summary.hbmBytesUnfused},
       {"hbm_bytes_fused", summary.hbmBytesFused},
+      {"hbm_bytes_fused_padded", summary.hbmBytesFusedPadded},
       {"peak_bytes_before", summary.peakBytesBefore},
       {"peak_bytes_after", summary.peakBytesAfter},
       {"used_bytes_before", summary.usedBytesBefore},

@@ -93,18 +93,23 @@ struct FusionSummary {
   std::string precision; // f32 or mixed_bfloat16
   std::vector<Fusion> fusions;
   int64_t hbmBytesUnfused = 0, hbmBytesFused = 0;
+  // The fused traffic with each array counted as laid out in HBM (padded
+  // tiles): what the executable's DMAs would move if they followed the plan.
+  int64_t hbmBytesFusedPadded = 0;
   int64_t peakBytesBefore = 0, peakBytesAfter = 0; // HLO temp heap
   int64_t usedBytesBefore = 0, usedBytesAfter = 0; // program + arguments
   std::vector<Intermediate> largestUnfused;        // largest first
 };
 
 /// Summarises fusion from the module before it (`unfused`, after the
-/// passes that precede fusion), the fused module, their memory plans and
-/// the options fusion ran with.
+/// passes that precede fusion), the fused module, their memory plans, the
+/// options fusion ran with and the target's tiling rules (for the padded
+/// traffic).
 FusionSummary summarizeFusion(mlir::ModuleOp unfused, mlir::ModuleOp fused,
                               const analysis::MemoryPlan &before,
                               const analysis::MemoryPlan &after,
                               const fusion::FusionOptions &options,
+                              const target::TilingRules &tiling,
                               size_t largest = 10);
 
 void printFusionReport(const FusionSummary &summary,

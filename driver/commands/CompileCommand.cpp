@@ -618,7 +618,7 @@ int runCompile() {
     if (mlir::failed(before))
       return 1;
     fusionSummary = report::summarizeFusion(*unfused, *module, *before, *plan,
-                                            fusionOptions);
+                                            fusionOptions, spec->tiling);
     fusionSummary->precision =
         precision == Precision::MixedBfloat16 ? "mixed_bfloat16" : "f32";
   }
