@@ -565,6 +565,51 @@ struct FoldReshapeOfReshape : public OpRewritePattern<ReshapeOp> {
   }
 };
 
+/// reshape(transpose(x)) -> transpose(reshape(x)) when the reshape only
+/// drops dims of size 1 (a squeeze): the squeeze moves to the transpose's
+/// operand, so the transpose meets its reader, and a dot_general folds it
+/// into its dimension numbers (JAX's attention: `k` transposed, then its
+/// leading unit dim squeezed, then the batched dot).
+struct SqueezeBeforeTranspose : public OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto transpose = op.getOperand().getDefiningOp<TransposeOp>();
+    if (!transpose || !transpose->hasOneUse())
+      return failure();
+    ArrayRef<int64_t> source = transpose.getOperand().getType().getShape();
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    ArrayRef<int64_t> result = op.getType().getShape();
+    if (llvm::is_contained(result, 1) || !llvm::is_contained(source, 1))
+      return failure();
+    // The source's dims other than the unit ones, and where each lands.
+    SmallVector<int64_t> squeezed, position(source.size(), -1);
+    for (auto [d, size] : llvm::enumerate(source))
+      if (size != 1) {
+        position[d] = squeezed.size();
+        squeezed.push_back(size);
+      }
+    SmallVector<int64_t> newPerm;
+    for (int64_t d : perm)
+      if (source[d] != 1)
+        newPerm.push_back(position[d]);
+    SmallVector<int64_t> transposedShape;
+    for (int64_t d : newPerm)
+      transposedShape.push_back(squeezed[d]);
+    if (ArrayRef<int64_t>(transposedShape) != result)
+      return failure();
+    Type elem = op.getType().getElementType();
+    Value flat = rewriter.create<ReshapeOp>(
+        op.getLoc(), RankedTensorType::get(squeezed, elem),
+        transpose.getOperand());
+    DictionaryAttr attrs = op->getDiscardableAttrDictionary();
+    auto moved = rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(),
+                                                          flat, newPerm);
+    moved->setDiscardableAttrs(attrs);
+    return success();
+  }
+};
+
 /// transpose(transpose(x)) -> transpose(x) with the composed permutation.
 struct FoldTransposeOfTranspose : public OpRewritePattern<TransposeOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -585,7 +630,7 @@ struct FoldTransposeOfTranspose : public OpRewritePattern<TransposeOp> {
 
 void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                             MLIRContext *context) {
-  patterns.add<FoldReshapeOfReshape>(context);
+  patterns.add<FoldReshapeOfReshape, SqueezeBeforeTranspose>(context);
 }
 
 LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,

@@ -139,6 +139,45 @@ func.func @transpose_into_dot(%a: tensor<3x2xf32>, %b: tensor<4x3xf32>) -> tenso
 
 // -----
 
+// A squeeze after a transpose moves before it, so the transpose reaches
+// the dot (JAX's attention: k transposed, its unit batch dim squeezed).
+// CHECK-LABEL: func.func @squeeze_before_transpose
+// CHECK-SAME: (%[[Q:.+]]: tensor<1x12x128x64xbf16>, %[[K:.+]]: tensor<1x12x128x64xbf16>)
+// CHECK-DAG: %[[QS:.+]] = hlo.reshape %[[Q]] : (tensor<1x12x128x64xbf16>) -> tensor<12x128x64xbf16>
+// CHECK-DAG: %[[KS:.+]] = hlo.reshape %[[K]] : (tensor<1x12x128x64xbf16>) -> tensor<12x128x64xbf16>
+// CHECK: hlo.dot_general %[[QS]], %[[KS]], dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [2]>
+// CHECK-NOT: hlo.transpose
+func.func @squeeze_before_transpose(%q: tensor<1x12x128x64xbf16>, %k: tensor<1x12x128x64xbf16>) -> tensor<12x128x128xbf16> {
+  %qs = hlo.reshape %q : (tensor<1x12x128x64xbf16>) -> tensor<12x128x64xbf16>
+  %kt = hlo.transpose %k, dims = [0, 1, 3, 2] : (tensor<1x12x128x64xbf16>) -> tensor<1x12x64x128xbf16>
+  %ks = hlo.reshape %kt : (tensor<1x12x64x128xbf16>) -> tensor<12x64x128xbf16>
+  %d = hlo.dot_general %qs, %ks, dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [1]> : (tensor<12x128x64xbf16>, tensor<12x64x128xbf16>) -> tensor<12x128x128xbf16>
+  return %d : tensor<12x128x128xbf16>
+}
+
+// -----
+
+// Not when the reshape keeps a unit dim, regroups dims, or the transpose
+// has another reader.
+// CHECK-LABEL: func.func @squeeze_stays_after_transpose
+// CHECK: %[[T1:.+]] = hlo.transpose %arg0, dims = [0, 2, 1]
+// CHECK-NEXT: hlo.reshape %[[T1]] : (tensor<1x4x3xf32>) -> tensor<4x1x3xf32>
+// CHECK-NEXT: %[[T2:.+]] = hlo.transpose %arg1, dims = [0, 2, 1]
+// CHECK-NEXT: hlo.reshape %[[T2]] : (tensor<1x4x3xf32>) -> tensor<12xf32>
+// CHECK-NEXT: %[[T3:.+]] = hlo.transpose %arg2, dims = [0, 2, 1]
+// CHECK-NEXT: hlo.reshape %[[T3]] : (tensor<1x4x3xf32>) -> tensor<4x3xf32>
+func.func @squeeze_stays_after_transpose(%a: tensor<1x3x4xf32>, %b: tensor<1x3x4xf32>, %c: tensor<1x3x4xf32>) -> (tensor<4x1x3xf32>, tensor<12xf32>, tensor<4x3xf32>, tensor<1x4x3xf32>) {
+  %at = hlo.transpose %a, dims = [0, 2, 1] : (tensor<1x3x4xf32>) -> tensor<1x4x3xf32>
+  %ar = hlo.reshape %at : (tensor<1x4x3xf32>) -> tensor<4x1x3xf32>
+  %bt = hlo.transpose %b, dims = [0, 2, 1] : (tensor<1x3x4xf32>) -> tensor<1x4x3xf32>
+  %br = hlo.reshape %bt : (tensor<1x4x3xf32>) -> tensor<12xf32>
+  %ct = hlo.transpose %c, dims = [0, 2, 1] : (tensor<1x3x4xf32>) -> tensor<1x4x3xf32>
+  %cr = hlo.reshape %ct : (tensor<1x4x3xf32>) -> tensor<4x3xf32>
+  return %ar, %br, %cr, %ct : tensor<4x1x3xf32>, tensor<12xf32>, tensor<4x3xf32>, tensor<1x4x3xf32>
+}
+
+// -----
+
 // ... but not when it would reorder the result's free dimensions.
 // CHECK-LABEL: func.func @transpose_reorders_free_dims
 // CHECK: hlo.transpose
