@@ -186,8 +186,10 @@ std::optional<SideCone> sideCone(Value source) {
     return t.getRank() >= 1 && t.getShape().back() == cone.cols &&
            product(t.getShape().drop_back()) == 1 && isFloatValue(v);
   };
-  if (!isColumns(source) || geometryOf(type).bytes() >
-                                fusion::kResidentInputBytes)
+  // At most a block's tiles of columns (8192): the parameters and the
+  // computed [1, C] stay small beside the kernel's own VMEM.
+  if (!isColumns(source) ||
+      ceilDiv(cone.cols, kLanes) > fusion::kLoopKernelBlockTiles)
     return std::nullopt;
   llvm::DenseSet<Value> seen;
   std::function<bool(Value)> visit = [&](Value v) {
@@ -277,9 +279,10 @@ private:
   /// An output fusion: the contraction's kernel applies the epilogue to
   /// its result tiles, emitted where the epilogue's last op is.
   LogicalResult emitContraction();
-  /// The side cones (SideCone) of the epilogue's per-column broadcasts,
-  /// when nothing else reads their values: the contraction's kernel
-  /// computes them, so they get no kernels of their own.
+  /// The side cones (SideCone) of the per-column broadcasts the kernels
+  /// read (an epilogue's, a loop group's, a fused reduce's), when nothing
+  /// else reads their values: each kernel computes them in VMEM, so they
+  /// get no kernels of their own.
   void findSideCones();
 
   Lowering &l;
@@ -350,18 +353,12 @@ LogicalResult FusionLowering::lowerInner(Operation &inner) {
 }
 
 void FusionLowering::findSideCones() {
-  if (!ep)
-    return;
-  // A broadcast only the epilogue reads (the kernel spreads it per column).
-  auto readInEpilogue = [&](Operation *op) {
-    return ep->ops.contains(op) &&
-           llvm::all_of(op->getUsers(),
-                        [&](Operation *user) { return ep->ops.contains(user); });
-  };
   llvm::DenseSet<Operation *> cones, spreads;
   for (Operation &op : body.without_terminator()) {
+    // A broadcast a kernel reads per column from a resident source: the
+    // contraction's epilogue, a loop group or a fused reduce.
     auto bcast = dyn_cast<hlo::BroadcastInDimOp>(op);
-    if (!bcast || !readInEpilogue(bcast))
+    if (!bcast || !fitsLoopBroadcast(bcast))
       continue;
     std::optional<BroadcastForm> form = broadcastForm(bcast);
     if (!form || (form->spread != Spread::PerCol &&
