@@ -170,6 +170,10 @@ struct SideCone {
   int64_t cols = 0;
 };
 
+bool isPerColumn(const BroadcastForm &form) {
+  return form.spread == Spread::PerCol || form.spread == Spread::PerColFlat;
+}
+
 bool isFloatValue(Value v) {
   Type e = cast<RankedTensorType>(v.getType()).getElementType();
   return e.isF32() || e.isBF16();
@@ -214,8 +218,8 @@ std::optional<SideCone> sideCone(Value source) {
     cone.ops.push_back(def);
     return true;
   };
-  if (!visit(source))
-    return std::nullopt;
+  if (!visit(source) || cone.ops.empty())
+    return std::nullopt; // not computed, or a splat constant
   return cone;
 }
 
@@ -361,8 +365,7 @@ void FusionLowering::findSideCones() {
     if (!bcast || !fitsLoopBroadcast(bcast))
       continue;
     std::optional<BroadcastForm> form = broadcastForm(bcast);
-    if (!form || (form->spread != Spread::PerCol &&
-                  form->spread != Spread::PerColFlat))
+    if (!form || !isPerColumn(*form))
       continue;
     if (std::optional<SideCone> cone = sideCone(form->source)) {
       cones.insert(cone->ops.begin(), cone->ops.end());
@@ -686,7 +689,7 @@ loadResidents(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
       continue; // streamed with the blocks, or computed per tile
     auto x = cast<RankedTensorType>(form.source.getType());
     bool isInt = !x.getElementType().isF32() && !x.getElementType().isBF16();
-    if (!l.hbm.count(form.source)) {
+    if (isPerColumn(form) && !l.hbm.count(form.source)) {
       if (std::optional<SideCone> cone = sideCone(form.source)) {
         for (Value leaf : cone->leaves) {
           if (coneLeaves.count(leaf))
@@ -884,7 +887,7 @@ int64_t residentSourceBytes(Lowering &l, const BroadcastForm &form) {
   };
   if (form.spread == Spread::Splat)
     return 0;
-  if (!l.hbm.count(form.source))
+  if (isPerColumn(form) && !l.hbm.count(form.source))
     if (std::optional<SideCone> cone = sideCone(form.source)) {
       int64_t bytes = ceilDiv(cone->cols, kLanes) * kSublanes * kLanes * 4;
       for (Value leaf : cone->leaves)
