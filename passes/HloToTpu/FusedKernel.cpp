@@ -157,6 +157,72 @@ std::optional<BroadcastForm> broadcastForm(hlo::BroadcastInDimOp op) {
   return std::nullopt;
 }
 
+/// A per-column broadcast source that a fusion computes from its parameters
+/// (batch norm's `(beta - mean * gamma * rsqrt(var + eps))`, f32[C] each):
+/// the elementwise ops and unit reshapes of column vectors ([C] or
+/// [1, ..., 1, C]) that compute it, in program order, and the parameters
+/// they read (column vectors of the same C, or one element). The kernel that
+/// reads the broadcast computes it in VMEM (loadResidents) rather than
+/// kernel by kernel through HBM temporaries.
+struct SideCone {
+  SmallVector<Operation *> ops;
+  SmallVector<Value> leaves;
+  int64_t cols = 0;
+};
+
+bool isPerColumn(const BroadcastForm &form) {
+  return form.spread == Spread::PerCol || form.spread == Spread::PerColFlat;
+}
+
+bool isFloatValue(Value v) {
+  Type e = cast<RankedTensorType>(v.getType()).getElementType();
+  return e.isF32() || e.isBF16();
+}
+
+std::optional<SideCone> sideCone(Value source) {
+  auto type = cast<RankedTensorType>(source.getType());
+  if (!source.getDefiningOp() || type.getRank() == 0)
+    return std::nullopt;
+  SideCone cone;
+  cone.cols = type.getShape().back();
+  auto isColumns = [&](Value v) {
+    auto t = cast<RankedTensorType>(v.getType());
+    return t.getRank() >= 1 && t.getShape().back() == cone.cols &&
+           product(t.getShape().drop_back()) == 1 && isFloatValue(v);
+  };
+  // At most a block's tiles of columns (8192): the parameters and the
+  // computed [1, C] stay small beside the kernel's own VMEM.
+  if (!isColumns(source) ||
+      ceilDiv(cone.cols, kLanes) > fusion::kLoopKernelBlockTiles)
+    return std::nullopt;
+  llvm::DenseSet<Value> seen;
+  std::function<bool(Value)> visit = [&](Value v) {
+    if (!seen.insert(v).second || isSplatConstant(v))
+      return true;
+    if (isa<BlockArgument>(v)) {
+      auto t = cast<RankedTensorType>(v.getType());
+      if (!isFloatValue(v) || (t.getNumElements() != 1 && !isColumns(v)))
+        return false;
+      cone.leaves.push_back(v);
+      return true;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!isColumns(v) || def->getNumResults() != 1)
+      return false;
+    auto reshape = dyn_cast<hlo::ReshapeOp>(def);
+    if (!reshape && !fitsLoopKernel(def))
+      return false;
+    for (Value operand : def->getOperands())
+      if (!visit(operand))
+        return false;
+    cone.ops.push_back(def);
+    return true;
+  };
+  if (!visit(source) || cone.ops.empty())
+    return std::nullopt; // not computed, or a splat constant
+  return cone;
+}
+
 } // namespace
 
 bool fitsLoopBroadcast(Operation *op) {
@@ -217,6 +283,11 @@ private:
   /// An output fusion: the contraction's kernel applies the epilogue to
   /// its result tiles, emitted where the epilogue's last op is.
   LogicalResult emitContraction();
+  /// The side cones (SideCone) of the per-column broadcasts the kernels
+  /// read (an epilogue's, a loop group's, a fused reduce's), when nothing
+  /// else reads their values: each kernel computes them in VMEM, so they
+  /// get no kernels of their own.
+  void findSideCones();
 
   Lowering &l;
   hlo::FusionOp fusion;
@@ -226,6 +297,7 @@ private:
   /// Ops that compute a group's value themselves (fused reduces).
   llvm::DenseSet<Operation *> inKernel;
   llvm::DenseSet<Operation *> absorbed;
+  llvm::DenseSet<Operation *> sideOps;
   Operation *hero = nullptr, *lastEpilogueOp = nullptr;
   std::optional<Lowering::EpilogueOps> ep;
 };
@@ -240,6 +312,7 @@ LogicalResult FusionLowering::run() {
   }
   findAbsorbedReshapes();
   ep = findEpilogue(body, hero, lastEpilogueOp);
+  findSideCones();
   for (Operation &inner : body.without_terminator())
     if (failed(lowerInner(inner)))
       return failure();
@@ -258,6 +331,8 @@ LogicalResult FusionLowering::run() {
 }
 
 LogicalResult FusionLowering::lowerInner(Operation &inner) {
+  if (sideOps.contains(&inner))
+    return success();
   if (ep && (&inner == hero || ep->ops.contains(&inner))) {
     // A broadcast something else reads too is also lowered on its own.
     bool alsoOutside = isa<hlo::BroadcastInDimOp>(inner) &&
@@ -279,6 +354,38 @@ LogicalResult FusionLowering::lowerInner(Operation &inner) {
   if (failed(emitProducers(&inner)) || failed(l.lowerOp(&inner)))
     return failure();
   return success();
+}
+
+void FusionLowering::findSideCones() {
+  llvm::DenseSet<Operation *> cones, spreads;
+  for (Operation &op : body.without_terminator()) {
+    // A broadcast a kernel reads per column from a resident source: the
+    // contraction's epilogue, a loop group or a fused reduce.
+    auto bcast = dyn_cast<hlo::BroadcastInDimOp>(op);
+    if (!bcast || !fitsLoopBroadcast(bcast))
+      continue;
+    std::optional<BroadcastForm> form = broadcastForm(bcast);
+    if (!form || !isPerColumn(*form))
+      continue;
+    if (std::optional<SideCone> cone = sideCone(form->source)) {
+      cones.insert(cone->ops.begin(), cone->ops.end());
+      spreads.insert(bcast);
+    }
+  }
+  // All or nothing: every value of the cones is read only by the cones,
+  // by those broadcasts, or by reshapes the broadcasts read through.
+  std::function<bool(Operation *)> inside = [&](Operation *user) {
+    if (cones.contains(user))
+      return true;
+    if (isa<hlo::BroadcastInDimOp>(user))
+      return spreads.contains(user);
+    return isa<hlo::ReshapeOp>(user) && absorbed.contains(user) &&
+           llvm::all_of(user->getUsers(), inside);
+  };
+  for (Operation *op : cones)
+    if (!llvm::all_of(op->getUsers(), inside))
+      return;
+  sideOps = std::move(cones);
 }
 
 LogicalResult FusionLowering::emitGroup(size_t i) {
@@ -542,6 +649,11 @@ LogicalResult collectLeaves(ValueRange roots, RankedTensorType type,
   return success();
 }
 
+LogicalResult computeSideCones(Lowering &l,
+                               ArrayRef<std::pair<Value, SideCone>> cones,
+                               const llvm::DenseMap<Value, Resident> &leaves,
+                               SmallVectorImpl<Resident> &residents);
+
 /// Loads the broadcast sources into VMEM (one DMA each, waited for), and
 /// puts the splats and one-element sources, spread to every lane, in
 /// `hoisted`; the others are returned for per-tile reads.
@@ -552,12 +664,50 @@ loadResidents(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
   Location loc = l.loc;
   SmallVector<Resident> residents;
   int64_t dmas = 0;
+  // Side cones (a per-column source the fusion computes from parameters):
+  // the parameters' DMAs go out with the others, and the cone is computed
+  // once per column tile after the wait.
+  SmallVector<std::pair<Value, SideCone>> cones;
+  llvm::DenseMap<Value, Resident> coneLeaves;
+  auto fetchWhole = [&](Value source, BroadcastForm form,
+                        bool isInt) -> FailureOr<Resident> {
+    FailureOr<Value> mem = l.memOf(source);
+    if (failed(mem))
+      return failure();
+    auto x = cast<RankedTensorType>(source.getType());
+    Geometry xg = geometryOf(x);
+    VBuf buf = l.vmem(storageType(x.getElementType()),
+                      form.spread == Spread::Scalar ? xg.tileBytes()
+                                                    : xg.bytes());
+    l.dma(*mem, l.c(0), buf.arena, l.c(buf.offset), 1, buf.bytes, 0, 0, 0);
+    ++dmas;
+    return Resident{source, form, buf, xg.tileBytes(), isInt};
+  };
   for (auto &[value, form] : spreads) {
     if (form.spread == Spread::RowStream || form.spread == Spread::ColStream ||
         form.spread == Spread::Iota)
       continue; // streamed with the blocks, or computed per tile
     auto x = cast<RankedTensorType>(form.source.getType());
     bool isInt = !x.getElementType().isF32() && !x.getElementType().isBF16();
+    if (isPerColumn(form) && !l.hbm.count(form.source)) {
+      if (std::optional<SideCone> cone = sideCone(form.source)) {
+        for (Value leaf : cone->leaves) {
+          if (coneLeaves.count(leaf))
+            continue;
+          auto t = cast<RankedTensorType>(leaf.getType());
+          Spread spread = t.getNumElements() == 1 ? Spread::Scalar
+                          : t.getRank() == 1      ? Spread::PerColFlat
+                                                  : Spread::PerCol;
+          FailureOr<Resident> r =
+              fetchWhole(leaf, BroadcastForm{spread, leaf, true}, false);
+          if (failed(r))
+            return failure();
+          coneLeaves[leaf] = *r;
+        }
+        cones.push_back({value, std::move(*cone)});
+        continue;
+      }
+    }
     if (form.spread == Spread::Splat) {
       if (std::optional<double> f = splatValue(form.source)) {
         hoisted[value] = l.splatF32(*f);
@@ -574,18 +724,15 @@ loadResidents(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
       hoisted[value] = tpu::VSplatOp::create(b, loc, l.i32Reg(), cst);
       continue;
     }
-    FailureOr<Value> mem = l.memOf(form.source);
-    if (failed(mem))
+    FailureOr<Resident> r = fetchWhole(form.source, form, isInt);
+    if (failed(r))
       return failure();
-    Geometry xg = geometryOf(x);
-    VBuf buf = l.vmem(storageType(x.getElementType()),
-                      form.spread == Spread::Scalar ? xg.tileBytes()
-                                                    : xg.bytes());
-    l.dma(*mem, l.c(0), buf.arena, l.c(buf.offset), 1, buf.bytes, 0, 0, 0);
-    ++dmas;
-    residents.push_back({value, form, buf, xg.tileBytes(), isInt});
+    r->value = value;
+    residents.push_back(*r);
   }
   l.wait(0, dmas);
+  if (failed(computeSideCones(l, cones, coneLeaves, residents)))
+    return failure();
   SmallVector<Resident> perTile;
   for (const Resident &r : residents) {
     if (r.form.spread != Spread::Scalar) {
@@ -658,6 +805,97 @@ Value residentAt(Lowering &l, const Resident &r, const Geometry &g, Value row,
     break;
   }
   llvm_unreachable("not a per-tile resident");
+}
+
+/// Computes each side cone (the broadcast `value` of a source the fusion
+/// computes, SideCone) from its parameters in VMEM (`leaves`): per column
+/// tile, the cone's ops on vregs (Lowering::emitTile) and one store of the
+/// result to that tile of an f32 [1, C] buffer, read then as a PerCol
+/// resident. The same source is computed once.
+LogicalResult computeSideCones(Lowering &l,
+                               ArrayRef<std::pair<Value, SideCone>> cones,
+                               const llvm::DenseMap<Value, Resident> &leaves,
+                               SmallVectorImpl<Resident> &residents) {
+  constexpr int64_t kF32Tile = kSublanes * kLanes * 4;
+  llvm::DenseMap<Value, VBuf> computed;
+  for (auto &[value, cone] : cones) {
+    Value source = cone.ops.back()->getResult(0);
+    auto it = computed.find(source);
+    if (it == computed.end()) {
+      int64_t cols = ceilDiv(cone.cols, kLanes);
+      VBuf buf = l.vmem(l.b.getF32Type(), cols * kF32Tile);
+      llvm::DenseMap<Value, Value> hoisted;
+      for (Value leaf : cone.leaves) {
+        const Resident &r = leaves.find(leaf)->second;
+        if (r.form.spread != Spread::Scalar)
+          continue;
+        Value lane = tpu::VBroadcastLaneOp::create(
+            l.b, l.loc, residentTile(l, r, l.c(0)), l.c(0));
+        hoisted[leaf] =
+            tpu::VBroadcastSublaneOp::create(l.b, l.loc, lane, l.c(0));
+      }
+      LogicalResult status = success();
+      l.loop(cols, [&](Value col) {
+        llvm::DenseMap<Value, Value> memo = hoisted;
+        llvm::DenseMap<Value, std::pair<VBuf, int64_t>> none;
+        for (Value leaf : cone.leaves) {
+          const Resident &r = leaves.find(leaf)->second;
+          if (r.form.spread != Spread::Scalar)
+            memo[leaf] = residentAt(
+                l, r, geometryOf(cast<RankedTensorType>(leaf.getType())),
+                l.c(0), col);
+        }
+        for (Operation *op : cone.ops) {
+          Value v = op->getResult(0);
+          if (auto reshape = dyn_cast<hlo::ReshapeOp>(op)) {
+            // A unit reshape renames the elements: the same register.
+            Value from = reshape.getOperand();
+            FailureOr<Value> x = l.emitTile(from, l.c(0), none, memo);
+            if (failed(x)) {
+              status = failure();
+              return;
+            }
+            memo[v] = *x;
+            if (l.roundOnUse.contains(from))
+              l.roundOnUse.insert(v);
+          } else if (failed(l.emitTile(v, l.c(0), none, memo))) {
+            status = failure();
+            return;
+          }
+        }
+        Value x = memo.lookup(source);
+        if (l.roundOnUse.contains(source))
+          x = l.roundToBf16(x);
+        l.vstore(x, buf, l.mul(col, kF32Tile));
+      });
+      if (failed(status))
+        return failure();
+      it = computed.insert({source, buf}).first;
+    }
+    residents.push_back({value, BroadcastForm{Spread::PerCol, source, true},
+                         it->second, kF32Tile, false});
+  }
+  return success();
+}
+
+/// The VMEM a resident broadcast source takes (whole pages): a side cone's
+/// parameters and its computed [1, C] buffer.
+int64_t residentSourceBytes(Lowering &l, const BroadcastForm &form) {
+  auto pagesOf = [](Value v, bool oneTile) {
+    Geometry g = geometryOf(cast<RankedTensorType>(v.getType()));
+    return llvm::alignTo(oneTile ? g.tileBytes() : g.bytes(), 4096);
+  };
+  if (form.spread == Spread::Splat)
+    return 0;
+  if (isPerColumn(form) && !l.hbm.count(form.source))
+    if (std::optional<SideCone> cone = sideCone(form.source)) {
+      int64_t bytes = ceilDiv(cone->cols, kLanes) * kSublanes * kLanes * 4;
+      for (Value leaf : cone->leaves)
+        bytes += pagesOf(
+            leaf, cast<RankedTensorType>(leaf.getType()).getNumElements() == 1);
+      return bytes;
+    }
+  return pagesOf(form.source, form.spread == Spread::Scalar);
 }
 
 /// The RowStream sources of `spreads`, each with a VMEM buffer of `slots`
@@ -766,15 +1004,8 @@ LogicalResult Lowering::epilogueLeaves(const EpilogueOps &e,
   if (failed(epilogueSpreads(e, inputs, spreads)))
     return failure();
   residentBytes = 0;
-  for (auto &[value, form] : spreads) {
-    if (form.spread == Spread::Splat)
-      continue;
-    Geometry g = geometryOf(cast<RankedTensorType>(form.source.getType()));
-    residentBytes += ceilDiv(form.spread == Spread::Scalar ? g.tileBytes()
-                                                           : g.bytes(),
-                             4096) *
-                     4096;
-  }
+  for (auto &[value, form] : spreads)
+    residentBytes += residentSourceBytes(*this, form);
   return success();
 }
 
