@@ -36,8 +36,8 @@ constexpr int kSemIn = 0, kSemW = 1, kSemOut = 2;
 constexpr int64_t kF32Tile = kSublanes * kLanes * 4;
 constexpr int64_t kBf16Tile = kSublanes * kLanes * 2;
 
-/// `bytes` in whole 4 KiB pages, as Lowering::vmem allocates them.
-int64_t pages(int64_t bytes) { return ceilDiv(bytes, 4096) * 4096; }
+/// `bytes` in whole VMEM pages, as Lowering::vmem allocates them.
+constexpr auto pages = &Lowering::pages;
 
 SmallVector<int64_t> attrOr(std::optional<ArrayRef<int64_t>> a, int64_t n,
                             int64_t fill) {
