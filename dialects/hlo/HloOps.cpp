@@ -1285,6 +1285,169 @@ void ConvolutionOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
   patterns.add<FoldPadIntoConvolution>(context);
 }
 
+namespace {
+/// The value of `v` if it is a float splat: a constant, possibly broadcast
+/// or converted (JAX pads with `convert(0)` of an s32 constant), with each
+/// convert applied as XLA rounds (to nearest even).
+std::optional<APFloat> floatSplat(Value v) {
+  SmallVector<FloatType> converts; // outermost first
+  while (true) {
+    if (auto bcast = v.getDefiningOp<BroadcastInDimOp>()) {
+      v = bcast.getOperand();
+    } else if (auto convert = v.getDefiningOp<ConvertOp>()) {
+      auto to = dyn_cast<FloatType>(getElementTypeOrSelf(convert.getType()));
+      if (!to)
+        return std::nullopt;
+      converts.push_back(to);
+      v = convert.getOperand();
+    } else {
+      break;
+    }
+  }
+  auto cst = v.getDefiningOp<ConstantOp>();
+  auto value = cst ? dyn_cast<DenseElementsAttr>(cst.getValue()) : nullptr;
+  if (!value || !value.isSplat())
+    return std::nullopt;
+  std::optional<APFloat> f;
+  if (isa<FloatType>(value.getElementType()))
+    f = value.getSplatValue<APFloat>();
+  for (FloatType to : llvm::reverse(converts)) {
+    bool losesInfo = false;
+    if (f) {
+      f->convert(to.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                 &losesInfo);
+      continue;
+    }
+    auto from = dyn_cast<IntegerType>(value.getElementType());
+    if (!from || from.getWidth() == 1)
+      return std::nullopt;
+    f = APFloat(to.getFloatSemantics());
+    f->convertFromAPInt(value.getSplatValue<APInt>(), !from.isUnsigned(),
+                        APFloat::rmNearestTiesToEven);
+  }
+  return f;
+}
+
+/// The op of a reducer `return op(a, b)` over its two arguments, or null.
+Operation *binaryReducer(Region &body) {
+  Block &block = body.front();
+  if (block.getNumArguments() != 2 ||
+      !llvm::hasSingleElement(block.without_terminator()))
+    return nullptr;
+  Operation &op = block.front();
+  Operation *ret = block.getTerminator();
+  if (op.getNumOperands() != 2 || op.getNumResults() != 1 ||
+      ret->getNumOperands() != 1 || ret->getOperand(0) != op.getResult(0) ||
+      !llvm::is_contained(op.getOperands(), block.getArgument(0)) ||
+      !llvm::is_contained(op.getOperands(), block.getArgument(1)))
+    return nullptr;
+  return &op;
+}
+
+/// `reduce_window(pad(x, p), init)` with edge padding only is
+/// `reduce_window(x, init)` with that padding added to its own (XLA's
+/// algebraic simplifier folds such pads) when the padding cannot change a
+/// window's value: p is the init value; or the reducer is max (min), x is
+/// `maximum(y, c)` (`minimum`) with c >= p (c <= p) and every window holds
+/// an element of x. resnet50's pool1 is the second case: relu, a pad by
+/// 0, a -inf max-pool. The pooling kernel pads in VMEM: the padded copy
+/// is never written to HBM.
+struct FoldPadIntoReduceWindow : OpRewritePattern<ReduceWindowOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReduceWindowOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getInputs().size() != 1)
+      return failure();
+    auto pad = op.getInputs()[0].getDefiningOp<PadOp>();
+    auto ones = [](std::optional<ArrayRef<int64_t>> a) {
+      return !a || llvm::all_of(*a, [](int64_t v) { return v == 1; });
+    };
+    if (!pad ||
+        llvm::any_of(pad.getInteriorPadding(), [](int64_t p) { return p; }) ||
+        !ones(op.getBaseDilations()) || !ones(op.getWindowDilations()))
+      return failure();
+    ArrayRef<int64_t> lo = pad.getEdgePaddingLow(),
+                      hi = pad.getEdgePaddingHigh();
+    if (llvm::any_of(lo, [](int64_t p) { return p < 0; }) ||
+        llvm::any_of(hi, [](int64_t p) { return p < 0; }))
+      return failure();
+    int64_t rank = static_cast<int64_t>(lo.size());
+    SmallVector<int64_t> padding(2 * rank, 0);
+    if (auto own = op.getPadding())
+      padding.assign(own->begin(), own->end());
+    for (int64_t d = 0; d < rank; ++d) {
+      padding[2 * d] += lo[d];
+      padding[2 * d + 1] += hi[d];
+    }
+    if (!padIsInit(op, pad) && !padBelowWindows(op, pad, padding))
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getInputsMutable().assign(pad.getOperand());
+      op.setPaddingAttr(rewriter.getDenseI64ArrayAttr(padding));
+    });
+    return success();
+  }
+
+private:
+  static bool padIsInit(ReduceWindowOp op, PadOp pad) {
+    Value init = op.getInitValues()[0], value = pad.getPaddingValue();
+    Attribute a, b;
+    if (matchPattern(init, m_Constant(&a)) &&
+        matchPattern(value, m_Constant(&b)))
+      return a == b;
+    std::optional<APFloat> fa = floatSplat(init), fb = floatSplat(value);
+    return fa && fb && fa->bitwiseIsEqual(*fb);
+  }
+
+  /// Whether x = pad's operand is clamped on the reducer's side of the pad
+  /// value and every window (with `padding`, the folded padding) holds an
+  /// element of x, so the pad value never wins.
+  static bool padBelowWindows(ReduceWindowOp op, PadOp pad,
+                              ArrayRef<int64_t> padding) {
+    Operation *reducer = binaryReducer(op.getBody());
+    Operation *clamp = pad.getOperand().getDefiningOp();
+    bool max = reducer && isa<MaximumOp>(reducer);
+    if (!reducer || !(max || isa<MinimumOp>(reducer)) || !clamp ||
+        clamp->getName() != reducer->getName())
+      return false;
+    std::optional<APFloat> value = floatSplat(pad.getPaddingValue());
+    if (!value)
+      return false;
+    bool clamped = llvm::any_of(clamp->getOperands(), [&](Value v) {
+      std::optional<APFloat> c = floatSplat(v);
+      if (!c)
+        return false;
+      APFloat::cmpResult cmp = c->compare(*value);
+      return cmp == APFloat::cmpEqual ||
+             cmp == (max ? APFloat::cmpGreaterThan : APFloat::cmpLessThan);
+    });
+    if (!clamped)
+      return false;
+    // Window o of dim d covers x's [o*s - lo, o*s - lo + k - 1]: the first
+    // and the last window must reach into [0, n).
+    auto x = dyn_cast<RankedTensorType>(pad.getOperand().getType());
+    if (!x)
+      return false;
+    ArrayRef<int64_t> shape = x.getShape(), window = op.getWindowDimensions();
+    auto strides = op.getWindowStrides();
+    for (int64_t d = 0, e = shape.size(); d < e; ++d) {
+      int64_t n = shape[d], k = window[d], s = strides ? (*strides)[d] : 1;
+      int64_t padded = n + padding[2 * d] + padding[2 * d + 1];
+      if (n < 1 || padded < k || padding[2 * d] > k - 1 ||
+          (padded - k) / s * s - padding[2 * d] > n - 1)
+        return false;
+    }
+    return true;
+  }
+};
+} // namespace
+
+void ReduceWindowOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                                 MLIRContext *context) {
+  patterns.add<FoldPadIntoReduceWindow>(context);
+}
+
 LogicalResult ConvolutionOp::verify() {
   Checker c{getLoc()};
   auto lhs = getLhs().getType();

@@ -510,6 +510,7 @@ def Hlo_ReduceWindowOp : Hlo_Op<"reduce_window", [RecursiveMemoryEffects,
     `:` functional-type(operands, results) $body
   }];
   let hasRegionVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Hlo_SelectAndScatterOp : Hlo_Op<"select_and_scatter", [

@@ -36,8 +36,8 @@ constexpr int kSemIn = 0, kSemW = 1, kSemOut = 2;
 constexpr int64_t kF32Tile = kSublanes * kLanes * 4;
 constexpr int64_t kBf16Tile = kSublanes * kLanes * 2;
 
-/// `bytes` in whole 4 KiB pages, as Lowering::vmem allocates them.
-int64_t pages(int64_t bytes) { return ceilDiv(bytes, 4096) * 4096; }
+/// `bytes` in whole VMEM pages, as Lowering::vmem allocates them.
+constexpr auto pages = &Lowering::pages;
 
 SmallVector<int64_t> attrOr(std::optional<ArrayRef<int64_t>> a, int64_t n,
                             int64_t fill) {
@@ -253,6 +253,9 @@ private:
   void fetchWeights(Value og, Value kp);
   void convertWeights(Value kp);
   void prepareWeights(Value og);
+  /// Group og of a one-block convolution: each window position's steps
+  /// right after its weights are converted.
+  void interleavedGroup(Value og, LogicalResult &status);
   void preparePackedWeights(Value og);
   void fillHalo(Value n, Value oh0);
   void fillCompactHalo(Value n, Value oh0);
@@ -888,7 +891,14 @@ LogicalResult ConvMxuKernel::run() {
     return failure();
   int64_t steps = kpos * CtD;
   LogicalResult status = success();
+  // One block of output rows (batch 1 at 7x7 and 14x14, where the weights
+  // dominate the HBM traffic): window position kp's steps run as soon as
+  // its weights are converted, so the MXUs work while the DMA engine
+  // fetches kp + 1's instead of waiting for the whole group's.
+  bool interleave = !packed && N == 1 && R == OH && kpos > 1;
   l.loop(OtD / G, [&](Value og) {
+    if (interleave)
+      return interleavedGroup(og, status);
     prepareWeights(og);
     l.loop(N, [&](Value n) {
       l.loop(OH / R, [&](Value blk) {
@@ -911,6 +921,28 @@ LogicalResult ConvMxuKernel::run() {
     });
   });
   return status;
+}
+
+void ConvMxuKernel::interleavedGroup(Value og, LogicalResult &status) {
+  Value n = l.c(0), oh0 = l.c(0);
+  fetchWeights(og, l.c(0));
+  fillHalo(n, oh0);
+  int64_t fetched = ep ? fetchEpilogueInputs(n, oh0, og) : 0;
+  auto position = [&](Value kp, bool first, bool last) {
+    l.wait(kSemW, wFetches);
+    if (!last)
+      fetchWeights(og, l.add(kp, 1));
+    convertWeights(kp);
+    Value s0 = l.mul(kp, CtD);
+    step(s0, first);
+    l.loop(CtD - 1, [&](Value c) { step(l.add(s0, l.add(c, 1)), false); });
+  };
+  position(l.c(0), /*first=*/true, /*last=*/false);
+  l.loop(kpos - 2,
+         [&](Value i) { position(l.add(i, 1), /*first=*/false, false); });
+  position(l.c(kpos - 1), /*first=*/false, /*last=*/true);
+  if (failed(writeBack(n, oh0, og, fetched)))
+    status = failure();
 }
 
 } // namespace

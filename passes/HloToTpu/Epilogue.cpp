@@ -13,7 +13,6 @@ using namespace mlir;
 namespace tpuc::hlotpu {
 
 namespace {
-int64_t pages(int64_t bytes) { return ceilDiv(bytes, 4096) * 4096; }
 int64_t tileBytesOf(Value v) {
   return geometryOf(cast<RankedTensorType>(v.getType())).tileBytes();
 }
@@ -128,10 +127,10 @@ void EpilogueKernel::placeRootInPanels() {
 int64_t EpilogueKernel::vmemBytes(int64_t tiles, int64_t slots) const {
   int64_t bytes = residentBytes;
   for (const Array &a : inputs)
-    bytes += pages(tiles * a.tileBytes);
+    bytes += Lowering::pages(tiles * a.tileBytes);
   for (auto [i, a] : llvm::enumerate(roots))
     if (static_cast<int64_t>(i) != inPanels)
-      bytes += pages(slots * tiles * a.tileBytes);
+      bytes += Lowering::pages(slots * tiles * a.tileBytes);
   return bytes;
 }
 

@@ -340,6 +340,10 @@ public:
   /// The VMEM scoreboard's page (docs/isa.md): an access waits for the
   /// in-flight DMAs that write any byte of its pages.
   static constexpr int64_t kVmemPageBytes = 4096;
+  /// `bytes` in whole pages, as vmem() allocates them.
+  static int64_t pages(int64_t bytes) {
+    return ceilDiv(bytes, kVmemPageBytes) * kVmemPageBytes;
+  }
   /// VMEM for the current kernel: bump allocation in the arena of the
   /// element type, 4 KiB aligned (the scoreboard's page). Each step (top-
   /// level hlo op) has its own arenas, marked `tpu.step`; the kernels of a
@@ -359,7 +363,7 @@ public:
                                      b.getI64IntegerAttr(step));
     }
     VBuf buf{arena, kernelBytes, bytes};
-    kernelBytes += ceilDiv(bytes, kVmemPageBytes) * kVmemPageBytes;
+    kernelBytes += pages(bytes);
     int64_t &peak = stepBytes[step];
     peak = std::max(peak, kernelBytes);
     return buf;

@@ -322,3 +322,98 @@ func.func @compare_not_clamped(%x: tensor<4xf32>, %d: tensor<4xf32>, %i: tensor<
   %min = hlo.minimum %x, %c : tensor<4xf32>
   return %max, %maxd, %imax, %0, %1, %2, %3, %4, %5, %min : tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>
 }
+
+// -----
+
+// resnet50's pool1: relu, a pad by convert(0), a -inf max-pool. The relu's
+// output is >= 0 and every window holds one of its elements, so the pad
+// value never wins: the padding joins the reduce_window's own.
+// CHECK-LABEL: func.func @pad_into_max_pool
+// CHECK-SAME: (%[[Y:.+]]: tensor<1x8x8x4xf32>)
+// CHECK-NOT: hlo.pad
+// CHECK: %[[R:.+]] = hlo.maximum %[[Y]]
+// CHECK: hlo.reduce_window(%[[R]]) init({{.+}}) {padding = array<i64: 0, 0, 1, 1, 1, 1, 0, 0>, window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>}
+// CHECK-SAME: (tensor<1x8x8x4xf32>, tensor<f32>) -> tensor<1x4x4x4xf32>
+func.func @pad_into_max_pool(%y: tensor<1x8x8x4xf32>) -> tensor<1x4x4x4xf32> {
+  %c0 = hlo.constant dense<0.0> : tensor<f32>
+  %b = hlo.broadcast_in_dim %c0, dims = [] : (tensor<f32>) -> tensor<1x8x8x4xf32>
+  %r = hlo.maximum %y, %b : tensor<1x8x8x4xf32>
+  %zero = hlo.constant dense<0> : tensor<i32>
+  %z = hlo.convert %zero : (tensor<i32>) -> tensor<f32>
+  %p = hlo.pad %r, %z, low = [0, 1, 1, 0], high = [0, 1, 1, 0], interior = [0, 0, 0, 0] : (tensor<1x8x8x4xf32>, tensor<f32>) -> tensor<1x10x10x4xf32>
+  %ninf = hlo.constant dense<0xFF800000> : tensor<f32>
+  %0 = hlo.reduce_window(%p) init(%ninf) {window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>} : (tensor<1x10x10x4xf32>, tensor<f32>) -> tensor<1x4x4x4xf32> {
+  ^bb0(%a: tensor<f32>, %c: tensor<f32>):
+    %m = hlo.maximum %a, %c : tensor<f32>
+    hlo.return %m : tensor<f32>
+  }
+  return %0 : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// A pad by the init value is the reduce_window's own padding, whatever
+// the reducer and the operand (a sum pool; the padding adds to its own).
+// CHECK-LABEL: func.func @pad_into_sum_pool
+// CHECK-SAME: (%[[X:.+]]: tensor<6x6xf32>)
+// CHECK-NOT: hlo.pad
+// CHECK: hlo.reduce_window(%[[X]]) init({{.+}}) {padding = array<i64: 3, 1, 0, 2>, window_dimensions = array<i64: 2, 2>}
+func.func @pad_into_sum_pool(%x: tensor<6x6xf32>) -> tensor<9x7xf32> {
+  %z = hlo.constant dense<0.0> : tensor<f32>
+  %p = hlo.pad %x, %z, low = [2, 0], high = [1, 1], interior = [0, 0] : (tensor<6x6xf32>, tensor<f32>) -> tensor<9x7xf32>
+  %0 = hlo.reduce_window(%p) init(%z) {window_dimensions = array<i64: 2, 2>, padding = array<i64: 1, 0, 0, 1>} : (tensor<9x7xf32>, tensor<f32>) -> tensor<9x7xf32> {
+  ^bb0(%a: tensor<f32>, %c: tensor<f32>):
+    %s = hlo.add %a, %c : tensor<f32>
+    hlo.return %s : tensor<f32>
+  }
+  return %0 : tensor<9x7xf32>
+}
+
+// -----
+
+// Pads the pool's padding is not: by 0 of an unclamped operand, of a relu
+// clamped below the pad value (-1 < 0), where a window is all padding
+// (low 3 >= the window), into a min-pool of a relu, and interior padding.
+// CHECK-LABEL: func.func @pool_pad_stays
+// CHECK-COUNT-5: hlo.pad
+// CHECK-NOT: hlo.pad
+func.func @pool_pad_stays(%y: tensor<8x8xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<7x7xf32>) {
+  %z = hlo.constant dense<0.0> : tensor<f32>
+  %m1 = hlo.constant dense<-1.0> : tensor<8x8xf32>
+  %zs = hlo.constant dense<0.0> : tensor<8x8xf32>
+  %ninf = hlo.constant dense<0xFF800000> : tensor<f32>
+  %inf = hlo.constant dense<0x7F800000> : tensor<f32>
+  %r = hlo.maximum %y, %zs : tensor<8x8xf32>
+  %rm1 = hlo.maximum %y, %m1 : tensor<8x8xf32>
+  %p0 = hlo.pad %y, %z, low = [1, 1], high = [1, 1], interior = [0, 0] : (tensor<8x8xf32>, tensor<f32>) -> tensor<10x10xf32>
+  %0 = hlo.reduce_window(%p0) init(%ninf) {window_dimensions = array<i64: 3, 3>, window_strides = array<i64: 2, 2>} : (tensor<10x10xf32>, tensor<f32>) -> tensor<4x4xf32> {
+  ^bb0(%a: tensor<f32>, %c: tensor<f32>):
+    %m = hlo.maximum %a, %c : tensor<f32>
+    hlo.return %m : tensor<f32>
+  }
+  %p1 = hlo.pad %rm1, %z, low = [1, 1], high = [1, 1], interior = [0, 0] : (tensor<8x8xf32>, tensor<f32>) -> tensor<10x10xf32>
+  %1 = hlo.reduce_window(%p1) init(%ninf) {window_dimensions = array<i64: 3, 3>, window_strides = array<i64: 2, 2>} : (tensor<10x10xf32>, tensor<f32>) -> tensor<4x4xf32> {
+  ^bb0(%a: tensor<f32>, %c: tensor<f32>):
+    %m = hlo.maximum %a, %c : tensor<f32>
+    hlo.return %m : tensor<f32>
+  }
+  %p2 = hlo.pad %r, %z, low = [3, 3], high = [0, 0], interior = [0, 0] : (tensor<8x8xf32>, tensor<f32>) -> tensor<11x11xf32>
+  %2 = hlo.reduce_window(%p2) init(%ninf) {window_dimensions = array<i64: 3, 3>, window_strides = array<i64: 3, 3>, padding = array<i64: 0, 1, 0, 1>} : (tensor<11x11xf32>, tensor<f32>) -> tensor<4x4xf32> {
+  ^bb0(%a: tensor<f32>, %c: tensor<f32>):
+    %m = hlo.maximum %a, %c : tensor<f32>
+    hlo.return %m : tensor<f32>
+  }
+  %p3 = hlo.pad %r, %z, low = [1, 1], high = [1, 1], interior = [0, 0] : (tensor<8x8xf32>, tensor<f32>) -> tensor<10x10xf32>
+  %3 = hlo.reduce_window(%p3) init(%inf) {window_dimensions = array<i64: 3, 3>, window_strides = array<i64: 2, 2>} : (tensor<10x10xf32>, tensor<f32>) -> tensor<4x4xf32> {
+  ^bb0(%a: tensor<f32>, %c: tensor<f32>):
+    %m = hlo.minimum %a, %c : tensor<f32>
+    hlo.return %m : tensor<f32>
+  }
+  %p4 = hlo.pad %r, %z, low = [0, 0], high = [0, 0], interior = [1, 1] : (tensor<8x8xf32>, tensor<f32>) -> tensor<15x15xf32>
+  %4 = hlo.reduce_window(%p4) init(%ninf) {window_dimensions = array<i64: 3, 3>, window_strides = array<i64: 2, 2>} : (tensor<15x15xf32>, tensor<f32>) -> tensor<7x7xf32> {
+  ^bb0(%a: tensor<f32>, %c: tensor<f32>):
+    %m = hlo.maximum %a, %c : tensor<f32>
+    hlo.return %m : tensor<f32>
+  }
+  return %0, %1, %2, %3, %4 : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<7x7xf32>
+}
