@@ -628,9 +628,80 @@ struct FoldTransposeOfTranspose : public OpRewritePattern<TransposeOp> {
 };
 } // namespace
 
+namespace {
+/// The dims of `shape` that are not 1.
+SmallVector<int64_t> nonUnitDims(ArrayRef<int64_t> shape) {
+  return llvm::to_vector(
+      llvm::make_filter_range(shape, [](int64_t d) { return d != 1; }));
+}
+
+/// ew(reshape(a), c) : [1,R,1] -> reshape(ew(reshape(a), reshape(c)) : [R]):
+/// an elementwise op whose result has unit dims around one non-unit dim
+/// (per-row statistics [1,R,1], [R,1]), whose operands are reshapes that only
+/// add or drop unit dims (e.g. of a reduce's [1,R]) or constants, runs on the
+/// rank-1 [R] (the operands' reshapes fold into `a` and the constants). Its chain of such ops then stays rank 1 and the reshapes
+/// around it cancel: the fused kernels stream rank-1 per-row sources
+/// (FusedKernel.cpp RowStream) where a [..,R,1] one pads each element to a
+/// tile row.
+struct ElementwiseOnRowVector : public RewritePattern {
+  ElementwiseOnRowVector(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<HloDialect>(op->getDialect()) ||
+        !op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
+        op->getNumRegions() != 0 || op->getNumOperands() == 0)
+      return failure();
+    // `hlo.sharding` and `hlo.layout` describe the op's own rank.
+    if (!op->getDiscardableAttrDictionary().empty())
+      return failure();
+    auto type = asTensor(op->getResult(0).getType());
+    if (!type || !type.hasStaticShape() || type.getRank() < 2)
+      return failure();
+    SmallVector<int64_t> vector = nonUnitDims(type.getShape());
+    if (vector.size() != 1)
+      return failure();
+    bool anyReshape = false;
+    for (Value operand : op->getOperands()) {
+      auto operandType = asTensor(operand.getType());
+      if (!operandType || operandType.getShape() != type.getShape())
+        return failure();
+      if (auto reshape = operand.getDefiningOp<ReshapeOp>()) {
+        auto from = cast<RankedTensorType>(reshape.getOperand().getType());
+        if (nonUnitDims(from.getShape()) != vector)
+          return failure();
+        anyReshape = true;
+        continue;
+      }
+      if (!matchPattern(operand, m_Constant()))
+        return failure();
+    }
+    if (!anyReshape)
+      return failure();
+    Location loc = op->getLoc();
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands()) {
+      auto operandType = cast<RankedTensorType>(operand.getType());
+      operands.push_back(rewriter.create<ReshapeOp>(
+          loc, tensorOf(vector, operandType.getElementType()), operand));
+    }
+    OperationState state(loc, op->getName(), operands,
+                         TypeRange{tensorOf(vector, type.getElementType())},
+                         op->getAttrs());
+    Operation *onVector = rewriter.create(state);
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, type, onVector->getResult(0));
+    return success();
+  }
+};
+} // namespace
+
 void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                             MLIRContext *context) {
-  patterns.add<FoldReshapeOfReshape, SqueezeBeforeTranspose>(context);
+  // ElementwiseOnRowVector matches the elementwise ops the reshapes feed
+  // (any op type): registered with the reshapes it moves.
+  patterns.add<FoldReshapeOfReshape, SqueezeBeforeTranspose,
+               ElementwiseOnRowVector>(context);
 }
 
 LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,

@@ -417,3 +417,55 @@ func.func @pool_pad_stays(%y: tensor<8x8xf32>) -> (tensor<4x4xf32>, tensor<4x4xf
   }
   return %0, %1, %2, %3, %4 : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<7x7xf32>
 }
+
+// -----
+
+// Per-row statistics [1,R,1] of a reduce's [1,R] (a layer norm as jax
+// writes it): the elementwise ops over unit-dim reshapes run on the rank-1
+// [R] vector and the reshapes around them cancel, so the broadcast reads a
+// rank-1 source (FusedKernel.cpp RowStream).
+// CHECK-LABEL: func.func @elementwise_on_row_vector
+// CHECK-SAME: (%[[S:.+]]: tensor<1x300xf32>)
+// CHECK-DAG: %[[N:.+]] = hlo.constant dense<2.000000e+02> : tensor<300xf32>
+// CHECK-DAG: %[[E:.+]] = hlo.constant dense<1.001360e-05> : tensor<300xbf16>
+// CHECK: %[[V:.+]] = hlo.reshape %[[S]] : (tensor<1x300xf32>) -> tensor<300xf32>
+// CHECK-NEXT: %[[D:.+]] = hlo.divide %[[V]], %[[N]] : tensor<300xf32>
+// CHECK-NEXT: %[[C:.+]] = hlo.convert %[[D]] : (tensor<300xf32>) -> tensor<300xbf16>
+// CHECK-NEXT: %[[A:.+]] = hlo.add %[[C]], %[[E]] : tensor<300xbf16>
+// CHECK-NEXT: %[[Q:.+]] = hlo.sqrt %[[A]] : tensor<300xbf16>
+// CHECK-DAG: %[[R3:.+]] = hlo.reshape %[[Q]] : (tensor<300xbf16>) -> tensor<1x300x1xbf16>
+// CHECK-DAG: %[[R:.+]] = hlo.reshape %[[Q]] : (tensor<300xbf16>) -> tensor<1x300xbf16>
+// CHECK: %[[B:.+]] = hlo.broadcast_in_dim %[[R]], dims = [0, 1] : (tensor<1x300xbf16>) -> tensor<1x300x200xbf16>
+// CHECK-NEXT: return %[[B]], %[[R3]]
+func.func @elementwise_on_row_vector(%s: tensor<1x300xf32>) -> (tensor<1x300x200xbf16>, tensor<1x300x1xbf16>) {
+  %n = hlo.constant dense<200.0> : tensor<1x300x1xf32>
+  %eps = hlo.constant dense<1.0e-5> : tensor<1x300x1xbf16>
+  %s3 = hlo.reshape %s : (tensor<1x300xf32>) -> tensor<1x300x1xf32>
+  %m = hlo.divide %s3, %n : tensor<1x300x1xf32>
+  %mb = hlo.convert %m : (tensor<1x300x1xf32>) -> tensor<1x300x1xbf16>
+  %a = hlo.add %mb, %eps : tensor<1x300x1xbf16>
+  %q = hlo.sqrt %a : tensor<1x300x1xbf16>
+  %q2 = hlo.reshape %q : (tensor<1x300x1xbf16>) -> tensor<1x300xbf16>
+  %b = hlo.broadcast_in_dim %q2, dims = [0, 1] : (tensor<1x300xbf16>) -> tensor<1x300x200xbf16>
+  return %b, %q : tensor<1x300x200xbf16>, tensor<1x300x1xbf16>
+}
+
+// -----
+
+// Not rewritten: statistics with two non-unit dims ([B,S,1]: the rank-2
+// vector has another layout than the [B,S,1] one the kernels read), and an
+// elementwise op with an operand that is neither a reshape nor a constant,
+// one with a sharding of its own rank.
+// CHECK-LABEL: func.func @elementwise_not_on_row_vector
+// CHECK: hlo.divide %{{.+}}, %{{.+}} : tensor<2x300x1xf32>
+// CHECK: hlo.add %{{.+}}, %{{.+}} : tensor<1x300x1xf32>
+// CHECK: hlo.negate %{{.+}} {hlo.sharding = "{devices=[1,2,1]0,1}"} : tensor<1x300x1xf32>
+func.func @elementwise_not_on_row_vector(%s: tensor<2x300xf32>, %t: tensor<300xf32>, %u: tensor<1x300x1xf32>) -> (tensor<2x300x1xf32>, tensor<1x300x1xf32>, tensor<1x300x1xf32>) {
+  %n = hlo.constant dense<200.0> : tensor<2x300x1xf32>
+  %s3 = hlo.reshape %s : (tensor<2x300xf32>) -> tensor<2x300x1xf32>
+  %m = hlo.divide %s3, %n : tensor<2x300x1xf32>
+  %t3 = hlo.reshape %t : (tensor<300xf32>) -> tensor<1x300x1xf32>
+  %a = hlo.add %t3, %u : tensor<1x300x1xf32>
+  %g = hlo.negate %t3 {hlo.sharding = "{devices=[1,2,1]0,1}"} : tensor<1x300x1xf32>
+  return %m, %a, %g : tensor<2x300x1xf32>, tensor<1x300x1xf32>, tensor<1x300x1xf32>
+}
