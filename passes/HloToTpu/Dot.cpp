@@ -91,6 +91,11 @@ private:
 
   LogicalResult plan();
   LogicalResult chooseBlocking();
+  /// The VMEM a blocking may take: 3/4 of the target's (the rest is left
+  /// to the other VMEM buffers).
+  int64_t blockingBudget() const {
+    return l.spec.machine.vmem_bytes() * 3 / 4;
+  }
   int64_t vmemNeed(int64_t rows, int64_t jobTiles) const;
   LogicalResult allocate();
   Job jobAt(Value j);
@@ -227,18 +232,14 @@ LogicalResult DotKernel::plan() {
   // write-back needs that anyway): an f32 root is written from them.
   if (ep)
     ep->placeRootInPanels();
+  // The epilogue's roots in one slot leave room for a wider C block; they
+  // keep two (written while the next job computes) when the blocking
+  // chosen with one fits with two.
+  epSlots = ep ? 1 : 2;
   if (failed(chooseBlocking()))
     return failure();
-  // The epilogue's roots in one slot leave room for a wider C block; they
-  // keep two (written while the next job computes) when it gains none.
-  if (ep) {
-    int64_t g2 = groups, d2 = panelTiles;
-    epSlots = 1;
-    if (failed(chooseBlocking()))
-      return failure();
-    if (groups == g2 && panelTiles == d2)
-      epSlots = 2;
-  }
+  if (ep && vmemNeed(mb, groups) <= blockingBudget())
+    epSlots = 2;
   split = l.splitForMxus(groups, mb, rowAlign);
   parts = split.parts, partTiles = panelTiles / parts;
   panelBlocks = mb / kLanes;
@@ -275,7 +276,7 @@ LogicalResult DotKernel::plan() {
 /// least traffic; at equal traffic the fewer N tiles, i.e. the longer LHS
 /// streams.
 LogicalResult DotKernel::chooseBlocking() {
-  int64_t vmemBytes = l.spec.machine.vmem_bytes(), budget = vmemBytes * 3 / 4;
+  int64_t vmemBytes = l.spec.machine.vmem_bytes(), budget = blockingBudget();
   int64_t mxus = std::max<int64_t>(l.spec.machine.mxu_count(), 1);
   // The largest M panel (row tiles, a divisor of mt) that fits with g N
   // tiles per job, or 0.
