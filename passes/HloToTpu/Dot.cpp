@@ -786,13 +786,14 @@ void DotKernel::issueProducts(Value slot, Value wOff, Value cslot, bool first) {
   }
 }
 
-/// Step k of job j: wait for its tiles, prefetch the next step's (the
-/// next job's first at the last step), write pieces `writes` of the
+/// Step k of job j: prefetch the next step's tiles (the next job's first
+/// at the last step) into the other slot, whose step is done, then wait
+/// for its own: the DMA engine always has the next step queued, so the
+/// DMA latency is paid once, not per step (a [1,2048] x [2048,1000] weight
+/// stream 35.5K -> 26.1K cycles). Then write pieces `writes` of the
 /// previous job's C, prepare and multiply.
 void DotKernel::step(Value j, const Job &job, Value k, bool first, bool last,
                      ArrayRef<int64_t> writes) {
-  l.wait(kSemLhs, transA ? blocks : parts * blocks);
-  l.wait(kSemW, groups * blocks * (transB ? subBlocks : 1));
   Value s = l.add(l.mul(j, kSteps), k);
   Value slot = l.rem(s, 2);
   if (!last)
@@ -802,6 +803,8 @@ void DotKernel::step(Value j, const Job &job, Value k, bool first, bool last,
       Value nextJob = l.add(j, 1);
       fetch(jobAt(nextJob), l.c(0), l.rem(l.mul(nextJob, kSteps), 2));
     });
+  l.wait(kSemLhs, transA ? blocks : parts * blocks);
+  l.wait(kSemW, groups * blocks * (transB ? subBlocks : 1));
   if (!writes.empty())
     when(j, [&] {
       Value prev = l.sub(j, l.c(1));
