@@ -378,9 +378,9 @@ def SplitConvolutionPrecision : Pass<"tpuc-split-convolution-precision"> {
     bf16 (mixed_bfloat16's casts; often only the kernel, the input being a
     bf16 activation, which leaves a bf16 x f32 convolution): the kernel
     rounds it the same way, and no converted copy goes through HBM. A
-    dot_general whose two operands are such converts reads both f32 values
-    as an f32 dot of DEFAULT precision (not under a high or highest
-    `dot-precision`, which would split it).
+    dot_general likewise reads the f32 value of each operand that is such a
+    convert, on its own (a bf16 x f32 dot; not under a high or highest
+    `dot-precision`, which would split the f32 operand).
 
     ```mlir
     // --dot-precision=high

@@ -49,16 +49,17 @@ Value roundedFromF32(Value v) {
   return convert.getOperand();
 }
 
-/// A DEFAULT-precision MXU convolution rounds f32 operands to bf16 itself
-/// (in the halo and weight tiles it fills), so an operand converted from
-/// f32 to bf16 only for it (mixed_bfloat16, after the splits above) is read
-/// as f32: the same values, without a converted copy written to HBM and
-/// read back. Each operand on its own: under mixed_bfloat16 the input is
-/// usually a bf16 activation and the kernel a converted f32 variable. Not
-/// depthwise: the VPU kernel computes in f32.
-void readOperandsBeforeRounding(hlo::ConvolutionOp op) {
-  if (op.getFeatureGroupCount() != 1)
-    return;
+/// A DEFAULT-precision MXU contraction rounds f32 operands to bf16 itself
+/// (VCVT, nearest even, as the converts do: the convolutions in the halo
+/// and weight tiles they fill, the dot in its MXU staging), so an operand
+/// converted from f32 to bf16 only for it (mixed_bfloat16, after the splits
+/// above) is read as f32: the same products, without a converted copy that
+/// the fusion lowering writes to HBM and the kernel reads back. Each
+/// operand on its own: under mixed_bfloat16 the activation is usually bf16
+/// already and the weight a converted f32 variable, which leaves a bf16 x
+/// f32 contraction (the kernels take one element type per operand).
+template <typename ContractionOp>
+void readOperandsBeforeRounding(ContractionOp op) {
   bool changed = false;
   for (OpOperand &operand : op->getOpOperands()) {
     Value f32 = roundedFromF32(operand.get());
@@ -73,28 +74,6 @@ void readOperandsBeforeRounding(hlo::ConvolutionOp op) {
   // bf16 operands made any precision_config one bf16 pass.
   if (changed)
     op.removePrecisionConfigAttr();
-}
-
-/// The same for a dot_general whose two operands are converts from f32 to
-/// bf16 (the dot kernel takes one element type): an f32 dot of DEFAULT
-/// precision rounds its operands to bf16 itself (VCVT, nearest even, as the
-/// converts do), so it reads the f32 values: the same products, without the
-/// converted copies, which the fusion lowering writes to HBM and the kernel
-/// reads back. Not under a --dot-precision override of HIGH or HIGHEST,
-/// which would then split the f32 dot the policy made one bf16 pass.
-void readDotOperandsBeforeRounding(hlo::DotGeneralOp op) {
-  Value lhs = roundedFromF32(op.getLhs()), rhs = roundedFromF32(op.getRhs());
-  if (!lhs || !rhs || !op.getType().getElementType().isF32())
-    return;
-  Operation *lhsConvert = op.getLhs().getDefiningOp();
-  Operation *rhsConvert = op.getRhs().getDefiningOp();
-  op->setOperand(0, lhs);
-  op->setOperand(1, rhs);
-  for (Operation *convert : {lhsConvert, rhsConvert})
-    if (convert->use_empty())
-      convert->erase();
-  // bf16 operands made any precision_config one bf16 pass.
-  op.removePrecisionConfigAttr();
 }
 
 class SplitConvolutionPrecisionPass
@@ -136,12 +115,18 @@ public:
       op.getResult().replaceAllUsesWith(sum);
       op.erase();
     }
-    getOperation()->walk(
-        [](hlo::ConvolutionOp op) { readOperandsBeforeRounding(op); });
+    // Not depthwise: the VPU kernel computes in f32.
+    getOperation()->walk([](hlo::ConvolutionOp op) {
+      if (op.getFeatureGroupCount() == 1)
+        readOperandsBeforeRounding(op);
+    });
+    // The dot kernel splits an f32 operand by --dot-precision: not under a
+    // high or highest override, which would then split what the policy
+    // made one bf16 pass.
     if (dotPrecision == DotPrecision::PerOp ||
         dotPrecision == DotPrecision::Default)
       getOperation()->walk(
-          [](hlo::DotGeneralOp op) { readDotOperandsBeforeRounding(op); });
+          [](hlo::DotGeneralOp op) { readOperandsBeforeRounding(op); });
   }
 };
 } // namespace

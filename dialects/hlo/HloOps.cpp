@@ -1117,15 +1117,28 @@ static LogicalResult verifyPrecisionConfig(Operation *op,
   return success();
 }
 
+/// The operand element types of a dot_general or convolution: equal, or
+/// floats that differ in precision (XLA's
+/// SameElementTypeIgnoringFpPrecision): tpuc-split-convolution-precision
+/// has the MXU kernels read an f32 operand that mixed_bfloat16 rounds to
+/// bf16 only for the MXU.
+static LogicalResult verifyContractionOperandTypes(Operation *op,
+                                                   RankedTensorType lhs,
+                                                   RankedTensorType rhs) {
+  Type l = lhs.getElementType(), r = rhs.getElementType();
+  if (l != r && !(isa<FloatType>(l) && isa<FloatType>(r)))
+    return op->emitOpError() << "operand element types differ: " << l
+                             << " vs " << r;
+  return success();
+}
+
 LogicalResult DotGeneralOp::verify() {
   Checker c{getLoc()};
   auto lhs = getLhs().getType();
   auto rhs = getRhs().getType();
   DotDimensionNumbersAttr dims = getDotDimensionNumbers();
-  if (lhs.getElementType() != rhs.getElementType())
-    return emitOpError() << "operand element types differ: "
-                         << lhs.getElementType() << " vs "
-                         << rhs.getElementType();
+  if (failed(verifyContractionOperandTypes(*this, lhs, rhs)))
+    return failure();
   if (dims.getLhsBatch().size() != dims.getRhsBatch().size())
     return emitOpError() << "lhs and rhs have different numbers of batch "
                             "dimensions";
@@ -1527,16 +1540,8 @@ LogicalResult ConvolutionOp::verify() {
   ConvDimensionNumbersAttr dn = getDimensionNumbers();
   int64_t rank = lhs.getRank();
   int64_t spatial = static_cast<int64_t>(dn.getInputSpatial().size());
-  // Float operands may differ in precision (XLA's
-  // SameElementTypeIgnoringFpPrecision): tpuc-split-convolution-precision
-  // has the MXU kernel read an f32 operand that mixed_bfloat16 rounds to
-  // bf16 only for the MXU.
-  bool floats = isa<FloatType>(lhs.getElementType()) &&
-                isa<FloatType>(rhs.getElementType());
-  if (lhs.getElementType() != rhs.getElementType() && !floats)
-    return emitOpError() << "operand element types differ: "
-                         << lhs.getElementType() << " vs "
-                         << rhs.getElementType();
+  if (failed(verifyContractionOperandTypes(*this, lhs, rhs)))
+    return failure();
   if (rhs.getRank() != rank || out.getRank() != rank || rank != spatial + 2)
     return emitOpError() << "input, kernel and result must all have rank "
                          << spatial + 2 << " (dim_labels \""

@@ -212,6 +212,8 @@ void EpilogueKernel::write(const EpiloguePiece &p, Value slot, int sem,
                            const VBuf &panels, Value panelOff) {
   for (auto [i, a] : llvm::enumerate(roots)) {
     bool fromPanels = static_cast<int64_t>(i) == inPanels;
+    assert((!fromPanels || (panels.arena && panelOff)) &&
+           "a kernel that placed a root in its panels must pass them");
     const VBuf &src = fromPanels ? panels : a.buf;
     Value srcOff =
         fromPanels ? panelOff

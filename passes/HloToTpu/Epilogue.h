@@ -74,7 +74,8 @@ public:
                       Value panelOff, Value slot);
   /// Writes the piece's roots from slot `slot` (one DMA each on `sem`);
   /// `writes()` DMAs per piece. A root placed in the panels goes from
-  /// `panels` at `panelOff` (as apply() had them).
+  /// `panels` at `panelOff` (as apply() had them): a kernel that called
+  /// placeRootInPanels() must pass them (asserted).
   void write(const EpiloguePiece &p, Value slot, int sem,
              const VBuf &panels = VBuf(), Value panelOff = Value());
   /// Whether a root lives in the panels (placeRootInPanels).

@@ -15,14 +15,14 @@
 // CHECK-COUNT-8: tpu.dma %arg1{{.*}} chunks = 16 chunk_bytes = 4096 src_stride = 131072 dst_stride = 4096 sem = 1
 // CHECK-NOT: tpu.dma %arg1
 // CHECK: tpu.loop %{{.+}} = 0 to %c8 {
-// A step waits for one LHS block and 8 weight tiles, prefetches the next
-// step's, then loads the 8 weight tiles alternately into the two MXUs, each
-// streaming the panel's 1024 rows.
-// CHECK: tpu.sem_wait 0, 1
-// CHECK-NEXT: tpu.sem_wait 1, 8
+// A step prefetches the next step's LHS block and 8 weight tiles, waits
+// for its own, then loads the 8 weight tiles alternately into the two MXUs,
+// each streaming the panel's 1024 rows.
 // CHECK: tpu.dma %arg0{{.*}} chunks = 128
 // CHECK-COUNT-8: tpu.dma %arg1{{.*}} chunks = 16
 // CHECK-NOT: tpu.dma %arg1
+// CHECK: tpu.sem_wait 0, 1
+// CHECK-NEXT: tpu.sem_wait 1, 8
 // CHECK: tpu.mxu_load_weights {{.+}} mxu = 0
 // CHECK: tpu.mxu_matmul {{.+}} mxu = 0 rows = 1024 :
 // CHECK: tpu.mxu_load_weights {{.+}} mxu = 1

@@ -48,8 +48,8 @@ func.func @main(%dy: tensor<20x129xf32>, %w: tensor<256x129xf32>) -> tensor<20x2
 
 // The MLP step's weight gradient h^T . dY (h f32[256,128] contracted on its
 // major dim, M = 128 whole blocks): each of the two K steps reads one
-// 128x128 block of h as stored (16 tiles of one column tile), one
-// VTRANSPOSE per step. No transpose kernel, no HBM buffer besides the
+// 128x128 block of h as stored (16 tiles of one column tile; step 0
+// queues step 1's before it waits for its own), one VTRANSPOSE per step. No transpose kernel, no HBM buffer besides the
 // result.
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: %[[H:[^:]+]]: memref<256x128xf32
@@ -57,8 +57,8 @@ func.func @main(%dy: tensor<20x129xf32>, %w: tensor<256x129xf32>) -> tensor<20x2
 // CHECK-COUNT-2: tpu.alloc {{.*}}vmem
 // CHECK-NOT: chunk_bytes = 4 src_stride
 // CHECK: tpu.dma %[[H]][{{.+}}] -> {{.*}} chunks = 16 chunk_bytes = 4096 src_stride = 4096 dst_stride = 4096 sem = 0
-// CHECK: tpu.sem_wait 0, 1
 // CHECK: tpu.dma %[[H]][{{.+}}] -> {{.*}} chunks = 16 chunk_bytes = 4096 src_stride = 4096 dst_stride = 4096 sem = 0
+// CHECK: tpu.sem_wait 0, 1
 // CHECK: tpu.vtranspose
 // CHECK: tpu.mxu_matmul
 // CHECK: tpu.vtranspose

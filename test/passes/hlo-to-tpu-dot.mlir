@@ -3,16 +3,17 @@
 // dot_general on the MXUs (Dot.cpp, Mxu.cpp): bf16 16x384 x 384x256. The
 // two 128-column weight tiles go to the two MXUs of tpu-v3; K = 384 in
 // three steps, each step's LHS and weight DMAs issued before the previous
-// step's matmuls (double buffering); later steps accumulate; the f32
+// step waits for its own (double buffering, the next step always queued);
+// later steps accumulate; the f32
 // result leaves VMEM by one strided DMA per MXU.
 // CHECK-LABEL: func.func @main
 // CHECK: %[[OUT:.+]] = tpu.alloc {{.*}}memref<16x256xf32
 // CHECK: tpu.dma %arg0{{.*}} chunks = 2 chunk_bytes = 2048 src_stride = 6144 dst_stride = 2048 sem = 0
 // CHECK: tpu.dma %arg1{{.*}} chunks = 16 chunk_bytes = 2048 src_stride = 4096 dst_stride = 2048 sem = 1
 // CHECK: tpu.dma %arg1{{.*}} sem = 1
+// CHECK: tpu.dma %arg0
 // CHECK: tpu.sem_wait 0, 1
 // CHECK-NEXT: tpu.sem_wait 1, 2
-// CHECK: tpu.dma %arg0
 // CHECK: tpu.mxu_load_weights {{.+}} mxu = 0
 // CHECK: tpu.mxu_matmul {{.+}} mxu = 0 rows = 16 :
 // CHECK: tpu.mxu_load_weights {{.+}} mxu = 1

@@ -525,9 +525,11 @@ func.func @sas_scatter(%a: tensor<4x8xf32>, %s: tensor<2x4xf32>, %z: tensor<f32>
 
 // -----
 
-func.func @dot_types(%a: tensor<2x3xf32>, %b: tensor<3x4xbf16>) {
-  // expected-error @+1 {{'hlo.dot_general' op operand element types differ: 'f32' vs 'bf16'}}
-  %0 = hlo.dot_general %a, %b, dims = <lhs_contracting = [1], rhs_contracting = [0]> : (tensor<2x3xf32>, tensor<3x4xbf16>) -> tensor<2x4xf32>
+// Float operands may differ in precision (bf16 x f32, as XLA allows);
+// a float and an integer may not.
+func.func @dot_types(%a: tensor<2x3xf32>, %b: tensor<3x4xi32>) {
+  // expected-error @+1 {{'hlo.dot_general' op operand element types differ: 'f32' vs 'i32'}}
+  %0 = hlo.dot_general %a, %b, dims = <lhs_contracting = [1], rhs_contracting = [0]> : (tensor<2x3xf32>, tensor<3x4xi32>) -> tensor<2x4xf32>
   return
 }
 
