@@ -269,17 +269,24 @@ private:
   /// Reshapes that only feed broadcasts the loop kernels read through
   /// (they rename unit dims) need no buffer of their own.
   void findAbsorbedReshapes();
+  /// A reduce whose kernel computes its operand per tile from an open
+  /// group's inputs: the group, and the members the operand is computed
+  /// from (broadcasts included, not what they read).
+  struct FusedReduce {
+    size_t group;
+    llvm::DenseSet<Operation *> cone;
+  };
   /// The open group whose value `op` reduces, when the reduce kernel can
   /// compute it per tile from the group's inputs (an input fusion in one
   /// pass); broadcasts over it are read by position (residentAt).
-  std::optional<size_t> fuseIntoReduce(Operation *op);
-  /// Lowers the reduce `op` of group `group`'s value as an input fusion.
-  LogicalResult lowerFusedReduce(Operation *op, size_t group);
-  /// The values of `group` the fused `reduce` computes that something
-  /// outside the group reads from HBM (the fusion's results): the reduce's
-  /// kernel writes them too (a multi-output fusion in one pass), so the
-  /// group's own kernel need not recompute them.
-  SmallVector<Value> exportsOf(hlo::ReduceOp reduce, const LoopGroup &group);
+  std::optional<FusedReduce> fuseIntoReduce(Operation *op);
+  /// Lowers the reduce `op` of `fused.group`'s value as an input fusion.
+  LogicalResult lowerFusedReduce(Operation *op, const FusedReduce &fused);
+  /// The values of the group the fused reduce computes (its cone) that
+  /// something outside the group reads from HBM (the fusion's results): the
+  /// reduce's kernel writes them too (a multi-output fusion in one pass), so
+  /// the group's own kernel need not recompute them.
+  SmallVector<Value> exportsOf(const FusedReduce &fused);
   /// An output fusion: the contraction's kernel applies the epilogue to
   /// its result tiles, emitted where the epilogue's last op is.
   LogicalResult emitContraction();
@@ -345,8 +352,8 @@ LogicalResult FusionLowering::lowerInner(Operation &inner) {
     if (!alsoOutside)
       return success();
   }
-  if (std::optional<size_t> g = fuseIntoReduce(&inner))
-    return lowerFusedReduce(&inner, *g);
+  if (std::optional<FusedReduce> fused = fuseIntoReduce(&inner))
+    return lowerFusedReduce(&inner, *fused);
   if (absorbed.contains(&inner))
     return emitProducers(&inner);
   if (fitsLoopKernel(&inner) || fitsLoopBroadcast(&inner))
@@ -461,7 +468,8 @@ void FusionLowering::findAbsorbedReshapes() {
   }
 }
 
-std::optional<size_t> FusionLowering::fuseIntoReduce(Operation *op) {
+std::optional<FusionLowering::FusedReduce>
+FusionLowering::fuseIntoReduce(Operation *op) {
   auto reduce = dyn_cast<hlo::ReduceOp>(op);
   if (!reduce || reduce.getInputs().size() != 1)
     return std::nullopt;
@@ -471,10 +479,10 @@ std::optional<size_t> FusionLowering::fuseIntoReduce(Operation *op) {
     return std::nullopt;
   const LoopGroup &group = groups[it->second];
   SmallVector<Operation *> stack{def};
-  llvm::DenseSet<Operation *> seen;
+  FusedReduce fused{it->second, {}};
   while (!stack.empty()) {
     Operation *member = stack.pop_back_val();
-    if (!seen.insert(member).second)
+    if (!fused.cone.insert(member).second)
       continue;
     if (auto bcast = dyn_cast<hlo::BroadcastInDimOp>(member)) {
       std::optional<BroadcastForm> form = broadcastForm(bcast);
@@ -490,13 +498,14 @@ std::optional<size_t> FusionLowering::fuseIntoReduce(Operation *op) {
         return std::nullopt; // a rank-0 value of another open group
     }
   }
-  return it->second;
+  return fused;
 }
 
-LogicalResult FusionLowering::lowerFusedReduce(Operation *op, size_t g) {
+LogicalResult FusionLowering::lowerFusedReduce(Operation *op,
+                                               const FusedReduce &fused) {
   // The init value may come from a group; the input does not need one.
   inKernel.insert(op);
-  const LoopGroup &group = groups[g];
+  const LoopGroup &group = groups[fused.group];
   auto initDef = cast<hlo::ReduceOp>(op).getInitValues()[0].getDefiningOp();
   if (initDef && groupOf.count(initDef) && groups[groupOf[initDef]].open &&
       failed(emitGroup(groupOf[initDef])))
@@ -504,26 +513,15 @@ LogicalResult FusionLowering::lowerFusedReduce(Operation *op, size_t g) {
   l.fusedProducer = [&](Operation *member) {
     return group.ops.contains(member);
   };
-  l.fusedExports = exportsOf(cast<hlo::ReduceOp>(op), group);
+  l.fusedExports = exportsOf(fused);
   LogicalResult lowered = l.lowerOp(op);
   l.fusedProducer = nullptr;
   l.fusedExports.clear();
   return lowered;
 }
 
-SmallVector<Value> FusionLowering::exportsOf(hlo::ReduceOp reduce,
-                                             const LoopGroup &group) {
-  // The members the reduce's operand is computed from.
-  llvm::DenseSet<Operation *> cone;
-  SmallVector<Operation *> stack{reduce.getInputs()[0].getDefiningOp()};
-  while (!stack.empty()) {
-    Operation *member = stack.pop_back_val();
-    if (!cone.insert(member).second || isa<hlo::BroadcastInDimOp>(member))
-      continue;
-    for (Value v : member->getOperands())
-      if (Operation *d = v.getDefiningOp(); d && group.ops.contains(d))
-        stack.push_back(d);
-  }
+SmallVector<Value> FusionLowering::exportsOf(const FusedReduce &fused) {
+  const LoopGroup &group = groups[fused.group];
   // A user that will not read the value from HBM: a member of the group
   // (or an op of its shape that joins it later) or a reduce (fused).
   auto computesIt = [&](Operation *top) {
@@ -536,7 +534,7 @@ SmallVector<Value> FusionLowering::exportsOf(hlo::ReduceOp reduce,
   };
   SmallVector<Value> exports;
   for (Operation *member : group.ops) {
-    if (!cone.contains(member) || isa<hlo::BroadcastInDimOp>(member))
+    if (!fused.cone.contains(member) || isa<hlo::BroadcastInDimOp>(member))
       continue;
     for (Value v : member->getResults())
       if (!l.hbm.count(v) &&
