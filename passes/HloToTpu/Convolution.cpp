@@ -36,9 +36,6 @@ constexpr int kSemIn = 0, kSemW = 1, kSemOut = 2;
 constexpr int64_t kF32Tile = kSublanes * kLanes * 4;
 constexpr int64_t kBf16Tile = kSublanes * kLanes * 2;
 
-/// `bytes` in whole VMEM pages, as Lowering::vmem allocates them.
-constexpr auto pages = &Lowering::pages;
-
 SmallVector<int64_t> attrOr(std::optional<ArrayRef<int64_t>> a, int64_t n,
                             int64_t fill) {
   if (a)
@@ -320,14 +317,14 @@ int64_t ConvMxuKernel::need(int64_t r, int64_t g) const {
     haloBytes = 2 * hr * Pe * 2;
   }
   int64_t lhsBytes = direct ? 0 : 2 * m * D * 2;
-  int64_t panelBytes =
-      g * m * D * 4 + (ct.ob == 2 && !ep ? g * m * D * 2 : 0);
+  int64_t panelBytes = g * m * D * 4 + (ct.ob == 2 && !ep ? g * m * D * 2 : 0);
   int64_t weightBytes =
       packed ? pSteps * g * wTile + pBlocks * kLanes * kLanes * ct.wb
              : kpos * CtD * g * wTile +
                    2 * Ct * g * blocks * kLanes * kLanes * ct.wb;
-  return pages(stageBytes) + pages(haloBytes) + pages(lhsBytes) +
-         pages(panelBytes) + pages(weightBytes) +
+  return Lowering::pages(stageBytes) + Lowering::pages(haloBytes) +
+         Lowering::pages(lhsBytes) + Lowering::pages(panelBytes) +
+         Lowering::pages(weightBytes) +
          (ep ? ep->vmemBytes(g * m * D / (kSublanes * kLanes), 1) : 0);
 }
 
@@ -336,8 +333,8 @@ int64_t ConvMxuKernel::need(int64_t r, int64_t g) const {
 // (at least about 3D cycles, the weight loads' pipeline); packing adds DMA
 // latencies, one per compact-halo fetch and, as DMAs writing the same VMEM
 // page wait for each other, one per LHS DMA of an output row of step 0
-// (of every output row when output rows share pages). Small images lose (e.g. the CNN example's
-// 16x16 -> 8x8 stride-2 convolution, 37 -> 72 us packed).
+// (of every output row when output rows share pages). Small images lose (e.g.
+// the CNN example's 16x16 -> 8x8 stride-2 convolution, 37 -> 72 us packed).
 bool ConvMxuKernel::packingPays() const {
   int64_t mxus = std::max<int64_t>(l.spec.machine.mxu_count(), 1);
   int64_t stream = std::max(ceilDiv(R * OWp * G, mxus), 3 * D);
@@ -391,7 +388,7 @@ LogicalResult ConvMxuKernel::plan() {
   }
   // A compact row is whole 4 KiB pages: DMAs writing the same page wait
   // for each other.
-  Pe = pages(Wp * C * ct.ib) / ct.ib;
+  Pe = Lowering::pages(Wp * C * ct.ib) / ct.ib;
 
   if (failed(EpilogueKernel::take(l, op.getResult(), ep)))
     return failure();
@@ -469,14 +466,15 @@ LogicalResult ConvMxuKernel::allocate() {
   // Packed: the LHS lanes and rows no DMA writes (past the last position,
   // columns past OW) and the weight rows past the positions stay zero.
   if (packed) {
-    zeroFill(l, lhs, bf16, pages(2 * M * D * 2));
-    zeroFill(l, wStage, ct.wElem, pages(pBlocks * kLanes * kLanes * ct.wb));
+    zeroFill(l, lhs, bf16, Lowering::pages(2 * M * D * 2));
+    zeroFill(l, wStage, ct.wElem,
+             Lowering::pages(pBlocks * kLanes * kLanes * ct.wb));
   }
 
   // The halo's padding stays zero: data stores only touch the data columns
   // (and write zeros where the input is ragged or out of range).
   if (!packed)
-    zeroFill(l, halo, bf16, pages(haloBytes));
+    zeroFill(l, halo, bf16, Lowering::pages(haloBytes));
   laneIds = tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg());
   sublaneIds = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
   zero = l.splatF32(0.0);
@@ -572,9 +570,9 @@ void ConvMxuKernel::prepareWeights(Value og) {
 
 // Packed weights: per output tile (g, j), the rows of every window
 // position are DMAed (one DMA per kernel row: DMAs writing the same VMEM
-// page wait for each other) to their packedRow of a zeroed staging block (inElem,
-// 128-row blocks k), then block k is rounded into weight tile
-// (k / blocks, g), input rows (k % blocks) * 128.
+// page wait for each other) to their packedRow of a zeroed staging block
+// (inElem, 128-row blocks k), then block k is rounded into weight tile (k /
+// blocks, g), input rows (k % blocks) * 128.
 void ConvMxuKernel::preparePackedWeights(Value og) {
   int64_t row = kLanes * ct.wb;
   // One DMA per kernel row and input tile: its KW positions' rows are
@@ -1071,11 +1069,13 @@ LogicalResult ConvWeightGradKernel::plan() {
   if (failed(EpilogueKernel::take(l, op.getResult(), ep)))
     return failure();
   panelTiles = COtPad * M / kSublanes;
-  int64_t needed = pages(H * Wt * Ct * inTile) + pages(Ct * Hp * Wp * bfRow) +
-                   pages(2 * M * D * 2) + pages(COtPad * M * kLanes * 4) +
-                   (ct.ob == 2 && !ep ? pages(COtPad * M * bfRow) : 0) +
-                   pages(COtPad * otWeights) + pages(COt * PT * dyTile) +
-                   (ep ? ep->vmemBytes(panelTiles, 1) : 0);
+  int64_t needed =
+      Lowering::pages(H * Wt * Ct * inTile) +
+      Lowering::pages(Ct * Hp * Wp * bfRow) + Lowering::pages(2 * M * D * 2) +
+      Lowering::pages(COtPad * M * kLanes * 4) +
+      (ct.ob == 2 && !ep ? Lowering::pages(COtPad * M * bfRow) : 0) +
+      Lowering::pages(COtPad * otWeights) + Lowering::pages(COt * PT * dyTile) +
+      (ep ? ep->vmemBytes(panelTiles, 1) : 0);
   if (needed > vmemBudget(l))
     return vmemError(l, op, needed);
   return success();
@@ -1099,8 +1099,8 @@ LogicalResult ConvWeightGradKernel::allocate() {
   if (ep && failed(ep->begin(panelTiles, 1)))
     return failure();
 
-  zeroFill(l, xpad, bf16, pages(Ct * Hp * Wp * bfRow));
-  zeroFill(l, panels, f32, pages(COtPad * M * kLanes * 4));
+  zeroFill(l, xpad, bf16, Lowering::pages(Ct * Hp * Wp * bfRow));
+  zeroFill(l, panels, f32, Lowering::pages(COtPad * M * kLanes * 4));
   return success();
 }
 
@@ -1267,7 +1267,7 @@ static LogicalResult lowerDepthwiseNchw(Lowering &l, hlo::ConvolutionOp op) {
   if (needed > vmemBudget(l))
     return vmemError(l, op, needed);
   l.dma(ker, l.c(0), kbuf.arena, l.c(kbuf.offset), 1, gk.bytes(), 0, 0, kSemW);
-  zeroFill(l, plane, f32, pages(planeBytes));
+  zeroFill(l, plane, f32, Lowering::pages(planeBytes));
   Value laneIds = tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg());
   Value sublaneIds = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
   l.wait(kSemW, 1);
