@@ -138,16 +138,12 @@ Rematerializer::best(const analysis::MemoryPlan &plan) {
     });
     if (!available)
       continue;
-    FailureOr<layout::TiledLayout> layout =
-        layout::deviceLayout(v, spec.tiling);
-    if (failed(layout))
-      continue;
     std::string error;
-    FailureOr<layout::ByteSizes> sizes =
-        layout::byteSizes(type, *layout, error);
-    if (failed(sizes))
+    FailureOr<layout::DeviceBytes> bytes =
+        layout::deviceBytes(v, spec.tiling, error);
+    if (failed(bytes))
       continue;
-    Candidate c{&def, first, sizes->padded,
+    Candidate c{&def, first, bytes->sizes.padded,
                 fusion::kernelTraffic(&def).total()};
     if (!chosen || c.score() > chosen->score())
       chosen = c;

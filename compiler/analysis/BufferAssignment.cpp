@@ -123,20 +123,19 @@ private:
 };
 
 LogicalResult Planner::track(Value value, int64_t at) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type)
+  if (!isa<RankedTensorType>(value.getType()))
     return success(); // tuples are views of their elements
-  FailureOr<layout::TiledLayout> layout =
-      layout::deviceLayout(value, target.tiling);
-  if (failed(layout))
-    return failure();
   std::string error;
-  FailureOr<layout::ByteSizes> sizes =
-      layout::byteSizes(type, *layout, error);
-  if (failed(sizes))
-    return emitError(value.getLoc()) << "cannot size " << type << ": " << error;
+  FailureOr<layout::DeviceBytes> bytes =
+      layout::deviceBytes(value, target.tiling, error);
+  if (failed(bytes)) {
+    if (error.empty())
+      return failure();
+    return emitError(value.getLoc())
+           << "cannot size " << value.getType() << ": " << error;
+  }
   index[value] = values.size();
-  values.push_back({value, *layout, *sizes, at, at});
+  values.push_back({value, bytes->layout, bytes->sizes, at, at});
   parent.push_back(parent.size());
   return success();
 }

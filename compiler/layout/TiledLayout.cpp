@@ -333,4 +333,18 @@ FailureOr<ByteSizes> byteSizes(RankedTensorType type, const TiledLayout &layout,
   return sizes;
 }
 
+FailureOr<DeviceBytes> deviceBytes(Value value, const target::TilingRules &rules,
+                                   std::string &error) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    return failure();
+  FailureOr<TiledLayout> layout = deviceLayout(value, rules);
+  if (failed(layout))
+    return failure();
+  FailureOr<ByteSizes> sizes = byteSizes(type, *layout, error);
+  if (failed(sizes))
+    return failure();
+  return DeviceBytes{*layout, *sizes};
+}
+
 } // namespace tpuc::layout

@@ -103,6 +103,19 @@ mlir::FailureOr<ByteSizes> byteSizes(mlir::RankedTensorType type,
                                      const TiledLayout &layout,
                                      std::string &error);
 
+/// A ranked value's layout on the device and its sizes in it.
+struct DeviceBytes {
+  TiledLayout layout;
+  ByteSizes sizes;
+};
+
+/// deviceLayout and byteSizes of a ranked `value`. Fails without a message
+/// when the value is not ranked or its recorded layout is unreadable, with
+/// `error` set when the layout cannot be sized.
+mlir::FailureOr<DeviceBytes> deviceBytes(mlir::Value value,
+                                         const target::TilingRules &rules,
+                                         std::string &error);
+
 } // namespace tpuc::layout
 
 #endif // TPUC_COMPILER_LAYOUT_TILEDLAYOUT_H

@@ -112,15 +112,10 @@ FusionSummary summarizeFusion(ModuleOp unfused, ModuleOp fused,
   if (entry) {
     summary.hbmBytesFused = fusion::functionTraffic(entry).total();
     auto paddedBytes = [&](Value value) {
-      auto type = dyn_cast<RankedTensorType>(value.getType());
-      FailureOr<layout::TiledLayout> tiled =
-          type ? layout::deviceLayout(value, tiling)
-               : FailureOr<layout::TiledLayout>(failure());
       std::string error;
-      FailureOr<layout::ByteSizes> sizes =
-          succeeded(tiled) ? layout::byteSizes(type, *tiled, error)
-                           : FailureOr<layout::ByteSizes>(failure());
-      return succeeded(sizes) ? sizes->padded
+      FailureOr<layout::DeviceBytes> bytes =
+          layout::deviceBytes(value, tiling, error);
+      return succeeded(bytes) ? bytes->sizes.padded
                               : fusion::logicalBytes(value.getType());
     };
     summary.hbmBytesFusedPadded =
