@@ -31,6 +31,8 @@ def Hlo_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  // Patterns that match any hlo op (HloOps.cpp ElementwiseOnRowVector).
+  let hasCanonicalizer = 1;
   // `hlo.sharding` (ops, arguments, results) and the module's
   // `hlo.num_partitions` / `hlo.replica_count` are checked (docs/spmd.md).
   let hasOperationAttrVerify = 1;

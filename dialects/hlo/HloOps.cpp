@@ -639,10 +639,11 @@ SmallVector<int64_t> nonUnitDims(ArrayRef<int64_t> shape) {
 /// an elementwise op whose result has unit dims around one non-unit dim
 /// (per-row statistics [1,R,1], [R,1]), whose operands are reshapes that only
 /// add or drop unit dims (e.g. of a reduce's [1,R]) or constants, runs on the
-/// rank-1 [R] (the operands' reshapes fold into `a` and the constants). Its chain of such ops then stays rank 1 and the reshapes
-/// around it cancel: the fused kernels stream rank-1 per-row sources
-/// (FusedKernel.cpp RowStream) where a [..,R,1] one pads each element to a
-/// tile row.
+/// rank-1 [R] (the operands' reshapes fold into `a` and the constants). Its
+/// chain of such ops then stays rank 1 and the reshapes around it cancel: the
+/// fused kernels stream rank-1 per-row sources (FusedKernel.cpp RowStream)
+/// where a [..,R,1] one pads each element to a tile row. It matches any
+/// elementwise hlo op: a dialect-wide canonicalization.
 struct ElementwiseOnRowVector : public RewritePattern {
   ElementwiseOnRowVector(MLIRContext *context)
       : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
@@ -696,12 +697,14 @@ struct ElementwiseOnRowVector : public RewritePattern {
 };
 } // namespace
 
+void HloDialect::getCanonicalizationPatterns(
+    RewritePatternSet &patterns) const {
+  patterns.add<ElementwiseOnRowVector>(getContext());
+}
+
 void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                             MLIRContext *context) {
-  // ElementwiseOnRowVector matches the elementwise ops the reshapes feed
-  // (any op type): registered with the reshapes it moves.
-  patterns.add<FoldReshapeOfReshape, SqueezeBeforeTranspose,
-               ElementwiseOnRowVector>(context);
+  patterns.add<FoldReshapeOfReshape, SqueezeBeforeTranspose>(context);
 }
 
 LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
