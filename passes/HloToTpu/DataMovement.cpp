@@ -651,6 +651,34 @@ static FailureOr<View> reshapeView(Lowering &l, hlo::ReshapeOp op) {
   return v;
 }
 
+/// When the reshape only splits the minor dim of `merged`'s array into the
+/// trailing dims of `split` (the dims before them equal) and that minor dim
+/// fits one tile column: `merged` viewed with the shape `split`, the split
+/// dims linear within a tile row (DLRM's `[3616,6,6] -> [3616,36]`).
+static std::optional<View> splitMinorView(const View &merged,
+                                          ArrayRef<int64_t> split) {
+  size_t r = merged.shape.size();
+  if (r < 2 || split.size() <= r)
+    return std::nullopt;
+  if (!llvm::equal(split.take_front(r - 1), ArrayRef(merged.shape).drop_back()))
+    return std::nullopt;
+  int64_t minor = merged.shape.back(), product = 1;
+  for (int64_t s : split.drop_front(r - 1))
+    product *= s;
+  const DimAddress &lanes = merged.dims.back();
+  if (product != minor || (lanes.period && minor > lanes.period))
+    return std::nullopt;
+  View v = merged;
+  v.shape.assign(split.begin(), split.end());
+  v.dims.resize(split.size());
+  int64_t stride = lanes.lo;
+  for (size_t d = split.size(); d-- > r - 1;) {
+    v.dims[d] = {0, 0, stride};
+    stride *= split[d];
+  }
+  return v;
+}
+
 LogicalResult Lowering::lowerReshape(hlo::ReshapeOp op) {
   if (readThroughView(op))
     return success();
@@ -674,6 +702,29 @@ LogicalResult Lowering::lowerReshape(hlo::ReshapeOp op) {
       axes.push_back({type.getDimSize(o), i, 1, o, 1});
     copyBoxAndWait(*this, tiledView(*in, inType), {}, tiledView(out, type), {},
                    axes);
+    return success();
+  }
+  // A minor dim split within a tile column (either way): one copyBox over
+  // the split shape, every dim linear on both sides. The innermost axis is
+  // the minor dim (contiguous runs), the longest other one becomes the
+  // DMAs' chunks (DLRM's [3616,6,6] -> [3616,36]: 6 DMAs of 3616 chunks).
+  View inView = tiledView(*in, inType), outView = tiledView(out, type);
+  std::optional<View> outSplit = splitMinorView(outView, inType.getShape());
+  std::optional<View> inSplit =
+      outSplit ? std::nullopt : splitMinorView(inView, type.getShape());
+  if (outSplit || inSplit) {
+    ArrayRef<int64_t> shape = outSplit ? inType.getShape() : type.getShape();
+    SmallVector<Axis> axes = identityAxes(shape);
+    Axis minor = axes.pop_back_val();
+    auto longest = llvm::max_element(axes, [](const Axis &x, const Axis &y) {
+      return x.extent < y.extent;
+    });
+    Axis chunks = *longest;
+    axes.erase(longest);
+    axes.push_back(chunks);
+    axes.push_back(minor);
+    copyBoxAndWait(*this, outSplit ? inView : *inSplit, {},
+                   outSplit ? *outSplit : outView, {}, axes);
     return success();
   }
   // Rank <= 1 arrays are row-major, so they can be viewed with the other

@@ -19,6 +19,12 @@ static constexpr int kIndexSem = 0, kCopySem = 3;
 // Indices per SMEM block of a gather (4 KiB of s32).
 static constexpr int64_t kIndexBlock = 1024;
 static constexpr llvm::StringLiteral kSmemArenaAttr = "tpuc.index_smem";
+// Gathers of one row per index whose source offsets are computed by the
+// VPU (lowerGather): from this many positions (below, the extra VMEM round
+// trip costs more than the 3 scalar instructions per row it saves) up to
+// this many (256 KiB of VMEM staging).
+static constexpr int64_t kVectorizedMinPositions = 256;
+static constexpr int64_t kVectorizedMaxPositions = 64 * 1024;
 
 Value smemArena(Lowering &l, int64_t bytes) {
   int64_t words = std::max<int64_t>(ceilDiv(bytes, 4), 1);
@@ -148,8 +154,17 @@ LogicalResult Lowering::lowerDynamicUpdateSlice(hlo::DynamicUpdateSliceOp op) {
 /// walked `unroll` at a time (then the remainder): a small body (a
 /// gather's one DMA per row) is bound by the scalar unit, and unrolled its
 /// SMEM and destination addresses are one base and constant offsets.
+///
+/// With `vectorize` (k = 1 only) the indices are staged in VMEM first and
+/// each vreg of 1024 is replaced by `vectorize(vreg)` (a gather's clamped
+/// source byte offsets): what `body` gets is that word, so the per-position
+/// scalar work (`SMAX`, `SMIN`, `SMUL`, or a tiled dim's `SDIV`/`SREM`) is
+/// done 1024 lanes at a time. The blocks then go VMEM -> SMEM through two
+/// halves of the SMEM buffer, block b+1's DMA issued before block b's
+/// positions so its latency hides behind them.
 static FailureOr<int64_t> forEachIndexVector(
     Lowering &l, Value indices, int64_t ivd, int64_t k, int64_t unroll,
+    function_ref<Value(Value)> vectorize,
     function_ref<int64_t(ArrayRef<Value>, ArrayRef<Value>)> body) {
   auto idxType = cast<RankedTensorType>(indices.getType());
   int64_t idxRank = idxType.getRank();
@@ -167,28 +182,60 @@ static FailureOr<int64_t> forEachIndexVector(
   int64_t nb = 1;
   for (int64_t s : batchShape)
     nb *= s;
+  if (nb == 0)
+    return 0;
+  int64_t per = std::min(nb, std::max<int64_t>(1, kIndexBlock / k));
+  int64_t blocks = ceilDiv(nb, per);
+  bool staged = vectorize && k == 1;
+  Value smem = smemArena(l, per * k * 4 * (staged && blocks > 1 ? 2 : 1));
+  // The indices row-major with the index vector last: into a rank-1 HBM
+  // array (a rank-1 operand already is one), or straight into VMEM when
+  // staged (the last vreg's tail zeroed: its lanes are read), transformed
+  // there a vreg at a time in place.
   Value flat = *idxMem;
-  if (idxRank >= 2) {
+  VBuf vbuf;
+  if (staged) {
+    int64_t vregs = ceilDiv(nb, kIndexBlock), vregBytes = kIndexBlock * 4;
+    vbuf = l.vmem(l.b.getI32Type(), vregs * vregBytes);
+    if (nb % kIndexBlock)
+      l.vstore(l.splatIndex(l.c(0)), vbuf, l.c((vregs - 1) * vregBytes));
+    View staging = linearView(vbuf.arena, idxType.getShape(), 4, order);
+    staging.base = vbuf.offset;
+    l.wait(kIndexSem, copyBox(l, tiledView(*idxMem, idxType), {}, staging, {},
+                              identityAxes(idxType.getShape()), kIndexSem));
+    l.loop(vregs, [&](Value r) {
+      Value off = l.mul(r, vregBytes);
+      l.vstore(vectorize(l.vload(vbuf, off)), vbuf, off);
+    });
+  } else if (idxRank >= 2) {
     auto flatType = RankedTensorType::get({nb * k}, idxType.getElementType());
     flat = l.allocHbm(flatType, l.loc);
     copyBoxAndWait(l, tiledView(*idxMem, idxType), {},
                    linearView(flat, idxType.getShape(), 4, order), {},
                    identityAxes(idxType.getShape()));
   }
-  if (nb == 0)
-    return 0;
-  int64_t per = std::min(nb, std::max<int64_t>(1, kIndexBlock / k));
-  Value smem = smemArena(l, per * k * 4);
-  // One block of `count` batch positions starting at flat position `first`.
-  auto block = [&](Value first, int64_t count) -> int64_t {
-    l.dma(flat, l.mul(first, k * 4), smem, l.c(0), 1, count * k * 4, 0, 0,
-          kIndexSem);
+  // Block `blk`'s indices to SMEM (half blk % 2 when staged).
+  auto smemBase = [&](Value blk) {
+    return staged && blocks > 1 ? l.mul(l.rem(blk, 2), per * 4) : l.c(0);
+  };
+  // Block `blk` of `count` batch positions starts at flat position `first`.
+  auto fetch = [&](Value blk, Value first, int64_t count) {
+    if (staged)
+      l.dma(vbuf.arena, l.add(l.mul(first, 4), vbuf.offset), smem,
+            smemBase(blk), 1, count * 4, 0, 0, kIndexSem);
+    else
+      l.dma(flat, l.mul(first, k * 4), smem, l.c(0), 1, count * k * 4, 0, 0,
+            kIndexSem);
+  };
+  int64_t perPos = 0;
+  auto block = [&](Value blk, Value first, int64_t count) -> int64_t {
     l.wait(kIndexSem, 1);
-    int64_t perPos = 0;
+    Value smemAt = smemBase(blk);
     auto position = [&](Value p) {
       SmallVector<Value> vector;
       for (int64_t j = 0; j < k; ++j)
-        vector.push_back(sload(l, smem, l.add(l.mul(p, k * 4), l.c(4 * j))));
+        vector.push_back(
+            sload(l, smem, l.add(smemAt, l.add(l.mul(p, k * 4), l.c(4 * j)))));
       SmallVector<Value> coords(batchShape.size());
       Value rest = l.add(first, p);
       for (int64_t i = static_cast<int64_t>(batchShape.size()) - 1; i >= 0;
@@ -214,11 +261,34 @@ static FailureOr<int64_t> forEachIndexVector(
       position(l.c(i));
     return count * perPos;
   };
-  int64_t full = nb / per, perBlock = 0;
-  l.loop(full, [&](Value blk) { perBlock = block(l.mul(blk, per), per); });
+  int64_t full = nb / per;
+  if (staged) {
+    // Block b+1's DMA goes before block b's positions (the other half).
+    auto count = [&](bool last) { return last && nb % per ? nb % per : per; };
+    if (blocks == 1) {
+      fetch(l.c(0), l.c(0), nb);
+      return block(l.c(0), l.c(0), nb);
+    }
+    l.pipelineRagged(
+        blocks,
+        [&](Value blk, bool last) { fetch(blk, l.mul(blk, per), count(last)); },
+        [&](Value blk, bool last) {
+          block(blk, l.mul(blk, per), count(last));
+        });
+    return nb * perPos;
+  }
+  int64_t perBlock = 0;
+  l.loop(full, [&](Value blk) {
+    Value first = l.mul(blk, per);
+    fetch(blk, first, per);
+    perBlock = block(blk, first, per);
+  });
   int64_t total = full * perBlock;
-  if (nb % per)
-    total += block(l.c(full * per), nb % per);
+  if (nb % per) {
+    Value first = l.c(full * per);
+    fetch(l.c(full), first, nb % per);
+    total += block(l.c(full), first, nb % per);
+  }
   return total;
 }
 
@@ -260,17 +330,59 @@ LogicalResult Lowering::lowerGather(hlo::GatherOp op) {
     axes.push_back({sizes[d], d, 1, static_cast<int>(offsetDims[next++]), 1});
   }
   llvm::sort(axes, [](const Axis &x, const Axis &y) { return x.dstDim < y.dstDim; });
-  // Slices of up to a vreg's elements are scalar-bound: unrolled by 8.
+  // Slices of up to a vreg's elements are scalar-bound: unrolled by 8 (32
+  // when vectorized: a row is then only SLD and DMA, and the loop's own
+  // three instructions per trip would be a seventh of it).
   int64_t sliceElems = 1;
   for (int64_t s : sizes)
     sliceElems *= s;
+  // One start index into a dim taken one index wide (an embedding row):
+  // with enough positions its clamp and byte offset are computed 1024 lanes
+  // at a time (forEachIndexVector), and the source view addresses that dim
+  // in bytes.
+  View src = views->first;
+  int64_t od = k == 1 ? dn.getStartIndexMap().front() : 0;
+  DimAddress odAddr = k == 1 ? src.dims[od] : DimAddress();
+  int64_t hi = k == 1 ? opType.getDimSize(od) - 1 : 0;
+  // The largest offset (a tiled dim's bound: hi / p tiles and p - 1 rows)
+  // must fit the s32 lanes.
+  int64_t maxOffset =
+      odAddr.period ? hi / odAddr.period * odAddr.hi +
+                          (odAddr.period - 1) * odAddr.lo
+                    : hi * odAddr.lo;
+  bool vectorized =
+      k == 1 && dn.getOperandBatchingDims().empty() && sizes[od] == 1 &&
+      hi >= 0 && maxOffset < (int64_t{1} << 31) &&
+      (!odAddr.period || llvm::isPowerOf2_64(odAddr.period)) &&
+      idxType.getNumElements() >= kVectorizedMinPositions &&
+      idxType.getNumElements() <= kVectorizedMaxPositions;
+  auto rowOffsets = [&](Value v) -> Value {
+    v = tpu::VMaxOp::create(b, loc, v, splatIndex(c(0)));
+    v = tpu::VMinOp::create(b, loc, v, splatIndex(c(hi)));
+    auto times = [&](Value x, int64_t m) -> Value {
+      return m == 1 ? x : tpu::VMulOp::create(b, loc, x, splatIndex(c(m)));
+    };
+    if (!odAddr.period)
+      return times(v, odAddr.lo);
+    int64_t shift = llvm::Log2_64(odAddr.period);
+    Value q = tpu::VShraOp::create(b, loc, v, splatIndex(c(shift)));
+    Value r = tpu::VAndOp::create(b, loc, v, splatIndex(c(odAddr.period - 1)));
+    return tpu::VAddOp::create(b, loc, times(q, odAddr.hi),
+                               times(r, odAddr.lo));
+  };
+  if (vectorized)
+    src.dims[od] = {0, 0, 1};
   FailureOr<int64_t> total = forEachIndexVector(
-      *this, op.getStartIndices(), ivd, k, sliceElems <= 1024 ? 8 : 1,
+      *this, op.getStartIndices(), ivd, k,
+      sliceElems > 1024 ? 1 : vectorized ? 32 : 8,
+      vectorized ? function_ref<Value(Value)>(rowOffsets) : nullptr,
       [&](ArrayRef<Value> vector, ArrayRef<Value> coords) {
         SmallVector<Value> srcStart(opType.getRank(), c(0));
         for (auto [j, od] : llvm::enumerate(dn.getStartIndexMap()))
-          srcStart[od] =
-              clampIndex(*this, vector[j], opType.getDimSize(od) - sizes[od]);
+          srcStart[od] = vectorized ? vector[j]
+                                    : clampIndex(*this, vector[j],
+                                                 opType.getDimSize(od) -
+                                                     sizes[od]);
         // A batching dim's start is the position's own coordinate in the
         // paired index dim (take_along_axis): XLA's implicit iota.
         for (auto [od, id] : llvm::zip(dn.getOperandBatchingDims(),
@@ -280,7 +392,7 @@ LogicalResult Lowering::lowerGather(hlo::GatherOp op) {
         SmallVector<Value> dstStart(type.getRank(), c(0));
         for (auto [i, d] : llvm::enumerate(batchOut))
           dstStart[d] = coords[i];
-        return copyBox(*this, views->first, srcStart, views->second, dstStart,
+        return copyBox(*this, src, srcStart, views->second, dstStart,
                        axes, kCopySem);
       });
   if (failed(total))
@@ -381,7 +493,7 @@ LogicalResult Lowering::lowerScatter(hlo::ScatterOp op) {
     toU.push_back({windowShape[i], static_cast<int>(windowDims[i]), 1, dim, 1});
   }
   FailureOr<int64_t> total = forEachIndexVector(
-      *this, op.getScatterIndices(), ivd, k, 1,
+      *this, op.getScatterIndices(), ivd, k, 1, nullptr,
       [&](ArrayRef<Value> vector, ArrayRef<Value> coords) -> int64_t {
         // XLA skips a window that is not wholly inside the operand: the
         // position's loop runs once when every start equals its clamp.

@@ -12,15 +12,17 @@
 // CHECK: result1: ok shape=[37, 15]
 // CHECK: result2: ok shape=[3, 4, 9, 130]
 // CHECK: result3: ok shape=[6, 5]
-// Row gathers of up to a vreg's elements are unrolled by 8: the block of
-// 1024 indices is 128 trips of 8 DMAs; the last 76 are 9 trips, then 4
-// inline (rows 1096..1099 at 1096 * 512 bytes on).
+// Row gathers of up to a vreg's elements are unrolled: with 1100 positions
+// the source offsets come from the VPU (dm-gather-rows.mlir) and a row is
+// an SLD and a DMA, 32 per trip: the block of 1024 indices is 32 trips of
+// 32 DMAs; the last 76 are 2 trips, then 12 inline (the last 4: rows
+// 1096..1099 at 1096 * 512 bytes on).
 // RUN: tpuc compile %s --fusion=off --emit=tpu -o %t/t.mlir
 // RUN: FileCheck %s --check-prefix=UNROLL < %t/t.mlir
-// UNROLL:         tpu.loop %{{.*}} = 0 to %c128 {
-// UNROLL-COUNT-8:   tpu.dma %arg0
-// UNROLL:         tpu.loop %{{.*}} = 0 to %c9 {
-// UNROLL-COUNT-8:   tpu.dma %arg0
+// UNROLL:         tpu.loop %{{.*}} = 0 to %c32 {
+// UNROLL-COUNT-32:  tpu.dma %arg0
+// UNROLL:         tpu.loop %{{.*}} = 0 to %c2 {
+// UNROLL-COUNT-32:  tpu.dma %arg0
 // UNROLL:         tpu.dma %arg0[%{{.*}}] -> %{{.*}}[%c561152]
 // UNROLL:         tpu.dma %arg0[%{{.*}}] -> %{{.*}}[%c561664]
 // UNROLL:         tpu.dma %arg0[%{{.*}}] -> %{{.*}}[%c562176]
