@@ -91,6 +91,9 @@ private:
 
   LogicalResult plan();
   LogicalResult chooseBlocking();
+  void choosePipelining();
+  /// Cycles of one step on its busiest MXU (weight loads and row passes).
+  int64_t stepCycles() const;
   /// The VMEM a blocking may take: 3/4 of the target's (the rest is left
   /// to the other VMEM buffers).
   int64_t blockingBudget() const {
@@ -106,6 +109,7 @@ private:
     return (q * blocks + j) * partTiles;
   }
   void fetch(const Job &job, Value k, Value slot);
+  void fetchStep(Value t);
   /// Piece p of a job's result as (row split r, block j, part q, group g).
   struct PieceIndex {
     int64_t r, j, q, g;
@@ -157,6 +161,14 @@ private:
   int64_t panelTiles = 1, mb = 8, parts = 1, partTiles = 1;
   // Slots of the epilogue's roots (1 or 2).
   int64_t epSlots = 2;
+  // Operand slots (steps in flight: stepSlots - 1 prefetched ahead) and C
+  // panel slots (jobs whose C is computed or still going out).
+  int64_t stepSlots = 2, jobSlots = 2;
+  // Whether a job's finish (the bf16 rounding, the small products) and C
+  // write-back wait until the next job's first step has its operands
+  // prepared and its products issued, so that the VPU prepares that step
+  // instead of waiting for the MXU results (short steps without epilogue).
+  bool deferFinish = false;
   MxuSplit split;
   int64_t aTile = 0, bTile = 0, cTile = 0, aBatch = 0, cBatch = 0;
   int64_t wRowTiles = 16, bBatch = 0;
@@ -249,6 +261,7 @@ LogicalResult DotKernel::plan() {
   mPanels = mt / panelTiles;
   colGroups = ceilDiv(nTiles, groups);
   jobs = nb * mPanels * colGroups;
+  choosePipelining();
   // The C write-back of a job goes out in `pieces` DMAs, one per (group,
   // part, block) or, with few of those, rows of them, spread over the steps
   // of the next job so that it shares the DMA engine with the LHS stream
@@ -356,15 +369,66 @@ LogicalResult DotKernel::chooseBlocking() {
   return success();
 }
 
+int64_t DotKernel::stepCycles() const {
+  return ceilDiv(groups * split.parts, split.mxus) * (D + split.partRows) *
+         static_cast<int64_t>(products.size());
+}
+
+/// How far ahead the operands stream. With one step prefetched, a step
+/// starts a DMA latency after the previous one issued its prefetch, so
+/// steps shorter than that latency (12 heads of [128,64] x [64,128]: 192
+/// MXU cycles a step against 500) wait on every transfer: those prefetch
+/// as many steps ahead as cover the latency, the MXU drain and the step's
+/// transfer (at most 4), and C keeps as many job slots as cover a job's
+/// write-back (at most 6; the write of job j goes out during job j+1 and
+/// is waited for at the end of job j + jobSlots - 1). Longer steps keep two
+/// slots of each (the code is then the double-buffered one). The extra
+/// slots must fit the blocking's budget.
+void DotKernel::choosePipelining() {
+  const exe::Target &m = l.spec.machine;
+  double bytesPerCycle =
+      m.clock_hz() > 0 && m.hbm_bytes_per_second() > 0
+          ? static_cast<double>(m.hbm_bytes_per_second()) / m.clock_hz()
+          : 1.0;
+  int64_t stepBytes = mb * blocks * kLanes * ga.elemBytes +
+                      groups * D * D * gb.elemBytes;
+  int64_t cycles = std::max<int64_t>(stepCycles(), 1);
+  int64_t cover = static_cast<int64_t>(m.dma_latency_cycles()) + 2 * D +
+                  static_cast<int64_t>(stepBytes / bytesPerCycle);
+  if (cycles >= static_cast<int64_t>(m.dma_latency_cycles()))
+    return;
+  int64_t ahead = std::clamp<int64_t>(ceilDiv(cover, cycles), 1, 4);
+  ahead = std::min(ahead, std::max<int64_t>(jobs * kSteps - 1, 1));
+  // A job's C goes out once its last results leave the MXU (2D cycles
+  // after its last rows went in) and the VPU finished it, and is waited
+  // for jobSlots - 2 jobs later: as many slots as cover that.
+  int64_t cBytes = mb * groups * D * (outBf16 ? 2 : 4);
+  int64_t writeCover = static_cast<int64_t>(m.dma_latency_cycles()) + 2 * D +
+                       static_cast<int64_t>(cBytes / bytesPerCycle);
+  int64_t cSlots =
+      std::clamp<int64_t>(2 + ceilDiv(writeCover, cycles * kSteps), 2, 6);
+  cSlots = std::min(cSlots, std::max<int64_t>(jobs, 2));
+  int64_t budget = blockingBudget();
+  for (; ahead > 1; --ahead) {
+    stepSlots = ahead + 1;
+    jobSlots = ep ? 2 : cSlots;
+    deferFinish = !ep;
+    if (vmemNeed(mb, groups) <= budget)
+      return;
+  }
+  deferFinish = false;
+  stepSlots = 2, jobSlots = 2;
+}
+
 /// VMEM for M panels of `rows` rows and `jobTiles` N tiles per job: LHS and
-/// weight pieces (and their staging) double-buffered by step, C blocks by
-/// job, and the epilogue.
+/// weight pieces (and their staging) in `stepSlots` slots by step, C blocks
+/// in `jobSlots` by job, and the epilogue.
 int64_t DotKernel::vmemNeed(int64_t rows, int64_t jobTiles) const {
-  int64_t lhsBytes =
-      aPieces * 2 * rows * D * 2 + (prepA ? 2 * rows * D * ga.elemBytes : 0);
-  int64_t wBytes = jobTiles * (bPieces * 2 * kWeightBytes +
-                               (prepB ? 2 * D * D * gb.elemBytes : 0));
-  int64_t cpBytes = jobTiles * 2 * rows * D *
+  int64_t lhsBytes = stepSlots * (aPieces * rows * D * 2 +
+                                  (prepA ? rows * D * ga.elemBytes : 0));
+  int64_t wBytes = jobTiles * stepSlots *
+                   (bPieces * kWeightBytes + (prepB ? D * D * gb.elemBytes : 0));
+  int64_t cpBytes = jobTiles * jobSlots * rows * D *
                     (4 + (hasSmallProducts() ? 4 : 0) + (outBf16 && !ep ? 2 : 0));
   int64_t epBytes =
       ep ? ep->vmemBytes(jobTiles * rows / kSublanes * blocks, epSlots) : 0;
@@ -402,23 +466,23 @@ LogicalResult DotKernel::allocate() {
   lhsSlot = mb * D * 2, cSlot = mb * D * 4, cOutSlot = mb * D * 2;
   lhsStageSlot = mb * D * ga.elemBytes, wStageSlot = D * D * gb.elemBytes;
   for (int64_t s = 0; s < aPieces; ++s)
-    lhs.push_back(l.vmem(bf16, 2 * lhsSlot));
-  lhsStage = prepA ? l.vmem(aElem, 2 * lhsStageSlot) : VBuf();
+    lhs.push_back(l.vmem(bf16, stepSlots * lhsSlot));
+  lhsStage = prepA ? l.vmem(aElem, stepSlots * lhsStageSlot) : VBuf();
   w.resize(groups);
   for (int64_t g = 0; g < groups; ++g) {
     for (int64_t s = 0; s < bPieces; ++s)
-      w[g].push_back(l.vmem(bf16, 2 * kWeightBytes));
-    wStage.push_back(prepB ? l.vmem(bElem, 2 * wStageSlot) : VBuf());
+      w[g].push_back(l.vmem(bf16, stepSlots * kWeightBytes));
+    wStage.push_back(prepB ? l.vmem(bElem, stepSlots * wStageSlot) : VBuf());
   }
   // With split operands the small products accumulate apart from the
   // large one (XLA sums separate dots): their rounding errors stay small
   // and the result is as close to f32 as one f32 accumulation.
   for (int64_t g = 0; g < groups; ++g) {
-    cp.push_back(l.vmem(f32, 2 * cSlot));
+    cp.push_back(l.vmem(f32, jobSlots * cSlot));
     if (hasSmallProducts())
-      cSmall.push_back(l.vmem(f32, 2 * cSlot));
+      cSmall.push_back(l.vmem(f32, jobSlots * cSlot));
     if (outBf16 && !ep)
-      cOut.push_back(l.vmem(bf16, 2 * cOutSlot));
+      cOut.push_back(l.vmem(bf16, jobSlots * cOutSlot));
   }
   return ep ? ep->begin(groups * panelTiles * blocks, epSlots) : success();
 }
@@ -547,6 +611,15 @@ void DotKernel::fetch(const Job &job, Value k, Value slot) {
             wRowTiles, bTile, nt * bTile, bTile, kSemW);
     }
   }
+}
+
+/// Issues the DMAs of global step `t` (job t / kSteps, step t % kSteps)
+/// into its slot, when the kernel has that step.
+void DotKernel::fetchStep(Value t) {
+  int64_t total = jobs * kSteps;
+  when(l.sub(l.c(total), minOf(t, total)), [&] {
+    fetch(jobAt(l.div(t, kSteps)), l.rem(t, kSteps), l.rem(t, stepSlots));
+  });
 }
 
 /// Piece p of a job's result: (group, part, block, row split) -> tiles of
@@ -795,8 +868,10 @@ void DotKernel::issueProducts(Value slot, Value wOff, Value cslot, bool first) {
 void DotKernel::step(Value j, const Job &job, Value k, bool first, bool last,
                      ArrayRef<int64_t> writes) {
   Value s = l.add(l.mul(j, kSteps), k);
-  Value slot = l.rem(s, 2);
-  if (!last)
+  Value slot = l.rem(s, stepSlots);
+  if (stepSlots > 2)
+    fetchStep(l.add(s, stepSlots - 1));
+  else if (!last)
     fetch(job, l.add(k, 1), l.rem(l.add(s, 1), 2));
   else
     when(l.sub(l.c(jobs - 1), j), [&] {
@@ -810,17 +885,25 @@ void DotKernel::step(Value j, const Job &job, Value k, bool first, bool last,
       Value prev = l.sub(j, l.c(1));
       Job pj = jobAt(prev);
       for (int64_t p : writes)
-        writePiece(pj, l.rem(prev, 2), p);
+        writePiece(pj, l.rem(prev, jobSlots), p);
     });
-  Value cslot = l.rem(j, 2);
+  Value cslot = l.rem(j, jobSlots);
   Value wOff = prepareOperands(slot, k);
   issueProducts(slot, wOff, cslot, first);
+  if (deferFinish && first)
+    when(j, [&] {
+      Value prev = l.sub(j, l.c(1));
+      Job pj = jobAt(prev);
+      (void)finishJob(prev, pj); // cannot fail without an epilogue
+      for (int64_t p = 0; p < pieces; ++p)
+        writePiece(pj, l.rem(prev, jobSlots), p);
+    });
 }
 
 /// After a job's last step: add the small products, then round a bf16
 /// result into its own buffer or apply the epilogue, into the job's slot.
 LogicalResult DotKernel::finishJob(Value j, const Job &job) {
-  Value cslot = l.rem(j, 2);
+  Value cslot = l.rem(j, jobSlots);
   if (outBf16 || hasSmallProducts())
     for (int64_t g = 0; g < groups; ++g)
       l.loop(panelTiles * blocks, [&](Value t) {
@@ -862,33 +945,39 @@ LogicalResult DotKernel::run() {
     return ps;
   };
   int64_t writesPerPiece = ep ? ep->writes() : 1;
-  fetch(jobAt(l.c(0)), l.c(0), l.c(0));
+  for (int64_t t = 0; t < std::min(stepSlots - 1, jobs * kSteps); ++t)
+    fetch(jobAt(l.c(t / kSteps)), l.c(t % kSteps), l.c(t));
   LogicalResult status = success();
   l.loop(jobs, [&](Value j) {
     Job job = jobAt(j);
     if (ep)
       fetchEpilogue(job);
     for (int64_t k = 0; k < peel; ++k)
-      step(j, job, l.c(k), k == 0, k == kSteps - 1, piecesAt(k));
+      step(j, job, l.c(k), k == 0, k == kSteps - 1,
+           deferFinish ? SmallVector<int64_t>() : piecesAt(k));
     if (kSteps - 1 > peel)
       l.loop(kSteps - 1 - peel,
              [&](Value i) { step(j, job, l.add(i, peel), false, false, {}); });
     if (kSteps > peel)
       step(j, job, l.c(kSteps - 1), false, true, {});
-    if (failed(finishJob(j, job)))
+    if (!deferFinish && failed(finishJob(j, job)))
       status = failure();
-    // The previous job's C went out during this job; job j+1 overwrites
+    // Job j - jobSlots + 2's C went out during job j - jobSlots + 3 (the
+    // previous job's during this one, with two slots); job j+1 overwrites
     // its panels (finishJob waits for an epilogue's roots).
     if (epSlots == 2)
-      when(j, [&] { l.wait(kSemOut, pieces * writesPerPiece); });
+      when(jobSlots == 2 ? j : l.sub(j, minOf(j, jobSlots - 2)),
+           [&] { l.wait(kSemOut, pieces * writesPerPiece); });
   });
   if (failed(status))
     return failure();
   Value last = l.c(jobs - 1);
   Job lastJob = jobAt(last);
+  if (deferFinish)
+    (void)finishJob(last, lastJob);
   for (int64_t p = 0; p < pieces; ++p)
-    writePiece(lastJob, l.rem(last, 2), p);
-  l.wait(kSemOut, pieces * writesPerPiece);
+    writePiece(lastJob, l.rem(last, jobSlots), p);
+  l.wait(kSemOut, std::min(jobs, jobSlots - 1) * pieces * writesPerPiece);
   return success();
 }
 
