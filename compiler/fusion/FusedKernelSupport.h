@@ -11,10 +11,15 @@
 #ifndef TPUC_COMPILER_FUSION_FUSEDKERNELSUPPORT_H
 #define TPUC_COMPILER_FUSION_FUSEDKERNELSUPPORT_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <cstdint>
+#include <optional>
 
 namespace mlir {
 class Operation;
+class Value;
 } // namespace mlir
 
 namespace tpuc::fusion {
@@ -44,6 +49,41 @@ inline constexpr int64_t kResidentInputBytes = 4 << 20;
 /// planner does not fuse them into an epilogue, so the kernel never has to
 /// split one (FusionPlanner.cpp uses the same predicate).
 bool fitsContractionEpilogue(mlir::Operation *op);
+
+/// A row-resident normalization kernel (layer norm, softmax, RMS norm):
+/// reductions over the minor dim of one `[..., R, C]` shape whose results,
+/// through elementwise ops on the per-row statistics, are broadcast back
+/// along the rows into elementwise ops of that shape. The kernel streams
+/// blocks of whole tile rows (8 rows, all C columns) through VMEM once,
+/// computes each tile row's statistics on vregs and writes the results
+/// once (passes/HloToTpu/FusedKernel.cpp, RowKernel).
+struct RowKernelShape {
+  int64_t colTiles = 0;
+  /// At most this many tile rows per block (both slots of every streamed
+  /// array within kLoopKernelVmemBytes, kLoopKernelBlockTiles per array).
+  int64_t maxBlockTileRows = 0;
+  /// The VMEM of blocks of maxBlockTileRows (both slots).
+  int64_t vmemBytes = 0;
+};
+
+/// Tile rows longer than this are not unrolled by the row kernel: wider
+/// rows keep the kernels of a reduce and a loop fusion.
+inline constexpr int64_t kRowKernelMaxColTiles = 32;
+
+/// Whether the ops `ops` (a fusion's body, or the planner's candidate
+/// group) form one row-resident kernel, and its block limit: every reduce
+/// is a single-input add/max/min over the minor dim of the row shape with a
+/// splat init; every other op is a splat constant, an elementwise op of the
+/// row shape or of the statistics' shape (the rows' count of elements, the
+/// same non-unit dims), a unit-dim reshape of a statistic, or a per-row
+/// broadcast of a statistic to the row shape; the values `readOutside`
+/// accepts (results) and the inputs are f32 or bf16 arrays of the row shape,
+/// at least one result. The planner fuses only such groups into one, and
+/// the code generator emits such a fusion as one kernel (FusionPlanner.cpp,
+/// passes/HloToTpu/FusedKernel.cpp share it).
+std::optional<RowKernelShape>
+rowResidentKernel(llvm::ArrayRef<mlir::Operation *> ops,
+                  llvm::function_ref<bool(mlir::Value)> readOutside);
 
 } // namespace tpuc::fusion
 

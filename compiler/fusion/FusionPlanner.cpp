@@ -8,7 +8,8 @@
 // the group without creating a cycle. Cheap producers whose operands are no
 // larger than their result (broadcasts, iotas, small constants) are
 // recomputed in every group that reads them instead. A second phase merges
-// sibling groups that read the same large value.
+// sibling groups that read the same large value, a third the groups of a
+// layer norm or softmax into one row-resident kernel (rowResidentKernel).
 //
 //===----------------------------------------------------------------------===//
 
@@ -177,6 +178,12 @@ private:
   bool tryFuse(Operation *producer, int g, Operation *user);
   void trySiblings();
   bool tryMerge(int a, int b);
+  /// Moves group b's ops, clones and heroes into group a.
+  void absorb(int a, int b);
+  /// Merges a loop group with the reduction and statistics groups it reads
+  /// (and the other loop groups of its size reading those) into one
+  /// row-resident kernel when rowResidentKernel accepts the merged ops.
+  void mergeRowKernels();
 
   void note(Operation *op, const std::string &reason) {
     reasons.try_emplace(op, reason);
@@ -572,6 +579,12 @@ bool Planner::tryMerge(int a, int b) {
   extra.append(y.clones.begin(), y.clones.end());
   if (vmemWith(x, extra) > options.vmemBudgetBytes)
     return false;
+  absorb(a, b);
+  return true;
+}
+
+void Planner::absorb(int a, int b) {
+  Group &x = groups[a], &y = groups[b];
   for (Operation *op : y.owned) {
     x.owned.insert(op);
     owner[op] = a;
@@ -588,7 +601,6 @@ bool Planner::tryMerge(int a, int b) {
   x.heroes.append(y.heroes.begin(), y.heroes.end());
   y = Group();
   y.alive = false;
-  return true;
 }
 
 void Planner::trySiblings() {
@@ -616,6 +628,97 @@ void Planner::trySiblings() {
   }
 }
 
+void Planner::mergeRowKernels() {
+  for (size_t l = 0; l < groups.size(); ++l) {
+    if (!groups[l].alive || !groups[l].heroes.empty())
+      continue;
+    int64_t rowElements = iterationElements(groups[l]);
+    // The reduce groups and the smaller loop groups (statistics) it reads,
+    // transitively, and the other loop groups of its size that read those
+    // (RMS norm's second result).
+    llvm::SetVector<int> set;
+    set.insert(l);
+    bool anyReduce = false;
+    auto isProducer = [&](const Group &p) {
+      return (p.heroRole() == Role::Reduce &&
+              iterationElements(p) == rowElements) ||
+             (p.heroes.empty() && iterationElements(p) < rowElements);
+    };
+    for (size_t i = 0; i < set.size(); ++i) {
+      const Group &g = groups[set[i]];
+      for (Operation *op : llvm::concat<Operation *const>(g.owned, g.clones))
+        for (Value operand : op->getOperands()) {
+          auto it = owner.find(operand.getDefiningOp());
+          if (it == owner.end() || set.contains(it->second) ||
+              !groups[it->second].alive || !isProducer(groups[it->second]))
+            continue;
+          anyReduce |= groups[it->second].heroRole() == Role::Reduce;
+          set.insert(it->second);
+        }
+      if (set[i] == static_cast<int>(l) || !isProducer(g))
+        continue;
+      for (Operation *op : g.owned)
+        for (Value v : op->getResults())
+          for (const Node &n : readersOf(v))
+            if (n.group >= 0 && !set.contains(n.group) &&
+                groups[n.group].alive && groups[n.group].heroes.empty() &&
+                iterationElements(groups[n.group]) == rowElements)
+              set.insert(n.group);
+    }
+    if (!anyReduce)
+      continue;
+    // Nothing outside reads what the merged producers compute.
+    bool closed = llvm::all_of(set, [&](int g) {
+      if (!isProducer(groups[g]))
+        return true;
+      return llvm::all_of(groups[g].owned, [&](Operation *op) {
+        return llvm::all_of(op->getResults(), [&](Value v) {
+          return llvm::all_of(readersOf(v), [&](const Node &n) {
+            return n.group >= 0 && set.contains(n.group);
+          });
+        });
+      });
+    });
+    if (!closed)
+      continue;
+    // No path leaves the merged groups and comes back.
+    SmallVector<Node> outside;
+    for (int g : set)
+      for (Operation *op : groups[g].owned)
+        for (Value v : op->getResults())
+          for (const Node &n : readersOf(v))
+            if (!(n.group >= 0 && set.contains(n.group)) &&
+                !llvm::is_contained(outside, n))
+              outside.push_back(n);
+    if (llvm::any_of(set, [&](int g) { return reaches(outside, g); }))
+      continue;
+    llvm::SetVector<Operation *> members;
+    for (int g : set)
+      members.insert(groups[g].owned.begin(), groups[g].owned.end());
+    for (int g : set)
+      members.insert(groups[g].clones.begin(), groups[g].clones.end());
+    SmallVector<Operation *> sorted(members.begin(), members.end());
+    llvm::sort(sorted, [&](Operation *x, Operation *y) {
+      return position[x] < position[y];
+    });
+    // Clones return nothing: their originals stay for other readers.
+    auto readOutside = [&](Value v) {
+      auto it = owner.find(v.getDefiningOp());
+      if (it == owner.end() || !set.contains(it->second))
+        return false;
+      return llvm::any_of(v.getUsers(), [&](Operation *user) {
+        return !members.contains(block.findAncestorOpInBlock(*user));
+      });
+    };
+    std::optional<RowKernelShape> shape = rowResidentKernel(sorted, readOutside);
+    if (!shape || shape->vmemBytes > options.vmemBudgetBytes)
+      continue;
+    for (int g : set)
+      if (g != static_cast<int>(l))
+        absorb(l, g);
+  }
+}
+
 FusionPlan Planner::run() {
   SmallVector<Operation *> ops;
   for (Operation &op : block.without_terminator()) {
@@ -626,6 +729,7 @@ FusionPlan Planner::run() {
     visit(op);
   if (options.multiOutput)
     trySiblings();
+  mergeRowKernels();
 
   FusionPlan plan;
   auto byPosition = [&](Operation *x, Operation *y) {

@@ -16,10 +16,14 @@
 // values it reads, and so does an elementwise op that reads a group of
 // another shape (a rank-0 operand). The emission is deterministic.
 //
+// A row-resident fusion (fusion::rowResidentKernel: layer norm, softmax) is
+// one kernel instead (RowKernel): whole rows in VMEM, statistics on vregs.
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/HloToTpu/Epilogue.h"
 #include "passes/HloToTpu/Lowering.h"
+#include "passes/HloToTpu/Reduction.h"
 
 #include "compiler/fusion/FusedKernelSupport.h"
 
@@ -244,6 +248,10 @@ bool fitsLoopBroadcast(Operation *op) {
 
 namespace {
 
+/// Emits the row-resident kernel of `fusion` (RowKernel, below).
+LogicalResult emitRowKernel(Lowering &l, hlo::FusionOp fusion,
+                            const fusion::RowKernelShape &shape);
+
 /// Lowers one hlo.fusion in program order: elementwise ops join the open
 /// loop group of their shape; any other op first emits the groups whose
 /// values it reads, then its own kernel; a reduce of a group's value
@@ -287,6 +295,10 @@ private:
   /// reduce's kernel writes them too (a multi-output fusion in one pass), so
   /// the group's own kernel need not recompute them.
   SmallVector<Value> exportsOf(const FusedReduce &fused);
+  /// The row-resident kernel's shape when the body is one
+  /// (fusion::rowResidentKernel, the planner's predicate) and every result
+  /// is computed in it.
+  std::optional<fusion::RowKernelShape> rowKernelShape();
   /// An output fusion: the contraction's kernel applies the epilogue to
   /// its result tiles, emitted where the epilogue's last op is.
   LogicalResult emitContraction();
@@ -317,15 +329,20 @@ LogicalResult FusionLowering::run() {
       return failure();
     l.hbm[arg] = *mem;
   }
-  findAbsorbedReshapes();
-  ep = findEpilogue(body, hero, lastEpilogueOp);
-  findSideCones();
-  for (Operation &inner : body.without_terminator())
-    if (failed(lowerInner(inner)))
+  if (std::optional<fusion::RowKernelShape> shape = rowKernelShape()) {
+    if (failed(emitRowKernel(l, fusion, *shape)))
       return failure();
-  for (size_t i = 0; i < groups.size(); ++i)
-    if (groups[i].open && failed(emitGroup(i)))
-      return failure();
+  } else {
+    findAbsorbedReshapes();
+    ep = findEpilogue(body, hero, lastEpilogueOp);
+    findSideCones();
+    for (Operation &inner : body.without_terminator())
+      if (failed(lowerInner(inner)))
+        return failure();
+    for (size_t i = 0; i < groups.size(); ++i)
+      if (groups[i].open && failed(emitGroup(i)))
+        return failure();
+  }
 
   for (auto [result, value] :
        llvm::zip(fusion.getResults(), body.getTerminator()->getOperands())) {
@@ -335,6 +352,20 @@ LogicalResult FusionLowering::run() {
     l.hbm[result] = *mem;
   }
   return success();
+}
+
+std::optional<fusion::RowKernelShape> FusionLowering::rowKernelShape() {
+  Operation *terminator = body.getTerminator();
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator())
+    ops.push_back(&op);
+  if (llvm::any_of(terminator->getOperands(), [&](Value v) {
+        return !v.getDefiningOp() || v.getDefiningOp()->getBlock() != &body;
+      }))
+    return std::nullopt;
+  return fusion::rowResidentKernel(ops, [&](Value v) {
+    return llvm::is_contained(terminator->getOperands(), v);
+  });
 }
 
 LogicalResult FusionLowering::lowerInner(Operation &inner) {
@@ -572,6 +603,262 @@ LogicalResult FusionLowering::emitContraction() {
           computed, [&](Operation *op) { return ep->ops.contains(op); })))
     return failure();
   return l.endKernel();
+}
+
+/// A row-resident normalization fusion (fusion::rowResidentKernel: layer
+/// norm, softmax) as one kernel. Blocks of whole tile rows of the
+/// row-shaped inputs stream through two VMEM slots (block b+1's DMAs issued
+/// before block b is computed, block b's results written back while b+1
+/// is). Per tile row, each reduce in program order combines its operand's
+/// column tiles (computed on vregs from the slots, as a loop kernel
+/// computes them; the ragged last one masked with the identity) and
+/// reduces the lanes: sublane s then holds row s's value in every lane,
+/// which is the per-row broadcast's tile. The statistics' elementwise ops
+/// run on those registers (emitTile), and the results' tiles are computed
+/// and stored. x is read from HBM once and y written once.
+class RowKernel {
+public:
+  RowKernel(Lowering &l, hlo::FusionOp fusion,
+            const fusion::RowKernelShape &shape)
+      : l(l), body(fusion.getBody().front()), shape(shape) {}
+  LogicalResult emit();
+
+private:
+  /// The per-row register of statistic `v`, or of its per-row broadcast
+  /// (computed on first use).
+  FailureOr<Value> statReg(Value v, llvm::DenseMap<Value, Value> &stats);
+  /// Tile row at tile `first` of the slots: statistics, then results.
+  LogicalResult tileRow(Value first);
+
+  Lowering &l;
+  Block &body;
+  fusion::RowKernelShape shape;
+  RankedTensorType rowType;
+  Geometry g;
+  llvm::DenseMap<Value, std::pair<VBuf, int64_t>> ins;
+  SmallVector<std::pair<Value, VBuf>> inMems;
+  struct Out {
+    Value value, mem;
+    VBuf buf;
+    int64_t tileBytes;
+  };
+  SmallVector<Out> outs;
+  llvm::DenseMap<Operation *, std::pair<Reduction, Value>> reductions;
+  /// The splat constants' registers, made once before the loops.
+  llvm::DenseMap<Value, Value> splats;
+  /// Classes of equal values (ops of the same kind and attributes on equal
+  /// operands), of two or more.
+  SmallVector<SmallVector<Value>> sameValues;
+};
+
+LogicalResult RowKernel::emit() {
+  for (Operation &op : body.without_terminator())
+    if (auto reduce = dyn_cast<hlo::ReduceOp>(op)) {
+      rowType = cast<RankedTensorType>(reduce.getInputs()[0].getType());
+      break;
+    }
+  g = geometryOf(rowType);
+  int64_t tileRows = g.outer * g.rowTiles;
+  int64_t blockRows = largestDivisorAtMost(tileRows, shape.maxBlockTileRows);
+  int64_t blocks = tileRows / blockRows;
+  int64_t slots = blocks > 1 ? 2 : 1;
+  int64_t blockTiles = blockRows * g.colTiles;
+  Operation *terminator = body.getTerminator();
+  l.beginKernel(terminator->getOperand(0).getDefiningOp());
+  auto slotBuffer = [&](Value v) -> std::pair<VBuf, int64_t> {
+    auto t = cast<RankedTensorType>(v.getType());
+    int64_t tileBytes = geometryOf(t).tileBytes();
+    return {l.vmem(storageType(t.getElementType()),
+                   slots * blockTiles * tileBytes),
+            tileBytes};
+  };
+  for (Operation &op : body.without_terminator())
+    for (Value v : op.getOperands())
+      if (isa<BlockArgument>(v) && !ins.count(v) &&
+          cast<RankedTensorType>(v.getType()).getShape() ==
+              rowType.getShape()) {
+        ins[v] = slotBuffer(v);
+        inMems.push_back({l.hbm.lookup(v), ins[v].first});
+      }
+  for (Value v : terminator->getOperands()) {
+    if (l.hbm.count(v))
+      continue; // returned twice
+    auto [buf, tileBytes] = slotBuffer(v);
+    Value mem = l.allocHbm(cast<RankedTensorType>(v.getType()), v.getLoc());
+    l.hbm[v] = mem;
+    outs.push_back({v, mem, buf, tileBytes});
+  }
+  llvm::DenseMap<Value, size_t> classOf;
+  SmallVector<Operation *> reps;
+  for (Operation &op : body.without_terminator()) {
+    if (op.getNumRegions() || op.getNumResults() != 1)
+      continue;
+    auto same = [&](Value x, Value y) {
+      auto cx = classOf.find(x), cy = classOf.find(y);
+      return success(x == y || (cx != classOf.end() && cy != classOf.end() &&
+                                cx->second == cy->second));
+    };
+    auto it = llvm::find_if(reps, [&](Operation *rep) {
+      return OperationEquivalence::isEquivalentTo(
+          &op, rep, same, nullptr, OperationEquivalence::IgnoreLocations);
+    });
+    if (it == reps.end()) {
+      classOf[op.getResult(0)] = reps.size();
+      reps.push_back(&op);
+      sameValues.emplace_back();
+    } else {
+      classOf[op.getResult(0)] = it - reps.begin();
+    }
+    sameValues[classOf[op.getResult(0)]].push_back(op.getResult(0));
+  }
+  llvm::erase_if(sameValues, [](auto &c) { return c.size() < 2; });
+  // The reductions' combiners and init registers, once.
+  for (Operation &op : body.without_terminator())
+    if (auto reduce = dyn_cast<hlo::ReduceOp>(op)) {
+      FailureOr<Reduction> red = Reduction::match(
+          l, reduce, reduce.getBody(),
+          getElementTypeOrSelf(reduce.getInputs()[0].getType()));
+      if (failed(red))
+        return failure();
+      FailureOr<Value> init = red->init(reduce.getInitValues()[0]);
+      if (failed(init))
+        return failure();
+      reductions.try_emplace(reduce, *red, *init);
+    }
+  for (Operation &op : body.without_terminator())
+    if (op.getNumResults() == 1 && isSplatConstant(op.getResult(0))) {
+      llvm::DenseMap<Value, std::pair<VBuf, int64_t>> none;
+      if (failed(l.emitTile(op.getResult(0), l.c(0), none, splats)))
+        return failure();
+    }
+  if (slots > 1) // both output slots start free
+    tpu::SemSignalOp::create(l.b, l.loc, 1, slots * outs.size());
+  LogicalResult status = success();
+  l.pipeline(
+      blocks,
+      [&](Value blk) {
+        Value slot = l.rem(blk, slots);
+        for (auto &[mem, buf] : inMems) {
+          int64_t bytes = buf.bytes / slots;
+          l.dma(mem, l.mul(blk, bytes), buf.arena,
+                l.add(l.mul(slot, bytes), buf.offset), 1, bytes, 0, 0, 0);
+        }
+      },
+      [&](Value blk) {
+        Value slot = l.rem(blk, slots);
+        l.wait(0, inMems.size()); // block blk's
+        if (slots > 1)
+          l.wait(1, outs.size());
+        l.loop(blockRows, [&](Value r) {
+          if (failed(tileRow(l.add(l.mul(slot, blockTiles),
+                                   l.mul(r, g.colTiles)))))
+            status = failure();
+        });
+        for (Out &out : outs) {
+          int64_t bytes = out.buf.bytes / slots;
+          l.dma(out.buf.arena, l.add(l.mul(slot, bytes), out.buf.offset),
+                out.mem, l.mul(blk, bytes), 1, bytes, 0, 0, 1);
+        }
+      });
+  l.wait(1, std::min(blocks, slots) * outs.size());
+  if (failed(status))
+    return failure();
+  return l.endKernel();
+}
+
+FailureOr<Value> RowKernel::statReg(Value v,
+                                    llvm::DenseMap<Value, Value> &stats) {
+  if (Value r = stats.lookup(v))
+    return r;
+  Operation *def = v.getDefiningOp();
+  // A unit-dim reshape, or a per-row broadcast: the same register.
+  if (isa<hlo::ReshapeOp, hlo::BroadcastInDimOp>(def)) {
+    Value source = def->getOperand(0);
+    FailureOr<Value> r = statReg(source, stats);
+    if (failed(r))
+      return failure();
+    if (l.roundOnUse.contains(source))
+      l.roundOnUse.insert(v);
+    return stats[v] = *r;
+  }
+  for (Value operand : def->getOperands())
+    if (!isSplatConstant(operand) && failed(statReg(operand, stats)))
+      return failure();
+  llvm::DenseMap<Value, std::pair<VBuf, int64_t>> none;
+  return l.emitTile(v, l.c(0), none, stats);
+}
+
+LogicalResult RowKernel::tileRow(Value first) {
+  // What each column tile computed stays for the later passes over the row
+  // (x loaded once, x - mean computed once for the variance and the
+  // result), statistics are the same register in every column tile.
+  llvm::DenseMap<Value, Value> stats = splats;
+  SmallVector<llvm::DenseMap<Value, Value>> memos(g.colTiles);
+  int64_t raggedLanes = g.cols % kLanes;
+  auto emitAt = [&](Value v, int64_t ct) -> FailureOr<Value> {
+    llvm::DenseMap<Value, Value> &memo = memos[ct];
+    for (auto &[key, reg] : stats)
+      memo.try_emplace(key, reg);
+    FailureOr<Value> r = l.emitTile(v, l.add(first, ct), ins, memo);
+    // Equal ops (the clones of a cloned producer: the variance's and the
+    // result's x - mean) share what one of them computed.
+    for (ArrayRef<Value> equal : sameValues) {
+      auto it = llvm::find_if(equal, [&](Value e) { return memo.count(e); });
+      if (it == equal.end())
+        continue;
+      Value reg = memo[*it];
+      bool round = l.roundOnUse.contains(*it);
+      for (Value e : equal) {
+        memo.try_emplace(e, reg);
+        if (round)
+          l.roundOnUse.insert(e);
+      }
+    }
+    return r;
+  };
+  for (Operation &op : body.without_terminator()) {
+    if (isa<hlo::BroadcastInDimOp>(op)) {
+      if (failed(statReg(op.getResult(0), stats)))
+        return failure();
+      continue;
+    }
+    auto reduce = dyn_cast<hlo::ReduceOp>(op);
+    if (!reduce)
+      continue;
+    auto &[red, init] = reductions.find(reduce)->second;
+    Value operand = reduce.getInputs()[0], acc;
+    for (int64_t ct = 0; ct < g.colTiles; ++ct) {
+      FailureOr<Value> x = emitAt(operand, ct);
+      if (failed(x))
+        return failure();
+      Value tile = l.roundOnUse.contains(operand) ? l.roundToBf16(*x) : *x;
+      if (raggedLanes && ct == g.colTiles - 1)
+        tile = red.maskBelow(tile,
+                             tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg()),
+                             l.c(raggedLanes));
+      acc = acc ? red.combine(acc, tile) : tile;
+    }
+    Value result = reduce.getResult(0);
+    stats[result] = red.combine(red.reduceLanes(acc), init);
+    if (getElementTypeOrSelf(result.getType()).isBF16())
+      l.roundOnUse.insert(result);
+  }
+  for (Out &out : outs)
+    for (int64_t ct = 0; ct < g.colTiles; ++ct) {
+      FailureOr<Value> r = emitAt(out.value, ct);
+      if (failed(r))
+        return failure();
+      Value tile = l.add(first, ct);
+      tpu::VStoreOp::create(l.b, l.loc, *r, out.buf.arena,
+                            l.add(l.mul(tile, out.tileBytes), out.buf.offset),
+                            0);
+    }
+  return success();
+}
+
+LogicalResult emitRowKernel(Lowering &l, hlo::FusionOp fusion,
+                            const fusion::RowKernelShape &shape) {
+  return RowKernel(l, fusion, shape).emit();
 }
 
 } // namespace

@@ -2,9 +2,9 @@
 // [1,300,1] from the reduces' [1,300] through unit-dim reshapes; 300 rows:
 // not a multiple of 8; 200 columns: not a multiple of 128). The hlo
 // canonicalization ElementwiseOnRowVector (HloOps.cpp) computes the
-// statistics on [300] vectors, which the loop and reduce kernels stream with
-// their blocks (RowStream, FusedKernel.cpp) instead of [1,300,1] arrays that
-// pad each element to a tile row. Compared with the interpreter: f32
+// statistics on [300] vectors instead of [1,300,1] arrays that pad each
+// element to a tile row; the row-resident kernel (RowKernel,
+// FusedKernel.cpp) keeps them in vregs. Compared with the interpreter: f32
 // (max relative error 8e-3, one bf16 ulp of the result; 0 seen) and
 // mixed_bfloat16 (2e-2; 7.9e-3 seen: bf16 roundings of the statistics).
 // RUN: rm -rf %t && mkdir -p %t/got %t/want %t/gotbf %t/wantbf
@@ -18,8 +18,10 @@
 // RUN: tpuc interpret %s --random-inputs=3 --output-dir=%t/wantbf
 // RUN: %python_numpy %S/Inputs/compare.py %t/gotbf %t/wantbf 1 2e-2 | FileCheck %s
 // CHECK: result0: ok shape=[1, 300, 200]
-// The normalize step's statistics are rank-1 vectors broadcast along the rows.
-// FUSED: hlo.fusion loop
+// The statistics are rank-1 vectors broadcast along the rows; the reduces
+// and the normalize step are one row-resident fusion (docs/fusion.md), which
+// computes them on vregs per tile row.
+// FUSED: hlo.fusion input
 // FUSED: hlo.sqrt %{{.+}} : tensor<300xf32>
 // FUSED: hlo.broadcast_in_dim %{{.+}}, dims = [0, 1] : (tensor<1x300xbf16>) -> tensor<1x300x200xbf16>
 

@@ -1,9 +1,8 @@
 // Layer norm over the columns of a ragged [300,200] f32 array (300 rows:
 // not a multiple of 8; 200 columns: not a multiple of 128), compiled with
 // fusion (tpuc compile): the row sums are reduced, the mean and the
-// variance are [300] per-row vectors broadcast along the rows, streamed
-// with the loop kernels' blocks (RowStream, FusedKernel.cpp) in page-aligned
-// slots. Also in mixed_bfloat16 (bf16 per-row vectors). The sums differ
+// variance are [300] per-row vectors broadcast along the rows, computed per
+// tile row on vregs by the row-resident kernel (RowKernel, FusedKernel.cpp). Also in mixed_bfloat16 (bf16 per-row vectors). The sums differ
 // from the interpreter's only in the order of their f32 additions
 // (f32: max relative error 1e-5, 4e-7 seen; bf16: 2e-2, 9.5e-3 seen: bf16
 // roundings of the statistics and the result).
