@@ -255,13 +255,13 @@ private:
   int64_t stepFetches(int64_t cbD) const {
     return G * blocks * (std::min(Ct, (cbD + 1) * blocks) - cbD * blocks);
   }
-  /// Weight stage slots of the streamed schedule with g output tiles per
+  /// Weight stage slots the streamed schedule wants with g output tiles per
   /// group: enough steps in flight that the DMA engine has work queued for
   /// a DMA latency while the oldest step's completion arrives.
   int64_t streamSlots(int64_t g) const;
   /// A one-block convolution (batch 1, all output rows in one block): the
   /// weights stream step by step, across window positions, input blocks
-  /// and output groups, streamSlots - 1 steps ahead of the MXU work, which
+  /// and output groups, wSlots - 1 steps ahead of the MXU work, which
   /// runs on each step right after its weights are converted.
   void streamedGroups(LogicalResult &status);
   void preparePackedWeights(Value og);
@@ -314,6 +314,10 @@ private:
   int64_t G = 0, R = 0, HR = 0, M = 0, parts = 1, gatherParts = 1;
   MxuSplit split;
   int64_t wBlock = 0, wSlot = 0, wFetches = 0;
+  // Streamed weight stage slots: 2 while choosing G (a group size no
+  // smaller than with whole-position slots), then as many of
+  // streamSlots(G) as fit.
+  int64_t wSlots = 2;
   Value in, ker, out, laneIds, sublaneIds, zero;
   VBuf stage, halo, lhs, panels, outStage, weights, wStage;
 };
@@ -337,7 +341,7 @@ int64_t ConvMxuKernel::need(int64_t r, int64_t g) const {
   int64_t weightBytes =
       packed ? pSteps * g * wTile + pBlocks * kLanes * kLanes * ct.wb
              : kpos * CtD * g * wTile +
-                   (streams(r) ? streamSlots(g) * blocks : 2 * Ct) * g *
+                   (streams(r) ? wSlots * blocks : 2 * Ct) * g *
                        blocks * kLanes * kLanes * ct.wb;
   return Lowering::pages(stageBytes) + Lowering::pages(haloBytes) +
          Lowering::pages(lhsBytes) + Lowering::pages(panelBytes) +
@@ -354,12 +358,12 @@ int64_t ConvMxuKernel::need(int64_t r, int64_t g) const {
 // the CNN example's 16x16 -> 8x8 stride-2 convolution, 37 -> 72 us packed).
 int64_t ConvMxuKernel::streamSlots(int64_t g) const {
   const exe::Target &m = l.spec.machine;
-  int64_t latencyBytes =
-      m.clock_hz() > 0 ? static_cast<int64_t>(m.dma_latency_cycles() *
-                                              static_cast<double>(
-                                                  m.hbm_bytes_per_second()) /
-                                              m.clock_hz())
-                       : 0;
+  double bytesPerCycle =
+      m.clock_hz() > 0 ? static_cast<double>(m.hbm_bytes_per_second()) /
+                             m.clock_hz()
+                       : 0.0;
+  auto latencyBytes =
+      static_cast<int64_t>(m.dma_latency_cycles() * bytesPerCycle);
   int64_t stepBytes = g * blocks * blocks * kLanes * kLanes * ct.wb;
   return 2 + std::min<int64_t>(ceilDiv(latencyBytes, stepBytes), 6);
 }
@@ -452,6 +456,13 @@ LogicalResult ConvMxuKernel::plan() {
   }
   if (!G)
     return vmemError(l, op, need(1, 1));
+  if (streams(R))
+    for (int64_t s = streamSlots(G); s > 2; --s) {
+      wSlots = s;
+      if (need(R, G) <= budget)
+        break;
+      wSlots = 2;
+    }
   HR = haloRows(R), M = R * pitch;
   // Every MXU computes: the G tiles, and parts of the rows when G is below
   // the MXU count. A gathered LHS of several blocks is written part by
@@ -488,9 +499,8 @@ LogicalResult ConvMxuKernel::allocate() {
     wStage = l.vmem(ct.wElem, pBlocks * kLanes * kLanes * ct.wb);
   } else {
     weights = l.vmem(bf16, kpos * CtD * G * wTile);
-    wStage = l.vmem(ct.wElem,
-                    (streams(R) ? streamSlots(G) * blocks : 2 * Ct) * G *
-                        blocks * kLanes * kLanes * ct.wb);
+    wStage = l.vmem(ct.wElem, (streams(R) ? wSlots * blocks : 2 * Ct) *
+                                  G * blocks * kLanes * kLanes * ct.wb);
   }
   if (ep && failed(ep->begin(G * M * D / (kSublanes * kLanes), 1)))
     return failure();
@@ -544,8 +554,8 @@ Value ConvMxuKernel::outTileOf(Value og, int64_t g, int64_t j) {
 // 128x128 blocks (cb, g, j) of window position kp, cb in [cb0, cb1), are
 // fetched into stage slot `parity` (kp % 2 by default), block cb at
 // cb - cb0; the next ones are fetched while these are converted.
-void ConvMxuKernel::fetchWeights(Value og, Value kp, int64_t cb0,
-                                 int64_t cb1, Value parity) {
+void ConvMxuKernel::fetchWeights(Value og, Value kp, int64_t cb0, int64_t cb1,
+                                 Value parity) {
   Value kh = l.div(kp, win.kw), kw = l.rem(kp, win.kw);
   Value slot = l.mul(parity ? parity : l.rem(kp, 2), wSlot);
   for (int64_t cb = cb0; cb < std::min(cb1, Ct); ++cb) {
@@ -576,8 +586,7 @@ void ConvMxuKernel::convertWeights(Value kp, int64_t cb0, int64_t cb1,
         Value dst = l.add(l.mul(tile, wTile),
                           (j * D + (cb % blocks) * kLanes) * kBfRow);
         if (valid > 0) {
-          Value src =
-              l.add(slot, (((cb - cb0) * G + g) * blocks + j) * wBlock);
+          Value src = l.add(slot, (((cb - cb0) * G + g) * blocks + j) * wBlock);
           l.loop(valid, [&](Value t) {
             Value x = l.vload(wStage, l.add(l.mul(t, kerTile), src));
             if (rowsLeft % kSublanes)
@@ -967,7 +976,7 @@ LogicalResult ConvMxuKernel::run() {
 void ConvMxuKernel::streamedGroups(LogicalResult &status) {
   Value n = l.c(0), oh0 = l.c(0);
   int64_t groups = OtD / G, steps = kpos * CtD, total = groups * steps;
-  int64_t slots = streamSlots(G), ahead = slots - 1;
+  int64_t slots = wSlots, ahead = slots - 1;
   // Flat step i = (og * kpos + kp) * CtD + cbD: window positions outer,
   // input D-blocks inner and unrolled (a block's row counts are static),
   // so step i + ahead's block (cbD + ahead) % CtD is static too. Its
