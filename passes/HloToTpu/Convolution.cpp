@@ -247,14 +247,27 @@ private:
                    int64_t hSize);
   Value kernelOuter(Value kh, Value kw);
   Value outTileOf(Value og, int64_t g, int64_t j);
-  void fetchWeights(Value og, Value kp);
-  void convertWeights(Value kp);
+  void fetchWeights(Value og, Value kp, int64_t cb0, int64_t cb1,
+                    Value parity = {});
+  void convertWeights(Value kp, int64_t cb0, int64_t cb1, Value parity = {});
   void prepareWeights(Value og);
-  /// Group og of a one-block convolution: each window position's steps
-  /// right after its weights are converted.
-  void interleavedGroup(Value og, LogicalResult &status);
+  /// The weight DMAs of streamed step (kp, input D-block cbD).
+  int64_t stepFetches(int64_t cbD) const {
+    return G * blocks * (std::min(Ct, (cbD + 1) * blocks) - cbD * blocks);
+  }
+  /// Weight stage slots the streamed schedule wants with g output tiles per
+  /// group: enough steps in flight that the DMA engine has work queued for
+  /// a DMA latency while the oldest step's completion arrives.
+  int64_t streamSlots(int64_t g) const;
+  /// A one-block convolution (batch 1, all output rows in one block): the
+  /// weights stream step by step, across window positions, input blocks
+  /// and output groups, wSlots - 1 steps ahead of the MXU work, which
+  /// runs on each step right after its weights are converted.
+  void streamedGroups(LogicalResult &status);
   void preparePackedWeights(Value og);
-  void fillHalo(Value n, Value oh0);
+  /// `meanwhile` is emitted once the halo's DMAs are issued, before their
+  /// wait.
+  void fillHalo(Value n, Value oh0, function_ref<void()> meanwhile = {});
   void fillCompactHalo(Value n, Value oh0);
   void step(Value s, bool first);
   /// The kernel rows of packed step st: [first, end).
@@ -288,6 +301,9 @@ private:
   int64_t inTile = 0, outTile = 0, wTile = 0, kpos = 0, kerTile = 0;
   int64_t Wp = 0, pitch = 0, spare = 0;
   bool direct = false;
+  /// Whether a block of r output rows is the whole output of one image
+  /// (streamedGroups' schedule; its weight stage holds one step's blocks).
+  bool streams(int64_t r) const { return !packed && N == 1 && r == OH; }
   // Packed windows (C <= 64, KW * C <= 128): pk kernel rows per 128-lane
   // LHS block (packedRow); pSteps K steps of `blocks` such blocks
   // (pBlocks). The halo is compact: [2 * HR][Pe] bf16, row r holding the
@@ -298,6 +314,10 @@ private:
   int64_t G = 0, R = 0, HR = 0, M = 0, parts = 1, gatherParts = 1;
   MxuSplit split;
   int64_t wBlock = 0, wSlot = 0, wFetches = 0;
+  // Streamed weight stage slots: 2 while choosing G (a group size no
+  // smaller than with whole-position slots), then as many of
+  // streamSlots(G) as fit.
+  int64_t wSlots = 2;
   Value in, ker, out, laneIds, sublaneIds, zero;
   VBuf stage, halo, lhs, panels, outStage, weights, wStage;
 };
@@ -321,7 +341,8 @@ int64_t ConvMxuKernel::need(int64_t r, int64_t g) const {
   int64_t weightBytes =
       packed ? pSteps * g * wTile + pBlocks * kLanes * kLanes * ct.wb
              : kpos * CtD * g * wTile +
-                   2 * Ct * g * blocks * kLanes * kLanes * ct.wb;
+                   (streams(r) ? wSlots * blocks : 2 * Ct) * g *
+                       blocks * kLanes * kLanes * ct.wb;
   return Lowering::pages(stageBytes) + Lowering::pages(haloBytes) +
          Lowering::pages(lhsBytes) + Lowering::pages(panelBytes) +
          Lowering::pages(weightBytes) +
@@ -335,6 +356,18 @@ int64_t ConvMxuKernel::need(int64_t r, int64_t g) const {
 // page wait for each other, one per LHS DMA of an output row of step 0
 // (of every output row when output rows share pages). Small images lose (e.g.
 // the CNN example's 16x16 -> 8x8 stride-2 convolution, 37 -> 72 us packed).
+int64_t ConvMxuKernel::streamSlots(int64_t g) const {
+  const exe::Target &m = l.spec.machine;
+  double bytesPerCycle =
+      m.clock_hz() > 0 ? static_cast<double>(m.hbm_bytes_per_second()) /
+                             m.clock_hz()
+                       : 0.0;
+  auto latencyBytes =
+      static_cast<int64_t>(m.dma_latency_cycles() * bytesPerCycle);
+  int64_t stepBytes = g * blocks * blocks * kLanes * kLanes * ct.wb;
+  return 2 + std::min<int64_t>(ceilDiv(latencyBytes, stepBytes), 6);
+}
+
 bool ConvMxuKernel::packingPays() const {
   int64_t mxus = std::max<int64_t>(l.spec.machine.mxu_count(), 1);
   int64_t stream = std::max(ceilDiv(R * OWp * G, mxus), 3 * D);
@@ -423,6 +456,13 @@ LogicalResult ConvMxuKernel::plan() {
   }
   if (!G)
     return vmemError(l, op, need(1, 1));
+  if (streams(R))
+    for (int64_t s = streamSlots(G); s > 2; --s) {
+      wSlots = s;
+      if (need(R, G) <= budget)
+        break;
+      wSlots = 2;
+    }
   HR = haloRows(R), M = R * pitch;
   // Every MXU computes: the G tiles, and parts of the rows when G is below
   // the MXU count. A gathered LHS of several blocks is written part by
@@ -459,7 +499,8 @@ LogicalResult ConvMxuKernel::allocate() {
     wStage = l.vmem(ct.wElem, pBlocks * kLanes * kLanes * ct.wb);
   } else {
     weights = l.vmem(bf16, kpos * CtD * G * wTile);
-    wStage = l.vmem(ct.wElem, 2 * Ct * G * blocks * kLanes * kLanes * ct.wb);
+    wStage = l.vmem(ct.wElem, (streams(R) ? wSlots * blocks : 2 * Ct) *
+                                  G * blocks * kLanes * kLanes * ct.wb);
   }
   if (ep && failed(ep->begin(G * M * D / (kSublanes * kLanes), 1)))
     return failure();
@@ -478,7 +519,8 @@ LogicalResult ConvMxuKernel::allocate() {
   laneIds = tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg());
   sublaneIds = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
   zero = l.splatF32(0.0);
-  wBlock = kLanes * kLanes * ct.wb, wSlot = Ct * G * blocks * wBlock;
+  wBlock = kLanes * kLanes * ct.wb;
+  wSlot = (streams(R) ? blocks : Ct) * G * blocks * wBlock;
   wFetches = Ct * G * blocks;
   return success();
 }
@@ -509,27 +551,31 @@ Value ConvMxuKernel::outTileOf(Value og, int64_t g, int64_t j) {
 
 // The weights of group og become bf16 tiles weights[kpos][CtD][G] (each
 // D x D in lane blocks), zero past the input features. The f32/bf16
-// 128x128 blocks (cb, g, j) of window position kp + 1 are fetched while
-// those of kp are converted.
-void ConvMxuKernel::fetchWeights(Value og, Value kp) {
+// 128x128 blocks (cb, g, j) of window position kp, cb in [cb0, cb1), are
+// fetched into stage slot `parity` (kp % 2 by default), block cb at
+// cb - cb0; the next ones are fetched while these are converted.
+void ConvMxuKernel::fetchWeights(Value og, Value kp, int64_t cb0, int64_t cb1,
+                                 Value parity) {
   Value kh = l.div(kp, win.kw), kw = l.rem(kp, win.kw);
-  Value slot = l.mul(l.rem(kp, 2), wSlot);
-  for (int64_t cb = 0; cb < Ct; ++cb) {
+  Value slot = l.mul(parity ? parity : l.rem(kp, 2), wSlot);
+  for (int64_t cb = cb0; cb < std::min(cb1, Ct); ++cb) {
     Value base = l.mul(l.add(l.mul(kernelOuter(kh, kw), It), cb * 16), Ot);
     for (int64_t g = 0; g < G; ++g)
       for (int64_t j = 0; j < blocks; ++j)
         l.dma(ker, l.mul(l.add(base, outTileOf(og, g, j)), kerTile),
               wStage.arena,
-              l.add(slot, wStage.offset + ((cb * G + g) * blocks + j) * wBlock),
+              l.add(slot, wStage.offset +
+                              (((cb - cb0) * G + g) * blocks + j) * wBlock),
               std::min<int64_t>(16, It - 16 * cb), kerTile, Ot * kerTile,
               kerTile,
               kSemW);
   }
 }
 
-void ConvMxuKernel::convertWeights(Value kp) {
-  Value slot = l.mul(l.rem(kp, 2), wSlot);
-  for (int64_t cb = 0; cb < CtPad; ++cb) {
+void ConvMxuKernel::convertWeights(Value kp, int64_t cb0, int64_t cb1,
+                                   Value parity) {
+  Value slot = l.mul(parity ? parity : l.rem(kp, 2), wSlot);
+  for (int64_t cb = cb0; cb < cb1; ++cb) {
     int64_t valid = cb < Ct ? std::min<int64_t>(16, It - 16 * cb) : 0,
             rowsLeft = std::min(kLanes, C - kLanes * cb);
     for (int64_t g = 0; g < G; ++g)
@@ -540,7 +586,7 @@ void ConvMxuKernel::convertWeights(Value kp) {
         Value dst = l.add(l.mul(tile, wTile),
                           (j * D + (cb % blocks) * kLanes) * kBfRow);
         if (valid > 0) {
-          Value src = l.add(slot, ((cb * G + g) * blocks + j) * wBlock);
+          Value src = l.add(slot, (((cb - cb0) * G + g) * blocks + j) * wBlock);
           l.loop(valid, [&](Value t) {
             Value x = l.vload(wStage, l.add(l.mul(t, kerTile), src));
             if (rowsLeft % kSublanes)
@@ -558,14 +604,14 @@ void ConvMxuKernel::convertWeights(Value kp) {
 void ConvMxuKernel::prepareWeights(Value og) {
   if (packed)
     return preparePackedWeights(og);
-  fetchWeights(og, l.c(0));
+  fetchWeights(og, l.c(0), 0, Ct);
   l.loop(kpos - 1, [&](Value kp) {
     l.wait(kSemW, wFetches);
-    fetchWeights(og, l.add(kp, 1));
-    convertWeights(kp);
+    fetchWeights(og, l.add(kp, 1), 0, Ct);
+    convertWeights(kp, 0, CtPad);
   });
   l.wait(kSemW, wFetches);
-  convertWeights(l.c(kpos - 1));
+  convertWeights(l.c(kpos - 1), 0, CtPad);
 }
 
 // Packed weights: per output tile (g, j), the rows of every window
@@ -607,7 +653,8 @@ void ConvMxuKernel::preparePackedWeights(Value og) {
 }
 
 /// Fills the halo for output rows [oh0, oh0 + R) of image n.
-void ConvMxuKernel::fillHalo(Value n, Value oh0) {
+void ConvMxuKernel::fillHalo(Value n, Value oh0,
+                             function_ref<void()> meanwhile) {
   Value ih0 = l.sub(l.mul(oh0, win.sh), l.c(win.pt));
   int64_t rowBytes = Wt * Ct * inTile;
   int64_t batchDim = dn.getInputBatch() == 0 ? 0 : 1;
@@ -630,8 +677,11 @@ void ConvMxuKernel::fillHalo(Value n, Value oh0) {
           l.mul(outerIndex(n, l.c(*first + lo), batchDim, N, H), rowBytes);
       l.dma(in, src, stage.arena, l.c(stage.offset + lo * rowBytes), hi - lo,
             rowBytes, (batchDim == 0 ? 1 : N) * rowBytes, rowBytes, kSemIn);
-      l.wait(kSemIn, 1);
     }
+    if (meanwhile)
+      meanwhile();
+    if (hi > lo)
+      l.wait(kSemIn, 1);
   } else {
     l.loop(HR, [&](Value r) {
       // Rows outside the input read a clamped row and are zeroed below.
@@ -640,6 +690,8 @@ void ConvMxuKernel::fillHalo(Value n, Value oh0) {
       l.dma(in, src, stage.arena, l.add(l.mul(r, rowBytes), stage.offset), 1,
             rowBytes, 0, 0, kSemIn);
     });
+    if (meanwhile)
+      meanwhile();
     l.wait(kSemIn, HR);
   }
   l.loop(HR, [&](Value r) {
@@ -889,14 +941,14 @@ LogicalResult ConvMxuKernel::run() {
     return failure();
   int64_t steps = kpos * CtD;
   LogicalResult status = success();
-  // One block of output rows (batch 1 at 7x7 and 14x14, where the weights
-  // dominate the HBM traffic): window position kp's steps run as soon as
-  // its weights are converted, so the MXUs work while the DMA engine
-  // fetches kp + 1's instead of waiting for the whole group's.
-  bool interleave = !packed && N == 1 && R == OH && kpos > 1;
+  // One block of output rows (batch 1, where the weights dominate the HBM
+  // traffic): each step runs as soon as its weights are converted, so the
+  // MXUs work while the DMA engine fetches the next step's.
+  if (streams(R)) {
+    streamedGroups(status);
+    return status;
+  }
   l.loop(OtD / G, [&](Value og) {
-    if (interleave)
-      return interleavedGroup(og, status);
     prepareWeights(og);
     l.loop(N, [&](Value n) {
       l.loop(OH / R, [&](Value blk) {
@@ -921,26 +973,62 @@ LogicalResult ConvMxuKernel::run() {
   return status;
 }
 
-void ConvMxuKernel::interleavedGroup(Value og, LogicalResult &status) {
+void ConvMxuKernel::streamedGroups(LogicalResult &status) {
   Value n = l.c(0), oh0 = l.c(0);
-  fetchWeights(og, l.c(0));
-  fillHalo(n, oh0);
-  int64_t fetched = ep ? fetchEpilogueInputs(n, oh0, og) : 0;
-  auto position = [&](Value kp, bool first, bool last) {
-    l.wait(kSemW, wFetches);
-    if (!last)
-      fetchWeights(og, l.add(kp, 1));
-    convertWeights(kp);
-    Value s0 = l.mul(kp, CtD);
-    step(s0, first);
-    l.loop(CtD - 1, [&](Value c) { step(l.add(s0, l.add(c, 1)), false); });
+  int64_t groups = OtD / G, steps = kpos * CtD, total = groups * steps;
+  int64_t slots = wSlots, ahead = slots - 1;
+  // Flat step i = (og * kpos + kp) * CtD + cbD: window positions outer,
+  // input D-blocks inner and unrolled (a block's row counts are static),
+  // so step i + ahead's block (cbD + ahead) % CtD is static too. Its
+  // weights go to stage slot i % slots, fetched at step i - ahead once
+  // the step before it has freed that slot.
+  auto flat = [&](Value og, Value kp, int64_t cbD) {
+    return l.add(l.mul(l.add(l.mul(og, kpos), kp), CtD), cbD);
   };
-  position(l.c(0), /*first=*/true, /*last=*/false);
-  l.loop(kpos - 2,
-         [&](Value i) { position(l.add(i, 1), /*first=*/false, false); });
-  position(l.c(kpos - 1), /*first=*/false, /*last=*/true);
-  if (failed(writeBack(n, oh0, og, fetched)))
-    status = failure();
+  auto fetch = [&](Value i, int64_t cbD) {
+    Value pos = l.div(i, CtD);
+    fetchWeights(l.div(pos, kpos), l.rem(pos, kpos), cbD * blocks,
+                 (cbD + 1) * blocks, l.rem(i, slots));
+  };
+  // The halo is the same for every group: filled once, the first steps'
+  // weights fetched behind its DMA (they arrive while it is rounded).
+  fillHalo(n, oh0, [&] {
+    for (int64_t i = 0; i < std::min(ahead, total); ++i)
+      fetch(l.c(i), i % CtD);
+  });
+  // Steps of position kp of group og; `prefetch(cbD)`: whether its step
+  // cbD fetches step i + ahead (not past the last).
+  auto position = [&](Value og, Value kp, bool first,
+                      function_ref<bool(int64_t)> prefetch) {
+    for (int64_t cbD = 0; cbD < CtD; ++cbD) {
+      Value i = flat(og, kp, cbD);
+      l.wait(kSemW, stepFetches(cbD));
+      if (prefetch(cbD))
+        fetch(l.add(i, ahead), (cbD + ahead) % CtD);
+      convertWeights(kp, cbD * blocks, (cbD + 1) * blocks, l.rem(i, slots));
+      step(l.add(l.mul(kp, CtD), cbD), first && cbD == 0);
+    }
+  };
+  auto always = [](int64_t) { return true; };
+  auto group = [&](Value og, bool last) {
+    int64_t fetched = ep ? fetchEpilogueInputs(n, oh0, og) : 0;
+    // The last group's positions from `tail` on are unrolled: some of
+    // their steps have no step `ahead` after them.
+    int64_t tail = last ? std::clamp<int64_t>((steps - ahead) / CtD, 1, kpos)
+                        : kpos;
+    position(og, l.c(0), /*first=*/true, [&](int64_t cbD) {
+      return !last || cbD + ahead < steps;
+    });
+    l.loop(tail - 1,
+           [&](Value kp) { position(og, l.add(kp, 1), false, always); });
+    for (int64_t kp = tail; kp < kpos; ++kp)
+      position(og, l.c(kp), false,
+               [&](int64_t cbD) { return kp * CtD + cbD + ahead < steps; });
+    if (failed(writeBack(n, oh0, og, fetched)))
+      status = failure();
+  };
+  l.loop(groups - 1, [&](Value og) { group(og, false); });
+  group(l.c(groups - 1), true);
 }
 
 } // namespace

@@ -1,10 +1,10 @@
 // Convolutions computed in one block of output rows (batch 1, small
 // images: resnet50's conv4/conv5 3x3 layers, whose weights dominate) run
-// each window position's MXU steps as soon as its weights are converted,
-// while the DMA engine fetches the next position's (ConvMxuKernel::
-// interleavedGroup), instead of converting the whole group's weights
-// first. The TPU checks pin the order: a weight wait between the MXU
-// passes of one convolution.
+// each step's MXU work as soon as its weights are converted, while the
+// DMA engine fetches the next steps' (ConvMxuKernel::streamedGroups;
+// conv-weight-stream.mlir covers 1x1s and several groups), instead of
+// converting the whole group's weights first. The TPU checks pin the
+// order: a weight wait between the MXU passes of one convolution.
 //   result0: 3x3 256 -> 256 at 7x7, SAME, a bias + relu epilogue
 //   result1: 3x3 stride 2, 160 -> 192 at 14x14 (features not a multiple
 //            of 128: ragged input block, gathered LHS)

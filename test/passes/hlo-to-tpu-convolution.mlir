@@ -1,14 +1,15 @@
 // RUN: tpuc-opt %s --tpuc-convert-hlo-to-tpu | FileCheck %s
 
-// A 3x3 convolution on the MXUs (Convolution.cpp): the 9 taps' 128x128
-// weight tiles stream into VMEM; the padded input rows are DMA'd in and
-// their ragged edges masked (lane ids compared with the valid width);
+// A 3x3 convolution on the MXUs (Convolution.cpp): the padded input rows
+// are DMA'd in, the 9 taps' 128x128 weight tiles stream into VMEM behind
+// them; the input's ragged edges are masked (lane ids compared with the
+// valid width);
 // each tap is one matmul per MXU (64 rows: 8x8 output pixels), the first
 // tap writes, the other 8 accumulate; the result tiles go back to HBM.
 // CHECK-LABEL: func.func @main
 // CHECK: %[[OUT:.+]] = tpu.alloc {{.*}}memref<1x8x8x128xf32
-// CHECK: tpu.dma %arg1{{.*}} chunks = 16 chunk_bytes = 4096
 // CHECK: tpu.dma %arg0
+// CHECK: tpu.dma %arg1{{.*}} chunks = 16 chunk_bytes = 4096
 // CHECK: tpu.vcmp lt
 // CHECK: tpu.vsel
 // CHECK: tpu.mxu_load_weights {{.+}} mxu = 0
