@@ -697,9 +697,62 @@ struct ElementwiseOnRowVector : public RewritePattern {
 };
 } // namespace
 
+namespace {
+/// reduce(x, init) over dims that are all 1, with a body of one binary op
+/// `op(acc, x)` -> op(broadcast(init), reshape(x)): each result element is
+/// the body applied once, to the init and the one element it reduces
+/// (XLA's reduce of a single element), so the values are the reduce's bit
+/// for bit (-0 + 0, NaN and max included). jnp.all(m, axis=1) of an [N,1]
+/// mask then is an elementwise op on [N], not a reduction over lanes
+/// padded 128-fold.
+struct ReduceOfUnitDims : public OpRewritePattern<ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getInputs().size() != 1 ||
+        !op->getDiscardableAttrDictionary().empty())
+      return failure();
+    auto inType = asTensor(op.getInputs()[0].getType());
+    auto type = asTensor(op.getResult(0).getType());
+    if (!inType || !type || !inType.hasStaticShape() ||
+        llvm::any_of(op.getDimensions(),
+                     [&](int64_t d) { return inType.getDimSize(d) != 1; }))
+      return failure();
+    Block &body = op.getBody().front();
+    if (!llvm::hasSingleElement(body.without_terminator()))
+      return failure();
+    Operation &combine = body.front();
+    if (!isa<HloDialect>(combine.getDialect()) ||
+        !combine.hasTrait<OpTrait::Elementwise>() ||
+        combine.getNumOperands() != 2 || combine.getNumResults() != 1 ||
+        combine.getNumRegions() != 0 ||
+        body.getTerminator()->getOperand(0) != combine.getResult(0) ||
+        !combine.getDiscardableAttrDictionary().empty())
+      return failure();
+    Value acc = body.getArgument(0), element = body.getArgument(1);
+    bool accFirst = combine.getOperand(0) == acc &&
+                    combine.getOperand(1) == element;
+    if (!accFirst && !(combine.getOperand(0) == element &&
+                       combine.getOperand(1) == acc))
+      return failure();
+    Location loc = op.getLoc();
+    Value init = BroadcastInDimOp::create(rewriter, loc, type,
+                                          op.getInitValues()[0],
+                                          ArrayRef<int64_t>{});
+    Value x = ReshapeOp::create(rewriter, loc, type, op.getInputs()[0]);
+    SmallVector<Value> operands =
+        accFirst ? SmallVector<Value>{init, x} : SmallVector<Value>{x, init};
+    OperationState state(loc, combine.getName(), operands, TypeRange{type},
+                         combine.getAttrs());
+    rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    return success();
+  }
+};
+} // namespace
+
 void HloDialect::getCanonicalizationPatterns(
     RewritePatternSet &patterns) const {
-  patterns.add<ElementwiseOnRowVector>(getContext());
+  patterns.add<ElementwiseOnRowVector, ReduceOfUnitDims>(getContext());
 }
 
 void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,

@@ -469,3 +469,54 @@ func.func @elementwise_not_on_row_vector(%s: tensor<2x300xf32>, %t: tensor<300xf
   %g = hlo.negate %t3 {hlo.sharding = "{devices=[1,2,1]0,1}"} : tensor<1x300x1xf32>
   return %m, %a, %g : tensor<2x300x1xf32>, tensor<1x300x1xf32>, tensor<1x300x1xf32>
 }
+
+// -----
+
+// A reduce over unit dims is its body applied once: op(init, x), in the
+// body's operand order.
+// CHECK-LABEL: func.func @reduce_of_unit_dims
+// CHECK-SAME: (%[[M:.+]]: tensor<6x1xi1>, %[[X:.+]]: tensor<1x4x1xf32>)
+// (The broadcast inits fold to constants; `and` takes its constant second.)
+// CHECK-DAG: %[[I:.+]] = hlo.constant dense<2.000000e+00> : tensor<4xf32>
+// CHECK-DAG: %[[T:.+]] = hlo.constant dense<true> : tensor<6xi1>
+// CHECK-DAG: %[[MR:.+]] = hlo.reshape %[[M]] : (tensor<6x1xi1>) -> tensor<6xi1>
+// CHECK-DAG: hlo.and %[[MR]], %[[T]] : tensor<6xi1>
+// CHECK-DAG: %[[XR:.+]] = hlo.reshape %[[X]] : (tensor<1x4x1xf32>) -> tensor<4xf32>
+// CHECK-DAG: hlo.subtract %[[XR]], %[[I]] : tensor<4xf32>
+// CHECK-NOT: hlo.reduce
+func.func @reduce_of_unit_dims(%m: tensor<6x1xi1>, %x: tensor<1x4x1xf32>) -> (tensor<6xi1>, tensor<4xf32>) {
+  %true = hlo.constant dense<true> : tensor<i1>
+  %0 = hlo.reduce(%m) init(%true) dims = [1] : (tensor<6x1xi1>, tensor<i1>) -> tensor<6xi1> {
+  ^bb0(%a: tensor<i1>, %b: tensor<i1>):
+    %r = hlo.and %a, %b : tensor<i1>
+    hlo.return %r : tensor<i1>
+  }
+  %c = hlo.constant dense<2.0> : tensor<f32>
+  %1 = hlo.reduce(%x) init(%c) dims = [0, 2] : (tensor<1x4x1xf32>, tensor<f32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %r = hlo.subtract %b, %a : tensor<f32>
+    hlo.return %r : tensor<f32>
+  }
+  return %0, %1 : tensor<6xi1>, tensor<4xf32>
+}
+
+// -----
+
+// Not over a dim larger than 1, nor with a body of more than one op.
+// CHECK-LABEL: func.func @reduce_stays
+// CHECK-COUNT-2: hlo.reduce
+func.func @reduce_stays(%x: tensor<4x2xf32>, %y: tensor<4x1xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %c = hlo.constant dense<0.0> : tensor<f32>
+  %0 = hlo.reduce(%x) init(%c) dims = [1] : (tensor<4x2xf32>, tensor<f32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %r = hlo.add %a, %b : tensor<f32>
+    hlo.return %r : tensor<f32>
+  }
+  %1 = hlo.reduce(%y) init(%c) dims = [1] : (tensor<4x1xf32>, tensor<f32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = hlo.add %a, %b : tensor<f32>
+    %r = hlo.multiply %s, %s : tensor<f32>
+    hlo.return %r : tensor<f32>
+  }
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
