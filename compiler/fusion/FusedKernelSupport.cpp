@@ -95,6 +95,12 @@ rowResidentKernel(ArrayRef<Operation *> ops,
       return isStat(v) && inside(v);
     });
   };
+  auto elementBytes = [](Value v) -> int64_t {
+    return cast<RankedTensorType>(v.getType())
+               .getElementType()
+               .getIntOrFloatBitWidth() /
+           8;
+  };
   int64_t streamedBytes = 0; // per element, over the inputs and results
   bool anyResult = false;
   llvm::DenseSet<Value> inputs;
@@ -106,20 +112,14 @@ rowResidentKernel(ArrayRef<Operation *> ops,
         if (!isRow(v) || !isFloatArray(v.getType()))
           return std::nullopt;
         anyResult = true;
-        streamedBytes += cast<RankedTensorType>(v.getType())
-                             .getElementType()
-                             .getIntOrFloatBitWidth() /
-                         8;
+        streamedBytes += elementBytes(v);
       }
     for (Value v : op->getOperands()) {
       if (inside(v) || !isRow(v) || !inputs.insert(v).second)
         continue;
       if (!isFloatArray(v.getType()))
         return std::nullopt;
-      streamedBytes += cast<RankedTensorType>(v.getType())
-                           .getElementType()
-                           .getIntOrFloatBitWidth() /
-                       8;
+      streamedBytes += elementBytes(v);
     }
     if (auto reduce = dyn_cast<hlo::ReduceOp>(op)) {
       Block &body = reduce.getBody().front();
