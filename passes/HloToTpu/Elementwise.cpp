@@ -409,9 +409,11 @@ Value Lowering::roundToBf16(Value reg) {
   if (!rounded) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointAfterValue(reg);
-    Value narrow = tpu::VConvertOp::create(
-        b, loc, VectorType::get({8, 128}, b.getBF16Type()), reg);
-    rounded = tpu::VConvertOp::create(b, loc, f32Reg(), narrow);
+    // One VPU op: reduce-precision to bf16's 8 exponent and 7 mantissa
+    // bits rounds the f32 bits to nearest even exactly as a convert to
+    // bf16 does (docs/isa.md), and keeps the result in an f32 register,
+    // where a convert pair (f32 -> bf16 -> f32) takes two. NaN stays a NaN.
+    rounded = tpu::VReducePrecisionOp::create(b, loc, reg, c(8), c(7));
   }
   return rounded;
 }

@@ -3,7 +3,8 @@
 // A loop fusion is one kernel (passes/HloToTpu/FusedKernel.cpp): one DMA
 // in per input, one loop over the 2 tile rows, each row's 2 tiles unrolled
 // with one vload per input tile and one vstore per output tile, the chain
-// on vregs (bf16 intermediates rounded by a vcvt pair), one DMA out per
+// on vregs (bf16 intermediates rounded by one vreduce_precision to bf16's
+// 8 exponent and 7 mantissa bits), one DMA out per
 // output.
 // CHECK-LABEL: func.func @chain
 // CHECK-COUNT-2: tpu.dma %arg
@@ -11,8 +12,8 @@
 // CHECK: tpu.loop %{{.+}} = 0 to %c2 {
 // CHECK-COUNT-2: tpu.vload
 // CHECK-NEXT: tpu.vsub
-// CHECK-NEXT: tpu.vcvt %{{.+}} : vector<8x128xf32> to vector<8x128xbf16>
-// CHECK-NEXT: tpu.vcvt %{{.+}} : vector<8x128xbf16> to vector<8x128xf32>
+// CHECK-NOT: tpu.v
+// CHECK: tpu.vreduce_precision %{{.+}}, %c8{{[_0-9]*}}, %c7{{[_0-9]*}} : vector<8x128xf32>
 // CHECK-NEXT: tpu.vmul
 // CHECK-NOT: tpu.vload
 // CHECK: tpu.vstore
@@ -21,8 +22,8 @@
 // CHECK: tpu.vstore
 // CHECK-COUNT-2: tpu.vload
 // CHECK-NEXT: tpu.vsub
-// CHECK-NEXT: tpu.vcvt %{{.+}} : vector<8x128xf32> to vector<8x128xbf16>
-// CHECK-NEXT: tpu.vcvt %{{.+}} : vector<8x128xbf16> to vector<8x128xf32>
+// CHECK-NOT: tpu.v
+// CHECK: tpu.vreduce_precision %{{.+}}, %c8{{[_0-9]*}}, %c7{{[_0-9]*}} : vector<8x128xf32>
 // CHECK-NEXT: tpu.vmul
 // CHECK-NOT: tpu.vload
 // CHECK: tpu.vstore
