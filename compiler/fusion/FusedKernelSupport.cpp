@@ -173,7 +173,8 @@ rowResidentKernel(ArrayRef<Operation *> ops,
     return std::nullopt;
   RowKernelShape shape;
   shape.colTiles = (rowShape.back() + 127) / 128;
-  int64_t tileRowBytes = 2 * shape.colTiles * kVregElements * streamedBytes;
+  int64_t tileRowBytes =
+      kRowKernelSlots * shape.colTiles * kVregElements * streamedBytes;
   if (shape.colTiles > kRowKernelMaxColTiles ||
       tileRowBytes > kLoopKernelVmemBytes)
     return std::nullopt;

@@ -59,16 +59,20 @@ bool fitsContractionEpilogue(mlir::Operation *op);
 /// once (passes/HloToTpu/FusedKernel.cpp, RowKernel).
 struct RowKernelShape {
   int64_t colTiles = 0;
-  /// At most this many tile rows per block (both slots of every streamed
-  /// array within kLoopKernelVmemBytes, kLoopKernelBlockTiles per array).
+  /// At most this many tile rows per block (the kRowKernelSlots slots of
+  /// every streamed array within kLoopKernelVmemBytes, kLoopKernelBlockTiles
+  /// per array).
   int64_t maxBlockTileRows = 0;
-  /// The VMEM of blocks of maxBlockTileRows (both slots).
+  /// The VMEM of blocks of maxBlockTileRows (every slot).
   int64_t vmemBytes = 0;
 };
 
 /// Tile rows longer than this are not unrolled by the row kernel: wider
 /// rows keep the kernels of a reduce and a loop fusion.
 inline constexpr int64_t kRowKernelMaxColTiles = 32;
+/// Row-resident kernels stream their blocks through this many VMEM slots
+/// (each block's DMAs issued two blocks ahead of its compute).
+inline constexpr int64_t kRowKernelSlots = 3;
 
 /// Whether the ops `ops` (a fusion's body, or the planner's candidate
 /// group) form one row-resident kernel, and its block limit: every reduce

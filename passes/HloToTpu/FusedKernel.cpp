@@ -661,7 +661,9 @@ LogicalResult RowKernel::emit() {
   int64_t tileRows = g.outer * g.rowTiles;
   int64_t blockRows = largestDivisorAtMost(tileRows, shape.maxBlockTileRows);
   int64_t blocks = tileRows / blockRows;
-  int64_t slots = blocks > 1 ? 2 : 1;
+  // Three slots when there are blocks enough: a block's DMAs then have two
+  // blocks' compute to arrive in, behind the previous block's write-back.
+  int64_t slots = std::min(blocks, fusion::kRowKernelSlots);
   int64_t blockTiles = blockRows * g.colTiles;
   Operation *terminator = body.getTerminator();
   l.beginKernel(terminator->getOperand(0).getDefiningOp());
@@ -759,7 +761,8 @@ LogicalResult RowKernel::emit() {
           l.dma(out.buf.arena, l.add(l.mul(slot, bytes), out.buf.offset),
                 out.mem, l.mul(blk, bytes), 1, bytes, 0, 0, 1);
         }
-      });
+      },
+      slots);
   l.wait(1, std::min(blocks, slots) * outs.size());
   if (failed(status))
     return failure();

@@ -470,16 +470,20 @@ public:
     b.setInsertionPoint(op.getBody()->getTerminator());
     body(op.getInductionVar());
   }
-  /// A software pipeline over `blocks` blocks: block b+1's `fetch` (its
-  /// DMAs) is issued before block b's `run`, which waits for block b's.
+  /// A software pipeline over `blocks` blocks in `depth` slots: block
+  /// b+depth-1's `fetch` (its DMAs) is issued before block b's `run`, which
+  /// waits for block b's (DMAs complete in issue order).
   void pipeline(int64_t blocks, function_ref<void(Value)> fetch,
-                function_ref<void(Value)> run) {
-    fetch(c(0));
-    loop(blocks - 1, [&](Value blk) {
-      fetch(add(blk, 1));
+                function_ref<void(Value)> run, int64_t depth = 2) {
+    int64_t ahead = std::max<int64_t>(1, std::min(depth - 1, blocks - 1));
+    for (int64_t blk = 0; blk < ahead; ++blk)
+      fetch(c(blk));
+    loop(blocks - ahead, [&](Value blk) {
+      fetch(add(blk, ahead));
       run(blk);
     });
-    run(c(blocks - 1));
+    for (int64_t blk = blocks - ahead; blk < blocks; ++blk)
+      run(c(blk));
   }
   /// As pipeline, for a last block that differs from the others (a ragged
   /// one): `fetch` and `run` learn whether their block is the last, whose
