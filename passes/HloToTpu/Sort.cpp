@@ -609,6 +609,11 @@ void SortKernel::compareExchange(Value a, int64_t distance, int64_t stride,
 /// for the smallest), then each round keeps a running (max, first index)
 /// per lane over the tiles, reduces the lanes (max, then the smallest index
 /// holding it) and marks the winner taken (INT_MIN) during the next round.
+/// A tile row that holds one row (a second-minor dim of 1, or rank 1: a
+/// `[1, N]` logits row) uses one sublane in eight: its tiles' sublane 0 are
+/// gathered by the same DMA into dense tiles (element e at tile e / 1024,
+/// sublane e / 128 % 8), so a round visits an eighth of the tiles, and the
+/// round's reductions run over lanes and sublanes.
 class TopKKernel : Vpu {
 public:
   TopKKernel(Lowering &L, hlo::TopKOp op) : Vpu{L}, op(op) {}
@@ -616,11 +621,24 @@ public:
 
 private:
   void round(Value lane, int64_t resultTile);
+  /// The element index of each lane of work tile `t`.
+  Value indexOf(Value t);
 
   hlo::TopKOp op;
   Geometry g;
-  VBuf keys, best, bestIndex, prev, resultKeys, resultIndices;
+  /// One row per tile row, gathered into `workTiles` dense tiles of `work`.
+  bool dense = false;
+  int64_t workTiles = 0;
+  VBuf keys, work, best, bestIndex, prev, resultKeys, resultIndices;
+  /// Made once before the loops: each lane's index in its work tile (the
+  /// lane, plus 128 x the sublane in a dense tile) and INT_MIN.
+  Value laneBase, minKey;
 };
+
+Value TopKKernel::indexOf(Value t) {
+  return addV(laneBase,
+              L.splatIndex(L.mul(t, dense ? kSublanes * kLanes : kLanes)));
+}
 
 LogicalResult TopKKernel::emit() {
   auto inType = cast<RankedTensorType>(op.getOperand().getType());
@@ -656,6 +674,9 @@ LogicalResult TopKKernel::emit() {
     floats = L.vmem(f32, g.colTiles * kTile32);
   }
   keys = L.vmem(i32, g.colTiles * kTile32);
+  dense = g.rows == 1 && g.colTiles > 1;
+  workTiles = dense ? ceilDiv(g.colTiles, kSublanes) : g.colTiles;
+  work = dense ? L.vmem(i32, workTiles * kTile32) : keys;
   best = L.vmem(i32, kTile32);
   bestIndex = L.vmem(i32, kTile32);
   prev = L.vmem(i32, kTile32);
@@ -665,10 +686,16 @@ LogicalResult TopKKernel::emit() {
   VBuf outStaging = L.vmem(elem, kTiles * outTb);
   bool largest = op.getLargest();
   int64_t ragged = g.cols % kLanes;
+  laneBase = laneIds();
+  if (dense)
+    laneBase = addV(laneBase, tpu::VMulOp::create(L.b, L.loc, sublaneIds(),
+                                                  splatI(kLanes)));
+  minKey = splatI(INT_MIN);
 
   L.loop(g.outer * g.rowTiles, [&](Value tr) {
     // Keys: f32 bits (bf16 widened by a VPU pass) -> total order; s32 as
-    // they are. A VMEM -> VMEM DMA reinterprets the f32 bits as s32.
+    // they are. A VMEM -> VMEM DMA reinterprets the f32 bits as s32 (and
+    // gathers a one-row tile row's sublanes 0 into dense tiles).
     bool widen = elem.isBF16();
     Value off = L.mul(tr, g.colTiles * tb);
     if (widen) {
@@ -678,24 +705,36 @@ LogicalResult TopKKernel::emit() {
       L.loop(g.colTiles, [&](Value t) {
         L.vstore(L.vload(input, L.mul(t, tb)), floats, L.mul(t, kTile32));
       });
-      L.dma(floats.arena, L.c(floats.offset), keys.arena, L.c(keys.offset), 1,
-            g.colTiles * kTile32, 0, 0, 0);
     } else {
       copyIn(*in, off, keys, g.colTiles, tb, row, row ? splatI(0) : Value());
     }
+    const VBuf &bits = widen ? floats : keys;
+    if (dense) {
+      if (g.colTiles % kSublanes) // the last dense tile's tail is defined
+        L.vstore(splatI(0), work, L.c((workTiles - 1) * kTile32));
+      if (!widen) // copyIn's DMA (the widened floats are stored already)
+        L.wait(0, 1);
+      L.dma(bits.arena, L.c(bits.offset), work.arena, L.c(work.offset),
+            g.colTiles, kLanes * 4, kTile32, kLanes * 4, 0);
+    } else if (widen) {
+      L.dma(bits.arena, L.c(bits.offset), keys.arena, L.c(keys.offset), 1,
+            g.colTiles * kTile32, 0, 0, 0);
+    }
     L.wait(0, 1);
-    L.loop(g.colTiles, [&](Value t) {
-      Value x = L.vload(keys, L.mul(t, kTile32));
+    // Past the row (the ragged last lanes, a dense tile's tail) nothing can
+    // win.
+    bool masked =
+        dense ? workTiles * kSublanes * kLanes > g.cols : ragged != 0;
+    L.loop(workTiles, [&](Value t) {
+      Value x = L.vload(work, L.mul(t, kTile32));
       if (isFloat)
         x = totalOrder(x);
       if (!largest)
         x = subV(splatI(-1), x);
-      if (ragged) // lanes past the row can never win
-        x = L.vsel(L.vcmp(tpu::CmpKind::lt,
-                          addV(laneIds(), L.splatIndex(L.mul(t, kLanes))),
-                          splatI(g.cols)),
-                   x, splatI(INT_MIN));
-      L.vstore(x, keys, L.mul(t, kTile32));
+      if (masked)
+        x = L.vsel(L.vcmp(tpu::CmpKind::lt, indexOf(t), splatI(g.cols)), x,
+                   minKey);
+      L.vstore(x, work, L.mul(t, kTile32));
     });
 
     L.vstore(splatI(-1), prev, L.c(0));
@@ -740,10 +779,10 @@ void TopKKernel::round(Value lane, int64_t resultTile) {
   Value taken = L.vload(prev, L.c(0));
   auto visit = [&](Value t, bool first) {
     Value off = L.mul(t, kTile32);
-    Value index = addV(laneIds(), L.splatIndex(L.mul(t, kLanes)));
-    Value x = L.vsel(L.vcmp(tpu::CmpKind::eq, index, taken), splatI(INT_MIN),
-                     L.vload(keys, off));
-    L.vstore(x, keys, off);
+    Value index = indexOf(t);
+    Value x = L.vsel(L.vcmp(tpu::CmpKind::eq, index, taken), minKey,
+                     L.vload(work, off));
+    L.vstore(x, work, off);
     if (first) {
       L.vstore(x, best, L.c(0));
       L.vstore(index, bestIndex, L.c(0));
@@ -757,12 +796,18 @@ void TopKKernel::round(Value lane, int64_t resultTile) {
              L.c(0));
   };
   visit(L.c(0), true);
-  L.loop(g.colTiles - 1, [&](Value t) { visit(L.add(t, 1), false); });
+  L.loop(workTiles - 1, [&](Value t) { visit(L.add(t, 1), false); });
 
+  // The lanes' (and a dense row's sublanes') max, then the smallest index
+  // holding it.
+  auto reduce = [&](tpu::ReduceKind kind, Value x) -> Value {
+    x = tpu::VReduceLanesOp::create(L.b, L.loc, kind, x);
+    return dense ? tpu::VReduceSublanesOp::create(L.b, L.loc, kind, x) : x;
+  };
   Value m = L.vload(best, L.c(0));
-  Value top = tpu::VReduceLanesOp::create(L.b, L.loc, tpu::ReduceKind::max, m);
-  Value index = tpu::VReduceLanesOp::create(
-      L.b, L.loc, tpu::ReduceKind::min,
+  Value top = reduce(tpu::ReduceKind::max, m);
+  Value index = reduce(
+      tpu::ReduceKind::min,
       L.vsel(L.vcmp(tpu::CmpKind::eq, m, top), L.vload(bestIndex, L.c(0)),
              splatI(INT_MAX)));
   L.vstore(index, prev, L.c(0));
