@@ -1307,6 +1307,171 @@ static LogicalResult lowerConvWeightGrad(Lowering &l, hlo::ConvolutionOp op) {
 // Depthwise NCHW on the VPU
 //===----------------------------------------------------------------------===//
 
+/// Depthwise NCHW with a plane at most 128 lanes wide (`W + pl <= 128`, one
+/// output lane tile): the planes are DMAd straight into zero-padded slots
+/// (no VPU copy), two planes side by side in the lane halves of a slot when
+/// both fit in 64 lanes, so one vreg multiply-add serves two channels.
+/// Groups of slots are double-buffered, the loop over groups unrolled by
+/// two so every VMEM address is a constant. The sums are the interpreter's
+/// (products in (kh, kw) order), except that they start from the first
+/// product rather than +0 (the sign of a zero sum may differ). Returns
+/// false (nothing emitted) when the plane does not fit.
+static FailureOr<bool> lowerDepthwiseNchwPacked(Lowering &l,
+                                                hlo::ConvolutionOp op,
+                                                const ConvTypes &ct) {
+  const Window &win = ct.win;
+  int64_t N = ct.lhs.getDimSize(0), C = ct.lhs.getDimSize(1);
+  int64_t H = ct.lhs.getDimSize(2), W = ct.lhs.getDimSize(3);
+  int64_t OH = ct.out.getDimSize(2), OW = ct.out.getDimSize(3);
+  int64_t ib = ct.ib, ob = ct.ob;
+  // Lanes a plane spans: an output lane w reads padded columns up to
+  // w + (kw - 1) * dw; the data sits at pl .. pl + W - 1.
+  int64_t span = std::max(win.pl + W, OW + (win.kw - 1) * win.dw);
+  if (span > kLanes || N * C == 0 || H == 0 || OH == 0 || OW == 0)
+    return false;
+  int64_t P = 2 * span <= kLanes ? 2 : 1, half = kLanes / P;
+  int64_t OHt = ceilDiv(OH, kSublanes), Ht = ceilDiv(H, kSublanes);
+  int64_t rowsNeeded =
+      (OHt * kSublanes - 1) * win.sh + (win.kh - 1) * win.dh + 1;
+  // One spare row: the loads of the last rows run (kw - 1) * dw lanes on.
+  int64_t slotRows = std::max(rowsNeeded, win.pt + H) + 1;
+  // Slots are whole pages: a DMA into a page waits for the earlier DMAs
+  // into it (the VMEM scoreboard), so only the two planes of a slot wait
+  // for each other.
+  int64_t pitch = kLanes * ib,
+          slotBytes = Lowering::pages(slotRows * pitch);
+  int64_t inPlane = Ht * kSublanes * kLanes * ib;
+  int64_t outTile = kSublanes * kLanes * ob, outPlane = OHt * outTile;
+  int64_t planes = N * C, pairs = ceilDiv(planes, P);
+  int64_t taps = win.kh * win.kw;
+  // Enough pairs per group that a group's compute (about 3 VPU ops per
+  // tap and output tile) covers the next group's DMA latency.
+  int64_t G = std::clamp<int64_t>(ceilDiv(1536, 3 * taps * OHt), 1, 8);
+  G = std::min(G, pairs);
+  int64_t groupPlanes = G * P, groups = ceilDiv(planes, groupPlanes);
+  auto planesOf = [&](int64_t g) {
+    return std::min(groupPlanes, planes - g * groupPlanes);
+  };
+
+  Geometry gk = geometryOf(ct.rhs);
+  int64_t inBytes = 2 * G * slotBytes, outBytes = 2 * groupPlanes * outPlane;
+  int64_t needed = gk.bytes() + Lowering::pages(inBytes) + outBytes;
+  if (needed > vmemBudget(l))
+    return vmemError(l, op, needed);
+  FailureOr<ConvMems> mems = memsOf(l, op);
+  if (failed(mems))
+    return failure();
+  Value in = mems->lhs, ker = mems->rhs, out = mems->out;
+  VBuf kbuf = l.vmem(ct.wElem, gk.bytes());
+  VBuf inBuf = l.vmem(ct.inElem, Lowering::pages(inBytes));
+  VBuf outBuf = l.vmem(ct.outElem, outBytes);
+  l.dma(ker, l.c(0), kbuf.arena, l.c(kbuf.offset), 1, gk.bytes(), 0, 0, kSemW);
+  zeroFill(l, inBuf, ct.inElem, Lowering::pages(inBytes));
+  // With two planes a slot, the upper half of each second plane's last row
+  // is written by no store (see pair).
+  if (P == 2)
+    zeroFill(l, outBuf, ct.outElem, Lowering::pages(outBytes));
+  Value lowHalf;
+  if (P == 2)
+    lowHalf = l.vcmp(tpu::CmpKind::lt,
+                     tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg()),
+                     l.splatIndex(l.c(half)));
+  l.wait(kSemW, 1);
+
+  // Group g's planes into the slots of buffer `par`: plane k of the group
+  // in slot k / P, lane half k % P; only data bytes are written, so the
+  // padding stays zero. The first planes of all slots go first, the second
+  // ones (waiting for the first) after them.
+  auto fetch = [&](Value g, int64_t par, int64_t n) {
+    Value base = l.mul(g, groupPlanes * inPlane);
+    for (int64_t i = 0; i < groupPlanes; ++i) {
+      int64_t k = i % G * P + i / G;
+      if (k >= n)
+        continue;
+      int64_t dst = inBuf.offset + (par * G + k / P) * slotBytes +
+                    win.pt * pitch + (k % P * half + win.pl) * ib;
+      l.dma(in, l.add(base, k * inPlane), inBuf.arena, l.c(dst), H, W * ib,
+            pitch, pitch, kSemIn);
+    }
+  };
+  // One pair: the taps as splats (lane halves from the two channels'
+  // windows), then per output tile the sum of the taps in (kh, kw) order,
+  // the interpreter's.
+  auto pair = [&](Value g, int64_t par, int64_t j, int64_t n) {
+    SmallVector<Value, 2> k;
+    for (int64_t h = 0; h < P; ++h) {
+      Value plane = l.add(l.mul(g, groupPlanes), j * P + std::min(h, n - 1));
+      Value c = N == 1 ? plane : l.rem(plane, C);
+      k.push_back(l.vload(kbuf, l.mul(c, gk.tileBytes())));
+    }
+    SmallVector<Value> tap(taps);
+    for (int64_t kw = 0; kw < win.kw; ++kw) {
+      Value lane = tpu::VBroadcastLaneOp::create(l.b, l.loc, k[0], l.c(kw));
+      if (P == 2)
+        lane = l.vsel(lowHalf, lane,
+                      tpu::VBroadcastLaneOp::create(l.b, l.loc, k[1], l.c(kw)));
+      for (int64_t kh = 0; kh < win.kh; ++kh)
+        tap[kh * win.kw + kw] =
+            tpu::VBroadcastSublaneOp::create(l.b, l.loc, lane, l.c(kh));
+    }
+    int64_t slot = (par * G + j) * slotBytes;
+    int64_t outSlot = (par * G + j) * P * outPlane;
+    for (int64_t oht = 0; oht < OHt; ++oht) {
+      Value acc;
+      // Input positions in order, the weights of a reversed dim reversed.
+      for (int64_t kh = 0; kh < win.kh; ++kh)
+        for (int64_t kw = 0; kw < win.kw; ++kw) {
+          int64_t i = win.revH ? win.kh - 1 - kh : kh;
+          int64_t j = win.revW ? win.kw - 1 - kw : kw;
+          int64_t row = oht * kSublanes * win.sh + kh * win.dh;
+          Value x = l.vload(inBuf, l.c(slot + row * pitch + kw * win.dw * ib),
+                            win.sh * pitch);
+          Value prod = tpu::VMulOp::create(l.b, l.loc, x, tap[i * win.kw + j]);
+          acc = acc ? tpu::VAddOp::create(l.b, l.loc, acc, prod).getResult()
+                    : prod;
+        }
+      // The upper half goes to the second plane by a store 64 lanes early:
+      // its lower half lands in padding lanes of the row before.
+      for (int64_t h = 0; h < n; ++h)
+        l.vstore(acc, outBuf,
+                 l.c(outSlot + h * outPlane + oht * outTile - h * half * ob));
+    }
+  };
+  auto step = [&](Value g, int64_t par, int64_t n, int64_t nextN,
+                  bool waitOut) {
+    l.wait(kSemIn, n);
+    if (nextN)
+      fetch(l.add(g, 1), 1 - par, nextN);
+    if (waitOut)
+      l.wait(kSemOut, 1);
+    for (int64_t j = 0; j * P < n; ++j)
+      pair(g, par, j, std::min(P, n - j * P));
+    l.dma(outBuf.arena, l.c(outBuf.offset + par * groupPlanes * outPlane), out,
+          l.mul(g, groupPlanes * outPlane), 1, n * outPlane, 0, 0, kSemOut);
+  };
+  auto stepAt = [&](int64_t g) {
+    step(l.c(g), g % 2, planesOf(g), g + 1 < groups ? planesOf(g + 1) : 0,
+         g >= 2);
+  };
+  // Groups 0 and 1 inline; then full groups followed by a full group two
+  // at a time in a loop (buffers 0 and 1); the rest inline.
+  fetch(l.c(0), 0, planesOf(0));
+  int64_t g = 0;
+  for (; g < std::min<int64_t>(groups, 2); ++g)
+    stepAt(g);
+  int64_t lastFull = planes % groupPlanes ? groups - 2 : groups - 1;
+  int64_t twice = std::max<int64_t>(0, (lastFull - g) / 2);
+  l.loop(twice, [&](Value i) {
+    Value g0 = l.add(l.mul(i, 2), g);
+    step(g0, 0, groupPlanes, groupPlanes, true);
+    step(l.add(g0, 1), 1, groupPlanes, groupPlanes, true);
+  });
+  for (g += 2 * twice; g < groups; ++g)
+    stepAt(g);
+  l.wait(kSemOut, std::min<int64_t>(groups, 2));
+  return true;
+}
+
 static LogicalResult lowerDepthwiseNchw(Lowering &l, hlo::ConvolutionOp op) {
   ConvTypes ct = typesOf(op);
   RankedTensorType lhsType = ct.lhs, rhsType = ct.rhs, type = ct.out;
@@ -1326,6 +1491,11 @@ static LogicalResult lowerDepthwiseNchw(Lowering &l, hlo::ConvolutionOp op) {
   int64_t kTilesPerChannel = gk.rowTiles * gk.colTiles;
   if (kTilesPerChannel != 1)
     return unsupported(op, "(depthwise NCHW) with a window above 8x128");
+  FailureOr<bool> packed = lowerDepthwiseNchwPacked(l, op, ct);
+  if (failed(packed))
+    return failure();
+  if (*packed)
+    return success();
 
   // The padded f32 plane: rows [Hp], a pitch of Pw elements; input (h, w)
   // at (pt + h, pl + w). Output tile (oht, ojt) at window position
@@ -1399,10 +1569,10 @@ static LogicalResult lowerDepthwiseNchw(Lowering &l, hlo::ConvolutionOp op) {
     l.loop(OHt, [&](Value oht) {
       for (int64_t ojt = 0; ojt < OWl; ++ojt) {
         Value acc = l.splatF32(0.0);
-        for (int64_t i = 0; i < win.kh; ++i)
-          for (int64_t j = 0; j < win.kw; ++j) {
-            int64_t kh = win.revH ? win.kh - 1 - i : i;
-            int64_t kw = win.revW ? win.kw - 1 - j : j;
+        for (int64_t kh = 0; kh < win.kh; ++kh)
+          for (int64_t kw = 0; kw < win.kw; ++kw) {
+            int64_t i = win.revH ? win.kh - 1 - kh : kh;
+            int64_t j = win.revW ? win.kw - 1 - kw : kw;
             Value row = l.add(l.mul(oht, kSublanes * win.sh), kh * win.dh);
             Value off =
                 l.mul(l.add(l.mul(row, Pw), ojt * kLanes + kw * win.dw), 4);
