@@ -1,4 +1,4 @@
-// RUN: tpuc-opt %s --tpuc-convert-hlo-to-tpu | FileCheck %s
+// RUN: tpuc-opt %s --split-input-file --tpuc-convert-hlo-to-tpu | FileCheck %s
 
 // The corpus depthwise convolution (bf16 1x256x56x56, 3x3 pad 1) as the
 // packed depthwise kernel (Convolution.cpp, docs/codegen.md "Depthwise
@@ -39,4 +39,31 @@ func.func @depthwise(%x: tensor<1x256x56x56xbf16>, %w: tensor<256x1x3x3xbf16>)
   %0 = hlo.convolution %x, %w, dim_labels = <"bf01_oi01->bf01"> {padding = array<i64: 1, 1, 1, 1>, feature_group_count = 256 : i64}
        : (tensor<1x256x56x56xbf16>, tensor<256x1x3x3xbf16>) -> tensor<1x256x56x56xbf16>
   return %0 : tensor<1x256x56x56xbf16>
+}
+
+// -----
+
+// Depthwise NHWC (f32 1x56x56x96, 3x3 pad 1; Convolution.cpp
+// lowerDepthwiseNhwc): rows 1-50 in the loop, each one DMA of an input row
+// into the ring, its wait, the wait for the write-back Q rows before; per
+// tap its weights splat over sublanes loaded once from the table, then
+// per output tile (7 of 8 rows) a sublane-strided load (stride 512 bytes:
+// one w row of 128 f32 lanes), a multiply and an add.
+// CHECK-LABEL: func.func @depthwise_nhwc
+// CHECK: tpu.loop %{{.+}} = 0 to %c50
+// CHECK: tpu.dma %arg0[%{{.+}}] -> %{{.+}}[%{{.+}}] chunks = 1 chunk_bytes = 28672 src_stride = 0 dst_stride = 0 sem = 0
+// CHECK: tpu.sem_wait 0, 1
+// CHECK: tpu.sem_wait 2, 1
+// CHECK: %[[W0:.+]] = tpu.vload %{{.+}}[%c{{[0-9_]+}}] :
+// CHECK: %[[X0:.+]] = tpu.vload %{{.+}}[%{{[0-9]+}}] sublane_stride = 512
+// CHECK: tpu.vmul %[[X0]], %[[W0]]
+// CHECK-COUNT-6: tpu.vmul %{{.+}}, %[[W0]]
+// CHECK: %[[W1:.+]] = tpu.vload %{{.+}}[%c{{[0-9_]+}}] :
+// CHECK: %[[X1:.+]] = tpu.vload %{{.+}}[%{{[0-9]+}}] sublane_stride = 512
+// CHECK: %[[P1:.+]] = tpu.vmul %[[X1]], %[[W1]]
+// CHECK: tpu.vadd %{{.+}}, %[[P1]]
+func.func @depthwise_nhwc(%x: tensor<1x56x56x96xf32>, %w: tensor<3x3x1x96xf32>) -> tensor<1x56x56x96xf32> {
+  %0 = hlo.convolution %x, %w, dim_labels = <"b01f_01io->b01f"> {padding = array<i64: 1, 1, 1, 1>, feature_group_count = 96 : i64}
+       : (tensor<1x56x56x96xf32>, tensor<3x3x1x96xf32>) -> tensor<1x56x56x96xf32>
+  return %0 : tensor<1x56x56x96xf32>
 }
