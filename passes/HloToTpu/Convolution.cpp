@@ -1654,10 +1654,13 @@ static LogicalResult lowerDepthwiseNhwc(Lowering &l, hlo::ConvolutionOp op) {
   int64_t slotBytes = Lowering::pages(shift + rowsW * pitch);
   int64_t rowBytes = Ct * slotBytes;
   // Lookahead D output rows (the DMA latency behind about 600 cycles of
-  // compute); ring of R rows: a row is refetched only after its last read.
+  // compute); ring of R rows: a slot is refetched only after the last read
+  // of its row and the wait for its DMA (rows in flight or still to be
+  // read at output row o: from (o - 1) * sh - pt + 1 up to those of
+  // o + D).
   int64_t rowCost = std::max<int64_t>(1, 3 * taps * OWt * Ct);
   int64_t D = std::clamp<int64_t>(ceilDiv(600, rowCost), 1, 8);
-  int64_t R = D * win.sh + (win.kh - 1) * win.dh + 1;
+  int64_t R = (D + 1) * win.sh + (win.kh - 1) * win.dh;
   // Q output rows in flight: a row's write-back is waited for Q rows on.
   int64_t Q = D + 1;
   int64_t tableBytes = taps * Ct * kSublanes * kLanes * 4;
