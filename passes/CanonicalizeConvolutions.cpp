@@ -219,6 +219,28 @@ bool isDepthwiseNchw(hlo::ConvolutionOp op, const ConvSpec &s) {
          rhsType.getDimSize(0) == s.featureGroups;
 }
 
+/// Depthwise NHWC: `b01f_01io->b01f`, kernel [kh, kw, 1, C] (JAX's and
+/// TF's depthwise convolutions).
+bool isDepthwiseNhwc(hlo::ConvolutionOp op, const ConvSpec &s) {
+  auto lhsType = op.getLhs().getType(), rhsType = op.getRhs().getType();
+  return s.spatial() == 2 && s.inBatch == 0 && s.inSpatial[0] == 1 &&
+         s.inSpatial[1] == 2 && s.inFeature == 3 && s.kSpatial[0] == 0 &&
+         s.kSpatial[1] == 1 && s.kIn == 2 && s.kOut == 3 && s.outBatch == 0 &&
+         s.outSpatial[0] == 1 && s.outSpatial[1] == 2 && s.outFeature == 3 &&
+         s.featureGroups > 1 && s.featureGroups == lhsType.getDimSize(3) &&
+         rhsType.getDimSize(2) == 1 &&
+         rhsType.getDimSize(3) == s.featureGroups;
+}
+
+/// A depthwise convolution in any labels: 2 spatial dims, one group per
+/// input feature, one output feature per group (channel multiplier 1).
+bool isDepthwise(hlo::ConvolutionOp op, const ConvSpec &s) {
+  return s.spatial() == 2 && s.featureGroups > 1 &&
+         s.featureGroups == op.getLhs().getType().getDimSize(s.inFeature) &&
+         op.getRhs().getType().getDimSize(s.kIn) == 1 &&
+         op.getRhs().getType().getDimSize(s.kOut) == s.featureGroups;
+}
+
 /// The weight gradient JAX emits for NHWC: `f01b_i01o->01bf`.
 bool isWeightGradForm(const ConvSpec &s) {
   return s.spatial() == 2 && s.inFeature == 0 && s.inSpatial[0] == 1 &&
@@ -243,7 +265,7 @@ bool lowersDirectly(hlo::ConvolutionOp op, const ConvSpec &s) {
       llvm::any_of(s.padding, [](int64_t p) { return p < 0; }))
     return false;
   if (s.featureGroups > 1)
-    return isDepthwiseNchw(op, s);
+    return isDepthwiseNchw(op, s) || isDepthwiseNhwc(op, s);
   return isWeightGradForm(s) ||
          (mxuInputOk(s) && mxuKernelOk(s) && mxuOutputOk(s));
 }
@@ -418,7 +440,8 @@ Rewritten addUnitSpatialDim(OpBuilder &b, hlo::ConvolutionOp op, ConvSpec s) {
 /// `f01b_i01o->01bf` for a 2-D convolution shaped like a weight gradient
 /// (a window larger than its output), else the MXU kernel's `b01f_01io->b01f`
 /// (the general `b0..f_0..io->b0..f` above 2 spatial dims); operands
-/// already in the form are left alone.
+/// already in the form are left alone. A depthwise convolution becomes the
+/// depthwise NHWC kernel's `b01f_01io->b01f` (feature groups kept).
 Rewritten relabel(OpBuilder &b, hlo::ConvolutionOp op, ConvSpec s) {
   Location loc = op.getLoc();
   int64_t n = s.spatial();
@@ -431,8 +454,9 @@ Rewritten relabel(OpBuilder &b, hlo::ConvolutionOp op, ConvSpec s) {
   }
   ConvSpec t = s;
   SmallVector<int64_t> lhsPerm, rhsPerm, outOrder;
-  bool weightGrad =
-      n == 2 && window > outPixels && !llvm::is_contained(s.reversal, true);
+  bool depthwise = isDepthwise(op, s);
+  bool weightGrad = n == 2 && window > outPixels && !depthwise &&
+                    !llvm::is_contained(s.reversal, true);
   if (weightGrad) {
     t.inFeature = 0, t.inSpatial = {1, 2}, t.inBatch = 3;
     t.kIn = 0, t.kSpatial = {1, 2}, t.kOut = 3;
@@ -451,7 +475,7 @@ Rewritten relabel(OpBuilder &b, hlo::ConvolutionOp op, ConvSpec s) {
     llvm::append_range(outOrder, s.outSpatial);
     outOrder.push_back(s.outFeature);
     // Operands the MXU kernel takes as they are keep their labels.
-    if (n == 2) {
+    if (n == 2 && !depthwise) {
       if (mxuInputOk(s)) {
         t.inBatch = s.inBatch, t.inSpatial = s.inSpatial;
         lhsPerm = {0, 1, 2, 3};
@@ -555,7 +579,7 @@ FailureOr<std::optional<Rewritten>> step(hlo::ConvolutionOp op) {
     return std::optional<Rewritten>(padInput(b, op, s));
   if (s.batchGroups > 1)
     return std::optional<Rewritten>(splitBatchGroups(b, op, s));
-  if (s.featureGroups > 1)
+  if (s.featureGroups > 1 && !isDepthwise(op, s))
     return std::optional<Rewritten>(splitFeatureGroups(b, op, s));
   if (s.spatial() < 2)
     return std::optional<Rewritten>(addUnitSpatialDim(b, op, s));

@@ -408,7 +408,8 @@ def CanonicalizeConvolutions : Pass<"tpuc-canonicalize-convolutions"> {
     convolutions without lhs_dilation, negative padding or batch groups,
     in the MXU kernel's labels (features minor, spatial dim 1
     second-minor: `b01f_01io->b01f`), the weight gradient's
-    `f01b_i01o->01bf`, or depthwise `bf01_oi01->bf01`. Every other
+    `f01b_i01o->01bf`, or depthwise `bf01_oi01->bf01` and
+    `b01f_01io->b01f` (kernel `[kh, kw, 1, C]`). Every other
     float convolution (also inside fusion bodies) is rewritten, one step
     at a time, until it is one of those:
 
@@ -419,8 +420,10 @@ def CanonicalizeConvolutions : Pass<"tpuc-canonicalize-convolutions"> {
     - batch_group_count G (the weight gradient of a grouped
       convolution): G convolutions of input batch slices and kernel
       output-feature slices, concatenated along the output features;
-    - feature_group_count G (grouped and depthwise convolutions other
-      than depthwise NCHW): one convolution with a block-diagonal kernel
+    - depthwise convolutions (G = input features, one output feature per
+      group) in other labels: transposes into depthwise NHWC;
+    - feature_group_count G (grouped, not depthwise, convolutions): one
+      convolution with a block-diagonal kernel
       (broadcast, masked by `iota / group size` equality) when that needs
       no more 128x128 MXU weight tiles than the groups' kernels together,
       or G > 16; else G convolutions of feature slices, concatenated

@@ -19,8 +19,13 @@
 //   pixels (`vtranspose`) the LHS, all output positions stacked in M.
 // * Depthwise NCHW convolutions (`bf01_oi01->bf01`, feature_group_count =
 //   input features) on the VPU: per (batch, channel) plane, a zero-padded
-//   f32 copy in VMEM and one multiply-add per window position and output
-//   tile, with the shifted rows read by unaligned, sublane-strided loads.
+//   copy in VMEM and one multiply-add per window position and output
+//   tile, with the shifted rows read by unaligned, sublane-strided loads;
+//   planes up to 64 lanes wide two to a vreg (lane halves).
+// * Depthwise NHWC convolutions (`b01f_01io->b01f`, kernel [kh, kw, 1, C])
+//   on the VPU, channels on lanes: a ring of zero-padded input rows in
+//   VMEM, per output tile one sublane-strided load and multiply-add per
+//   window position.
 //
 //===----------------------------------------------------------------------===//
 
@@ -1307,6 +1312,186 @@ static LogicalResult lowerConvWeightGrad(Lowering &l, hlo::ConvolutionOp op) {
 // Depthwise NCHW on the VPU
 //===----------------------------------------------------------------------===//
 
+/// The start of a depthwise kernel needing `needed` bytes of VMEM, the
+/// whole kernel (`kbuf`, `gk` its geometry) among them: the VMEM check, the
+/// HBM buffers, and the kernel's DMA on kSemW.
+static FailureOr<ConvMems> startDepthwise(Lowering &l, hlo::ConvolutionOp op,
+                                          const ConvTypes &ct,
+                                          const Geometry &gk, int64_t needed,
+                                          VBuf &kbuf) {
+  if (needed > vmemBudget(l))
+    return vmemError(l, op, needed);
+  FailureOr<ConvMems> mems = memsOf(l, op);
+  if (failed(mems))
+    return failure();
+  kbuf = l.vmem(ct.wElem, gk.bytes());
+  l.dma(mems->rhs, l.c(0), kbuf.arena, l.c(kbuf.offset), 1, gk.bytes(), 0, 0,
+        kSemW);
+  return mems;
+}
+
+/// Depthwise NCHW with a plane at most 128 lanes wide (`W + pl <= 128`, one
+/// output lane tile): the planes are DMAd straight into zero-padded slots
+/// (no VPU copy), two planes side by side in the lane halves of a slot when
+/// both fit in 64 lanes, so one vreg multiply-add serves two channels.
+/// Groups of slots are double-buffered, the loop over groups unrolled by
+/// two so every VMEM address is a constant. The sums are the interpreter's
+/// (products in (kh, kw) order), except that they start from the first
+/// product rather than +0 (the sign of a zero sum may differ). Returns
+/// false (nothing emitted) when the plane does not fit.
+static FailureOr<bool> lowerDepthwiseNchwPacked(Lowering &l,
+                                                hlo::ConvolutionOp op,
+                                                const ConvTypes &ct) {
+  const Window &win = ct.win;
+  int64_t N = ct.lhs.getDimSize(0), C = ct.lhs.getDimSize(1);
+  int64_t H = ct.lhs.getDimSize(2), W = ct.lhs.getDimSize(3);
+  int64_t OH = ct.out.getDimSize(2), OW = ct.out.getDimSize(3);
+  int64_t ib = ct.ib, ob = ct.ob;
+  // Lanes a plane spans: an output lane w reads padded columns up to
+  // w + (kw - 1) * dw; the data sits at pl .. pl + W - 1.
+  int64_t span = std::max(win.pl + W, OW + (win.kw - 1) * win.dw);
+  if (span > kLanes || N * C == 0 || H == 0 || OH == 0 || OW == 0)
+    return false;
+  int64_t P = 2 * span <= kLanes ? 2 : 1, half = kLanes / P;
+  int64_t OHt = ceilDiv(OH, kSublanes), Ht = ceilDiv(H, kSublanes);
+  int64_t rowsNeeded =
+      (OHt * kSublanes - 1) * win.sh + (win.kh - 1) * win.dh + 1;
+  // One spare row: the loads of the last rows run (kw - 1) * dw lanes on.
+  int64_t slotRows = std::max(rowsNeeded, win.pt + H) + 1;
+  // Slots are whole pages: a DMA into a page waits for the earlier DMAs
+  // into it (the VMEM scoreboard), so only the two planes of a slot wait
+  // for each other.
+  int64_t pitch = kLanes * ib,
+          slotBytes = Lowering::pages(slotRows * pitch);
+  int64_t inPlane = Ht * kSublanes * kLanes * ib;
+  int64_t outTile = kSublanes * kLanes * ob, outPlane = OHt * outTile;
+  int64_t planes = N * C, pairs = ceilDiv(planes, P);
+  int64_t taps = win.kh * win.kw;
+  // Enough pairs per group that a group's compute (about 3 VPU ops per
+  // tap and output tile) covers the next group's DMA latency.
+  int64_t G = std::clamp<int64_t>(ceilDiv(1536, 3 * taps * OHt), 1, 8);
+  G = std::min(G, pairs);
+  int64_t groupPlanes = G * P, groups = ceilDiv(planes, groupPlanes);
+  auto planesOf = [&](int64_t g) {
+    return std::min(groupPlanes, planes - g * groupPlanes);
+  };
+
+  Geometry gk = geometryOf(ct.rhs);
+  int64_t inBytes = 2 * G * slotBytes, outBytes = 2 * groupPlanes * outPlane;
+  int64_t needed = gk.bytes() + Lowering::pages(inBytes) + outBytes;
+  VBuf kbuf;
+  FailureOr<ConvMems> mems = startDepthwise(l, op, ct, gk, needed, kbuf);
+  if (failed(mems))
+    return failure();
+  Value in = mems->lhs, out = mems->out;
+  VBuf inBuf = l.vmem(ct.inElem, Lowering::pages(inBytes));
+  VBuf outBuf = l.vmem(ct.outElem, outBytes);
+  zeroFill(l, inBuf, ct.inElem, Lowering::pages(inBytes));
+  // With two planes a slot, the upper half of each second plane's last row
+  // is written by no store (see pair).
+  if (P == 2)
+    zeroFill(l, outBuf, ct.outElem, Lowering::pages(outBytes));
+  Value lowHalf;
+  if (P == 2)
+    lowHalf = l.vcmp(tpu::CmpKind::lt,
+                     tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg()),
+                     l.splatIndex(l.c(half)));
+  l.wait(kSemW, 1);
+
+  // Group g's planes into the slots of buffer `par`: plane k of the group
+  // in slot k / P, lane half k % P; only data bytes are written, so the
+  // padding stays zero. The first planes of all slots go first, the second
+  // ones (waiting for the first) after them.
+  auto fetch = [&](Value g, int64_t par, int64_t n) {
+    Value base = l.mul(g, groupPlanes * inPlane);
+    for (int64_t i = 0; i < groupPlanes; ++i) {
+      int64_t k = i % G * P + i / G;
+      if (k >= n)
+        continue;
+      int64_t dst = inBuf.offset + (par * G + k / P) * slotBytes +
+                    win.pt * pitch + (k % P * half + win.pl) * ib;
+      l.dma(in, l.add(base, k * inPlane), inBuf.arena, l.c(dst), H, W * ib,
+            pitch, pitch, kSemIn);
+    }
+  };
+  // One pair: the taps as splats (lane halves from the two channels'
+  // windows), then per output tile the sum of the taps in (kh, kw) order,
+  // the interpreter's.
+  auto pair = [&](Value g, int64_t par, int64_t j, int64_t n) {
+    SmallVector<Value, 2> k;
+    for (int64_t h = 0; h < P; ++h) {
+      Value plane = l.add(l.mul(g, groupPlanes), j * P + std::min(h, n - 1));
+      Value c = N == 1 ? plane : l.rem(plane, C);
+      k.push_back(l.vload(kbuf, l.mul(c, gk.tileBytes())));
+    }
+    SmallVector<Value> tap(taps);
+    for (int64_t kw = 0; kw < win.kw; ++kw) {
+      Value lane = tpu::VBroadcastLaneOp::create(l.b, l.loc, k[0], l.c(kw));
+      if (P == 2)
+        lane = l.vsel(lowHalf, lane,
+                      tpu::VBroadcastLaneOp::create(l.b, l.loc, k[1], l.c(kw)));
+      for (int64_t kh = 0; kh < win.kh; ++kh)
+        tap[kh * win.kw + kw] =
+            tpu::VBroadcastSublaneOp::create(l.b, l.loc, lane, l.c(kh));
+    }
+    int64_t slot = (par * G + j) * slotBytes;
+    int64_t outSlot = (par * G + j) * P * outPlane;
+    for (int64_t oht = 0; oht < OHt; ++oht) {
+      Value acc;
+      // Input positions in order, the weights of a reversed dim reversed.
+      for (int64_t kh = 0; kh < win.kh; ++kh)
+        for (int64_t kw = 0; kw < win.kw; ++kw) {
+          int64_t i = win.revH ? win.kh - 1 - kh : kh;
+          int64_t j = win.revW ? win.kw - 1 - kw : kw;
+          int64_t row = oht * kSublanes * win.sh + kh * win.dh;
+          Value x = l.vload(inBuf, l.c(slot + row * pitch + kw * win.dw * ib),
+                            win.sh * pitch);
+          Value prod = tpu::VMulOp::create(l.b, l.loc, x, tap[i * win.kw + j]);
+          acc = acc ? tpu::VAddOp::create(l.b, l.loc, acc, prod).getResult()
+                    : prod;
+        }
+      // The upper half goes to the second plane by a store 64 lanes early:
+      // its lower half lands in padding lanes of the row before.
+      for (int64_t h = 0; h < n; ++h)
+        l.vstore(acc, outBuf,
+                 l.c(outSlot + h * outPlane + oht * outTile - h * half * ob));
+    }
+  };
+  auto step = [&](Value g, int64_t par, int64_t n, int64_t nextN,
+                  bool waitOut) {
+    l.wait(kSemIn, n);
+    if (nextN)
+      fetch(l.add(g, 1), 1 - par, nextN);
+    if (waitOut)
+      l.wait(kSemOut, 1);
+    for (int64_t j = 0; j * P < n; ++j)
+      pair(g, par, j, std::min(P, n - j * P));
+    l.dma(outBuf.arena, l.c(outBuf.offset + par * groupPlanes * outPlane), out,
+          l.mul(g, groupPlanes * outPlane), 1, n * outPlane, 0, 0, kSemOut);
+  };
+  auto stepAt = [&](int64_t g) {
+    step(l.c(g), g % 2, planesOf(g), g + 1 < groups ? planesOf(g + 1) : 0,
+         g >= 2);
+  };
+  // Groups 0 and 1 inline; then full groups followed by a full group two
+  // at a time in a loop (buffers 0 and 1); the rest inline.
+  fetch(l.c(0), 0, planesOf(0));
+  int64_t g = 0;
+  for (; g < std::min<int64_t>(groups, 2); ++g)
+    stepAt(g);
+  int64_t lastFull = planes % groupPlanes ? groups - 2 : groups - 1;
+  int64_t twice = std::max<int64_t>(0, (lastFull - g) / 2);
+  l.loop(twice, [&](Value i) {
+    Value g0 = l.add(l.mul(i, 2), g);
+    step(g0, 0, groupPlanes, groupPlanes, true);
+    step(l.add(g0, 1), 1, groupPlanes, groupPlanes, true);
+  });
+  for (g += 2 * twice; g < groups; ++g)
+    stepAt(g);
+  l.wait(kSemOut, std::min<int64_t>(groups, 2));
+  return true;
+}
+
 static LogicalResult lowerDepthwiseNchw(Lowering &l, hlo::ConvolutionOp op) {
   ConvTypes ct = typesOf(op);
   RankedTensorType lhsType = ct.lhs, rhsType = ct.rhs, type = ct.out;
@@ -1326,6 +1511,11 @@ static LogicalResult lowerDepthwiseNchw(Lowering &l, hlo::ConvolutionOp op) {
   int64_t kTilesPerChannel = gk.rowTiles * gk.colTiles;
   if (kTilesPerChannel != 1)
     return unsupported(op, "(depthwise NCHW) with a window above 8x128");
+  FailureOr<bool> packed = lowerDepthwiseNchwPacked(l, op, ct);
+  if (failed(packed))
+    return failure();
+  if (*packed)
+    return success();
 
   // The padded f32 plane: rows [Hp], a pitch of Pw elements; input (h, w)
   // at (pt + h, pl + w). Output tile (oht, ojt) at window position
@@ -1399,10 +1589,10 @@ static LogicalResult lowerDepthwiseNchw(Lowering &l, hlo::ConvolutionOp op) {
     l.loop(OHt, [&](Value oht) {
       for (int64_t ojt = 0; ojt < OWl; ++ojt) {
         Value acc = l.splatF32(0.0);
-        for (int64_t i = 0; i < win.kh; ++i)
-          for (int64_t j = 0; j < win.kw; ++j) {
-            int64_t kh = win.revH ? win.kh - 1 - i : i;
-            int64_t kw = win.revW ? win.kw - 1 - j : j;
+        for (int64_t kh = 0; kh < win.kh; ++kh)
+          for (int64_t kw = 0; kw < win.kw; ++kw) {
+            int64_t i = win.revH ? win.kh - 1 - kh : kh;
+            int64_t j = win.revW ? win.kw - 1 - kw : kw;
             Value row = l.add(l.mul(oht, kSublanes * win.sh), kh * win.dh);
             Value off =
                 l.mul(l.add(l.mul(row, Pw), ojt * kLanes + kw * win.dw), 4);
@@ -1427,6 +1617,188 @@ static LogicalResult lowerDepthwiseNchw(Lowering &l, hlo::ConvolutionOp op) {
   if (planes > 1)
     planeStep(l.c(planes - 1), true, false);
   l.wait(kSemOut, 1);
+  return success();
+}
+
+/// Depthwise NHWC (`b01f_01io->b01f`, kernel [kh, kw, 1, C]) on the VPU,
+/// channels on lanes and W on sublanes: each input row (n, h) is DMAd
+/// into a ring of zero-padded VMEM rows, one page-aligned slot of W rows
+/// per 128 channels; an output tile (8 ow x 128 c) is the sum over the
+/// taps, in (kh, kw) order, of a sublane-strided load of the ring times the
+/// tap's weights splat over sublanes. Rows outside the image read a zero
+/// row. The output rows where every tap row is in the image and the ring
+/// advances by the stride run in a loop, the others (top and bottom)
+/// inline.
+static LogicalResult lowerDepthwiseNhwc(Lowering &l, hlo::ConvolutionOp op) {
+  ConvTypes ct = typesOf(op);
+  const Window &win = ct.win;
+  int64_t N = ct.lhs.getDimSize(0), H = ct.lhs.getDimSize(1),
+          W = ct.lhs.getDimSize(2), C = ct.lhs.getDimSize(3);
+  int64_t OH = ct.out.getDimSize(1), OW = ct.out.getDimSize(2);
+  int64_t ib = ct.ib, ob = ct.ob;
+  if (N == 0 || C == 0 || OH == 0 || OW == 0)
+    return unsupported(op, "(depthwise NHWC) with an empty dimension");
+  int64_t Ct = ceilDiv(C, kLanes), Wt = ceilDiv(W, kSublanes),
+          OWt = ceilDiv(OW, kSublanes);
+  int64_t inTile = kSublanes * kLanes * ib, outTile = kSublanes * kLanes * ob;
+  int64_t pitch = kLanes * ib, taps = win.kh * win.kw;
+  // A slot: rows wp = 0 .. rowsW - 1 of 128 lanes, input w at pl + w. Its
+  // base is shifted so the ragged last tile starts a page: the DMA of the
+  // whole tiles and that of the ragged one touch different pages and do
+  // not wait for each other.
+  int64_t fullW = W / kSublanes * kSublanes;
+  int64_t rowsW = std::max(win.pl + W, (OWt * kSublanes - 1) * win.sw +
+                                           (win.kw - 1) * win.dw + 1);
+  int64_t pageBytes = Lowering::kVmemPageBytes;
+  int64_t shift = (pageBytes - (win.pl + fullW) * pitch % pageBytes) % pageBytes;
+  int64_t slotBytes = Lowering::pages(shift + rowsW * pitch);
+  int64_t rowBytes = Ct * slotBytes;
+  // Lookahead D output rows (the DMA latency behind about 600 cycles of
+  // compute); ring of R rows: a slot is refetched only after the last read
+  // of its row and the wait for its DMA (rows in flight or still to be
+  // read at output row o: from (o - 1) * sh - pt + 1 up to those of
+  // o + D).
+  int64_t rowCost = std::max<int64_t>(1, 3 * taps * OWt * Ct);
+  int64_t D = std::clamp<int64_t>(ceilDiv(600, rowCost), 1, 8);
+  int64_t R = (D + 1) * win.sh + (win.kh - 1) * win.dh;
+  // Q output rows in flight: a row's write-back is waited for Q rows on.
+  int64_t Q = D + 1;
+  int64_t tableBytes = taps * Ct * kSublanes * kLanes * 4;
+  int64_t outRowBytes = OWt * Ct * outTile;
+  Geometry gk = geometryOf(ct.rhs);
+  int64_t needed = gk.bytes() + (R + 1) * rowBytes + tableBytes +
+                   Lowering::pages(Q * outRowBytes) +
+                   Lowering::pages((Q + 1) * kLanes * 4);
+  VBuf kbuf;
+  FailureOr<ConvMems> mems = startDepthwise(l, op, ct, gk, needed, kbuf);
+  if (failed(mems))
+    return failure();
+  Value in = mems->lhs, out = mems->out;
+  Type f32 = l.b.getF32Type();
+  VBuf ring = l.vmem(ct.inElem, (R + 1) * rowBytes);
+  VBuf table = l.vmem(f32, tableBytes);
+  VBuf outBuf = l.vmem(ct.outElem, Q * outRowBytes);
+  VBuf scratch = l.vmem(f32, Lowering::pages((Q + 1) * kLanes * 4));
+  zeroFill(l, ring, ct.inElem, Lowering::pages((R + 1) * rowBytes));
+  zeroFill(l, scratch, f32, Lowering::pages((Q + 1) * kLanes * 4));
+  // Q empty completions on kSemOut: every output row waits for the
+  // write-back Q rows before it.
+  for (int64_t i = 0; i < Q; ++i)
+    l.dma(scratch.arena, l.c(scratch.offset), scratch.arena,
+          l.c(scratch.offset + kLanes * 4 * (i + 1)), 1, kLanes * 4, 0, 0,
+          kSemOut);
+  l.wait(kSemW, 1);
+  // The taps' weights splat over sublanes: (tap, ct) at (tap * Ct + ct).
+  for (int64_t t = 0; t < taps * Ct; ++t) {
+    Value w = l.vload(kbuf, l.c(t * gk.tileBytes()));
+    l.vstore(tpu::VBroadcastSublaneOp::create(l.b, l.loc, w, l.c(0)), table,
+             l.c(t * kSublanes * kLanes * 4));
+  }
+
+  // Input rows needed through output row x (clamped to those the last
+  // output row needs, so every fetched row is waited for).
+  auto raw = [&](int64_t x) {
+    return x * win.sh + (win.kh - 1) * win.dh - win.pt + 1;
+  };
+  int64_t availMax = std::clamp<int64_t>(raw(OH - 1), 0, H);
+  auto avail = [&](int64_t x) {
+    return x < 0 ? 0 : std::clamp<int64_t>(raw(x), 0, availMax);
+  };
+  int64_t dmasPerRow =
+      Ct == 1 ? 1 : Ct * ((fullW > 0 ? 1 : 0) + (W > fullW ? 1 : 0));
+  auto fetchRow = [&](Value n, Value h) {
+    Value src = l.mul(l.add(l.mul(n, H), h), Wt * Ct * inTile);
+    Value slot = l.add(l.mul(l.rem(h, R), rowBytes), ring.offset + shift);
+    if (Ct == 1) {
+      l.dma(in, src, ring.arena, l.add(slot, win.pl * pitch), 1, W * pitch, 0,
+            0, kSemIn);
+      return;
+    }
+    for (int64_t c = 0; c < Ct; ++c) {
+      Value dst = l.add(slot, c * slotBytes + win.pl * pitch);
+      if (fullW)
+        l.dma(in, l.add(src, c * inTile), ring.arena, dst, fullW / kSublanes,
+              inTile, Ct * inTile, inTile, kSemIn);
+      if (W > fullW)
+        l.dma(in, l.add(src, (fullW / kSublanes * Ct + c) * inTile),
+              ring.arena, l.add(dst, fullW * pitch), 1, (W - fullW) * pitch,
+              0, 0, kSemIn);
+    }
+  };
+  // Output row oh of image n (oh constant in `inlineOh` when not in the
+  // loop): fetch ahead, wait for its rows, the tiles, the write-back.
+  auto outRow = [&](Value n, Value oh, std::optional<int64_t> inlineOh) {
+    int64_t o = inlineOh.value_or(-1);
+    int64_t fetchFrom = inlineOh ? (o == 0 ? 0 : avail(o - 1 + D)) : 0;
+    int64_t fetchTo = inlineOh ? avail(o + D) : win.sh;
+    Value first = inlineOh ? l.c(0) : l.add(l.mul(oh, win.sh), raw(D - 1));
+    for (int64_t r = fetchFrom; r < fetchTo; ++r)
+      fetchRow(n, l.add(first, r));
+    int64_t waits = inlineOh ? avail(o) - avail(o - 1) : win.sh;
+    l.wait(kSemIn, waits * dmasPerRow);
+    Value t = l.add(l.mul(n, OH), oh);
+    Value outSlot = l.mul(l.rem(t, Q), outRowBytes);
+    l.wait(kSemOut, 1);
+    // The ring row of each kernel row (the zero row outside the image).
+    SmallVector<Value> rowAt(win.kh);
+    for (int64_t kh = 0; kh < win.kh; ++kh) {
+      Value h = l.add(l.mul(oh, win.sh), kh * win.dh - win.pt);
+      int64_t hc = o * win.sh + kh * win.dh - win.pt;
+      rowAt[kh] = inlineOh && (hc < 0 || hc >= H)
+                      ? l.c(R * rowBytes)
+                      : l.mul(l.rem(h, R), rowBytes);
+    }
+    constexpr int64_t kChunk = 8; // accumulators live at once
+    for (int64_t c = 0; c < Ct; ++c)
+      for (int64_t w0 = 0; w0 < OWt; w0 += kChunk) {
+        int64_t tiles = std::min(kChunk, OWt - w0);
+        SmallVector<Value> acc(tiles);
+        for (int64_t kh = 0; kh < win.kh; ++kh)
+          for (int64_t kw = 0; kw < win.kw; ++kw) {
+            int64_t i = win.revH ? win.kh - 1 - kh : kh;
+            int64_t j = win.revW ? win.kw - 1 - kw : kw;
+            Value w = l.vload(
+                table, l.c(((i * win.kw + j) * Ct + c) * kSublanes * kLanes * 4));
+            for (int64_t k = 0; k < tiles; ++k) {
+              int64_t wp = (w0 + k) * kSublanes * win.sw + kw * win.dw;
+              Value x = l.vload(
+                  ring,
+                  l.add(rowAt[kh], c * slotBytes + shift + wp * pitch),
+                  win.sw * pitch);
+              Value prod = tpu::VMulOp::create(l.b, l.loc, x, w);
+              acc[k] = acc[k] ? tpu::VAddOp::create(l.b, l.loc, acc[k], prod)
+                                    .getResult()
+                              : prod;
+            }
+          }
+        for (int64_t k = 0; k < tiles; ++k)
+          l.vstore(acc[k], outBuf,
+                   l.add(outSlot, ((w0 + k) * Ct + c) * outTile));
+      }
+    l.dma(outBuf.arena, l.add(outSlot, outBuf.offset), out,
+          l.mul(t, outRowBytes), 1, outRowBytes, 0, 0, kSemOut);
+  };
+  // The loop's rows: every tap row in the image, the ring advancing by the
+  // stride in both the fetches and the waits.
+  auto loopable = [&](int64_t o) {
+    return o >= 1 && o * win.sh - win.pt >= 0 && raw(o) <= H &&
+           avail(o + D) - avail(o - 1 + D) == win.sh &&
+           avail(o) - avail(o - 1) == win.sh;
+  };
+  int64_t A = 0;
+  while (A < OH && !loopable(A))
+    ++A;
+  int64_t B = A;
+  while (B < OH && loopable(B))
+    ++B;
+  l.loop(N, [&](Value n) {
+    for (int64_t o = 0; o < A; ++o)
+      outRow(n, l.c(o), o);
+    l.loop(B - A, [&](Value i) { outRow(n, l.add(i, A), std::nullopt); });
+    for (int64_t o = std::max(A, B); o < OH; ++o)
+      outRow(n, l.c(o), o);
+  });
+  l.wait(kSemOut, Q);
   return success();
 }
 
@@ -1483,8 +1855,19 @@ LogicalResult Lowering::lowerConvolution(hlo::ConvolutionOp op) {
     if (groups == lhsType.getDimSize(1) && nchw &&
         rhsType.getDimSize(0) == groups)
       return lowerDepthwiseNchw(*this, op);
+    // Depthwise NHWC: kernel [kh, kw, 1, C].
+    bool nhwc = dn.getInputBatch() == 0 && is[0] == 1 && is[1] == 2 &&
+                dn.getInputFeature() == 3 && ks[0] == 0 && ks[1] == 1 &&
+                dn.getKernelInputFeature() == 2 &&
+                dn.getKernelOutputFeature() == 3 && dn.getOutputBatch() == 0 &&
+                os[0] == 1 && os[1] == 2 && dn.getOutputFeature() == 3;
+    if (groups == lhsType.getDimSize(3) && nhwc &&
+        rhsType.getDimSize(2) == 1 && rhsType.getDimSize(3) == groups)
+      return lowerDepthwiseNhwc(*this, op);
     return unsupported(op, "with feature_group_count " + Twine(groups) + " " +
-                               labels + " (only depthwise bf01_oi01->bf01)");
+                               labels +
+                               " (only depthwise bf01_oi01->bf01 and "
+                               "b01f_01io->b01f)");
   }
   // The weight gradient JAX emits for an NHWC convolution.
   if (dn.getInputFeature() == 0 && is[0] == 1 && is[1] == 2 &&

@@ -24,7 +24,7 @@ func.func @nchw(%x: tensor<1x8x6x6xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<1x4x
 
 // Grouped (not depthwise) convolution.
 func.func @groups(%x: tensor<1x6x6x8xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<1x4x4x8xf32> {
-  // expected-error @+1 {{tpuc cannot lower 'hlo.convolution' with feature_group_count 2 with dim_labels b01f_01io->b01f (only depthwise bf01_oi01->bf01) yet}}
+  // expected-error @+1 {{tpuc cannot lower 'hlo.convolution' with feature_group_count 2 with dim_labels b01f_01io->b01f (only depthwise bf01_oi01->bf01 and b01f_01io->b01f) yet}}
   %0 = hlo.convolution %x, %w, dim_labels = <"b01f_01io->b01f"> {feature_group_count = 2 : i64}
        : (tensor<1x6x6x8xf32>, tensor<3x3x4x8xf32>) -> tensor<1x4x4x8xf32>
   return %0 : tensor<1x4x4x8xf32>

@@ -21,6 +21,9 @@
 // RUN: rm -rf %t.groups_block_diagonal && tpuc interpret %s --function=groups_block_diagonal --random-inputs=7 --output-dir=%t.groups_block_diagonal/want
 // RUN: tpuc interpret %t.mlir --function=groups_block_diagonal --random-inputs=7 --output-dir=%t.groups_block_diagonal/got
 // RUN: %python_numpy %S/../e2e/Inputs/compare.py %t.groups_block_diagonal/got %t.groups_block_diagonal/want 1 1e-6 0.9999999
+// RUN: rm -rf %t.depthwise_relabel && tpuc interpret %s --function=depthwise_relabel --random-inputs=7 --output-dir=%t.depthwise_relabel/want
+// RUN: tpuc interpret %t.mlir --function=depthwise_relabel --random-inputs=7 --output-dir=%t.depthwise_relabel/got
+// RUN: %python_numpy %S/../e2e/Inputs/compare.py %t.depthwise_relabel/got %t.depthwise_relabel/want 1 1e-6 0.9999999
 // RUN: rm -rf %t.batch_groups && tpuc interpret %s --function=batch_groups --random-inputs=7 --output-dir=%t.batch_groups/want
 // RUN: tpuc interpret %t.mlir --function=batch_groups --random-inputs=7 --output-dir=%t.batch_groups/got
 // RUN: %python_numpy %S/../e2e/Inputs/compare.py %t.batch_groups/got %t.batch_groups/want 1 1e-6 0.9999999
@@ -115,6 +118,29 @@ func.func @groups_block_diagonal(%x: tensor<2x7x9x12xf32>, %w: tensor<3x3x3x8xf3
   %0 = hlo.convolution %x, %w, dim_labels = <"b01f_01io->b01f"> {padding = array<i64: 1, 1, 1, 1>, feature_group_count = 4 : i64}
        : (tensor<2x7x9x12xf32>, tensor<3x3x3x8xf32>) -> tensor<2x7x9x8xf32>
   return %0 : tensor<2x7x9x8xf32>
+}
+
+// CHECK-LABEL: func.func @depthwise_nhwc
+// The depthwise NHWC kernel's form: left alone (no block-diagonal kernel).
+// CHECK:      hlo.convolution %arg0, %arg1, dim_labels = <"b01f_01io->b01f"> {feature_group_count = 32 : i64
+// CHECK-NOT:  hlo.select
+func.func @depthwise_nhwc(%x: tensor<1x9x9x32xf32>, %w: tensor<3x3x1x32xf32>) -> tensor<1x9x9x32xf32> {
+  %0 = hlo.convolution %x, %w, dim_labels = <"b01f_01io->b01f"> {padding = array<i64: 1, 1, 1, 1>, feature_group_count = 32 : i64}
+       : (tensor<1x9x9x32xf32>, tensor<3x3x1x32xf32>) -> tensor<1x9x9x32xf32>
+  return %0 : tensor<1x9x9x32xf32>
+}
+
+// CHECK-LABEL: func.func @depthwise_relabel
+// Any other depthwise labels: transposed into the NHWC form, groups kept.
+// CHECK:      %[[X:.+]] = hlo.transpose %arg0, dims = [0, 2, 3, 1]
+// CHECK:      %[[W:.+]] = hlo.transpose %arg1, dims = [0, 1, 3, 2] : (tensor<3x3x32x1xf32>) -> tensor<3x3x1x32xf32>
+// CHECK:      %[[C:.+]] = hlo.convolution %[[X]], %[[W]], dim_labels = <"b01f_01io->b01f"> {feature_group_count = 32 : i64
+// CHECK:      hlo.transpose %[[C]], dims = [0, 3, 1, 2]
+// CHECK-NOT:  hlo.select
+func.func @depthwise_relabel(%x: tensor<1x32x9x9xf32>, %w: tensor<3x3x32x1xf32>) -> tensor<1x32x9x9xf32> {
+  %0 = hlo.convolution %x, %w, dim_labels = <"bf01_01oi->bf01"> {padding = array<i64: 1, 1, 1, 1>, feature_group_count = 32 : i64}
+       : (tensor<1x32x9x9xf32>, tensor<3x3x32x1xf32>) -> tensor<1x32x9x9xf32>
+  return %0 : tensor<1x32x9x9xf32>
 }
 
 // CHECK-LABEL: func.func @batch_groups
