@@ -349,7 +349,7 @@ constexpr int64_t kMaxPackedFeatures = 64;
 constexpr int64_t kBfRow = kLanes * 2;
 /// A one-block halo's DMA is split into up to this many pieces, each
 /// filled while the next ones arrive (fillHalo).
-constexpr int64_t kHaloPieces = 4;
+constexpr int64_t kHaloPieces = 8;
 
 int64_t ConvMxuKernel::need(int64_t r, int64_t g) const {
   int64_t hr = haloRows(r), m = r * pitch;
