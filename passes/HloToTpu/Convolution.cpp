@@ -131,12 +131,16 @@ static Value insideInput(Lowering &l, Value ih, int64_t h) {
       0);
 }
 
-/// Zeroes `bytes` (a multiple of 4 KiB) of `buf`: one vreg store per 4 KiB
-/// (f32) or 2 KiB (bf16).
-static void zeroFill(Lowering &l, const VBuf &buf, Type elem, int64_t bytes) {
+/// Zeroes `bytes` (a multiple of 4 KiB) of `buf` (from byte `from` when
+/// given): one vreg store per 4 KiB (f32) or 2 KiB (bf16).
+static void zeroFill(Lowering &l, const VBuf &buf, Type elem, int64_t bytes,
+                     Value from = {}) {
   int64_t step = kSublanes * kLanes * elementBytes(elem);
   Value zero = l.splatF32(0.0);
-  l.loop(bytes / step, [&](Value i) { l.vstore(zero, buf, l.mul(i, step)); });
+  l.loop(bytes / step, [&](Value i) {
+    Value at = l.mul(i, step);
+    l.vstore(zero, buf, from ? l.add(from, at) : at);
+  });
 }
 
 static LogicalResult vmemError(Lowering &l, Operation *op, int64_t bytes) {
@@ -170,17 +174,20 @@ static int64_t vmemBudget(Lowering &l) {
 /// tile t (weights at `weightOff(t)`), into f32 panel t (`m` rows, one
 /// after the other). `split` (Lowering::splitForMxus) spreads the tiles and
 /// row parts over every MXU; an LHS part and a panel part are the part's
-/// rows in lane blocks.
+/// rows in lane blocks. `panelOff`, when given, is added to the panels'
+/// addresses (a panel slot chosen at run time).
 static void matmulTiles(Lowering &l, const MxuSplit &split, int64_t m,
                         const VBuf &weights,
                         function_ref<Value(int64_t)> weightOff, const VBuf &lhs,
-                        Value lhsOff, const VBuf &panels, bool accumulate) {
+                        Value lhsOff, const VBuf &panels, bool accumulate,
+                        Value panelOff = {}) {
   int64_t partBytes = split.partRows * l.mxuDim();
   auto lhsAt = [&](int64_t q) {
     return l.add(lhsOff, lhs.offset + q * partBytes * 2);
   };
   auto dstAt = [&](int64_t t, int64_t q) {
-    return l.c(panels.offset + t * m * l.mxuDim() * 4 + q * partBytes * 4);
+    Value at = l.c(panels.offset + t * m * l.mxuDim() * 4 + q * partBytes * 4);
+    return panelOff ? l.add(panelOff, at) : at;
   };
   MxuStream stream{lhs.arena, lhsAt, panels.arena, dstAt, accumulate};
   l.issueMxu(
@@ -189,14 +196,16 @@ static void matmulTiles(Lowering &l, const MxuSplit &split, int64_t m,
 }
 
 /// The f32 panels as the result's element type: themselves for f32, a
-/// rounded copy of their first `bytes` in `bf16Copy` for bf16.
+/// rounded copy of their first `bytes` (from byte `from`, when given) in
+/// `bf16Copy` for bf16.
 static const VBuf &resultPanels(Lowering &l, const VBuf &panels,
                                 const VBuf &bf16Copy, int64_t ob,
-                                int64_t bytes) {
+                                int64_t bytes, Value from = {}) {
   if (ob == 4)
     return panels;
   l.loop(bytes / kF32Tile, [&](Value t) {
-    l.vstore(l.vload(panels, l.mul(t, kF32Tile)), bf16Copy,
+    Value at = l.mul(t, kF32Tile);
+    l.vstore(l.vload(panels, from ? l.add(from, at) : at), bf16Copy,
              l.mul(t, kBf16Tile));
   });
   return bf16Copy;
@@ -269,11 +278,18 @@ private:
   /// and output groups, wSlots - 1 steps ahead of the MXU work, which
   /// runs on each step right after its weights are converted.
   void streamedGroups(LogicalResult &status);
-  void preparePackedWeights(Value og);
+  /// `meanwhile` is emitted once the first output tile's DMAs are issued.
+  void preparePackedWeights(Value og, function_ref<void()> meanwhile = {});
   /// `meanwhile` is emitted once the halo's DMAs are issued, before their
   /// wait.
   void fillHalo(Value n, Value oh0, function_ref<void()> meanwhile = {});
-  void fillCompactHalo(Value n, Value oh0);
+  /// The packed halo of output rows [oh0, oh0 + R) of image n in halo (and
+  /// f32 stage) slot `parity`: its DMAs (issueCompactHalo), then their wait
+  /// and the rounding of f32 rows (finishCompactHalo).
+  void issueCompactHalo(Value n, Value oh0, Value parity);
+  void finishCompactHalo(Value parity);
+  /// The bytes of a compact halo slot of `elemBytes` elements.
+  int64_t compactSlot(int64_t elemBytes) const { return 2 * HR * Pe * elemBytes; }
   void step(Value s, bool first);
   /// The kernel rows of packed step st: [first, end).
   std::pair<int64_t, int64_t> packedRows(int64_t st) const {
@@ -285,14 +301,18 @@ private:
   }
   int64_t packDmas(int64_t st) const;
   bool packingPays() const;
-  void packLhs(int64_t st);
-  void packedSteps();
+  void packLhs(int64_t st, Value haloOff, Value lhsOff);
+  void packedSteps(Value lhsOff, Value panelOff);
+  /// The packed blocks of every group, software-pipelined: halo, LHS and
+  /// panels in two slots.
+  void packedBlocks(LogicalResult &status);
   /// The epilogue's same-shape operands of a block, on kSemEpilogue;
   /// returns the number of pieces (DMAs per operand).
   int64_t fetchEpilogueInputs(Value n, Value oh0, Value og);
   void forEachPiece(Value n, Value oh0, Value og,
                     function_ref<void(const EpiloguePiece &)> fn);
-  LogicalResult writeBack(Value n, Value oh0, Value og, int64_t fetched);
+  LogicalResult writeBack(Value n, Value oh0, Value og, int64_t fetched,
+                          Value panelOff = {});
 
   Lowering &l;
   hlo::ConvolutionOp op;
@@ -332,17 +352,22 @@ constexpr int kSemEpilogue = 3, kSemPack = 4;
 /// positions into the MXU's contraction (docs/codegen.md, "convolution").
 constexpr int64_t kMaxPackedFeatures = 64;
 constexpr int64_t kBfRow = kLanes * 2;
+/// A one-block halo's DMA is split into up to this many pieces, each
+/// filled while the next ones arrive (fillHalo).
+constexpr int64_t kHaloPieces = 8;
 
 int64_t ConvMxuKernel::need(int64_t r, int64_t g) const {
   int64_t hr = haloRows(r), m = r * pitch;
   int64_t stageBytes = hr * Wt * Ct * inTile;
   int64_t haloBytes = CtPad * hr * Wp * kBfRow + spare;
+  // Packed: two halo (and stage) slots, two LHS sets of pSteps slots (packedBlocks).
   if (packed) {
-    stageBytes = ct.ib == 4 ? 2 * hr * Pe * 4 : 0;
-    haloBytes = 2 * hr * Pe * 2;
+    stageBytes = ct.ib == 4 ? 2 * 2 * hr * Pe * 4 : 0;
+    haloBytes = 2 * 2 * hr * Pe * 2;
   }
-  int64_t lhsBytes = direct ? 0 : 2 * m * D * 2;
-  int64_t panelBytes = g * m * D * 4 + (ct.ob == 2 && !ep ? g * m * D * 2 : 0);
+  int64_t lhsBytes = direct ? 0 : (packed ? 2 * pSteps : 2) * m * D * 2;
+  int64_t panelBytes = (packed ? 2 : 1) * g * m * D * 4 +
+                       (ct.ob == 2 && !ep ? g * m * D * 2 : 0);
   int64_t weightBytes =
       packed ? pSteps * g * wTile + pBlocks * kLanes * kLanes * ct.wb
              : kpos * CtD * g * wTile +
@@ -490,14 +515,14 @@ LogicalResult ConvMxuKernel::allocate() {
   int64_t haloBytes = CtPad * HR * Wp * kBfRow + spare;
   if (packed) {
     if (ct.ib == 4)
-      stage = l.vmem(f32, 2 * HR * Pe * 4);
-    halo = l.vmem(bf16, 2 * HR * Pe * 2);
+      stage = l.vmem(f32, 2 * compactSlot(4));
+    halo = l.vmem(bf16, 2 * compactSlot(2));
   } else {
     stage = l.vmem(ct.inElem, HR * Wt * Ct * inTile);
     halo = l.vmem(bf16, haloBytes);
   }
-  lhs = direct ? halo : l.vmem(bf16, 2 * M * D * 2);
-  panels = l.vmem(f32, G * M * D * 4);
+  lhs = direct ? halo : l.vmem(bf16, (packed ? 2 * pSteps : 2) * M * D * 2);
+  panels = l.vmem(f32, (packed ? 2 : 1) * G * M * D * 4);
   outStage = ct.ob == 2 && !ep ? l.vmem(bf16, G * M * D * 2) : VBuf();
   if (packed) {
     weights = l.vmem(bf16, pSteps * G * wTile);
@@ -509,17 +534,10 @@ LogicalResult ConvMxuKernel::allocate() {
   }
   if (ep && failed(ep->begin(G * M * D / (kSublanes * kLanes), 1)))
     return failure();
-  // Packed: the LHS lanes and rows no DMA writes (past the last position,
-  // columns past OW) and the weight rows past the positions stay zero.
-  if (packed) {
-    zeroFill(l, lhs, bf16, Lowering::pages(2 * M * D * 2));
-    zeroFill(l, wStage, ct.wElem,
-             Lowering::pages(pBlocks * kLanes * kLanes * ct.wb));
-  }
-
   // The halo's padding stays zero: data stores only touch the data columns
-  // (and write zeros where the input is ragged or out of range).
-  if (!packed)
+  // (and write zeros where the input is ragged or out of range). The
+  // streamed schedule zeroes it while the halo's DMA runs.
+  if (!packed && !streams(R))
     zeroFill(l, halo, bf16, Lowering::pages(haloBytes));
   laneIds = tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg());
   sublaneIds = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
@@ -621,10 +639,13 @@ void ConvMxuKernel::prepareWeights(Value og) {
 
 // Packed weights: per output tile (g, j), the rows of every window
 // position are DMAed (one DMA per kernel row: DMAs writing the same VMEM
-// page wait for each other) to their packedRow of a zeroed staging block
+// page wait for each other, so the even kernel rows go first, then the odd
+// ones, whose pages adjacent rows share) to their packedRow of a zeroed
+// staging block
 // (inElem, 128-row blocks k), then block k is rounded into weight tile (k /
 // blocks, g), input rows (k % blocks) * 128.
-void ConvMxuKernel::preparePackedWeights(Value og) {
+void ConvMxuKernel::preparePackedWeights(Value og,
+                                         function_ref<void()> meanwhile) {
   int64_t row = kLanes * ct.wb;
   // One DMA per kernel row and input tile: its KW positions' rows are
   // C rows apart in the stage; kernelOuter's step along kw.
@@ -633,7 +654,9 @@ void ConvMxuKernel::preparePackedWeights(Value og) {
   for (int64_t g = 0; g < G; ++g)
     for (int64_t j = 0; j < blocks; ++j) {
       Value ot = outTileOf(og, g, j);
-      for (int64_t kh = 0; kh < win.kh; ++kh) {
+      for (int64_t i = 0; i < win.kh; ++i) {
+        int64_t evens = (win.kh + 1) / 2;
+        int64_t kh = i < evens ? 2 * i : 2 * (i - evens) + 1;
         Value outer = kernelOuter(l.c(kh), l.c(0));
         for (int64_t t = 0; t < It; ++t) {
           int64_t dstRow = packedRow(kh, 0, t * kSublanes);
@@ -644,6 +667,8 @@ void ConvMxuKernel::preparePackedWeights(Value og) {
                 kwStride * It * Ot * kerTile, C * row, kSemW);
         }
       }
+      if (meanwhile && g == 0 && j == 0)
+        meanwhile();
       l.wait(kSemW, win.kh * It);
       for (int64_t k = 0; k < pBlocks; ++k) {
         int64_t dst = ((k / blocks) * G + g) * wTile +
@@ -663,11 +688,51 @@ void ConvMxuKernel::fillHalo(Value n, Value oh0,
   Value ih0 = l.sub(l.mul(oh0, win.sh), l.c(win.pt));
   int64_t rowBytes = Wt * Ct * inTile;
   int64_t batchDim = dn.getInputBatch() == 0 ? 0 : 1;
+  // Rows [from, to) of the stage rounded and masked into the halo.
+  auto fillRows = [&](int64_t from, int64_t to) {
+    l.loop(to - from, [&](Value i) {
+      Value r = l.add(i, from);
+      Value ih = l.add(ih0, r);
+      Value valid = insideInput(l, ih, H);
+      l.loop(Ct, [&](Value cb) {
+        Value lanesLeft = smin(l, l.sub(l.c(C), l.mul(cb, kLanes)), kLanes);
+        Value limit = arith::MulIOp::create(l.b, l.loc, lanesLeft, valid);
+        Value dstRow = l.add(l.mul(cb, HR), r);
+        // The row's lane mask once; its tiles unrolled (up to 64), each
+        // address one add to the row's base.
+        Value keep = tpu::VCmpOp::create(l.b, l.loc, l.i32Reg(),
+                                         tpu::CmpKind::lt, laneIds,
+                                         l.splatIndex(limit));
+        VBuf stageAt0 = stage, haloAt0 = halo;
+        stageAt0.offset = haloAt0.offset = 0;
+        Value srcBase = l.add(
+            l.add(l.mul(r, Wt * Ct * inTile), l.mul(cb, inTile)), stage.offset);
+        Value dstBase = l.add(
+            l.mul(l.add(l.mul(dstRow, Wp), win.pl), kBfRow), halo.offset);
+        auto column = [&](Value j, bool last) {
+          Value x = l.vload(stageAt0, l.add(srcBase, l.mul(j, Ct * inTile)));
+          x = tpu::VSelectOp::create(l.b, l.loc, keep, x, zero);
+          if (last && W % kSublanes)
+            x = l.maskBelow(x, sublaneIds, l.c(W % kSublanes), 0.0);
+          l.vstore(x, haloAt0, l.add(dstBase, l.mul(j, kSublanes * kBfRow)));
+        };
+        if (Wt <= 64) {
+          for (int64_t j = 0; j < Wt; ++j)
+            column(l.c(j), j == Wt - 1);
+        } else {
+          l.loop(Wt - 1, [&](Value j) { column(j, false); });
+          column(l.c(Wt - 1), true);
+        }
+      });
+    });
+  };
   if (std::optional<int64_t> first = l.constant(ih0)) {
-    // One block per image: the rows inside the input are one strided DMA
-    // (one DMA per row costs a DMA latency per VMEM page two bf16 rows
-    // share); the rows outside it are not fetched but zeroed (their
-    // values are masked below; zeroing keeps them initialised).
+    // One block per image: the rows inside the input are a few strided
+    // DMAs of whole pages of rows (one DMA per row costs a DMA latency per
+    // VMEM page two bf16 rows share), each piece's rows filled as soon as
+    // its DMA is in, while the next pieces arrive; the rows outside it are
+    // not fetched but zeroed (their values are masked; zeroing keeps them
+    // initialised).
     int64_t lo = std::max<int64_t>(0, -*first);
     int64_t hi = std::max(lo, std::min<int64_t>(HR, H - *first));
     auto zeroRows = [&](int64_t from, int64_t to) {
@@ -677,62 +742,44 @@ void ConvMxuKernel::fillHalo(Value n, Value oh0,
     };
     zeroRows(0, lo);
     zeroRows(hi, HR);
-    if (hi > lo) {
+    // Pieces end at multiples of an even number of rows: two rows are
+    // whole pages, so no two pieces' DMAs write the same page.
+    int64_t per = 2 * ceilDiv(ceilDiv(hi - lo, kHaloPieces), 2);
+    SmallVector<int64_t> ends;
+    for (int64_t a = lo; a < hi; a = ends.back()) {
+      ends.push_back(std::min(hi, (a / per + 1) * per));
       Value src =
-          l.mul(outerIndex(n, l.c(*first + lo), batchDim, N, H), rowBytes);
-      l.dma(in, src, stage.arena, l.c(stage.offset + lo * rowBytes), hi - lo,
-            rowBytes, (batchDim == 0 ? 1 : N) * rowBytes, rowBytes, kSemIn);
+          l.mul(outerIndex(n, l.c(*first + a), batchDim, N, H), rowBytes);
+      l.dma(in, src, stage.arena, l.c(stage.offset + a * rowBytes),
+            ends.back() - a, rowBytes, (batchDim == 0 ? 1 : N) * rowBytes,
+            rowBytes, kSemIn);
     }
     if (meanwhile)
       meanwhile();
-    if (hi > lo)
+    // Piece p fills the rows up to its end (the first from row 0, the last
+    // up to HR); SEM_WAIT takes the completions in issue order.
+    int64_t from = 0, pieces = static_cast<int64_t>(ends.size());
+    for (int64_t p = 0; p < pieces; ++p) {
       l.wait(kSemIn, 1);
-  } else {
-    l.loop(HR, [&](Value r) {
-      // Rows outside the input read a clamped row and are zeroed below.
-      Value ih = smax(l, smin(l, l.add(ih0, r), H - 1), 0);
-      Value src = l.mul(outerIndex(n, ih, batchDim, N, H), rowBytes);
-      l.dma(in, src, stage.arena, l.add(l.mul(r, rowBytes), stage.offset), 1,
-            rowBytes, 0, 0, kSemIn);
-    });
-    if (meanwhile)
-      meanwhile();
-    l.wait(kSemIn, HR);
+      int64_t to = p + 1 == pieces ? HR : ends[p];
+      fillRows(from, to);
+      from = to;
+    }
+    if (pieces == 0)
+      fillRows(0, HR);
+    return;
   }
   l.loop(HR, [&](Value r) {
-    Value ih = l.add(ih0, r);
-    Value valid = insideInput(l, ih, H);
-    l.loop(Ct, [&](Value cb) {
-      Value lanesLeft = smin(l, l.sub(l.c(C), l.mul(cb, kLanes)), kLanes);
-      Value limit = arith::MulIOp::create(l.b, l.loc, lanesLeft, valid);
-      Value dstRow = l.add(l.mul(cb, HR), r);
-      // The row's lane mask once; its tiles unrolled (up to 64), each
-      // address one add to the row's base.
-      Value keep = tpu::VCmpOp::create(l.b, l.loc, l.i32Reg(),
-                                       tpu::CmpKind::lt, laneIds,
-                                       l.splatIndex(limit));
-      VBuf stageAt0 = stage, haloAt0 = halo;
-      stageAt0.offset = haloAt0.offset = 0;
-      Value srcBase = l.add(
-          l.add(l.mul(r, Wt * Ct * inTile), l.mul(cb, inTile)), stage.offset);
-      Value dstBase =
-          l.add(l.mul(l.add(l.mul(dstRow, Wp), win.pl), kBfRow), halo.offset);
-      auto column = [&](Value j, bool last) {
-        Value x = l.vload(stageAt0, l.add(srcBase, l.mul(j, Ct * inTile)));
-        x = tpu::VSelectOp::create(l.b, l.loc, keep, x, zero);
-        if (last && W % kSublanes)
-          x = l.maskBelow(x, sublaneIds, l.c(W % kSublanes), 0.0);
-        l.vstore(x, haloAt0, l.add(dstBase, l.mul(j, kSublanes * kBfRow)));
-      };
-      if (Wt <= 64) {
-        for (int64_t j = 0; j < Wt; ++j)
-          column(l.c(j), j == Wt - 1);
-      } else {
-        l.loop(Wt - 1, [&](Value j) { column(j, false); });
-        column(l.c(Wt - 1), true);
-      }
-    });
+    // Rows outside the input read a clamped row and are zeroed when filled.
+    Value ih = smax(l, smin(l, l.add(ih0, r), H - 1), 0);
+    Value src = l.mul(outerIndex(n, ih, batchDim, N, H), rowBytes);
+    l.dma(in, src, stage.arena, l.add(l.mul(r, rowBytes), stage.offset), 1,
+          rowBytes, 0, 0, kSemIn);
   });
+  if (meanwhile)
+    meanwhile();
+  l.wait(kSemIn, HR);
+  fillRows(0, HR);
 }
 
 /// Step s = (window position, input D-block): gather the LHS rows of every
@@ -790,11 +837,13 @@ void ConvMxuKernel::step(Value s, bool first) {
 /// 128-lane row of the T(8,128) input) to columns pl.. of the row; rows
 /// outside the input go to their scratch row instead (DMAs in flight may
 /// not write the same bytes). f32 rows land in the
-/// stage and are rounded to bf16 by a flat copy (a vreg is 1024 elements).
-void ConvMxuKernel::fillCompactHalo(Value n, Value oh0) {
+/// stage and are rounded to bf16 by a flat copy (a vreg is 1024 elements)
+/// in finishCompactHalo.
+void ConvMxuKernel::issueCompactHalo(Value n, Value oh0, Value parity) {
   const VBuf &dst = ct.ib == 4 ? stage : halo;
+  Value dstOff = l.mul(parity, compactSlot(ct.ib));
   int64_t rowBytes = Pe * ct.ib, pixel = C * ct.ib;
-  zeroFill(l, dst, ct.inElem, HR * rowBytes);
+  zeroFill(l, dst, ct.inElem, HR * rowBytes, dstOff);
   Value ih0 = l.sub(l.mul(oh0, win.sh), l.c(win.pt));
   int64_t scratch = HR * rowBytes;
   l.loop(HR, [&](Value r) {
@@ -803,14 +852,21 @@ void ConvMxuKernel::fillCompactHalo(Value n, Value oh0) {
     Value src = l.mul(outerIndex(n, smax(l, smin(l, ih, H - 1), 0),
                                  dn.getInputBatch() == 0 ? 0 : 1, N, H),
                       Wt * inTile);
-    Value row = l.add(l.mul(r, rowBytes), dst.offset + win.pl * pixel);
+    Value row = l.add(l.add(l.mul(r, rowBytes), dstOff),
+                      dst.offset + win.pl * pixel);
     Value to = l.add(row, l.mul(l.sub(l.c(1), valid), scratch));
     l.dma(in, src, dst.arena, to, W, pixel, kLanes * ct.ib, pixel, kSemIn);
   });
+}
+
+void ConvMxuKernel::finishCompactHalo(Value parity) {
   l.wait(kSemIn, HR);
+  Value stageOff = l.mul(parity, compactSlot(4)),
+        haloOff = l.mul(parity, compactSlot(2));
   if (ct.ib == 4)
     l.loop(HR * Pe / (kSublanes * kLanes), [&](Value t) {
-      l.vstore(l.vload(stage, l.mul(t, kF32Tile)), halo, l.mul(t, kBf16Tile));
+      l.vstore(l.vload(stage, l.add(stageOff, l.mul(t, kF32Tile))), halo,
+               l.add(haloOff, l.mul(t, kBf16Tile)));
     });
 }
 
@@ -821,14 +877,15 @@ int64_t ConvMxuKernel::packDmas(int64_t st) const {
   return R * (end - first) * (win.dw == 1 ? 1 : win.kw);
 }
 
-/// Packs the LHS of packed step st into slot st % 2 ([parts][blocks][rows
-/// of a part][128], like the gather) from the compact halo: LHS row
+/// Packs the LHS of packed step st into slot st of the LHS set at `lhsOff`
+/// ([parts][blocks][rows of a part][128], like the gather) from the compact
+/// halo at `haloOff`: LHS row
 /// orow * OWp + ow, lanes packedRow(kh, kw, 0).. hold compact column
 /// ow * sw + kw * dw of row orow * sh + kh * dh. The DMAs go kernel
 /// row by kernel row over all output rows: DMAs writing the same VMEM
 /// pages wait for each other. Window reversal is the weights'.
-void ConvMxuKernel::packLhs(int64_t st) {
-  int64_t slot = (st % 2) * M * D * 2;
+void ConvMxuKernel::packLhs(int64_t st, Value haloOff, Value lhsOff) {
+  int64_t slot = st * M * D * 2;
   int64_t rowsPart = R / gatherParts, partBytes = M / gatherParts * kBfRow;
   int64_t run = win.dw == 1 ? win.kw : 1, cols = C * 2;
   auto [first, end] = packedRows(st);
@@ -841,8 +898,10 @@ void ConvMxuKernel::packLhs(int64_t st) {
                      lane % kLanes * 2;
         l.loop(rowsPart, [&](Value prow) {
           Value orow = l.add(prow, q * rowsPart);
-          Value src = l.add(l.mul(orow, win.sh * Pe * 2), halo.offset + from);
-          Value dst = l.add(l.mul(prow, OWp * kBfRow), lhs.offset + slot + to);
+          Value src = l.add(l.add(l.mul(orow, win.sh * Pe * 2), haloOff),
+                            halo.offset + from);
+          Value dst = l.add(l.add(l.mul(prow, OWp * kBfRow), lhsOff),
+                            lhs.offset + slot + to);
           l.dma(halo.arena, src, lhs.arena, dst, OW, run * cols,
                 win.sw * cols, kBfRow, kSemPack);
         });
@@ -850,18 +909,16 @@ void ConvMxuKernel::packLhs(int64_t st) {
     }
 }
 
-/// The packed steps: step st + 1's LHS DMAs are issued before step st's
-/// matmuls.
-void ConvMxuKernel::packedSteps() {
-  packLhs(0);
+/// The packed steps of a block: each waits for its LHS DMAs (issued by
+/// packLhs into the set at `lhsOff`) and accumulates into the panels at
+/// `panelOff`.
+void ConvMxuKernel::packedSteps(Value lhsOff, Value panelOff) {
   for (int64_t st = 0; st < pSteps; ++st) {
     l.wait(kSemPack, packDmas(st));
-    if (st + 1 < pSteps)
-      packLhs(st + 1);
     matmulTiles(
         l, split, M, weights,
         [&](int64_t g) { return l.c((st * G + g) * wTile); }, lhs,
-        l.c(st % 2 * M * D * 2), panels, st > 0);
+        l.add(lhsOff, st * M * D * 2), panels, st > 0, panelOff);
   }
 }
 
@@ -918,22 +975,26 @@ int64_t ConvMxuKernel::fetchEpilogueInputs(Value n, Value oh0, Value og) {
 }
 
 LogicalResult ConvMxuKernel::writeBack(Value n, Value oh0, Value og,
-                                       int64_t fetched) {
+                                       int64_t fetched, Value panelOff) {
+  auto inSlot = [&](Value at) { return panelOff ? l.add(panelOff, at) : at; };
   if (ep) {
     l.wait(kSemEpilogue, fetched * ep->fetches());
     LogicalResult status = success();
     forEachPiece(n, oh0, og, [&](const EpiloguePiece &p) {
-      if (failed(ep->apply(p, panels, l.mul(p.stageTile, kF32Tile), l.c(0))))
+      if (failed(ep->apply(p, panels, inSlot(l.mul(p.stageTile, kF32Tile)),
+                           l.c(0))))
         status = failure();
       ep->write(p, l.c(0), kSemOut);
     });
     l.wait(kSemOut, R * G * blocks * ep->writes());
     return status;
   }
-  const VBuf &src = resultPanels(l, panels, outStage, ct.ob, G * M * D * 4);
+  const VBuf &src =
+      resultPanels(l, panels, outStage, ct.ob, G * M * D * 4, panelOff);
   int64_t tileOut = kSublanes * kLanes * ct.ob;
   forEachPiece(n, oh0, og, [&](const EpiloguePiece &p) {
-    l.dma(src.arena, l.add(l.mul(p.stageTile, tileOut), src.offset), out,
+    Value at = l.mul(p.stageTile, tileOut);
+    l.dma(src.arena, l.add(ct.ob == 4 ? inSlot(at) : at, src.offset), out,
           l.mul(p.outTile, tileOut), p.tiles, tileOut, tileOut,
           p.stride * tileOut, kSemOut);
   });
@@ -953,29 +1014,110 @@ LogicalResult ConvMxuKernel::run() {
     streamedGroups(status);
     return status;
   }
+  if (packed) {
+    packedBlocks(status);
+    return status;
+  }
   l.loop(OtD / G, [&](Value og) {
     prepareWeights(og);
     l.loop(N, [&](Value n) {
       l.loop(OH / R, [&](Value blk) {
         Value oh0 = l.mul(blk, R);
-        if (packed)
-          fillCompactHalo(n, oh0);
-        else
-          fillHalo(n, oh0);
+        fillHalo(n, oh0);
         // The epilogue's same-shape operands arrive during the steps.
         int64_t fetched = ep ? fetchEpilogueInputs(n, oh0, og) : 0;
-        if (packed) {
-          packedSteps();
-        } else {
-          step(l.c(0), /*first=*/true);
-          l.loop(steps - 1, [&](Value s) { step(l.add(s, 1), false); });
-        }
+        step(l.c(0), /*first=*/true);
+        l.loop(steps - 1, [&](Value s) { step(l.add(s, 1), false); });
         if (failed(writeBack(n, oh0, og, fetched)))
           status = failure();
       });
     });
   });
   return status;
+}
+
+// Block b of a group (image b / (OH / R), output rows from (b % (OH / R)) *
+// R) uses slot b % 2 of the halo, the LHS sets and the panels. Iteration b
+// issues block b's steps (`mxu`), then waits for block b + 1's halo and
+// issues its LHS DMAs (`pack`), issues block b + 2's halo DMAs (into block
+// b's halo slot, whose LHS DMAs are done), and applies block b - 1's
+// epilogue and write-back (`back`): the MXUs compute block b while the DMA
+// engine builds block b + 1's LHS (chains of DMAs writing the same pages)
+// and the VPU and the DMA engine finish block b - 1. The epilogue's inputs
+// have one staging buffer: block b's are fetched after block b - 1's back.
+// A group's first two halos are fetched before its weights are converted.
+void ConvMxuKernel::packedBlocks(LogicalResult &status) {
+  int64_t perImage = OH / R, nb = N * perImage, groups = OtD / G;
+  int64_t lhsSet = pSteps * M * D * 2, panelSlot = G * M * D * 4;
+  auto image = [&](Value b) { return l.div(b, perImage); };
+  auto row0 = [&](Value b) { return l.mul(l.rem(b, perImage), R); };
+  auto slotOf = [&](Value b, int64_t bytes) {
+    return l.mul(l.rem(b, 2), bytes);
+  };
+  auto fetchHalo = [&](Value b) {
+    issueCompactHalo(image(b), row0(b), slotOf(b, 1));
+  };
+  auto start = [&] {
+    fetchHalo(l.c(0));
+    if (nb > 1)
+      fetchHalo(l.c(1));
+  };
+  start();
+  // The weight rows past the positions and the LHS lanes and rows no DMA
+  // writes (past the last position, columns past OW) stay zero: LHS set 0
+  // is zeroed while the weights arrive, set 1 while block 0's LHS DMAs run.
+  zeroFill(l, wStage, ct.wElem,
+           Lowering::pages(pBlocks * kLanes * kLanes * ct.wb));
+  auto zeroLhs = [&](int64_t set) {
+    VBuf at = lhs;
+    at.offset += set * lhsSet;
+    zeroFill(l, at, l.b.getBF16Type(), lhsSet);
+  };
+  l.loop(groups, [&](Value og) {
+    preparePackedWeights(og, [&] { zeroLhs(0); });
+    auto pack = [&](Value b) {
+      finishCompactHalo(slotOf(b, 1));
+      for (int64_t st = 0; st < pSteps; ++st)
+        packLhs(st, slotOf(b, compactSlot(2)), slotOf(b, lhsSet));
+    };
+    int64_t fetched = 0;
+    auto fetchEp = [&](Value b) {
+      if (ep)
+        fetched = fetchEpilogueInputs(image(b), row0(b), og);
+    };
+    auto back = [&](Value b) {
+      if (failed(writeBack(image(b), row0(b), og, fetched,
+                           slotOf(b, panelSlot))))
+        status = failure();
+    };
+    auto iteration = [&](Value b, bool next, bool afterNext, bool prev) {
+      packedSteps(slotOf(b, lhsSet), slotOf(b, panelSlot));
+      if (next)
+        pack(l.add(b, 1));
+      if (afterNext)
+        fetchHalo(l.add(b, 2));
+      if (prev)
+        back(l.sub(b, l.c(1)));
+      fetchEp(b);
+    };
+    pack(l.c(0));
+    zeroLhs(1);
+    iteration(l.c(0), nb > 1, nb > 2, false);
+    if (nb > 3)
+      l.loop(nb - 3, [&](Value b) {
+        iteration(l.add(b, 1), true, true, true);
+      });
+    if (nb > 2)
+      iteration(l.c(nb - 2), true, false, true);
+    if (nb > 1)
+      iteration(l.c(nb - 1), false, false, true);
+    back(l.c(nb - 1));
+    // The next group's first halos (after the last group, drained below).
+    if (groups > 1)
+      start();
+  });
+  if (groups > 1)
+    l.wait(kSemIn, (nb > 1 ? 2 : 1) * HR);
 }
 
 void ConvMxuKernel::streamedGroups(LogicalResult &status) {
@@ -996,10 +1138,13 @@ void ConvMxuKernel::streamedGroups(LogicalResult &status) {
                  (cbD + 1) * blocks, l.rem(i, slots));
   };
   // The halo is the same for every group: filled once, the first steps'
-  // weights fetched behind its DMA (they arrive while it is rounded).
+  // weights fetched behind its DMA (they arrive while it is rounded), its
+  // padding zeroed while the DMA runs.
   fillHalo(n, oh0, [&] {
     for (int64_t i = 0; i < std::min(ahead, total); ++i)
       fetch(l.c(i), i % CtD);
+    zeroFill(l, halo, l.b.getBF16Type(),
+             Lowering::pages(CtPad * HR * Wp * kBfRow + spare));
   });
   // Steps of position kp of group og; `prefetch(cbD)`: whether its step
   // cbD fetches step i + ahead (not past the last).
