@@ -58,6 +58,18 @@ bool isFloatArray(Type type) {
 
 } // namespace
 
+bool isRowInputReshape(Operation *op, ArrayRef<int64_t> rowShape) {
+  auto reshape = dyn_cast<hlo::ReshapeOp>(op);
+  if (!reshape)
+    return false;
+  auto from = cast<RankedTensorType>(reshape.getOperand().getType());
+  auto to = cast<RankedTensorType>(reshape.getType());
+  return to.getShape() == rowShape && from.hasStaticShape() &&
+         from.getRank() >= 2 && to.getRank() >= 2 &&
+         from.getShape().take_back(2) == rowShape.take_back(2) &&
+         from.getNumElements() == to.getNumElements();
+}
+
 std::optional<RowKernelShape>
 rowResidentKernel(ArrayRef<Operation *> ops,
                   function_ref<bool(Value)> readOutside) {
@@ -156,8 +168,15 @@ rowResidentKernel(ArrayRef<Operation *> ops,
       continue;
     }
     if (auto reshape = dyn_cast<hlo::ReshapeOp>(op)) {
-      if (!isStat(reshape) || !isStat(reshape.getOperand()) ||
-          !inside(reshape.getOperand()))
+      Value from = reshape.getOperand();
+      if (!inside(from) && isRowInputReshape(reshape, rowShape)) {
+        if (!isFloatArray(from.getType()))
+          return std::nullopt;
+        if (inputs.insert(from).second)
+          streamedBytes += elementBytes(from);
+        continue;
+      }
+      if (!isStat(reshape) || !isStat(from) || !inside(from))
         return std::nullopt;
       continue;
     }

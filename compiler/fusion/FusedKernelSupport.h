@@ -74,6 +74,13 @@ inline constexpr int64_t kRowKernelMaxColTiles = 32;
 /// (each block's DMAs issued two blocks ahead of its compute).
 inline constexpr int64_t kRowKernelSlots = 3;
 
+/// Whether `op` is a reshape into the row shape `rowShape` that moves no
+/// byte in the tiled layout (the same two minor dims, major dims merged,
+/// split or unit dims dropped): the row kernel streams its operand, an
+/// array from outside the kernel, as the input (a batched dot's `[B,R,C]`
+/// result read as the `[1,B,R,C]` rows of a softmax).
+bool isRowInputReshape(mlir::Operation *op, llvm::ArrayRef<int64_t> rowShape);
+
 /// Whether the ops `ops` (a fusion's body, or the planner's candidate
 /// group) form one row-resident kernel, and its block limit: every reduce
 /// is a single-input add/max/min over the minor dim of the row shape with a
@@ -81,7 +88,8 @@ inline constexpr int64_t kRowKernelSlots = 3;
 /// row shape or of the statistics' shape (the rows' count of elements, the
 /// same non-unit dims), a unit-dim reshape of a statistic, or a per-row
 /// broadcast of a statistic to the row shape; the values `readOutside`
-/// accepts (results) and the inputs are f32 or bf16 arrays of the row shape,
+/// accepts (results) and the inputs are f32 or bf16 arrays of the row shape
+/// (or read as one through an isRowInputReshape),
 /// at least one result. The planner fuses only such groups into one, and
 /// the code generator emits such a fusion as one kernel (FusionPlanner.cpp,
 /// passes/HloToTpu/FusedKernel.cpp share it).

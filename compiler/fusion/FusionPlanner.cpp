@@ -115,6 +115,22 @@ bool isPrologueOp(Operation *op) {
              hlo::TransposeOp>(op);
 }
 
+/// Whether `op` converts to a narrower element type what an elementwise op
+/// computes (not a parameter, a constant, data movement or a reduction's
+/// result): its producer's fusion should write the narrow array.
+bool narrowsComputedValue(Operation *op) {
+  if (!isa<hlo::ConvertOp>(op))
+    return false;
+  Value in = op->getOperand(0);
+  Operation *def = in.getDefiningOp();
+  return def && roleOf(def) == Role::Loop &&
+         (def->hasTrait<OpTrait::Elementwise>() ||
+          isa<hlo::SelectOp, hlo::ClampOp>(def)) &&
+         getElementTypeOrSelf(in.getType()).getIntOrFloatBitWidth() >
+             getElementTypeOrSelf(op->getResult(0).getType())
+                 .getIntOrFloatBitWidth();
+}
+
 /// Whether `user` reads elements of `value` more than once.
 bool reusesElements(Operation *user, Value value) {
   if (isa<hlo::DotGeneralOp, hlo::ConvolutionOp>(user))
@@ -180,6 +196,10 @@ private:
   bool tryMerge(int a, int b);
   /// Moves group b's ops, clones and heroes into group a.
   void absorb(int a, int b);
+  /// Whether `op` (a member of `group`, or its contraction) computes an
+  /// operand of `group`'s contraction: the contraction itself, or an op
+  /// whose value reaches it through members (a prologue), not an epilogue.
+  bool feedsContraction(const Group &group, Operation *op) const;
   /// Merges a loop group with the reduction and statistics groups it reads
   /// (and the other loop groups of its size reading those) into one
   /// row-resident kernel when rowResidentKernel accepts the merged ops.
@@ -399,6 +419,20 @@ int64_t Planner::vmemWith(const Group &group,
   return vmemEstimate(members);
 }
 
+bool Planner::feedsContraction(const Group &group, Operation *op) const {
+  SmallVector<Operation *> work{op};
+  llvm::SmallPtrSet<Operation *, 8> seen{op};
+  while (!work.empty()) {
+    Operation *next = work.pop_back_val();
+    if (isa<hlo::DotGeneralOp, hlo::ConvolutionOp>(next))
+      return true;
+    for (Operation *user : next->getUsers())
+      if (group.contains(user) && seen.insert(user).second)
+        work.push_back(user);
+  }
+  return false;
+}
+
 bool Planner::tryFuse(Operation *producer, int g, Operation *user) {
   Group &group = groups[g];
   if (group.contains(producer))
@@ -432,7 +466,12 @@ bool Planner::tryFuse(Operation *producer, int g, Operation *user) {
     }
   }
   if (role == Role::Loop && hero == Role::Contraction) {
-    bool prologue = isa<hlo::DotGeneralOp, hlo::ConvolutionOp>(user);
+    bool prologue = feedsContraction(group, user);
+    if (prologue && narrowsComputedValue(producer)) {
+      note(producer, "a narrowing convert of a computed value stays with its "
+                     "producer (the contraction would read the wider array)");
+      return false;
+    }
     bool fits = prologue ? isPrologueOp(producer)
                          : fitsContractionEpilogue(producer) ||
                                numElements(producer->getResult(0)) !=

@@ -679,6 +679,63 @@ static std::optional<View> splitMinorView(const View &merged,
   return v;
 }
 
+/// Whether every reader of `v` reads its buffer in the layout the buffer
+/// has: the entry's return (the executable records the layout), or a
+/// fusion's root whose result is read so. Every kernel reads its operands
+/// in the default layout, so a permuted view read by one is scrambled.
+static bool onlyReturned(Value v, func::FuncOp entry) {
+  for (OpOperand &use : v.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<func::ReturnOp>(user) && user->getParentOp() == entry)
+      continue;
+    auto fusion = dyn_cast<hlo::FusionOp>(user->getParentOp());
+    if (isa<hlo::ReturnOp>(user) && fusion &&
+        onlyReturned(fusion->getResult(use.getOperandNumber()), entry))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// Whether `v` is a fusion body's other name for a buffer outside it (an
+/// argument, or a root its fusion returns).
+static bool isFusionAlias(Value v) {
+  if (!isa<hlo::FusionOp>(v.getParentBlock()->getParentOp()))
+    return false;
+  return isa<BlockArgument>(v) || llvm::any_of(v.getUsers(), [](Operation *u) {
+           return isa<hlo::ReturnOp>(u);
+         });
+}
+
+static bool returnedFromEntry(hlo::ReshapeOp op) {
+  return llvm::any_of(op->getUsers(), [](Operation *user) {
+    return isa<func::ReturnOp>(user);
+  });
+}
+
+/// Whether the reshape `op`, whose result has its operand's bytes in the
+/// same order (the same tiles: unit dims added or dropped, major dims split
+/// or merged), can read its operand's buffer `mem` as its own: in the entry
+/// or a fusion (a while body's state buffers are copied in place, so a
+/// second name for one would be unsafe), not a fusion result, and when it
+/// is an entry result, the only name of a fresh buffer (that buffer then
+/// takes the result's type: the executable's result has its shape).
+static bool isBufferView(Lowering &l, hlo::ReshapeOp op, Value mem) {
+  Operation *parent = op->getParentOp();
+  if (parent != l.oldFunc.getOperation() && !isa<hlo::FusionOp>(parent))
+    return false;
+  if (llvm::any_of(op->getUsers(),
+                   [](Operation *user) { return isa<hlo::ReturnOp>(user); }))
+    return false;
+  if (!returnedFromEntry(op))
+    return true;
+  auto alloc = mem.getDefiningOp<tpu::AllocOp>();
+  return alloc && !alloc.getInit() && op.getOperand().hasOneUse() &&
+         llvm::count_if(l.hbm, [&](auto &kv) {
+           return kv.second == mem && !isFusionAlias(kv.first);
+         }) == 1;
+}
+
 LogicalResult Lowering::lowerReshape(hlo::ReshapeOp op) {
   if (readThroughView(op))
     return success();
@@ -687,10 +744,17 @@ LogicalResult Lowering::lowerReshape(hlo::ReshapeOp op) {
   FailureOr<Value> in = memOf(op.getOperand());
   if (failed(in))
     return failure();
+  bool sameBytes = tiledKey(type) == tiledKey(inType) &&
+                   geometryOf(type).bytes() == geometryOf(inType).bytes();
+  if (sameBytes && isBufferView(*this, op, *in)) {
+    if (returnedFromEntry(op))
+      in->setType(hbmType(type));
+    hbm[op.getResult()] = *in;
+    return success();
+  }
   Value out = allocHbm(type, op.getLoc());
   hbm[op.getResult()] = out;
-  if (tiledKey(type) == tiledKey(inType) &&
-      geometryOf(type).bytes() == geometryOf(inType).bytes()) {
+  if (sameBytes) {
     copyWhole(*this, *in, out, type);
     return success();
   }
@@ -831,34 +895,6 @@ static void transposeMinorBlocks(Lowering &l, Value in, RankedTensorType inType,
   };
   outer(0, l.c(0), l.c(0));
   l.wait(kOutSem, 1);
-}
-
-/// Whether every reader of `v` reads its buffer in the layout the buffer
-/// has: the entry's return (the executable records the layout), or a
-/// fusion's root whose result is read so. Every kernel reads its operands
-/// in the default layout, so a permuted view read by one is scrambled.
-static bool onlyReturned(Value v, func::FuncOp entry) {
-  for (OpOperand &use : v.getUses()) {
-    Operation *user = use.getOwner();
-    if (isa<func::ReturnOp>(user) && user->getParentOp() == entry)
-      continue;
-    auto fusion = dyn_cast<hlo::FusionOp>(user->getParentOp());
-    if (isa<hlo::ReturnOp>(user) && fusion &&
-        onlyReturned(fusion->getResult(use.getOperandNumber()), entry))
-      continue;
-    return false;
-  }
-  return true;
-}
-
-/// Whether `v` is a fusion body's other name for a buffer outside it (an
-/// argument, or a root its fusion returns).
-static bool isFusionAlias(Value v) {
-  if (!isa<hlo::FusionOp>(v.getParentBlock()->getParentOp()))
-    return false;
-  return isa<BlockArgument>(v) || llvm::any_of(v.getUsers(), [](Operation *u) {
-           return isa<hlo::ReturnOp>(u);
-         });
 }
 
 LogicalResult Lowering::lowerTranspose(hlo::TransposeOp op) {

@@ -674,14 +674,21 @@ LogicalResult RowKernel::emit() {
                    slots * blockTiles * tileBytes),
             tileBytes};
   };
+  // The inputs: row-shaped arguments, and arguments read as rows through a
+  // reshape that moves no byte (the kernel streams the argument's buffer).
   for (Operation &op : body.without_terminator())
-    for (Value v : op.getOperands())
-      if (isa<BlockArgument>(v) && !ins.count(v) &&
+    for (Value v : op.getOperands()) {
+      Value from = v;
+      if (Operation *def = v.getDefiningOp();
+          def && fusion::isRowInputReshape(def, rowType.getShape()))
+        from = def->getOperand(0);
+      if (isa<BlockArgument>(from) && !ins.count(v) &&
           cast<RankedTensorType>(v.getType()).getShape() ==
               rowType.getShape()) {
         ins[v] = slotBuffer(v);
-        inMems.push_back({l.hbm.lookup(v), ins[v].first});
+        inMems.push_back({l.hbm.lookup(from), ins[v].first});
       }
+    }
   for (Value v : terminator->getOperands()) {
     if (l.hbm.count(v))
       continue; // returned twice
