@@ -39,6 +39,11 @@ struct CanonicalizeDot : public OpRewritePattern<hlo::DotGeneralOp> {
                       lc = dn.getLhsContracting(), rc = dn.getRhsContracting();
     if (lc.size() != 1 || rc.size() != 1)
       return false;
+    // The VPU kernel reads each element where it is stored: any order of
+    // the free and contracting dims after a leading batch.
+    if (isVpuBatchedDot(op))
+      return lhsRank == 3 && rhsRank == 3 && lb.size() == 1 && lb[0] == 0 &&
+             rb[0] == 0;
     bool majorLc =
         transposableOperand(op.getLhs(), true) && lc[0] == lhsRank - 2;
     bool minorRc =

@@ -3,30 +3,20 @@
 // The (batch, free, contracting) dimension groups of a dot_general's
 // operands and the relayout (transpose, then reshape) that brings an operand
 // into a grouped form. Shared by tpuc-decompose-dots (the MXU kernel's
-// [B,M,K] x [B,K,N]) and tpuc-strength-reduce-dots (multiply + reduce).
+// [B,M,K] x [B,K,N]) and tpuc-strength-reduce-dots (multiply + reduce);
+// the groups' sizes are compiler/fusion/DotSizes.h's.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TPUC_PASSES_DOTOPERANDS_H
 #define TPUC_PASSES_DOTOPERANDS_H
 
+#include "compiler/fusion/DotSizes.h"
 #include "dialects/hlo/HloOps.h"
 
 #include "mlir/IR/Builders.h"
 
 namespace tpuc {
-
-/// The dims of a rank-`rank` operand that are neither batch nor
-/// contracting, in order.
-inline llvm::SmallVector<int64_t>
-dotFreeDims(int64_t rank, llvm::ArrayRef<int64_t> batch,
-            llvm::ArrayRef<int64_t> contracting) {
-  llvm::SmallVector<int64_t> free;
-  for (int64_t d = 0; d < rank; ++d)
-    if (!llvm::is_contained(batch, d) && !llvm::is_contained(contracting, d))
-      free.push_back(d);
-  return free;
-}
 
 /// Whether the MXU kernel reads `type` as a transposed operand, as it is
 /// stored (docs/codegen.md, "Transposed operands"): f32 or bf16 in whole
@@ -40,15 +30,6 @@ inline bool mxuReadsTransposed(mlir::RankedTensorType type, bool lhs) {
   return (elem.isF32() || elem.isBF16()) && rank >= 2 &&
          type.getDimSize(rank - 2) % 128 == 0 &&
          (!lhs || type.getDimSize(rank - 1) % 128 == 0);
-}
-
-/// The product of `shape`'s sizes at `dims`.
-inline int64_t dimsProduct(llvm::ArrayRef<int64_t> shape,
-                           llvm::ArrayRef<int64_t> dims) {
-  int64_t p = 1;
-  for (int64_t d : dims)
-    p *= shape[d];
-  return p;
 }
 
 /// `v` transposed by `perm` (when it is not the identity), then reshaped to

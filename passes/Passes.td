@@ -234,24 +234,28 @@ def StrengthReduceDots : Pass<"tpuc-strength-reduce-dots", "mlir::ModuleOp"> {
     ceil(K/8)*ceil(N/128), M*N*ceil(K/8)*ceil(B/128))`), a multiply, an add
     and 4 vregs of HBM traffic (today's kernels store the two broadcasts),
     plus three kernels' DMA latencies (`6 * latency`). A float dot is
-    rewritten when the second is smaller. The product is laid out batch-major `[B,M,K,N]` (N on the
+    rewritten when the second is smaller, unless it is a tiny batched dot
+    that the Dot kernels compute on the VPU (`isVpuBatchedDot`,
+    compiler/fusion/DotSizes.h: M, K, N <= 16, such as dlrm's interaction
+    `[3616,6,8] x [3616,8,6]`); a bf16 convert of such a dot's f32 result is
+    folded into the dot (the kernel rounds its f32 sums once). The product is laid out batch-major `[B,M,K,N]` (N on the
     lanes) or, when that takes fewer vregs, batch-minor `[M,N,K,B]` (B on
     the lanes, the result transposed back): either way K is reduced with
     the minor dim kept.
 
     ```mlir
-    // Before: dlrm's interaction, 6x6 outputs per batch.
+    // Before: 20x20 outputs per batch.
     %d = hlo.dot_general %x, %y, dims = <lhs_batch = [0], rhs_batch = [0],
            lhs_contracting = [2], rhs_contracting = [1]>
-         : (tensor<3616x6x8xf32>, tensor<3616x8x6xf32>) -> tensor<3616x6x6xf32>
+         : (tensor<3616x20x8xf32>, tensor<3616x8x20xf32>) -> tensor<3616x20x20xf32>
     // After (batch-minor):
-    %xt = hlo.transpose %x, dims = [1, 2, 0] : (...) -> tensor<6x8x3616xf32>
-    %yt = hlo.transpose %y, dims = [2, 1, 0] : (...) -> tensor<6x8x3616xf32>
-    %a = hlo.broadcast_in_dim %xt, dims = [0, 2, 3] : (...) -> tensor<6x6x8x3616xf32>
-    %b = hlo.broadcast_in_dim %yt, dims = [1, 2, 3] : (...) -> tensor<6x6x8x3616xf32>
-    %p = hlo.multiply %a, %b : tensor<6x6x8x3616xf32>
-    %s = hlo.reduce(%p) init(%zero) dims = [2] ... -> tensor<6x6x3616xf32>
-    %d = hlo.transpose %s, dims = [2, 0, 1] : (...) -> tensor<3616x6x6xf32>
+    %xt = hlo.transpose %x, dims = [1, 2, 0] : (...) -> tensor<20x8x3616xf32>
+    %yt = hlo.transpose %y, dims = [2, 1, 0] : (...) -> tensor<20x8x3616xf32>
+    %a = hlo.broadcast_in_dim %xt, dims = [0, 2, 3] : (...) -> tensor<20x20x8x3616xf32>
+    %b = hlo.broadcast_in_dim %yt, dims = [1, 2, 3] : (...) -> tensor<20x20x8x3616xf32>
+    %p = hlo.multiply %a, %b : tensor<20x20x8x3616xf32>
+    %s = hlo.reduce(%p) init(%zero) dims = [2] ... -> tensor<20x20x3616xf32>
+    %d = hlo.transpose %s, dims = [2, 0, 1] : (...) -> tensor<3616x20x20xf32>
     ```
   }];
   let options = [

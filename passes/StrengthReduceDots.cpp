@@ -47,11 +47,6 @@ Type accumulationType(hlo::DotGeneralOp op) {
   return result;
 }
 
-/// The sizes of a dot's groups: batch, lhs free, contracting, rhs free.
-struct DotSizes {
-  int64_t b, m, k, n;
-};
-
 /// Vregs of the product [B,M,K,N] (batch-major: N on the lanes, K on the
 /// sublanes) and of [M,N,K,B] (batch-minor: B on the lanes).
 int64_t batchMajorVregs(const DotSizes &s) {
@@ -104,10 +99,10 @@ struct StrengthReduceDot : public OpRewritePattern<hlo::DotGeneralOp> {
                       lc = dn.getLhsContracting(), rc = dn.getRhsContracting();
     SmallVector<int64_t> lf = dotFreeDims(ls.size(), lb, lc),
                          rf = dotFreeDims(rs.size(), rb, rc);
-    DotSizes s{dimsProduct(ls, lb), dimsProduct(ls, lf), dimsProduct(ls, lc),
-               dimsProduct(rs, rf)};
+    DotSizes s = dotSizes(op);
     bool integer = !isa<FloatType>(acc);
-    if (!integer && !mostlyPadding(s, machine))
+    // Tiny batched float dots have a kernel of their own (Dot.cpp).
+    if (!integer && (isVpuBatchedDot(op) || !mostlyPadding(s, machine)))
       return failure();
     bool batchMinor = batchMinorVregs(s) < batchMajorVregs(s);
     Location loc = op.getLoc();
@@ -195,6 +190,32 @@ struct StrengthReduceDot : public OpRewritePattern<hlo::DotGeneralOp> {
   }
 };
 
+/// A tiny batched dot (`isVpuBatchedDot`) whose one use converts its f32
+/// result to bf16 (mixed_bfloat16's rounding of the interaction) becomes a
+/// dot of the bf16 result: the interpreter's dot accumulates in f32 and
+/// rounds once either way, and the VPU kernel then writes the bf16 values
+/// itself instead of a convert kernel reading the f32 [B,M,N] array, whose
+/// [M,N] tiles are mostly padding.
+struct NarrowVpuDotResult : public OpRewritePattern<hlo::ConvertOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(hlo::ConvertOp op,
+                                PatternRewriter &rewriter) const override {
+    auto dot = op.getOperand().getDefiningOp<hlo::DotGeneralOp>();
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!dot || !dot->hasOneUse() || !dot.getType().getElementType().isF32() ||
+        !type.getElementType().isBF16() || !isVpuBatchedDot(dot))
+      return failure();
+    // The dot's location: the kernel is the framework's dot.
+    auto narrow = hlo::DotGeneralOp::create(
+        rewriter, dot.getLoc(), type, dot.getLhs(), dot.getRhs(),
+        dot.getDotDimensionNumbersAttr(), dot.getPrecisionConfigAttr());
+    rewriter.replaceOp(op, narrow.getResult());
+    rewriter.eraseOp(dot);
+    return success();
+  }
+};
+
 class StrengthReduceDotsPass
     : public impl::StrengthReduceDotsBase<StrengthReduceDotsPass> {
 public:
@@ -211,7 +232,8 @@ public:
                     static_cast<int64_t>(m.dma_latency_cycles())};
     RewritePatternSet patterns(&getContext());
     patterns.add<StrengthReduceDot>(&getContext(), machine);
-    // One walk: the rewrite leaves no dot behind.
+    patterns.add<NarrowVpuDotResult>(&getContext());
+    // One walk: neither rewrite leaves a dot for another visit.
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

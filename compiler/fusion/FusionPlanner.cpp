@@ -15,6 +15,7 @@
 
 #include "compiler/fusion/FusionPlanner.h"
 
+#include "compiler/fusion/DotSizes.h"
 #include "compiler/fusion/FusedKernelSupport.h"
 #include "compiler/fusion/HbmTraffic.h"
 
@@ -69,6 +70,10 @@ bool isFreeInLayout(Operation *op) {
 
 Role roleOf(Operation *op) {
   if (!allTensors(op))
+    return Role::None;
+  // A tiny batched dot is a VPU kernel of its own, with no prologue or
+  // epilogue (Dot.cpp).
+  if (auto dot = dyn_cast<hlo::DotGeneralOp>(op); dot && isVpuBatchedDot(dot))
     return Role::None;
   if (isa<hlo::DotGeneralOp, hlo::ConvolutionOp>(op))
     return Role::Contraction;

@@ -981,9 +981,190 @@ LogicalResult DotKernel::run() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Small batched dots on the VPU
+//===----------------------------------------------------------------------===//
+
+/// A batched dot of tiny matrices (`isVpuBatchedDot`) with the batch on the
+/// lanes and sublanes: per block of 1024 batch elements, every element
+/// (i, j) of every operand matrix arrives as one vreg (one DMA of 1024
+/// element chunks, a batch pitch apart in HBM, contiguous in VMEM), and
+/// each output vreg is sum_k x[i,k] * y[k,j] in k order from +0 (the
+/// interpreter's order), stored in the result type (bf16: rounded once)
+/// and written back by one DMA of element chunks. At DEFAULT precision f32
+/// operands are first rounded to bf16 as the MXU's one pass rounds them;
+/// at HIGH and HIGHEST the f32 results are bit-identical to the
+/// interpreter's. Blocks are double-buffered: block b+1's operands and block
+/// b-1's results move while block b computes.
+class VpuDotKernel {
+public:
+  VpuDotKernel(Lowering &l, hlo::DotGeneralOp op) : l(l), op(op) {}
+  LogicalResult run();
+
+private:
+  /// One rank-3 [B, rows, cols] array in HBM and its two VMEM slots (by
+  /// block parity) of one vreg per matrix element (i, j), row-major.
+  struct Side {
+    Value hbm;
+    Geometry g;
+    int64_t pitch = 0;    // bytes between batch elements
+    bool swapped = false; // (i, j) is stored as (j, i)
+    int64_t cols = 0;     // j's extent
+    VBuf buf;
+    int64_t vreg = 0, slot = 0; // bytes between vregs, of one slot
+  };
+  Side side(Value hbm, RankedTensorType type, bool swapped, int64_t cols);
+  /// The byte offset of (i, j) of batch element 0.
+  int64_t elementOffset(const Side &s, int64_t i, int64_t j) const;
+  /// The DMA of element (i, j) of block `blk` between HBM and its vreg.
+  void move(const Side &s, Value blk, int64_t i, int64_t j, int64_t count,
+            bool toVmem, int sem);
+  Value vregOffset(const Side &s, Value blk, Value i, int64_t j) {
+    return l.add(l.mul(l.rem(blk, 2), s.slot),
+                 l.mul(l.add(l.mul(i, s.cols), j), s.vreg));
+  }
+
+  static constexpr int kSemIn = 0, kSemOut = 2;
+  static constexpr int64_t kBlock = kSublanes * kLanes;
+  Lowering &l;
+  hlo::DotGeneralOp op;
+  Side a, b, c;
+  int64_t nb = 0, M = 0, K = 0, N = 0;
+};
+
+VpuDotKernel::Side VpuDotKernel::side(Value hbm, RankedTensorType type,
+                                      bool swapped, int64_t cols) {
+  Side s;
+  s.hbm = hbm;
+  s.g = geometryOf(type);
+  s.pitch = s.g.rowTiles * s.g.colTiles * s.g.tileBytes();
+  s.swapped = swapped;
+  s.cols = cols;
+  // A vreg per VMEM page even for bf16: DMAs into one page wait for each
+  // other (the scoreboard), and every vreg has its own DMA.
+  s.vreg = KernelBuilder::pages(kBlock * s.g.elemBytes);
+  s.slot = KernelBuilder::pages(s.g.rows * s.g.cols * s.vreg);
+  s.buf = l.vmem(type.getElementType(), 2 * s.slot);
+  return s;
+}
+
+int64_t VpuDotKernel::elementOffset(const Side &s, int64_t i, int64_t j) const {
+  int64_t r = s.swapped ? j : i, col = s.swapped ? i : j;
+  return ((r / kSublanes) * s.g.colTiles + col / kLanes) * s.g.tileBytes() +
+         ((r % kSublanes) * kLanes + col % kLanes) * s.g.elemBytes;
+}
+
+void VpuDotKernel::move(const Side &s, Value blk, int64_t i, int64_t j,
+                        int64_t count, bool toVmem, int sem) {
+  Value hbmOff = l.add(l.mul(blk, kBlock * s.pitch), elementOffset(s, i, j));
+  Value vmemOff = l.add(vregOffset(s, blk, l.c(i), j), s.buf.offset);
+  int64_t e = s.g.elemBytes;
+  if (toVmem)
+    l.dma(s.hbm, hbmOff, s.buf.arena, vmemOff, count, e, s.pitch, e, sem);
+  else
+    l.dma(s.buf.arena, vmemOff, s.hbm, hbmOff, count, e, e, s.pitch, sem);
+}
+
+LogicalResult VpuDotKernel::run() {
+  hlo::DotDimensionNumbersAttr dn = op.getDotDimensionNumbers();
+  auto lhsType = op.getLhs().getType(), rhsType = op.getRhs().getType();
+  auto type = cast<RankedTensorType>(op.getType());
+  if (lhsType.getRank() != 3 || rhsType.getRank() != 3 ||
+      dn.getLhsBatch() != ArrayRef<int64_t>{0} ||
+      dn.getRhsBatch() != ArrayRef<int64_t>{0} ||
+      dn.getLhsContracting().size() != 1 || dn.getRhsContracting().size() != 1)
+    return unsupported(op, "batched on the VPU other than [B,M,K] x [B,K,N] "
+                           "(tpuc-decompose-dots makes that form)");
+  int64_t lc = dn.getLhsContracting()[0], rc = dn.getRhsContracting()[0];
+  nb = lhsType.getDimSize(0);
+  M = lhsType.getDimSize(3 - lc), K = lhsType.getDimSize(lc);
+  N = rhsType.getDimSize(3 - rc);
+  FailureOr<Value> am = l.memOf(op.getLhs()), bm = l.memOf(op.getRhs());
+  if (failed(am) || failed(bm))
+    return failure();
+  Value out = l.allocHbm(type, op.getLoc());
+  l.hbm[op.getResult()] = out;
+  // lhs (i, k), rhs (k, j), result (i, j).
+  a = side(*am, lhsType, lc == 1, K);
+  b = side(*bm, rhsType, rc == 2, N);
+  c = side(out, type, false, N);
+
+  int64_t blocks = ceilDiv(nb, kBlock), lastCount = nb - (blocks - 1) * kBlock;
+  // The last block's lanes past the batch are read but never written back:
+  // they must hold initialised values.
+  if (lastCount != kBlock)
+    for (const Side *s : {&a, &b})
+      for (int64_t off = 0; off < 2 * s->slot; off += s->vreg)
+        l.vstore(l.splatF32(0.0), s->buf, l.c(off));
+  // Both result slots start free.
+  tpu::SemSignalOp::create(l.b, l.loc, kSemOut, 2 * M * N);
+  auto fetch = [&](Value blk, bool last) {
+    int64_t count = last ? lastCount : kBlock;
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t k = 0; k < K; ++k)
+        move(a, blk, i, k, count, true, kSemIn);
+    for (int64_t k = 0; k < K; ++k)
+      for (int64_t j = 0; j < N; ++j)
+        move(b, blk, k, j, count, true, kSemIn);
+  };
+  // At DEFAULT precision f32 operands are rounded to bf16, as the MXU's
+  // one bf16 pass rounds them (and as mixed_bfloat16's converts did, which
+  // tpuc-split-convolution-precision leaves to the kernel); higher
+  // precisions multiply the f32 values as they are.
+  bool roundF32 = bf16PiecesFor(op.getPrecisionConfig(), l.dotPrecision) == 1;
+  SmallVector<const Side *> rounded;
+  if (roundF32 && lhsType.getElementType().isF32())
+    rounded.push_back(&a);
+  if (roundF32 && rhsType.getElementType().isF32())
+    rounded.push_back(&b);
+  auto compute = [&](Value blk, bool last) {
+    l.wait(kSemIn, (M + N) * K);
+    for (const Side *s : rounded)
+      for (int64_t e = 0; e < s->g.rows * s->g.cols; ++e) {
+        Value off = l.add(l.mul(l.rem(blk, 2), s->slot), e * s->vreg);
+        l.vstore(l.roundToBf16(l.vload(s->buf, off)), s->buf, off);
+      }
+    // Block blk-2's results have left this slot.
+    l.wait(kSemOut, M * N);
+    l.loop(M, [&](Value i) {
+      // Row i of the lhs stays in registers across the outputs of row i.
+      SmallVector<Value, kVpuDotMaxDim> x;
+      for (int64_t k = 0; k < K; ++k)
+        x.push_back(l.vload(a.buf, vregOffset(a, blk, i, k)));
+      for (int64_t j = 0; j < N; ++j) {
+        Value acc = l.splatF32(0.0);
+        for (int64_t k = 0; k < K; ++k) {
+          Value y = l.vload(b.buf, vregOffset(b, blk, l.c(k), j));
+          acc = tpu::VAddOp::create(l.b, l.loc, acc,
+                                    tpu::VMulOp::create(l.b, l.loc, x[k], y));
+        }
+        l.vstore(acc, c.buf, vregOffset(c, blk, i, j));
+      }
+    });
+    int64_t count = last ? lastCount : kBlock;
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j)
+        move(c, blk, i, j, count, false, kSemOut);
+  };
+  if (blocks == 1) {
+    fetch(l.c(0), true);
+    compute(l.c(0), true);
+  } else if (lastCount == kBlock) {
+    l.pipeline(
+        blocks, [&](Value blk) { fetch(blk, false); },
+        [&](Value blk) { compute(blk, false); });
+  } else {
+    l.pipelineRagged(blocks, fetch, compute);
+  }
+  l.wait(kSemOut, 2 * M * N);
+  return success();
+}
+
 } // namespace
 
 LogicalResult Lowering::lowerDot(hlo::DotGeneralOp op) {
+  if (isVpuBatchedDot(op))
+    return VpuDotKernel(*this, op).run();
   return DotKernel(*this, op).run();
 }
 

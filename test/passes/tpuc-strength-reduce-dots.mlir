@@ -23,23 +23,59 @@
 // RUN: %python_numpy %S/../e2e/Inputs/compare.py %t.batch_major.got %t.batch_major.ref 1 1e-5 | FileCheck %s --check-prefix=CLOSE
 // CLOSE: result0: ok
 
-// dlrm's interaction: 3616 batches of 6x8 . 8x6 (MXU: 3616 weight loads
-// for 48 of 16384 weights each). Batch-minor: the batch on the lanes.
+// 3616 batches of 20x8 . 8x20 (MXU: 3616 weight loads for 160 of 16384
+// weights each; M and N above the VPU dot kernel's 16). Batch-minor: the
+// batch on the lanes.
 // CHECK-LABEL: func.func @interaction
-// CHECK-SAME: (%[[X:.+]]: tensor<3616x6x8xf32>, %[[Y:.+]]: tensor<3616x8x6xf32>)
-// CHECK-DAG: %[[XT:.+]] = hlo.transpose %[[X]], dims = [1, 2, 0] : (tensor<3616x6x8xf32>) -> tensor<6x8x3616xf32>
-// CHECK-DAG: %[[YT:.+]] = hlo.transpose %[[Y]], dims = [2, 1, 0] : (tensor<3616x8x6xf32>) -> tensor<6x8x3616xf32>
-// CHECK-DAG: %[[A:.+]] = hlo.broadcast_in_dim %[[XT]], dims = [0, 2, 3] : (tensor<6x8x3616xf32>) -> tensor<6x6x8x3616xf32>
-// CHECK-DAG: %[[B:.+]] = hlo.broadcast_in_dim %[[YT]], dims = [1, 2, 3] : (tensor<6x8x3616xf32>) -> tensor<6x6x8x3616xf32>
-// CHECK: %[[P:.+]] = hlo.multiply %[[A]], %[[B]] : tensor<6x6x8x3616xf32>
-// CHECK: %[[S:.+]] = hlo.reduce(%[[P]]) init(%{{.+}}) dims = [2] : (tensor<6x6x8x3616xf32>, tensor<f32>) -> tensor<6x6x3616xf32>
+// CHECK-SAME: (%[[X:.+]]: tensor<3616x20x8xf32>, %[[Y:.+]]: tensor<3616x8x20xf32>)
+// CHECK-DAG: %[[XT:.+]] = hlo.transpose %[[X]], dims = [1, 2, 0] : (tensor<3616x20x8xf32>) -> tensor<20x8x3616xf32>
+// CHECK-DAG: %[[YT:.+]] = hlo.transpose %[[Y]], dims = [2, 1, 0] : (tensor<3616x8x20xf32>) -> tensor<20x8x3616xf32>
+// CHECK-DAG: %[[A:.+]] = hlo.broadcast_in_dim %[[XT]], dims = [0, 2, 3] : (tensor<20x8x3616xf32>) -> tensor<20x20x8x3616xf32>
+// CHECK-DAG: %[[B:.+]] = hlo.broadcast_in_dim %[[YT]], dims = [1, 2, 3] : (tensor<20x8x3616xf32>) -> tensor<20x20x8x3616xf32>
+// CHECK: %[[P:.+]] = hlo.multiply %[[A]], %[[B]] : tensor<20x20x8x3616xf32>
+// CHECK: %[[S:.+]] = hlo.reduce(%[[P]]) init(%{{.+}}) dims = [2] : (tensor<20x20x8x3616xf32>, tensor<f32>) -> tensor<20x20x3616xf32>
 // CHECK: hlo.add
-// CHECK: %[[R:.+]] = hlo.transpose %[[S]], dims = [2, 0, 1] : (tensor<6x6x3616xf32>) -> tensor<3616x6x6xf32>
+// CHECK: %[[R:.+]] = hlo.transpose %[[S]], dims = [2, 0, 1] : (tensor<20x20x3616xf32>) -> tensor<3616x20x20xf32>
 // CHECK: return %[[R]]
 // CHECK-NOT: dot_general
-func.func @interaction(%x: tensor<3616x6x8xf32>, %y: tensor<3616x8x6xf32>) -> tensor<3616x6x6xf32> {
+func.func @interaction(%x: tensor<3616x20x8xf32>, %y: tensor<3616x8x20xf32>) -> tensor<3616x20x20xf32> {
+  %d = hlo.dot_general %x, %y, dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [1]> : (tensor<3616x20x8xf32>, tensor<3616x8x20xf32>) -> tensor<3616x20x20xf32>
+  return %d : tensor<3616x20x20xf32>
+}
+
+// -----
+
+// dlrm's interaction, 3616 batches of 6x8 . 8x6, is the VPU dot kernel's
+// (isVpuBatchedDot): left as it is.
+// CHECK-LABEL: func.func @vpu_dot
+// CHECK: hlo.dot_general
+// CHECK-NOT: hlo.reduce
+func.func @vpu_dot(%x: tensor<3616x6x8xf32>, %y: tensor<3616x8x6xf32>) -> tensor<3616x6x6xf32> {
   %d = hlo.dot_general %x, %y, dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [1]> : (tensor<3616x6x8xf32>, tensor<3616x8x6xf32>) -> tensor<3616x6x6xf32>
   return %d : tensor<3616x6x6xf32>
+}
+
+// -----
+
+// mixed_bfloat16's rounding of such a dot's f32 result folds into the dot
+// (one f32 sum rounded once either way); a result with another use, or of
+// an MXU dot, keeps its convert.
+// CHECK-LABEL: func.func @vpu_dot_bf16
+// CHECK-SAME: (%[[X:.+]]: tensor<3616x6x8xbf16>, %[[Y:.+]]: tensor<3616x8x6xbf16>,
+// CHECK: %[[D:.+]] = hlo.dot_general %[[X]], %[[Y]], {{.+}} -> tensor<3616x6x6xbf16>
+// CHECK: %[[E:.+]] = hlo.dot_general %[[X]], %[[Y]], {{.+}} -> tensor<3616x6x6xf32>
+// CHECK: hlo.convert %[[E]] : (tensor<3616x6x6xf32>) -> tensor<3616x6x6xbf16>
+// CHECK: %[[M:.+]] = hlo.dot_general {{.+}} -> tensor<16x128x128xf32>
+// CHECK: hlo.convert %[[M]]
+// CHECK: return %[[D]]
+func.func @vpu_dot_bf16(%x: tensor<3616x6x8xbf16>, %y: tensor<3616x8x6xbf16>, %q: tensor<16x128x64xbf16>, %k: tensor<16x64x128xbf16>) -> (tensor<3616x6x6xbf16>, tensor<3616x6x6xbf16>, tensor<3616x6x6xf32>, tensor<16x128x128xbf16>) {
+  %d = hlo.dot_general %x, %y, dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [1]> : (tensor<3616x6x8xbf16>, tensor<3616x8x6xbf16>) -> tensor<3616x6x6xf32>
+  %c = hlo.convert %d : (tensor<3616x6x6xf32>) -> tensor<3616x6x6xbf16>
+  %e = hlo.dot_general %x, %y, dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [1]> : (tensor<3616x6x8xbf16>, tensor<3616x8x6xbf16>) -> tensor<3616x6x6xf32>
+  %f = hlo.convert %e : (tensor<3616x6x6xf32>) -> tensor<3616x6x6xbf16>
+  %m = hlo.dot_general %q, %k, dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [1]> : (tensor<16x128x64xbf16>, tensor<16x64x128xbf16>) -> tensor<16x128x128xf32>
+  %n = hlo.convert %m : (tensor<16x128x128xf32>) -> tensor<16x128x128xbf16>
+  return %c, %f, %e, %n : tensor<3616x6x6xbf16>, tensor<3616x6x6xbf16>, tensor<3616x6x6xf32>, tensor<16x128x128xbf16>
 }
 
 // -----
@@ -111,34 +147,34 @@ func.func @s8_dot(%x: tensor<7x9xi8>, %y: tensor<9x5xi8>) -> tensor<7x5xi32> {
 
 // Batch, free and contracting dims in any order, several of each: grouped
 // by a transpose and collapsed by a reshape, the result reshaped back.
-// B = 16*8, M = 4, K = 5*2, N = 3: batch-minor [M,N,K,B] takes 24 vregs
-// (batch-major 1024). The lhs groups (free 2, contracting 0 and 4, batch 1
+// B = 16*8, M = 17, K = 5*2, N = 3: batch-minor [M,N,K,B] takes 102 vregs
+// (batch-major 4352). The lhs groups (free 2, contracting 0 and 4, batch 1
 // and 3), the rhs's (free 2, contracting 3 and 1, batch 0 and 4).
 // CHECK-LABEL: func.func @any_order
-// CHECK-DAG: hlo.transpose %{{.+}}, dims = [2, 0, 4, 1, 3] : (tensor<5x16x4x8x2xf32>) -> tensor<4x5x2x16x8xf32>
-// CHECK-DAG: hlo.reshape %{{.+}} : (tensor<4x5x2x16x8xf32>) -> tensor<4x10x128xf32>
+// CHECK-DAG: hlo.transpose %{{.+}}, dims = [2, 0, 4, 1, 3] : (tensor<5x16x17x8x2xf32>) -> tensor<17x5x2x16x8xf32>
+// CHECK-DAG: hlo.reshape %{{.+}} : (tensor<17x5x2x16x8xf32>) -> tensor<17x10x128xf32>
 // CHECK-DAG: hlo.transpose %{{.+}}, dims = [2, 3, 1, 0, 4] : (tensor<16x2x3x5x8xf32>) -> tensor<3x5x2x16x8xf32>
 // CHECK-DAG: hlo.reshape %{{.+}} : (tensor<3x5x2x16x8xf32>) -> tensor<3x10x128xf32>
-// CHECK: hlo.multiply %{{.+}}, %{{.+}} : tensor<4x3x10x128xf32>
-// CHECK: hlo.reduce({{.+}}) init(%{{.+}}) dims = [2] : (tensor<4x3x10x128xf32>, tensor<f32>) -> tensor<4x3x128xf32>
-// CHECK: hlo.transpose %{{.+}}, dims = [2, 0, 1] : (tensor<4x3x128xf32>) -> tensor<128x4x3xf32>
-// CHECK: hlo.reshape %{{.+}} : (tensor<128x4x3xf32>) -> tensor<16x8x4x3xf32>
-func.func @any_order(%x: tensor<5x16x4x8x2xf32>, %y: tensor<16x2x3x5x8xf32>) -> tensor<16x8x4x3xf32> {
-  %d = hlo.dot_general %x, %y, dims = <lhs_batch = [1, 3], rhs_batch = [0, 4], lhs_contracting = [0, 4], rhs_contracting = [3, 1]> : (tensor<5x16x4x8x2xf32>, tensor<16x2x3x5x8xf32>) -> tensor<16x8x4x3xf32>
-  return %d : tensor<16x8x4x3xf32>
+// CHECK: hlo.multiply %{{.+}}, %{{.+}} : tensor<17x3x10x128xf32>
+// CHECK: hlo.reduce({{.+}}) init(%{{.+}}) dims = [2] : (tensor<17x3x10x128xf32>, tensor<f32>) -> tensor<17x3x128xf32>
+// CHECK: hlo.transpose %{{.+}}, dims = [2, 0, 1] : (tensor<17x3x128xf32>) -> tensor<128x17x3xf32>
+// CHECK: hlo.reshape %{{.+}} : (tensor<128x17x3xf32>) -> tensor<16x8x17x3xf32>
+func.func @any_order(%x: tensor<5x16x17x8x2xf32>, %y: tensor<16x2x3x5x8xf32>) -> tensor<16x8x17x3xf32> {
+  %d = hlo.dot_general %x, %y, dims = <lhs_batch = [1, 3], rhs_batch = [0, 4], lhs_contracting = [0, 4], rhs_contracting = [3, 1]> : (tensor<5x16x17x8x2xf32>, tensor<16x2x3x5x8xf32>) -> tensor<16x8x17x3xf32>
+  return %d : tensor<16x8x17x3xf32>
 }
 
 // -----
 
 // bf16 operands and result: products and sum in f32, one rounding at the
-// end (the interpreter's dot). 64 batches of [4,16] x [16,3]: batch-minor.
+// end (the interpreter's dot). 64 batches of [4,17] x [17,3]: batch-minor.
 // CHECK-LABEL: func.func @small_bf16
-// CHECK-DAG: hlo.convert %{{.+}} : (tensor<4x16x64xbf16>) -> tensor<4x16x64xf32>
-// CHECK-DAG: hlo.convert %{{.+}} : (tensor<3x16x64xbf16>) -> tensor<3x16x64xf32>
-// CHECK: hlo.reduce({{.+}}) init(%{{.+}}) dims = [2] : (tensor<4x3x16x64xf32>, tensor<f32>) -> tensor<4x3x64xf32>
+// CHECK-DAG: hlo.convert %{{.+}} : (tensor<4x17x64xbf16>) -> tensor<4x17x64xf32>
+// CHECK-DAG: hlo.convert %{{.+}} : (tensor<3x17x64xbf16>) -> tensor<3x17x64xf32>
+// CHECK: hlo.reduce({{.+}}) init(%{{.+}}) dims = [2] : (tensor<4x3x17x64xf32>, tensor<f32>) -> tensor<4x3x64xf32>
 // CHECK: hlo.transpose
 // CHECK: hlo.convert %{{.+}} : (tensor<64x4x3xf32>) -> tensor<64x4x3xbf16>
-func.func @small_bf16(%x: tensor<64x4x16xbf16>, %y: tensor<64x16x3xbf16>) -> tensor<64x4x3xbf16> {
-  %d = hlo.dot_general %x, %y, dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [1]> : (tensor<64x4x16xbf16>, tensor<64x16x3xbf16>) -> tensor<64x4x3xbf16>
+func.func @small_bf16(%x: tensor<64x4x17xbf16>, %y: tensor<64x17x3xbf16>) -> tensor<64x4x3xbf16> {
+  %d = hlo.dot_general %x, %y, dims = <lhs_batch = [0], rhs_batch = [0], lhs_contracting = [2], rhs_contracting = [1]> : (tensor<64x4x17xbf16>, tensor<64x17x3xbf16>) -> tensor<64x4x3xbf16>
   return %d : tensor<64x4x3xbf16>
 }
