@@ -19,6 +19,8 @@
 #include "passes/SpmdBuilders.h"
 #include "passes/SpmdSharding.h"
 
+#include "compiler/fusion/DotSizes.h"
+
 #include "dialects/hlo/HloOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -306,18 +308,10 @@ Plan SpmdPartitioner::plan(Operation *op, const spmd::Tiling &annotated) {
     auto dims = dot.getDotDimensionNumbers();
     auto lhs = cast<RankedTensorType>(dot.getLhs().getType());
     auto rhs = cast<RankedTensorType>(dot.getRhs().getType());
-    auto freeDims = [](int64_t rank, ArrayRef<int64_t> batch,
-                       ArrayRef<int64_t> contract) {
-      SmallVector<int64_t> free;
-      for (int64_t d = 0; d < rank; ++d)
-        if (!llvm::is_contained(batch, d) && !llvm::is_contained(contract, d))
-          free.push_back(d);
-      return free;
-    };
-    SmallVector<int64_t> lhsFree =
-        freeDims(lhs.getRank(), dims.getLhsBatch(), dims.getLhsContracting());
-    SmallVector<int64_t> rhsFree =
-        freeDims(rhs.getRank(), dims.getRhsBatch(), dims.getRhsContracting());
+    SmallVector<int64_t> lhsFree = dotFreeDims(
+        lhs.getRank(), dims.getLhsBatch(), dims.getLhsContracting());
+    SmallVector<int64_t> rhsFree = dotFreeDims(
+        rhs.getRank(), dims.getRhsBatch(), dims.getRhsContracting());
     int64_t batch = dims.getLhsBatch().size();
     spmd::Tiling lhsNow = current(dot.getLhs()), rhsNow = current(dot.getRhs());
     // Result dimensions: batch, lhs free, rhs free; the operands' splits of
