@@ -1,6 +1,7 @@
 //===- ExpandSelectAndScatter.cpp - max-pool gradients as window offsets --===//
 //
-// tpuc-expand-select-and-scatter: a select_and_scatter whose select is a
+// tpuc-expand-select-and-scatter: a select_and_scatter the VPU kernel
+// (passes/HloToTpu/ReduceWindow.cpp) does not take, whose select is a
 // comparison (GE/GT/LE/LT, as max and min pooling emit) and whose scatter
 // is an add becomes, per window offset, a strided slice of the operand, a
 // running selection (the first element in row-major window order that the
@@ -12,6 +13,7 @@
 #include "passes/Passes.h"
 
 #include "passes/ExpandEach.h"
+#include "passes/HloToTpu/Reduction.h"
 #include "passes/OptionalArrays.h"
 
 #include "dialects/hlo/HloOps.h"
@@ -28,43 +30,6 @@ using namespace mlir;
 /// Window offsets a select_and_scatter may expand into.
 constexpr int64_t kMaxWindowOffsets = 1024;
 
-/// The single op of a two-argument region returning it, with its operands
-/// the region's arguments (in either order), or null.
-Operation *singleBinaryOp(Region &region, bool &swapped) {
-  Block &block = region.front();
-  if (block.getNumArguments() != 2 ||
-      !llvm::hasSingleElement(block.without_terminator()))
-    return nullptr;
-  Operation *op = &block.front();
-  auto ret = dyn_cast<hlo::ReturnOp>(block.getTerminator());
-  if (!ret || ret.getResults().size() != 1 ||
-      ret.getResults()[0] != op->getResult(0) || op->getNumOperands() != 2)
-    return nullptr;
-  Value a = block.getArgument(0), b = block.getArgument(1);
-  if (op->getOperand(0) == a && op->getOperand(1) == b)
-    swapped = false;
-  else if (op->getOperand(0) == b && op->getOperand(1) == a)
-    swapped = true;
-  else
-    return nullptr;
-  return op;
-}
-
-hlo::ComparisonDirection flip(hlo::ComparisonDirection d) {
-  switch (d) {
-  case hlo::ComparisonDirection::GE:
-    return hlo::ComparisonDirection::LE;
-  case hlo::ComparisonDirection::GT:
-    return hlo::ComparisonDirection::LT;
-  case hlo::ComparisonDirection::LE:
-    return hlo::ComparisonDirection::GE;
-  case hlo::ComparisonDirection::LT:
-    return hlo::ComparisonDirection::GT;
-  default:
-    return d;
-  }
-}
-
 Value splat(OpBuilder &b, Location loc, RankedTensorType type, double f,
             int64_t i) {
   Type elem = type.getElementType();
@@ -74,15 +39,11 @@ Value splat(OpBuilder &b, Location loc, RankedTensorType type, double f,
 }
 
 LogicalResult expand(hlo::SelectAndScatterOp op) {
-  bool selectSwapped = false, scatterSwapped = false;
-  auto cmp = dyn_cast_or_null<hlo::CompareOp>(
-      singleBinaryOp(op.getSelect(), selectSwapped));
-  std::optional<hlo::ComparisonDirection> dir;
-  if (cmp) {
-    dir = cmp.getComparisonDirection();
-    if (selectSwapped)
-      dir = flip(*dir);
-  }
+  std::optional<hlo::ComparisonDirection> dir =
+      hlotpu::poolSelectDirection(op);
+  auto cmp = dir ? cast<hlo::CompareOp>(
+                       hlotpu::reductionCombiner(op.getSelect()))
+                 : hlo::CompareOp();
   if (!dir || (*dir != hlo::ComparisonDirection::GE &&
                *dir != hlo::ComparisonDirection::GT &&
                *dir != hlo::ComparisonDirection::LE &&
@@ -91,7 +52,7 @@ LogicalResult expand(hlo::SelectAndScatterOp op) {
            << "tpuc compiles 'hlo.select_and_scatter' only with a select "
               "that is one GE, GT, LE or LT comparison of its arguments";
   if (!isa_and_nonnull<hlo::AddOp>(
-          singleBinaryOp(op.getScatter(), scatterSwapped)))
+          hlotpu::reductionCombiner(op.getScatter())))
     return op.emitError() << "tpuc compiles 'hlo.select_and_scatter' only "
                              "with a scatter that adds its arguments";
 
@@ -252,7 +213,12 @@ class ExpandSelectAndScatterPass
     : public impl::ExpandSelectAndScatterBase<ExpandSelectAndScatterPass> {
 public:
   void runOnOperation() override {
-    if (failed(expandEach<hlo::SelectAndScatterOp>(getOperation(), expand)))
+    if (failed(expandEach<hlo::SelectAndScatterOp>(
+            getOperation(),
+            [](hlo::SelectAndScatterOp op) {
+              return !hlotpu::selectAndScatterKernelTakes(op);
+            },
+            expand)))
       signalPassFailure();
   }
 };

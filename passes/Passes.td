@@ -699,7 +699,10 @@ def ExpandSelectAndScatter : Pass<"tpuc-expand-select-and-scatter"> {
   let summary = "Expand select_and_scatter (max-pool gradients) into slices, "
                 "selects and pads";
   let description = [{
-    A select_and_scatter whose select is one GE, GT, LE or LT comparison of
+    A select_and_scatter that the VPU kernel does not take (it takes pool
+    gradients on H and W of 4-D f32/bf16 arrays:
+    `hlotpu::selectAndScatterKernelTakes`, passes/HloToTpu/ReduceWindow.cpp)
+    whose select is one GE, GT, LE or LT comparison of
     its arguments (max and min pooling's gradients) and whose scatter adds,
     with any window, stride, padding and rank, becomes elementwise work
     over the source's shape, one step per window offset `w` in row-major

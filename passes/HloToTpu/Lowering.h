@@ -827,6 +827,7 @@ public:
   // Reduce.cpp, ReduceWindow.cpp: reductions on the VPU.
   LogicalResult lowerReduce(hlo::ReduceOp op);
   LogicalResult lowerReduceWindow(hlo::ReduceWindowOp op);
+  LogicalResult lowerSelectAndScatter(hlo::SelectAndScatterOp op);
   // Dot.cpp, Convolution.cpp: the MXU.
   LogicalResult lowerDot(hlo::DotGeneralOp op);
   LogicalResult lowerConvolution(hlo::ConvolutionOp op);

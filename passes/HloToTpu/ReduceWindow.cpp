@@ -1,7 +1,8 @@
 //===- ReduceWindow.cpp - reduce_window on the VPU ----------------------===//
 //
 // Part of tpuc-convert-hlo-to-tpu; see Lowering.h and docs/codegen.md.
-// Pooling windows over the two outer spatial dims of NHWC: per output row,
+// Pooling windows over the two outer spatial dims of NHWC (reduce_window,
+// and select_and_scatter, a pool's gradient): per output row,
 // the input rows of its window are DMA'd into VMEM as [C tile][W][128]
 // (W rows 128 lanes apart, padded with the init value), so a window offset
 // kw and a W stride are one VLD with a sublane stride.
@@ -15,6 +16,28 @@ using namespace mlir;
 namespace tpuc::hlotpu {
 
 namespace {
+/// One operand row of a pooling window in VMEM: per column tile, `bufRows`
+/// rows of 128 lanes, column w at row `first + w`. `first` is 8-aligned and
+/// at least the left padding, and the rows reach every row a window's
+/// strided load (sublane s at column (8t + s) * stride + j - padLeft) reads.
+struct WindowRowLayout {
+  WindowRowLayout() = default;
+  WindowRowLayout(int64_t padLeft, int64_t stride, int64_t window,
+                  int64_t width, int64_t inRowTiles, int64_t outRowTiles,
+                  int64_t elemBytes) {
+    rowBytes = kLanes * elemBytes;
+    first = ceilDiv(padLeft, kSublanes) * kSublanes;
+    int64_t lastRead =
+        first - padLeft + (outRowTiles * kSublanes - 1) * stride + window;
+    bufRows = ceilDiv(std::max({first + inRowTiles * kSublanes,
+                                first + width + kSublanes, lastRead}),
+                      kSublanes) *
+              kSublanes;
+    colBytes = bufRows * rowBytes;
+  }
+  int64_t first = 0, bufRows = 0, rowBytes = 0, colBytes = 0;
+};
+
 /// The kernel of one hlo.reduce_window: per output row (n, ho), the input
 /// rows of its window are DMA'd into window row buffers (fetchRows) and
 /// combined there (outputRow); the rows whose window is inside the input
@@ -134,14 +157,11 @@ void ReduceWindowKernel::plan() {
   go = geometryOf(type);
   store = storageType(inType.getElementType());
   eb = g.elemBytes;
-  rowBytes = kLanes * eb;
-  first = ceilDiv(padLeft, kSublanes) * kSublanes;
-  int64_t lastRead = first - padLeft + (go.rowTiles * kSublanes - 1) * sw + kw;
-  bufRows = ceilDiv(std::max({first + g.rowTiles * kSublanes,
-                              first + width + kSublanes, lastRead}),
-                    kSublanes) *
-            kSublanes;
-  colBytes = bufRows * rowBytes;
+  WindowRowLayout layout(padLeft, sw, kw, width, g.rowTiles, go.rowTiles, eb);
+  rowBytes = layout.rowBytes;
+  first = layout.first;
+  bufRows = layout.bufRows;
+  colBytes = layout.colBytes;
   setBytes = g.colTiles * colBytes;
   outRowBytes = go.rowTiles * go.colTiles * go.tileBytes();
 }
@@ -248,14 +268,500 @@ void ReduceWindowKernel::emitRows() {
     }
   });
 }
+
+/// The kernel of one hlo.select_and_scatter (the gradient of a max or min
+/// pool). Per window row ho, the operand rows its windows read stream into
+/// a ring (each row is fetched once) beside the source row; per tile of 8
+/// windows x 128 channels, the selected window offset is found as XLA
+/// defines it (the first in row-major window order that the comparison
+/// prefers; padding is never selected), and the source is added into a
+/// ring of result rows, opened with the init value and written to HBM once
+/// no later window reaches them. The adds run in row-major window order
+/// (window rows in order, a row's offsets from the last to the first), as
+/// the interpreter adds them, so the sums round the same.
+class SelectAndScatterKernel {
+public:
+  SelectAndScatterKernel(Lowering &l, hlo::SelectAndScatterOp op)
+      : l(l), op(op) {}
+  LogicalResult emit();
+
+private:
+  /// What window row ho does, in row offsets from its first operand row
+  /// top(ho): the window rows inside the operand, the DMAs to wait for
+  /// (its new rows and its source row), the next window row's new rows
+  /// (from that row's top), the result rows it opens before and after its
+  /// windows, those it writes back, and the write-backs of the row before
+  /// to wait for. Consecutive window rows with equal plans run as a loop.
+  struct RowPlan {
+    int64_t validBegin = 0, validEnd = 0, fetches = 0;
+    bool hasNext = false;
+    int64_t nextBegin = 0, nextEnd = 0, openBegin = 0, openEnd = 0,
+            gapBegin = 0, gapEnd = 0, flushBegin = 0, flushEnd = 0,
+            prevFlushes = 0;
+    auto key() const {
+      return std::tie(validBegin, validEnd, fetches, hasNext, nextBegin,
+                      nextEnd, openBegin, openEnd, gapBegin, gapEnd,
+                      flushBegin, flushEnd, prevFlushes);
+    }
+    bool operator==(const RowPlan &o) const { return key() == o.key(); }
+  };
+  /// Per window column offset j, the sublanes (windows) of a tile whose
+  /// column is inside the operand: [first, second], empty when first >
+  /// second. All of [0, 7] needs no mask.
+  using TileMask = SmallVector<std::pair<int64_t, int64_t>>;
+
+  int64_t top(int64_t ho) const { return ho * sh - padTop; }
+  int64_t clampRow(int64_t h) const {
+    return std::clamp<int64_t>(h, 0, height);
+  }
+  void plan();
+  TileMask tileMask(int64_t wt) const;
+  /// The DMAs of window row `ho`'s operand rows [begin, end) (offsets from
+  /// its top) and of its source row, on semaphore 0.
+  void fetch(Value n, Value ho, int64_t begin, int64_t end);
+  /// Result rows [begin, end) (offsets from top(ho)) set to the init value.
+  void open(Value ho, int64_t begin, int64_t end);
+  /// The DMAs of rows [begin, end) (offsets from top(ho)): operand rows
+  /// into their slots (semaphore 0), or result rows from theirs to HBM
+  /// (`writeBack`, semaphore 1).
+  void rowDmas(Value n, Value ho, int64_t begin, int64_t end, bool writeBack);
+  /// The windows of window row ho, tile by tile.
+  void windowRow(Value ho, const RowPlan &p);
+  /// One tile of 8 windows: select, then scatter into the result rows.
+  void tile(Value ho, Value wt, const RowPlan &p, const TileMask &mask,
+            ArrayRef<Value> xSlot, ArrayRef<Value> gSlot);
+  /// The byte offset of operand (result) row top(ho) + offset's slot.
+  Value rowSlot(Value ho, int64_t offset, int64_t slots, int64_t slotBytes) {
+    Value h = l.add(l.mul(ho, sh), offset - padTop);
+    return l.mul(l.rem(h, slots), slotBytes);
+  }
+  /// Emits items 0 .. count-1, a run of items with equal `keyOf` as one
+  /// loop; `emitOne` gets the item as a value and a representative index.
+  template <typename KeyFn, typename EmitFn>
+  void runs(int64_t count, KeyFn keyOf, EmitFn emitOne);
+
+  Lowering &l;
+  hlo::SelectAndScatterOp op;
+  Reduction red;
+  tpu::CmpKind select = tpu::CmpKind::ge;
+  Value in, src, initReg, out;
+  Geometry gx, gs, go;
+  WindowRowLayout xRow, gRow;
+  int64_t batch = 0, height = 0, width = 0, outH = 0, outW = 0;
+  int64_t kh = 0, kw = 0, sh = 1, sw = 1, padTop = 0, padLeft = 0;
+  // Rings of operand rows and of result rows (row h in slot h % slots:
+  // kh + sh slots hold the rows one window row reads and those the next
+  // fetches, or those it opens and the previous one's write-backs), and two
+  // source row slots.
+  int64_t slots = 0, xSlotBytes = 0, gSlotBytes = 0, srcRowBytes = 0;
+  VBuf xRing, gRing, srcRows;
+  SmallVector<RowPlan> rowPlans;
+  int64_t lastFlushes = 0;
+};
+
+/// The VMEM a select_and_scatter kernel takes at most; larger ones are
+/// expanded.
+constexpr int64_t kMaxSelectAndScatterVmem = 8 << 20;
+
+template <typename KeyFn, typename EmitFn>
+void SelectAndScatterKernel::runs(int64_t count, KeyFn keyOf,
+                                  EmitFn emitOne) {
+  for (int64_t i = 0; i < count;) {
+    int64_t j = i + 1;
+    while (j < count && keyOf(j) == keyOf(i))
+      ++j;
+    if (j - i == 1)
+      emitOne(l.c(i), i);
+    else
+      l.loop(j - i, [&](Value k) { emitOne(l.add(k, i), i); });
+    i = j;
+  }
+}
+
+LogicalResult SelectAndScatterKernel::emit() {
+  if (!selectAndScatterKernelTakes(op))
+    return unsupported(op, "other than a pooling gradient on H and W of a "
+                           "4-D float array");
+  RankedTensorType xType = op.getOperand().getType();
+  RankedTensorType sType = op.getSource().getType();
+  RankedTensorType type = op.getType();
+  FailureOr<Reduction> matched =
+      Reduction::match(l, op, op.getScatter(), type.getElementType());
+  if (failed(matched))
+    return failure();
+  red = *matched;
+  switch (*poolSelectDirection(op)) {
+  case hlo::ComparisonDirection::GT:
+    select = tpu::CmpKind::gt;
+    break;
+  case hlo::ComparisonDirection::LE:
+    select = tpu::CmpKind::le;
+    break;
+  case hlo::ComparisonDirection::LT:
+    select = tpu::CmpKind::lt;
+    break;
+  default:
+    select = tpu::CmpKind::ge;
+  }
+  FailureOr<Value> x = l.memOf(op.getOperand());
+  if (failed(x))
+    return failure();
+  in = *x;
+  FailureOr<Reduction::Buffers> bufs =
+      red.buffers(op.getSource(), op.getInitValue(), op.getResult());
+  if (failed(bufs))
+    return failure();
+  src = bufs->in;
+  initReg = bufs->init;
+  out = bufs->out;
+
+  ArrayRef<int64_t> window = op.getWindowDimensions();
+  auto strides = op.getWindowStrides();
+  auto padding = op.getPadding();
+  batch = xType.getDimSize(0);
+  height = xType.getDimSize(1);
+  width = xType.getDimSize(2);
+  outH = sType.getDimSize(1);
+  outW = sType.getDimSize(2);
+  kh = window[1];
+  kw = window[2];
+  sh = strides ? (*strides)[1] : 1;
+  sw = strides ? (*strides)[2] : 1;
+  padTop = padding ? (*padding)[2] : 0;
+  padLeft = padding ? (*padding)[4] : 0;
+  plan();
+
+  xRing = l.vmem(storageType(xType.getElementType()), slots * xSlotBytes);
+  gRing = l.vmem(storageType(type.getElementType()), slots * gSlotBytes);
+  srcRows = l.vmem(storageType(sType.getElementType()), 2 * srcRowBytes);
+  // The rows around each slot's columns are read by the strided window
+  // loads (and written back unchanged): written once, here.
+  auto fillEdges = [&](const VBuf &ring, int64_t slotBytes,
+                       const WindowRowLayout &row, int64_t rowTiles) {
+    for (int64_t slot = 0; slot < slots; ++slot)
+      for (int64_t col = 0; col < gx.colTiles; ++col) {
+        int64_t base = slot * slotBytes + col * row.colBytes;
+        for (int64_t r = 0; r < row.first; r += kSublanes)
+          l.vstore(initReg, ring, l.c(base + r * row.rowBytes));
+        for (int64_t r = row.first + rowTiles * kSublanes; r < row.bufRows;
+             r += kSublanes)
+          l.vstore(initReg, ring, l.c(base + r * row.rowBytes));
+      }
+  };
+  fillEdges(xRing, xSlotBytes, xRow, gx.rowTiles);
+  fillEdges(gRing, gSlotBytes, gRow, go.rowTiles);
+
+  l.loop(batch, [&](Value n) {
+    fetch(n, l.c(0), rowPlans[0].validBegin, rowPlans[0].validEnd);
+    runs(
+        outH, [&](int64_t ho) { return rowPlans[ho]; },
+        [&](Value ho, int64_t rep) {
+          const RowPlan &p = rowPlans[rep];
+          if (p.hasNext)
+            fetch(n, l.add(ho, 1), p.nextBegin, p.nextEnd);
+          l.wait(0, p.fetches); // this row's (completions come in order)
+          open(ho, p.openBegin, p.openEnd);
+          windowRow(ho, p);
+          // The row before's write-backs are done before the slots they
+          // read come round again (rows a stride beyond the window can be
+          // more than kh + sh rows past them).
+          l.wait(1, p.prevFlushes);
+          open(ho, p.gapBegin, p.gapEnd);
+          rowDmas(n, ho, p.flushBegin, p.flushEnd, /*writeBack=*/true);
+        });
+    l.wait(1, lastFlushes);
+  });
+  return success();
+}
+
+void SelectAndScatterKernel::plan() {
+  gx = geometryOf(op.getOperand().getType());
+  gs = geometryOf(op.getSource().getType());
+  go = geometryOf(op.getType());
+  xRow = WindowRowLayout(padLeft, sw, kw, width, gx.rowTiles, gs.rowTiles,
+                         gx.elemBytes);
+  gRow = WindowRowLayout(padLeft, sw, kw, width, go.rowTiles, gs.rowTiles,
+                         go.elemBytes);
+  slots = kh + sh;
+  xSlotBytes = gx.colTiles * xRow.colBytes;
+  gSlotBytes = go.colTiles * gRow.colBytes;
+  srcRowBytes = gs.rowTiles * gs.colTiles * gs.tileBytes();
+
+  auto rowsBegin = [&](int64_t ho) { return clampRow(top(ho)); };
+  auto rowsEnd = [&](int64_t ho) {
+    return std::max(rowsBegin(ho), clampRow(top(ho) + kh));
+  };
+  // Result rows below finalEnd(ho) are complete after window row ho.
+  auto finalEnd = [&](int64_t ho) {
+    return ho + 1 == outH ? height : clampRow(top(ho + 1));
+  };
+  int64_t opened = 0, flushes = 0;
+  for (int64_t ho = 0; ho < outH; ++ho) {
+    RowPlan p;
+    int64_t t = top(ho);
+    p.validBegin = rowsBegin(ho) - t;
+    p.validEnd = rowsEnd(ho) - t;
+    int64_t newBegin =
+        ho == 0 ? rowsBegin(0) : std::max(rowsBegin(ho), rowsEnd(ho - 1));
+    p.fetches = std::max<int64_t>(0, rowsEnd(ho) - newBegin) * gx.colTiles + 1;
+    p.hasNext = ho + 1 < outH;
+    if (p.hasNext) {
+      int64_t nb = std::max(rowsBegin(ho + 1), rowsEnd(ho));
+      p.nextBegin = nb - top(ho + 1);
+      p.nextEnd = std::max(nb, rowsEnd(ho + 1)) - top(ho + 1);
+    }
+    p.openBegin = opened - t;
+    opened = std::max(opened, rowsEnd(ho));
+    p.openEnd = opened - t;
+    p.gapBegin = opened - t;
+    opened = std::max(opened, finalEnd(ho));
+    p.gapEnd = opened - t;
+    int64_t fb = ho == 0 ? 0 : finalEnd(ho - 1);
+    p.flushBegin = fb - t;
+    p.flushEnd = std::max(fb, finalEnd(ho)) - t;
+    p.prevFlushes = flushes;
+    flushes = (p.flushEnd - p.flushBegin) * go.colTiles;
+    rowPlans.push_back(p);
+  }
+  lastFlushes = flushes;
+}
+
+SelectAndScatterKernel::TileMask
+SelectAndScatterKernel::tileMask(int64_t wt) const {
+  TileMask mask;
+  for (int64_t j = 0; j < kw; ++j) {
+    int64_t lo = kSublanes, hi = -1;
+    for (int64_t s = 0; s < kSublanes; ++s) {
+      int64_t wo = wt * kSublanes + s, w = wo * sw + j - padLeft;
+      if (wo < outW && w >= 0 && w < width) {
+        lo = std::min(lo, s);
+        hi = std::max(hi, s);
+      }
+    }
+    mask.push_back({lo, hi});
+  }
+  return mask;
+}
+
+void SelectAndScatterKernel::rowDmas(Value n, Value ho, int64_t begin,
+                                     int64_t end, bool writeBack) {
+  const Geometry &g = writeBack ? go : gx;
+  const WindowRowLayout &row = writeBack ? gRow : xRow;
+  const VBuf &ring = writeBack ? gRing : xRing;
+  int64_t tb = g.tileBytes();
+  for (int64_t i = begin; i < end; ++i) {
+    Value h = l.add(l.mul(ho, sh), i - padTop);
+    Value hbmAt =
+        l.mul(l.add(l.mul(n, height), h), g.rowTiles * g.colTiles * tb);
+    Value vmemAt = rowSlot(ho, i, slots, writeBack ? gSlotBytes : xSlotBytes);
+    for (int64_t col = 0; col < g.colTiles; ++col) {
+      Value hbmCol = l.add(hbmAt, col * tb);
+      Value vmemCol = l.add(vmemAt, ring.offset + col * row.colBytes +
+                                        row.first * row.rowBytes);
+      if (writeBack)
+        l.dma(ring.arena, vmemCol, out, hbmCol, g.rowTiles, tb, tb,
+              g.colTiles * tb, 1);
+      else
+        l.dma(in, hbmCol, ring.arena, vmemCol, g.rowTiles, tb,
+              g.colTiles * tb, tb, 0);
+    }
+  }
+}
+
+void SelectAndScatterKernel::fetch(Value n, Value ho, int64_t begin,
+                                   int64_t end) {
+  rowDmas(n, ho, begin, end, /*writeBack=*/false);
+  l.dma(src, l.mul(l.add(l.mul(n, outH), ho), srcRowBytes), srcRows.arena,
+        l.add(l.mul(l.rem(ho, 2), srcRowBytes), srcRows.offset), 1,
+        srcRowBytes, 0, 0, 0);
+}
+
+void SelectAndScatterKernel::open(Value ho, int64_t begin, int64_t end) {
+  for (int64_t i = begin; i < end; ++i) {
+    Value slot = rowSlot(ho, i, slots, gSlotBytes);
+    for (int64_t col = 0; col < go.colTiles; ++col)
+      for (int64_t r = 0; r < go.rowTiles * kSublanes; r += kSublanes)
+        l.vstore(initReg, gRing,
+                 l.add(slot, col * gRow.colBytes +
+                                 (gRow.first + r) * gRow.rowBytes));
+  }
+}
+
+void SelectAndScatterKernel::windowRow(Value ho, const RowPlan &p) {
+  if (p.validBegin >= p.validEnd)
+    return; // every window is padding: nothing is selected
+  SmallVector<Value> xSlot, gSlot;
+  for (int64_t i = p.validBegin; i < p.validEnd; ++i) {
+    xSlot.push_back(rowSlot(ho, i, slots, xSlotBytes));
+    gSlot.push_back(rowSlot(ho, i, slots, gSlotBytes));
+  }
+  runs(
+      gs.rowTiles, [&](int64_t wt) { return tileMask(wt); },
+      [&](Value wt, int64_t rep) {
+        tile(ho, wt, p, tileMask(rep), xSlot, gSlot);
+      });
+}
+
+void SelectAndScatterKernel::tile(Value ho, Value wt, const RowPlan &p,
+                                  const TileMask &mask, ArrayRef<Value> xSlot,
+                                  ArrayRef<Value> gSlot) {
+  bool masked = llvm::any_of(mask, [](auto range) {
+    return range.first != 0 || range.second != kSublanes - 1;
+  });
+  Value ids, none, one;
+  if (masked) {
+    ids = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
+    none = l.splatIndex(l.c(-1));
+    one = l.splatIndex(l.c(1));
+  }
+  // Sublanes [lo, hi] of a masked tap, null for all of them.
+  auto tapMask = [&](std::pair<int64_t, int64_t> range) -> Value {
+    Value m;
+    if (range.first > 0)
+      m = l.vcmp(tpu::CmpKind::ge, ids, l.splatIndex(l.c(range.first)));
+    if (range.second < kSublanes - 1) {
+      Value below =
+          l.vcmp(tpu::CmpKind::le, ids, l.splatIndex(l.c(range.second)));
+      m = m ? tpu::VAndOp::create(l.b, l.loc, m, below).getResult() : below;
+    }
+    return m;
+  };
+  int64_t stride = kSublanes * sw;
+  Value xAt = l.mul(wt, stride * xRow.rowBytes);
+  Value gAt = l.mul(wt, stride * gRow.rowBytes);
+  Value srcAt = l.add(l.mul(l.rem(ho, 2), srcRowBytes),
+                      l.mul(wt, gs.colTiles * gs.tileBytes()));
+  for (int64_t col = 0; col < gx.colTiles; ++col) {
+    // The selection: the selected value, its offset (-1: none yet) and
+    // where something is selected (null: everywhere).
+    Value cur, idx, have;
+    for (int64_t i = p.validBegin; i < p.validEnd; ++i)
+      for (int64_t j = 0; j < kw; ++j) {
+        if (mask[j].first > mask[j].second)
+          continue;
+        Value k = l.splatIndex(l.c(i * kw + j));
+        Value x = l.vload(
+            xRing,
+            l.add(l.add(xSlot[i - p.validBegin], xAt),
+                  col * xRow.colBytes +
+                      (xRow.first - padLeft + j) * xRow.rowBytes),
+            sw * xRow.rowBytes);
+        Value m = tapMask(mask[j]);
+        if (!cur) {
+          cur = x;
+          idx = m ? l.vsel(m, k, none) : k;
+          have = m;
+          continue;
+        }
+        Value keep = l.vcmp(select, cur, x);
+        if (have)
+          keep = tpu::VAndOp::create(l.b, l.loc, keep, have);
+        if (m)
+          keep = l.vsel(m, keep, one);
+        cur = l.vsel(keep, cur, x);
+        idx = l.vsel(keep, idx, k);
+        if (have)
+          have = m ? tpu::VOrOp::create(l.b, l.loc, have, m).getResult()
+                   : Value();
+      }
+    if (!cur)
+      continue;
+    Value source =
+        l.vload(srcRows, l.add(srcAt, col * gs.tileBytes()));
+    for (int64_t i = p.validBegin; i < p.validEnd; ++i)
+      for (int64_t j = kw - 1; j >= 0; --j) {
+        if (mask[j].first > mask[j].second)
+          continue;
+        Value hit =
+            l.vcmp(tpu::CmpKind::eq, idx, l.splatIndex(l.c(i * kw + j)));
+        Value at = l.add(l.add(gSlot[i - p.validBegin], gAt),
+                         col * gRow.colBytes +
+                             (gRow.first - padLeft + j) * gRow.rowBytes);
+        Value g = l.vload(gRing, at, sw * gRow.rowBytes);
+        l.vstore(l.vsel(hit, red.combine(g, source), g), gRing, at,
+                 sw * gRow.rowBytes);
+      }
+  }
+}
 } // namespace
 
 LogicalResult Lowering::lowerReduceWindow(hlo::ReduceWindowOp op) {
   return ReduceWindowKernel(*this, op).emit();
 }
 
+LogicalResult Lowering::lowerSelectAndScatter(hlo::SelectAndScatterOp op) {
+  return SelectAndScatterKernel(*this, op).emit();
+}
+
+std::optional<hlo::ComparisonDirection>
+poolSelectDirection(hlo::SelectAndScatterOp op) {
+  auto cmp = dyn_cast_or_null<hlo::CompareOp>(
+      reductionCombiner(op.getSelect()));
+  if (!cmp)
+    return std::nullopt;
+  bool swapped = cmp.getLhs() != op.getSelect().getArgument(0);
+  switch (cmp.getComparisonDirection()) {
+  case hlo::ComparisonDirection::GE:
+    return swapped ? hlo::ComparisonDirection::LE
+                   : hlo::ComparisonDirection::GE;
+  case hlo::ComparisonDirection::GT:
+    return swapped ? hlo::ComparisonDirection::LT
+                   : hlo::ComparisonDirection::GT;
+  case hlo::ComparisonDirection::LE:
+    return swapped ? hlo::ComparisonDirection::GE
+                   : hlo::ComparisonDirection::LE;
+  case hlo::ComparisonDirection::LT:
+    return swapped ? hlo::ComparisonDirection::GT
+                   : hlo::ComparisonDirection::LT;
+  default:
+    return std::nullopt;
+  }
+}
+
+bool selectAndScatterKernelTakes(hlo::SelectAndScatterOp op) {
+  RankedTensorType xType = op.getOperand().getType();
+  RankedTensorType sType = op.getSource().getType();
+  RankedTensorType type = op.getType();
+  auto isFloat = [](Type t) { return t.isF32() || t.isBF16(); };
+  if (xType.getRank() != 4 || !isFloat(xType.getElementType()) ||
+      !isFloat(type.getElementType()) ||
+      sType.getElementType() != type.getElementType() ||
+      xType.getNumElements() == 0 || sType.getNumElements() == 0 ||
+      !poolSelectDirection(op) ||
+      !isa_and_nonnull<hlo::AddOp>(reductionCombiner(op.getScatter())))
+    return false;
+  ArrayRef<int64_t> window = op.getWindowDimensions();
+  auto strides = op.getWindowStrides();
+  auto padding = op.getPadding();
+  for (int64_t d = 0; d < 4; ++d) {
+    int64_t stride = strides ? (*strides)[d] : 1;
+    int64_t lo = padding ? (*padding)[2 * d] : 0;
+    int64_t hi = padding ? (*padding)[2 * d + 1] : 0;
+    if (lo < 0 || hi < 0)
+      return false;
+    if ((d == 0 || d == 3) && (window[d] != 1 || stride != 1 || lo || hi))
+      return false;
+  }
+  // The VMEM the kernel takes: kh + sh operand and result rows, two
+  // source rows.
+  int64_t kw = window[2], sw = strides ? (*strides)[2] : 1;
+  int64_t padLeft = padding ? (*padding)[4] : 0;
+  Geometry gx = geometryOf(xType), gs = geometryOf(sType),
+           go = geometryOf(type);
+  int64_t rowSlots = window[1] + (strides ? (*strides)[1] : 1);
+  int64_t width = xType.getDimSize(2);
+  WindowRowLayout xRow(padLeft, sw, kw, width, gx.rowTiles, gs.rowTiles,
+                       gx.elemBytes);
+  WindowRowLayout gRow(padLeft, sw, kw, width, go.rowTiles, gs.rowTiles,
+                       go.elemBytes);
+  int64_t bytes = rowSlots * gx.colTiles * (xRow.colBytes + gRow.colBytes) +
+                  2 * gs.rowTiles * gs.colTiles * gs.tileBytes();
+  return bytes <= kMaxSelectAndScatterVmem;
+}
+
 void populateReduceWindowPatterns(RewritePatternSet &patterns, Lowering &l) {
   l.addKernel(patterns, &Lowering::lowerReduceWindow);
+  l.addKernel(patterns, &Lowering::lowerSelectAndScatter);
 }
 
 } // namespace tpuc::hlotpu

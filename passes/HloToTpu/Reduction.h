@@ -77,6 +77,18 @@ std::optional<Reduction::Kind> combinerKind(Operation *combiner, Type elem);
 Value combineWith(Lowering &l, Reduction::Kind kind, bool isUnsigned, Value x,
                   Value y);
 
+/// The direction of a select_and_scatter's select when it is one GE, GT,
+/// LE or LT comparison of its two arguments (as max and min pooling emit
+/// them), flipped when it compares them swapped; none otherwise.
+std::optional<hlo::ComparisonDirection>
+poolSelectDirection(hlo::SelectAndScatterOp op);
+
+/// Whether the VPU kernel (ReduceWindow.cpp) takes `op`: a pooling
+/// gradient on H and W of a 4-D float array (select poolSelectDirection,
+/// scatter an add), without negative padding. tpuc-expand-select-and-scatter
+/// expands the others.
+bool selectAndScatterKernelTakes(hlo::SelectAndScatterOp op);
+
 /// The value of a splat constant of any element type (pred as 0/1).
 std::optional<double> splatNumber(Value v);
 

@@ -113,3 +113,39 @@ func.func @scatter_max(%x: tensor<4xf32>, %dy: tensor<2xf32>) -> tensor<4xf32> {
   }
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A pool gradient on H and W of NHWC is the VPU kernel's
+// (passes/HloToTpu/ReduceWindow.cpp): left as it is. The same window on
+// the channel dim (dim 3) is not: expanded.
+// CHECK-LABEL: func.func @nhwc_pool
+// CHECK:      %[[K:.+]] = hlo.select_and_scatter
+// CHECK-SAME: window_dimensions = array<i64: 1, 3, 3, 1>
+// CHECK-NOT:  hlo.select_and_scatter
+// CHECK:      return %[[K]], %{{.+}}
+func.func @nhwc_pool(%x: tensor<2x9x9x8xf32>, %dy: tensor<2x4x4x8xf32>, %dz: tensor<2x9x9x3xf32>)
+    -> (tensor<2x9x9x8xf32>, tensor<2x9x9x8xf32>) {
+  %zero = hlo.constant dense<0.0> : tensor<f32>
+  %0 = hlo.select_and_scatter %x, %dy, %zero {window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>}
+       : (tensor<2x9x9x8xf32>, tensor<2x4x4x8xf32>, tensor<f32>) -> tensor<2x9x9x8xf32> select {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = hlo.compare GE, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    hlo.return %c : tensor<i1>
+  } scatter {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = hlo.add %a, %b : tensor<f32>
+    hlo.return %s : tensor<f32>
+  }
+  %1 = hlo.select_and_scatter %x, %dz, %zero {window_dimensions = array<i64: 1, 1, 1, 3>, window_strides = array<i64: 1, 1, 1, 3>, padding = array<i64: 0, 0, 0, 0, 0, 0, 0, 1>}
+       : (tensor<2x9x9x8xf32>, tensor<2x9x9x3xf32>, tensor<f32>) -> tensor<2x9x9x8xf32> select {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = hlo.compare GE, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    hlo.return %c : tensor<i1>
+  } scatter {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = hlo.add %a, %b : tensor<f32>
+    hlo.return %s : tensor<f32>
+  }
+  return %0, %1 : tensor<2x9x9x8xf32>, tensor<2x9x9x8xf32>
+}

@@ -1,15 +1,19 @@
 """Seeded random convolutions, select_and_scatters and reduce_windows,
 compiled (tpuc compile) and run on the emulator against the interpreter.
 
-usage: window_ops_fuzz.py BINDIR conv|select-and-scatter|reduce-window SEED COUNT WORKDIR
+usage: window_ops_fuzz.py BINDIR conv|select-and-scatter|pool-grad|reduce-window SEED COUNT WORKDIR
 
 Each case is one op with random attributes: convolutions with 1-3 spatial
 dims, random dim_labels, strides, padding (negative too), lhs/rhs
 dilation, window reversal, feature or batch groups; select_and_scatter of
 rank 1-4 with GE/GT/LE/LT (arguments possibly swapped) on operands with
-ties, any window, stride and padding; reduce_window of rank 1-4 with
-add/max/min, padding, base and window dilation. The tools are BINDIR's. Tolerances: convolutions 2^-7 of the largest output (DEFAULT
-precision: bf16 operands), the others 1e-6. Prints one line per failure
+ties, any window, stride and padding; pool-grad: select_and_scatter as
+pooling gradients on H and W of NHWC (the VPU kernel: N 1-3, H and W 1-40,
+C 1-300, windows 1-5, strides 1-4 (beyond the window too), padding, f32 or
+bf16), bit-exact; reduce_window of rank 1-4 with add/max/min, padding,
+base and window dilation. The tools are BINDIR's. Tolerances:
+convolutions 2^-7 of the largest output (DEFAULT precision: bf16
+operands), pool-grad 0, the others 1e-6. Prints one line per failure
 with the module, then "N cases, M failures"; exit status 1 on a failure.
 """
 import os
@@ -18,6 +22,9 @@ import subprocess
 import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare import load  # noqa: E402 (bf16 results widened)
 
 
 def T(shape, elem="f32"):
@@ -90,30 +97,57 @@ def window(rng, dilations):
     return xs, win, st, pad, bd, wd, os_
 
 
-def select_and_scatter(rng):
-    xs, win, st, pad, _, _, os_ = window(rng, False)
+def select_and_scatter_module(rng, xs, win, st, pad, os_, elem="f32"):
+    """The module of one select_and_scatter with a random GE/GT/LE/LT
+    select (arguments possibly swapped) and an add scatter; the operand is
+    rounded to multiples of 1/2, so windows have ties."""
     direction = rng.choice(["GE", "GT", "LE", "LT"])
     args = "%b, %a" if rng.random() < 0.5 else "%a, %b"
-    tx, ti = T(xs), T(xs, "i32")
-    # x rounded to multiples of 1/2: windows with ties.
-    return (f"func.func @main(%x0: {tx}, %dy: {T(os_)}) -> {tx} {{\n"
-            f"  %zero = hlo.constant dense<0.0> : tensor<f32>\n"
+    tx, ti, ts = T(xs, elem), T(xs, "i32"), T(os_, elem)
+    s = f"tensor<{elem}>"
+    return (f"func.func @main(%x0: {tx}, %dy: {ts}) -> {tx} {{\n"
+            f"  %zero = hlo.constant dense<0.0> : {s}\n"
             f"  %two = hlo.constant dense<2.0> : {tx}\n"
             f"  %x2 = hlo.multiply %x0, %two : {tx}\n"
             f"  %xi = hlo.convert %x2 : ({tx}) -> {ti}\n"
             f"  %x = hlo.convert %xi : ({ti}) -> {tx}\n"
             f"  %0 = hlo.select_and_scatter %x, %dy, %zero {{window_dimensions = "
             f"{A(win)}, window_strides = {A(st)}, padding = {A(pad)}}} : ({tx}, "
-            f"{T(os_)}, tensor<f32>) -> {tx} select {{\n"
-            f"  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
-            f"    %c = hlo.compare {direction}, {args} : (tensor<f32>, "
-            f"tensor<f32>) -> tensor<i1>\n"
+            f"{ts}, {s}) -> {tx} select {{\n"
+            f"  ^bb0(%a: {s}, %b: {s}):\n"
+            f"    %c = hlo.compare {direction}, {args} : ({s}, "
+            f"{s}) -> tensor<i1>\n"
             f"    hlo.return %c : tensor<i1>\n"
             f"  }} scatter {{\n"
-            f"  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
-            f"    %s = hlo.add %a, %b : tensor<f32>\n"
-            f"    hlo.return %s : tensor<f32>\n"
-            f"  }}\n  return %0 : {tx}\n}}\n"), 1e-6
+            f"  ^bb0(%a: {s}, %b: {s}):\n"
+            f"    %s = hlo.add %a, %b : {s}\n"
+            f"    hlo.return %s : {s}\n"
+            f"  }}\n  return %0 : {tx}\n}}\n")
+
+
+def select_and_scatter(rng):
+    xs, win, st, pad, _, _, os_ = window(rng, False)
+    return select_and_scatter_module(rng, xs, win, st, pad, os_), 1e-6
+
+
+def pool_grad(rng):
+    """A pooling gradient the VPU kernel takes; its adds run in the
+    interpreter's order, so it is bit-exact (bf16 too)."""
+    elem = rng.choice(["f32", "f32", "bf16"])
+    xs = [rng.randint(1, 3), rng.randint(1, 40), rng.randint(1, 40),
+          rng.choice([1, 5, 64, 128, 130, 300])]
+    win, st, pad, os_ = [1, 0, 0, 1], [1, 0, 0, 1], [0, 0], []
+    for d in (1, 2):
+        win[d] = rng.randint(1, 5)
+        st[d] = rng.randint(1, 4)
+        lo, hi = rng.randint(0, win[d] - 1), rng.randint(0, win[d] - 1)
+        if xs[d] + lo + hi < win[d]:
+            hi = win[d] - xs[d] - lo
+        pad += [lo, hi]
+    pad += [0, 0]
+    for d in range(4):
+        os_.append((xs[d] + pad[2 * d] + pad[2 * d + 1] - win[d]) // st[d] + 1)
+    return select_and_scatter_module(rng, xs, win, st, pad, os_, elem), 0.0
 
 
 def reduce_window(rng):
@@ -141,7 +175,7 @@ def main():
     bindir, kind, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
     count, work = int(sys.argv[4]), sys.argv[5]
     make = {"conv": conv, "select-and-scatter": select_and_scatter,
-            "reduce-window": reduce_window}[kind]
+            "pool-grad": pool_grad, "reduce-window": reduce_window}[kind]
     rng = random.Random(seed)
     os.makedirs(work, exist_ok=True)
     failures = 0
@@ -164,8 +198,8 @@ def main():
                 error = "%s failed: %s" % (step[0], p.stderr.strip())
                 break
         if not error:
-            got = np.load(d + "/got/result0.npy").astype(np.float64)
-            want = np.load(d + "/want/result0.npy").astype(np.float64)
+            got = load(d + "/got/result0.npy")
+            want = load(d + "/want/result0.npy")
             if got.shape != want.shape:
                 error = "shape %s, expected %s" % (got.shape, want.shape)
             else:
