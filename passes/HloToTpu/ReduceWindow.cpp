@@ -288,20 +288,25 @@ public:
 private:
   /// What window row ho does, in row offsets from its first operand row
   /// top(ho): the window rows inside the operand, the DMAs to wait for
-  /// (its new rows and its source row), the next window row's new rows
-  /// (from that row's top), the result rows it opens before and after its
-  /// windows, those it writes back, and the write-backs of the row before
-  /// to wait for. Consecutive window rows with equal plans run as a loop.
+  /// (its new rows and its source row), the new rows of the window row
+  /// `ahead` rows on (from that row's top), the result rows it opens
+  /// before and after its windows, those it writes back, and the
+  /// write-backs to wait for (those of the window row `ahead` rows back,
+  /// in the image before for the first rows). Consecutive window rows with
+  /// equal plans run as a loop.
   struct RowPlan {
     int64_t validBegin = 0, validEnd = 0, fetches = 0;
-    bool hasNext = false;
-    int64_t nextBegin = 0, nextEnd = 0, openBegin = 0, openEnd = 0,
+    // The window row `ahead` rows on fetches (in the next image when it
+    // is past this one's end; none in the last image) its new rows
+    // [aheadBegin, aheadEnd), from its own top.
+    bool aheadInNextImage = false;
+    int64_t aheadBegin = 0, aheadEnd = 0, openBegin = 0, openEnd = 0,
             gapBegin = 0, gapEnd = 0, flushBegin = 0, flushEnd = 0,
-            prevFlushes = 0;
+            flushWaits = 0;
     auto key() const {
-      return std::tie(validBegin, validEnd, fetches, hasNext, nextBegin,
-                      nextEnd, openBegin, openEnd, gapBegin, gapEnd,
-                      flushBegin, flushEnd, prevFlushes);
+      return std::tie(validBegin, validEnd, fetches, aheadInNextImage,
+                      aheadBegin, aheadEnd, openBegin, openEnd, gapBegin, gapEnd,
+                      flushBegin, flushEnd, flushWaits);
     }
     bool operator==(const RowPlan &o) const { return key() == o.key(); }
   };
@@ -320,20 +325,27 @@ private:
   /// its top) and of its source row, on semaphore 0.
   void fetch(Value n, Value ho, int64_t begin, int64_t end);
   /// Result rows [begin, end) (offsets from top(ho)) set to the init value.
-  void open(Value ho, int64_t begin, int64_t end);
+  void open(Value n, Value ho, int64_t begin, int64_t end);
   /// The DMAs of rows [begin, end) (offsets from top(ho)): operand rows
   /// into their slots (semaphore 0), or result rows from theirs to HBM
   /// (`writeBack`, semaphore 1).
   void rowDmas(Value n, Value ho, int64_t begin, int64_t end, bool writeBack);
   /// The windows of window row ho, tile by tile.
-  void windowRow(Value ho, const RowPlan &p);
+  void windowRow(Value n, Value ho, const RowPlan &p);
   /// One tile of 8 windows: select, then scatter into the result rows.
-  void tile(Value ho, Value wt, const RowPlan &p, const TileMask &mask,
-            ArrayRef<Value> xSlot, ArrayRef<Value> gSlot);
-  /// The byte offset of operand (result) row top(ho) + offset's slot.
-  Value rowSlot(Value ho, int64_t offset, int64_t slots, int64_t slotBytes) {
-    Value h = l.add(l.mul(ho, sh), offset - padTop);
+  void tile(Value n, Value ho, Value wt, const RowPlan &p,
+            const TileMask &mask, ArrayRef<Value> xSlot,
+            ArrayRef<Value> gSlot);
+  /// The byte offset of the slot of batch n's operand (result) row
+  /// top(ho) + offset: rows are numbered across the batch, so the next
+  /// image's first rows can stream in while this one's last are used.
+  Value rowSlot(Value n, Value ho, int64_t offset, int64_t slotBytes) {
+    Value h = l.add(l.add(l.mul(n, height), l.mul(ho, sh)), offset - padTop);
     return l.mul(l.rem(h, slots), slotBytes);
+  }
+  /// The byte offset of window row (n, ho)'s source row slot in srcRows.
+  Value srcSlot(Value n, Value ho) {
+    return l.mul(l.rem(l.add(l.mul(n, outH), ho), ahead + 1), srcRowBytes);
   }
   /// Emits items 0 .. count-1, a run of items with equal `keyOf` as one
   /// loop; `emitOne` gets the item as a value and a representative index.
@@ -349,19 +361,24 @@ private:
   WindowRowLayout xRow, gRow;
   int64_t batch = 0, height = 0, width = 0, outH = 0, outW = 0;
   int64_t kh = 0, kw = 0, sh = 1, sw = 1, padTop = 0, padLeft = 0;
-  // Rings of operand rows and of result rows (row h in slot h % slots:
-  // kh + sh slots hold the rows one window row reads and those the next
-  // fetches, or those it opens and the previous one's write-backs), and two
-  // source row slots.
+  // Rings of operand rows and of result rows (row h of image n in slot
+  // (n * H + h) % slots: 2 (kh + sh) + ahead * sh slots hold the rows one
+  // window row reads and those the next `ahead` fetch, or those it opens
+  // and the write-backs of the `ahead` before, also across an image
+  // boundary), and ahead + 1 source row slots.
   int64_t slots = 0, xSlotBytes = 0, gSlotBytes = 0, srcRowBytes = 0;
   VBuf xRing, gRing, srcRows;
   SmallVector<RowPlan> rowPlans;
-  int64_t lastFlushes = 0;
+  SmallVector<std::pair<int64_t, int64_t>> fresh; // see plan
+  int64_t ahead = 1; // window rows the fetches run ahead
+  int64_t primedFlushes = 0; // the last `ahead` rows' write-backs
 };
 
 /// The VMEM a select_and_scatter kernel takes at most; larger ones are
 /// expanded.
 constexpr int64_t kMaxSelectAndScatterVmem = 8 << 20;
+/// How many window rows a select_and_scatter kernel's fetches run ahead.
+constexpr int64_t kAhead = 4;
 
 template <typename KeyFn, typename EmitFn>
 void SelectAndScatterKernel::runs(int64_t count, KeyFn keyOf,
@@ -433,7 +450,8 @@ LogicalResult SelectAndScatterKernel::emit() {
 
   xRing = l.vmem(storageType(xType.getElementType()), slots * xSlotBytes);
   gRing = l.vmem(storageType(type.getElementType()), slots * gSlotBytes);
-  srcRows = l.vmem(storageType(sType.getElementType()), 2 * srcRowBytes);
+  srcRows =
+      l.vmem(storageType(sType.getElementType()), (ahead + 1) * srcRowBytes);
   // The rows around each slot's columns are read by the strided window
   // loads (and written back unchanged): written once, here.
   auto fillEdges = [&](const VBuf &ring, int64_t slotBytes,
@@ -451,26 +469,36 @@ LogicalResult SelectAndScatterKernel::emit() {
   fillEdges(xRing, xSlotBytes, xRow, gx.rowTiles);
   fillEdges(gRing, gSlotBytes, gRow, go.rowTiles);
 
-  l.loop(batch, [&](Value n) {
-    fetch(n, l.c(0), rowPlans[0].validBegin, rowPlans[0].validEnd);
+  // An image's last window rows fetch the next image's first (the last
+  // image is peeled); its first rows wait for the image before's last
+  // rows' write-backs: for the first image, a signal.
+  if (primedFlushes > 0)
+    tpu::SemSignalOp::create(l.b, l.loc, 1, primedFlushes);
+  for (int64_t ho = 0; ho < ahead; ++ho)
+    fetch(l.c(0), l.c(ho), fresh[ho].first, fresh[ho].second);
+  auto image = [&](Value n, bool last) {
     runs(
         outH, [&](int64_t ho) { return rowPlans[ho]; },
         [&](Value ho, int64_t rep) {
           const RowPlan &p = rowPlans[rep];
-          if (p.hasNext)
-            fetch(n, l.add(ho, 1), p.nextBegin, p.nextEnd);
+          if (!p.aheadInNextImage)
+            fetch(n, l.add(ho, ahead), p.aheadBegin, p.aheadEnd);
+          else if (!last)
+            fetch(l.add(n, 1), l.add(ho, ahead - outH), p.aheadBegin,
+                  p.aheadEnd);
           l.wait(0, p.fetches); // this row's (completions come in order)
-          open(ho, p.openBegin, p.openEnd);
-          windowRow(ho, p);
-          // The row before's write-backs are done before the slots they
-          // read come round again (rows a stride beyond the window can be
-          // more than kh + sh rows past them).
-          l.wait(1, p.prevFlushes);
-          open(ho, p.gapBegin, p.gapEnd);
+          open(n, ho, p.openBegin, p.openEnd);
+          windowRow(n, ho, p);
+          // Write-backs `ahead` rows back are done before the slots they
+          // read come round again (gap rows too: opened after the wait).
+          l.wait(1, p.flushWaits);
+          open(n, ho, p.gapBegin, p.gapEnd);
           rowDmas(n, ho, p.flushBegin, p.flushEnd, /*writeBack=*/true);
         });
-    l.wait(1, lastFlushes);
-  });
+  };
+  l.loop(batch - 1, [&](Value n) { image(n, false); });
+  image(l.c(batch - 1), true);
+  l.wait(1, primedFlushes);
   return success();
 }
 
@@ -482,10 +510,18 @@ void SelectAndScatterKernel::plan() {
                          gx.elemBytes);
   gRow = WindowRowLayout(padLeft, sw, kw, width, go.rowTiles, gs.rowTiles,
                          go.elemBytes);
-  slots = kh + sh;
   xSlotBytes = gx.colTiles * xRow.colBytes;
   gSlotBytes = go.colTiles * gRow.colBytes;
   srcRowBytes = gs.rowTiles * gs.colTiles * gs.tileBytes();
+  // Fetches run kAhead window rows ahead (small rows wait a DMA latency
+  // otherwise), fewer where the rings would not fit.
+  for (ahead = std::min(kAhead, outH);; --ahead) {
+    slots = 2 * (kh + sh) + ahead * sh;
+    if (ahead == 1 || slots * (xSlotBytes + gSlotBytes) +
+                              (ahead + 1) * srcRowBytes <=
+                          kMaxSelectAndScatterVmem)
+      break;
+  }
 
   auto rowsBegin = [&](int64_t ho) { return clampRow(top(ho)); };
   auto rowsEnd = [&](int64_t ho) {
@@ -495,21 +531,24 @@ void SelectAndScatterKernel::plan() {
   auto finalEnd = [&](int64_t ho) {
     return ho + 1 == outH ? height : clampRow(top(ho + 1));
   };
-  int64_t opened = 0, flushes = 0;
+  // The rows window row ho reads that the one before did not (all of its
+  // rows for the first), from its top.
+  for (int64_t ho = 0; ho < outH; ++ho) {
+    int64_t begin =
+        ho == 0 ? rowsBegin(0) : std::max(rowsBegin(ho), rowsEnd(ho - 1));
+    fresh.push_back({begin - top(ho),
+                     std::max(begin, rowsEnd(ho)) - top(ho)});
+  }
+  int64_t opened = 0;
   for (int64_t ho = 0; ho < outH; ++ho) {
     RowPlan p;
     int64_t t = top(ho);
     p.validBegin = rowsBegin(ho) - t;
     p.validEnd = rowsEnd(ho) - t;
-    int64_t newBegin =
-        ho == 0 ? rowsBegin(0) : std::max(rowsBegin(ho), rowsEnd(ho - 1));
-    p.fetches = std::max<int64_t>(0, rowsEnd(ho) - newBegin) * gx.colTiles + 1;
-    p.hasNext = ho + 1 < outH;
-    if (p.hasNext) {
-      int64_t nb = std::max(rowsBegin(ho + 1), rowsEnd(ho));
-      p.nextBegin = nb - top(ho + 1);
-      p.nextEnd = std::max(nb, rowsEnd(ho + 1)) - top(ho + 1);
-    }
+    p.fetches = (fresh[ho].second - fresh[ho].first) * gx.colTiles + 1;
+    p.aheadInNextImage = ho + ahead >= outH;
+    std::tie(p.aheadBegin, p.aheadEnd) =
+        fresh[p.aheadInNextImage ? ho + ahead - outH : ho + ahead];
     p.openBegin = opened - t;
     opened = std::max(opened, rowsEnd(ho));
     p.openEnd = opened - t;
@@ -519,11 +558,16 @@ void SelectAndScatterKernel::plan() {
     int64_t fb = ho == 0 ? 0 : finalEnd(ho - 1);
     p.flushBegin = fb - t;
     p.flushEnd = std::max(fb, finalEnd(ho)) - t;
-    p.prevFlushes = flushes;
-    flushes = (p.flushEnd - p.flushBegin) * go.colTiles;
+
     rowPlans.push_back(p);
   }
-  lastFlushes = flushes;
+  auto flushes = [&](int64_t ho) {
+    return (rowPlans[ho].flushEnd - rowPlans[ho].flushBegin) * go.colTiles;
+  };
+  for (int64_t ho = 0; ho < outH; ++ho)
+    rowPlans[ho].flushWaits = flushes((ho - ahead + outH) % outH);
+  for (int64_t ho = outH - ahead; ho < outH; ++ho)
+    primedFlushes += flushes(ho);
 }
 
 SelectAndScatterKernel::TileMask
@@ -553,7 +597,7 @@ void SelectAndScatterKernel::rowDmas(Value n, Value ho, int64_t begin,
     Value h = l.add(l.mul(ho, sh), i - padTop);
     Value hbmAt =
         l.mul(l.add(l.mul(n, height), h), g.rowTiles * g.colTiles * tb);
-    Value vmemAt = rowSlot(ho, i, slots, writeBack ? gSlotBytes : xSlotBytes);
+    Value vmemAt = rowSlot(n, ho, i, writeBack ? gSlotBytes : xSlotBytes);
     for (int64_t col = 0; col < g.colTiles; ++col) {
       Value hbmCol = l.add(hbmAt, col * tb);
       Value vmemCol = l.add(vmemAt, ring.offset + col * row.colBytes +
@@ -572,13 +616,14 @@ void SelectAndScatterKernel::fetch(Value n, Value ho, int64_t begin,
                                    int64_t end) {
   rowDmas(n, ho, begin, end, /*writeBack=*/false);
   l.dma(src, l.mul(l.add(l.mul(n, outH), ho), srcRowBytes), srcRows.arena,
-        l.add(l.mul(l.rem(ho, 2), srcRowBytes), srcRows.offset), 1,
+        l.add(srcSlot(n, ho), srcRows.offset), 1,
         srcRowBytes, 0, 0, 0);
 }
 
-void SelectAndScatterKernel::open(Value ho, int64_t begin, int64_t end) {
+void SelectAndScatterKernel::open(Value n, Value ho, int64_t begin,
+                                  int64_t end) {
   for (int64_t i = begin; i < end; ++i) {
-    Value slot = rowSlot(ho, i, slots, gSlotBytes);
+    Value slot = rowSlot(n, ho, i, gSlotBytes);
     for (int64_t col = 0; col < go.colTiles; ++col)
       for (int64_t r = 0; r < go.rowTiles * kSublanes; r += kSublanes)
         l.vstore(initReg, gRing,
@@ -587,22 +632,24 @@ void SelectAndScatterKernel::open(Value ho, int64_t begin, int64_t end) {
   }
 }
 
-void SelectAndScatterKernel::windowRow(Value ho, const RowPlan &p) {
+void SelectAndScatterKernel::windowRow(Value n, Value ho,
+                                       const RowPlan &p) {
   if (p.validBegin >= p.validEnd)
     return; // every window is padding: nothing is selected
   SmallVector<Value> xSlot, gSlot;
   for (int64_t i = p.validBegin; i < p.validEnd; ++i) {
-    xSlot.push_back(rowSlot(ho, i, slots, xSlotBytes));
-    gSlot.push_back(rowSlot(ho, i, slots, gSlotBytes));
+    xSlot.push_back(rowSlot(n, ho, i, xSlotBytes));
+    gSlot.push_back(rowSlot(n, ho, i, gSlotBytes));
   }
   runs(
       gs.rowTiles, [&](int64_t wt) { return tileMask(wt); },
       [&](Value wt, int64_t rep) {
-        tile(ho, wt, p, tileMask(rep), xSlot, gSlot);
+        tile(n, ho, wt, p, tileMask(rep), xSlot, gSlot);
       });
 }
 
-void SelectAndScatterKernel::tile(Value ho, Value wt, const RowPlan &p,
+void SelectAndScatterKernel::tile(Value n, Value ho, Value wt,
+                                  const RowPlan &p,
                                   const TileMask &mask, ArrayRef<Value> xSlot,
                                   ArrayRef<Value> gSlot) {
   bool masked = llvm::any_of(mask, [](auto range) {
@@ -629,7 +676,7 @@ void SelectAndScatterKernel::tile(Value ho, Value wt, const RowPlan &p,
   int64_t stride = kSublanes * sw;
   Value xAt = l.mul(wt, stride * xRow.rowBytes);
   Value gAt = l.mul(wt, stride * gRow.rowBytes);
-  Value srcAt = l.add(l.mul(l.rem(ho, 2), srcRowBytes),
+  Value srcAt = l.add(srcSlot(n, ho),
                       l.mul(wt, gs.colTiles * gs.tileBytes()));
   for (int64_t col = 0; col < gx.colTiles; ++col) {
     // The selection: the selected value, its offset (-1: none yet) and
@@ -742,13 +789,14 @@ bool selectAndScatterKernelTakes(hlo::SelectAndScatterOp op) {
     if ((d == 0 || d == 3) && (window[d] != 1 || stride != 1 || lo || hi))
       return false;
   }
-  // The VMEM the kernel takes: kh + sh operand and result rows, two
+  // The VMEM the kernel takes at least (fetching one row ahead):
+  // 2 (kh + sh) + sh operand and result rows, two
   // source rows.
   int64_t kw = window[2], sw = strides ? (*strides)[2] : 1;
   int64_t padLeft = padding ? (*padding)[4] : 0;
   Geometry gx = geometryOf(xType), gs = geometryOf(sType),
            go = geometryOf(type);
-  int64_t rowSlots = window[1] + (strides ? (*strides)[1] : 1);
+  int64_t rowSlots = 2 * window[1] + 3 * (strides ? (*strides)[1] : 1);
   int64_t width = xType.getDimSize(2);
   WindowRowLayout xRow(padLeft, sw, kw, width, gx.rowTiles, gs.rowTiles,
                        gx.elemBytes);
