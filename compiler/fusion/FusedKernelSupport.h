@@ -32,9 +32,13 @@ inline constexpr int64_t kVregElements = 8 * 128;
 inline constexpr int64_t kLoopKernelBlockTiles = 64;
 inline constexpr int64_t kBlockElements = kLoopKernelBlockTiles * kVregElements;
 
-/// ...and all its blocks together (inputs and outputs) take at most this
-/// much VMEM, so a kernel with many arrays uses smaller blocks.
+/// ...and all its blocks together (inputs and outputs, every slot) take at
+/// most this much VMEM, so a kernel with many arrays uses smaller blocks.
 inline constexpr int64_t kLoopKernelVmemBytes = 4 << 20;
+
+/// A loop kernel streams its blocks through this many VMEM slots per array
+/// (each block's DMAs issued two blocks ahead of its compute).
+inline constexpr int64_t kLoopKernelSlots = 3;
 
 /// Inputs that a loop kernel keeps whole in VMEM (broadcast sources: a
 /// bias, a per-row statistic) take at most this much.

@@ -1570,8 +1570,8 @@ namespace {
 
 /// One loop kernel (Lowering::emitLoopKernel): `roots` computed tile by
 /// tile on vregs from the leaves collectLeaves finds, in blocks of whole
-/// tiles with two slots per streamed array: block b+1's inputs arrive
-/// while block b is computed and block b-1's outputs leave.
+/// tiles with kLoopKernelSlots (3) slots per streamed array: block b+2's
+/// inputs arrive while block b is computed and block b-1's outputs leave.
 class LoopKernel {
 public:
   LoopKernel(Lowering &l, ValueRange roots)
@@ -1641,18 +1641,18 @@ LogicalResult LoopKernel::emit(function_ref<bool(Operation *)> isMember) {
   planBlocks();
   if (failed(allocBuffers()))
     return failure();
-  // Both output slots start free.
+  // Every output slot starts free.
   if (slots > 1)
     tpu::SemSignalOp::create(l.b, l.loc, 1, slots * outs.size());
   if (lastTiles == blockTiles) {
     l.pipeline(
         blocks, [&](Value blk) { fetch(blk, blockTiles); },
-        [&](Value blk) { run(blk, blockTiles); });
+        [&](Value blk) { run(blk, blockTiles); }, slots);
   } else {
     auto tiles = [&](bool last) { return last ? lastTiles : blockTiles; };
     l.pipelineRagged(
         blocks, [&](Value blk, bool last) { fetch(blk, tiles(last)); },
-        [&](Value blk, bool last) { run(blk, tiles(last)); });
+        [&](Value blk, bool last) { run(blk, tiles(last)); }, slots);
   }
   l.wait(1, std::min<int64_t>(blocks, slots) * outs.size());
   return status;
@@ -1661,7 +1661,7 @@ LogicalResult LoopKernel::emit(function_ref<bool(Operation *)> isMember) {
 void LoopKernel::planBlocks() {
   // Blocks of whole tiles: a divisor of the tile count, at most
   // kLoopKernelBlockTiles per array and kLoopKernelVmemBytes for all
-  // (counting both slots); whole tile rows when a broadcast source streams
+  // (counting every slot); whole tile rows when a broadcast source streams
   // with them.
   int64_t bytesPerTile = 0;
   for (Value v : llvm::concat<const Value>(inputs, roots))
@@ -1674,7 +1674,8 @@ void LoopKernel::planBlocks() {
       spreads, [](auto &p) { return p.second.spread == Spread::ColStream; });
   int64_t limit = std::min<int64_t>(
       fusion::kLoopKernelBlockTiles,
-      std::max<int64_t>(1, fusion::kLoopKernelVmemBytes / (2 * bytesPerTile)));
+      std::max<int64_t>(1, fusion::kLoopKernelVmemBytes /
+                               (fusion::kLoopKernelSlots * bytesPerTile)));
   auto wholeRows = [&](int64_t rows) {
     return g.colTiles *
            largestDivisorAtMost(rows, std::max<int64_t>(1, limit / g.colTiles));
@@ -1700,7 +1701,7 @@ void LoopKernel::planBlocks() {
   blocks = ceilDiv(g.tiles(), blockTiles);
   lastTiles = g.tiles() - (blocks - 1) * blockTiles;
   blockRows = blockTiles / g.colTiles;
-  slots = blocks > 1 ? 2 : 1;
+  slots = std::min(blocks, fusion::kLoopKernelSlots);
   blockCols = std::min(blockTiles, g.colTiles);
 }
 

@@ -487,16 +487,22 @@ public:
   }
   /// As pipeline, for a last block that differs from the others (a ragged
   /// one): `fetch` and `run` learn whether their block is the last, whose
-  /// fetch is issued before the last full block runs. `blocks` >= 2.
+  /// fetch is issued `depth - 1` blocks before it runs.
   void pipelineRagged(int64_t blocks, function_ref<void(Value, bool)> fetch,
-                      function_ref<void(Value, bool)> run) {
-    fetch(c(0), false);
-    loop(blocks - 2, [&](Value blk) {
-      fetch(add(blk, 1), false);
+                      function_ref<void(Value, bool)> run, int64_t depth = 2) {
+    int64_t ahead = std::max<int64_t>(1, std::min(depth - 1, blocks - 1));
+    for (int64_t blk = 0; blk < ahead; ++blk)
+      fetch(c(blk), blk == blocks - 1);
+    loop(blocks - 1 - ahead, [&](Value blk) {
+      fetch(add(blk, ahead), false);
       run(blk, false);
     });
-    fetch(c(blocks - 1), true);
-    run(c(blocks - 2), false);
+    for (int64_t blk = std::max<int64_t>(0, blocks - 1 - ahead);
+         blk < blocks - 1; ++blk) {
+      if (blk + ahead == blocks - 1)
+        fetch(c(blocks - 1), true);
+      run(c(blk), false);
+    }
     run(c(blocks - 1), true);
   }
   void dma(Value src, Value srcOff, Value dst, Value dstOff, int64_t chunks,
