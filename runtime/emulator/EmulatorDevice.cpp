@@ -62,6 +62,7 @@ struct InFlightDma {
   uint64_t end; // completion cycle
   std::vector<Range> touched; // chunk ranges read and written
   uint64_t serial = 0; // issue order
+  std::vector<uint64_t> keys; // its InFlightRanges pages (set by add)
 };
 
 // Appends r, merging it into the last range when r extends it (the chunks
@@ -79,55 +80,77 @@ void addRange(std::vector<Range> &ranges, const Range &r) {
 
 // The byte ranges of the DMAs in flight, bucketed by space and 4 KiB page
 // and split into read and written ones, so checking an access looks only
-// at the ranges on its pages of the kind it conflicts with (a program with
+// at the DMAs on its pages of the kind it conflicts with (a program with
 // thousands of DMAs in flight, e.g. one per gathered row, checked every
-// access against all of them).
+// access against all of them). A page's list has one entry per DMA: the
+// span of the DMA's ranges that touch the page with that kind, which stay
+// in place while it is in flight (InFlightDma::touched is not changed after
+// add(), and moving it keeps its storage).
 class InFlightRanges {
 public:
   struct Entry {
     uint64_t serial;
-    Range range;
+    const Range *first, *last; // [first, last] of the DMA's ranges
     int64_t pc;
     uint32_t sem;
     bool live;
   };
-  void add(const InFlightDma &d) {
+  struct Conflict {
+    Range range;
+    int64_t pc;
+    uint32_t sem;
+  };
+  void add(InFlightDma &d) {
+    d.keys.reserve(8);
+    // Consecutive ranges mostly fall on the page of the one before.
+    uint64_t lastKey = ~uint64_t(0);
+    List *last = nullptr;
     for (const Range &r : d.touched)
       forEachPage(r.begin, r.end, [&](uint64_t page) {
-        pages_[key(r.space, page, r.written)].entries.push_back(
-            {d.serial, r, d.pc, d.sem, true});
+        uint64_t k = key(r.space, page, r.written);
+        if (k != lastKey) {
+          last = &pages_[k];
+          lastKey = k;
+        }
+        List &list = *last;
+        if (!list.entries.empty() && list.entries.back().serial == d.serial) {
+          list.entries.back().last = &r;
+          return;
+        }
+        list.entries.push_back({d.serial, &r, &r, d.pc, d.sem, true});
+        d.keys.push_back(k);
+        ++live_;
       });
   }
   void remove(const InFlightDma &d) {
-    for (const Range &r : d.touched)
-      forEachPage(r.begin, r.end, [&](uint64_t page) {
-        auto pageIt = pages_.find(key(r.space, page, r.written));
-        if (pageIt == pages_.end())
-          return;
-        List &list = pageIt->second;
-        // Entries are in issue order: the DMA's are found by serial.
-        auto it = std::lower_bound(
-            list.entries.begin(), list.entries.end(), d.serial,
-            [](const Entry &e, uint64_t s) { return e.serial < s; });
-        for (; it != list.entries.end() && it->serial == d.serial; ++it)
-          if (it->live && it->range.begin == r.begin) {
-            it->live = false;
-            ++list.dead;
-            break;
-          }
-        if (2 * list.dead < list.entries.size())
-          return;
+    for (uint64_t k : d.keys) {
+      auto pageIt = pages_.find(k);
+      if (pageIt == pages_.end())
+        continue;
+      List &list = pageIt->second;
+      // Entries are in issue order: the DMA's is found by serial.
+      auto it = std::lower_bound(
+          list.entries.begin(), list.entries.end(), d.serial,
+          [](const Entry &e, uint64_t s) { return e.serial < s; });
+      if (it == list.entries.end() || it->serial != d.serial || !it->live)
+        continue;
+      it->live = false;
+      --live_;
+      ++list.dead;
+      // The lists of pages with no DMA in flight stay (empty) for reuse.
+      if (2 * list.dead >= list.entries.size())
         compact(list);
-        // The map holds only the pages of DMAs in flight.
-        if (list.entries.empty())
-          pages_.erase(pageIt);
-      });
+    }
   }
   /// The earliest-issued DMA in flight with a range in `space` overlapping
-  /// [b, e) that it reads (`readers`) or writes (`writers`).
-  std::optional<Entry> conflict(exe::MemorySpace space, uint64_t b,
-                                uint64_t e, bool readers, bool writers) const {
-    std::optional<Entry> best;
+  /// [b, e) that it reads (`readers`) or writes (`writers`), and that range.
+  std::optional<Conflict> conflict(exe::MemorySpace space, uint64_t b,
+                                   uint64_t e, bool readers,
+                                   bool writers) const {
+    if (live_ == 0)
+      return std::nullopt;
+    std::optional<Conflict> best;
+    uint64_t bestSerial = 0;
     forEachPage(b, e, [&](uint64_t page) {
       for (bool written : {false, true}) {
         if (!(written ? writers : readers))
@@ -135,12 +158,23 @@ public:
         auto it = pages_.find(key(space, page, written));
         if (it == pages_.end())
           continue;
-        for (const Entry &x : it->second.entries)
-          if (x.live && x.range.overlaps(space, b, e)) {
-            if (!best || x.serial < best->serial)
-              best = x;
-            break; // the list is in issue order
+        for (const Entry &x : it->second.entries) {
+          if (!x.live)
+            continue;
+          if (best && bestSerial < x.serial)
+            break;
+          const Range *hit = nullptr;
+          for (const Range *r = x.first; !hit && r <= x.last; ++r)
+            if (r->written == written && r->overlaps(space, b, e))
+              hit = r;
+          if (!hit)
+            continue;
+          if (!best || x.serial < bestSerial) {
+            best = Conflict{*hit, x.pc, x.sem};
+            bestSerial = x.serial;
           }
+          break; // the list is in issue order
+        }
       }
     });
     return best;
@@ -167,6 +201,7 @@ private:
            (written ? 1 : 0);
   }
   absl::flat_hash_map<uint64_t, List> pages_;
+  int64_t live_ = 0; // entries of DMAs in flight
 };
 
 template <typename T> bool compare(exe::CmpKind cmp, T a, T b) {
@@ -211,17 +246,64 @@ uint32_t f32ToU32(float f) {
   return static_cast<uint32_t>(f);
 }
 
-// `size` zero bytes: `pool` (whose bytes outside `dirty` are zero) cleared,
-// or fresh memory if it has another size. Reusing committed pages and
-// clearing only what the last execute wrote is much cheaper than faulting
-// in fresh ones (a small step writes a few hundred KiB of a 16 MiB VMEM).
-absl::Span<uint8_t> takeZeroed(ZeroedMemory &pool, size_t size,
-                               const std::pair<size_t, size_t> &dirty) {
-  if (pool.size() == size && pool.data() && dirty.first <= dirty.second &&
-      dirty.second <= size)
-    std::memset(pool.data() + dirty.first, 0, dirty.second - dirty.first);
-  else
+// A set of 4 KiB page numbers: a flag per page and the list of those set.
+class PageSet {
+public:
+  // `pages` pages, those of `initial` set.
+  PageSet(size_t pages, const std::vector<uint32_t> &initial)
+      : flags_(pages, 0) {
+    for (uint32_t p : initial)
+      add(p);
+  }
+  void add(uint32_t page) {
+    if (!flags_[page]) {
+      flags_[page] = 1;
+      list_.push_back(page);
+    }
+  }
+  // The pages of bytes [addr, addr + len).
+  void addBytes(int64_t addr, int64_t len) {
+    for (int64_t p = addr / kPageBytes; p * int64_t(kPageBytes) < addr + len;
+         ++p)
+      add(static_cast<uint32_t>(p));
+  }
+  // The pages set, sorted.
+  std::vector<uint32_t> take() {
+    std::sort(list_.begin(), list_.end());
+    return std::move(list_);
+  }
+
+private:
+  std::vector<uint8_t> flags_;
+  std::vector<uint32_t> list_;
+};
+
+// `size` bytes of `pool`, whose bytes outside the 4 KiB pages `dirty`
+// (sorted) are zero, or fresh zeroed memory if it has another size. With
+// `clear` all are zero (the dirty pages are cleared); else the dirty pages
+// keep what they hold. `dirty` is left listing the pages that may be
+// nonzero. Reusing committed pages and clearing only those written is much
+// cheaper than faulting in fresh ones (a small step writes a few hundred KiB
+// of a 16 MiB VMEM, spread over it).
+absl::Span<uint8_t> takeVmem(ZeroedMemory &pool, size_t size,
+                             std::vector<uint32_t> &dirty, bool clear) {
+  if (pool.size() != size || !pool.data()) {
     pool = ZeroedMemory(size);
+    dirty.clear();
+  } else if (clear) {
+    // Runs of consecutive pages are one memset each.
+    for (size_t i = 0; i < dirty.size();) {
+      size_t j = i + 1;
+      while (j < dirty.size() && dirty[j] == dirty[j - 1] + 1)
+        ++j;
+      size_t begin = dirty[i] * kPageBytes;
+      size_t end = std::min<size_t>(size, (dirty[j - 1] + 1) * kPageBytes);
+      if (begin < end)
+        std::memset(pool.data() + begin, 0, end - begin);
+      i = j;
+    }
+    dirty.clear();
+  }
   return absl::MakeSpan(pool.data(), pool.data() ? size : 0);
 }
 
@@ -234,15 +316,18 @@ public:
           const ExecuteOptions &opts, const std::vector<bool> &slice)
       : dev_(device), exe_(e), t_(e.target()), opts_(opts),
         tracking_(!opts.functional), prov_(slice),
-        vmem_(takeZeroed(device.vmemPool_, t_.vmem_bytes(),
-                         device.vmemDirty_)),
-        vmemInit_(takeZeroed(device.vmemInitPool_, t_.vmem_bytes(),
-                             device.vmemDirty_)),
+        vmem_(takeVmem(device.vmemPool_, t_.vmem_bytes(), device.vmemDirty_,
+                       /*clear=*/!opts.functional)),
+        vmemInit_(takeVmem(device.vmemInitPool_, t_.vmem_bytes(),
+                           device.vmemInitDirty_, /*clear=*/true)),
         vmemFull_(t_.vmem_bytes() / kVmemGranuleBytes + 1, 0),
         smem_(t_.smem_bytes()), smemInit_(t_.smem_bytes()),
         vmemWritten_(t_.vmem_bytes() / kPageBytes + 1, 0),
         vmemRead_(vmemWritten_.size(), 0),
-        sems_(t_.num_semaphores(), 0), mxuDim_(mxuDim(t_)),
+        vmemDirty_(vmemWritten_.size(), device.vmemDirty_),
+        vmemInitDirty_(vmemWritten_.size(), {}),
+        sems_(t_.num_semaphores(), 0), inFlight_(sems_.size()),
+        mxuDim_(mxuDim(t_)),
         weights_(t_.mxu_count()), weightsLoaded_(t_.mxu_count(), false),
         mxus_(t_.mxu_count()),
         ops_(e.proto().debug_ops_size() + 1), v_(kNumVectorRegs) {
@@ -251,9 +336,8 @@ public:
       initProvenance();
   }
   ~Machine() {
-    dev_.vmemDirty_ = vmemDirty_.first < vmemDirty_.second
-                          ? vmemDirty_
-                          : std::pair<size_t, size_t>{0, 0};
+    dev_.vmemDirty_ = vmemDirty_.take();
+    dev_.vmemInitDirty_ = vmemInitDirty_.take();
   }
 
   absl::StatusOr<ExecutionProfile> run();
@@ -369,12 +453,18 @@ private:
   absl::Span<uint8_t> vmem_, vmemInit_; // the device's pools
   std::vector<uint8_t> vmemFull_; // per granule: every byte was written
   std::vector<uint8_t> smem_, smemInit_;
-  // The VMEM bytes this execute may have written: [first, second).
-  std::pair<size_t, size_t> vmemDirty_{std::numeric_limits<size_t>::max(), 0};
   std::vector<uint64_t> vmemWritten_, vmemRead_; // per page, in cycles
+  // The pages of VMEM that may hold nonzero bytes (those this execute wrote
+  // and those the device's pool still holds from earlier ones), and those
+  // of the written-byte map this execute set.
+  PageSet vmemDirty_, vmemInitDirty_;
   std::vector<int64_t> sems_;
-  std::deque<InFlightDma> inFlight_; // in issue order = completion order
+  // The DMAs in flight by semaphore, each queue in issue order = completion
+  // order, and how many there are in all.
+  std::vector<std::deque<InFlightDma>> inFlight_;
+  int64_t inFlightCount_ = 0;
   InFlightRanges inFlightRanges_;    // their ranges, by page
+  std::vector<Range> dmaReads_, dmaWrites_; // dma()'s scratch
   uint64_t dmaSerial_ = 0;
   int64_t mxuDim_; // D: the MXUs are D x D
   std::vector<PackedRhs> weights_; // packed at MXU_LOAD_WEIGHTS
@@ -409,7 +499,6 @@ private:
   std::vector<OpProfile> ops_; // by debug op index (0: none)
   std::vector<Vreg> v_;
   std::vector<uint16_t> lhsScratch_;
-  std::vector<Vreg> transposeScratch_;
   std::vector<float> outScratch_;
 };
 
@@ -450,7 +539,7 @@ uint8_t *Machine::checkedAccess(exe::MemorySpace space, int64_t addr,
                             size, " bytes)");
     return nullptr;
   }
-  if (std::optional<InFlightRanges::Entry> d = inFlightRanges_.conflict(
+  if (std::optional<InFlightRanges::Conflict> d = inFlightRanges_.conflict(
           space, addr, addr + len, /*readers=*/write, /*writers=*/true)) {
     if (error)
       *error = absl::StrCat(
@@ -469,10 +558,8 @@ uint8_t *Machine::checkedAccess(exe::MemorySpace space, int64_t addr,
   }
   if (tracking_ && track)
     trackOnChip(space, addr, len, write);
-  if (write && space == exe::VMEM) {
-    vmemDirty_.first = std::min<size_t>(vmemDirty_.first, addr);
-    vmemDirty_.second = std::max<size_t>(vmemDirty_.second, addr + len);
-  }
+  if (write && space == exe::VMEM)
+    vmemDirty_.addBytes(addr, len);
   if (opts_.functional && write)
     markInitialised(space, addr, len);
   return mem.data() + addr;
@@ -516,6 +603,7 @@ void Machine::markInitialised(exe::MemorySpace space, int64_t addr,
     begin = std::max(addr, begin);
     stop = std::min(end, stop);
     std::memset(vmemInit_.data() + begin, 1, stop - begin);
+    vmemInitDirty_.add(static_cast<uint32_t>(begin / kPageBytes));
   }
 }
 
@@ -547,11 +635,16 @@ absl::StatusOr<ExecutionProfile> Machine::run() {
     if (absl::Status s = step(in); !s.ok())
       return s;
   }
-  if (!inFlight_.empty()) {
-    pc_ = inFlight_.front().pc;
+  if (inFlightCount_ > 0) {
+    // The earliest-issued DMA still in flight.
+    const InFlightDma *first = nullptr;
+    for (const std::deque<InFlightDma> &queue : inFlight_)
+      if (!queue.empty() && (!first || queue.front().serial < first->serial))
+        first = &queue.front();
+    pc_ = first->pc;
     return trap(absl::StrCat("program ended with this DMA in flight (no "
                              "SEM_WAIT on semaphore ",
-                             inFlight_.front().sem, " retired it)"));
+                             first->sem, " retired it)"));
   }
   profile_.instructionsExecuted = executed;
   profile_.cycles = std::max(finish_, issue_);
@@ -907,7 +1000,7 @@ absl::Status Machine::scalarOp(const exe::Instruction &in) {
 // A collective: everything before it is done; Ici.cpp meets the group,
 // computes the result and models the time (docs/runtime.md, "ICI").
 absl::Status Machine::collective(const exe::Instruction &in) {
-  if (!inFlight_.empty())
+  if (inFlightCount_ > 0)
     return trap("a collective needs every DMA retired first");
   IciRequest r;
   r.opcode = in.opcode();
@@ -958,15 +1051,13 @@ absl::Status Machine::semWait(const exe::Instruction &in) {
   // Retire this semaphore's DMAs in completion order until the count is met;
   // if they cannot meet it, nothing ever will.
   uint64_t ready = issue_;
-  for (auto it = inFlight_.begin(); sems_[sem] < count && it != inFlight_.end();) {
-    if (it->sem != sem) {
-      ++it;
-      continue;
-    }
-    ready = std::max(ready, it->end);
+  std::deque<InFlightDma> &queue = inFlight_[sem];
+  while (sems_[sem] < count && !queue.empty()) {
+    ready = std::max(ready, queue.front().end);
     ++sems_[sem];
-    inFlightRanges_.remove(*it);
-    it = inFlight_.erase(it);
+    inFlightRanges_.remove(queue.front());
+    queue.pop_front();
+    --inFlightCount_;
   }
   if (sems_[sem] < count)
     return trap(absl::StrCat("deadlock: SEM_WAIT for ", count,
@@ -992,7 +1083,11 @@ absl::Status Machine::dma(const exe::Instruction &in) {
                              " bytes with strides ", srcStride, "/",
                              dstStride, " is out of range"));
   exe::MemorySpace srcSpace = in.src_space(), dstSpace = in.dst_space();
-  InFlightDma flight{pc_, static_cast<uint32_t>(sem), 0, {}};
+  // The chunks' ranges, read and written ones apart so that each side's
+  // merge (dmaReads_ and dmaWrites_, reused), then in flight.touched.
+  InFlightDma flight{pc_, static_cast<uint32_t>(sem), 0, {}, 0, {}};
+  dmaReads_.clear();
+  dmaWrites_.clear();
   uint64_t deps = issue_;
   uint64_t total = static_cast<uint64_t>(chunkBytes) * chunks;
   // One side of one chunk: its bytes, with the checks of its memory space.
@@ -1005,8 +1100,8 @@ absl::Status Machine::dma(const exe::Instruction &in) {
         return p;
       if (space == exe::VMEM)
         deps = std::max(deps, pagesReady(addr, chunkBytes, write));
-      addRange(flight.touched, {space, uint64_t(addr),
-                                uint64_t(addr + chunkBytes), write});
+      addRange(write ? dmaWrites_ : dmaReads_,
+               {space, uint64_t(addr), uint64_t(addr + chunkBytes), write});
       return p;
     }
     if (uint8_t *p = dev_.hbmRange(addr, chunkBytes)) {
@@ -1019,14 +1114,15 @@ absl::Status Machine::dma(const exe::Instruction &in) {
       // kernels' write-backs on 256-wide MXUs overlap that way today.
       if (opts_.functional) {
         uint64_t begin = addr, end = addr + chunkBytes;
-        if (std::optional<InFlightRanges::Entry> d = inFlightRanges_.conflict(
+        if (std::optional<InFlightRanges::Conflict> d = inFlightRanges_.conflict(
                 exe::HBM, begin, end, /*readers=*/write, /*writers=*/!write))
           return trap(absl::StrCat(
               "DMA ", write ? "writes" : "reads", " HBM [", hex(addr), ", +",
               chunkBytes, ") which the DMA of instruction ", d->pc,
               " still in flight ", d->range.written ? "writes" : "reads",
               " (missing SEM_WAIT on semaphore ", d->sem, ")"));
-        addRange(flight.touched, {exe::HBM, begin, end, write});
+        addRange(write ? dmaWrites_ : dmaReads_,
+                 {exe::HBM, begin, end, write});
       }
       return p;
     }
@@ -1049,6 +1145,10 @@ absl::Status Machine::dma(const exe::Instruction &in) {
       std::memmove(*dstPtr, *srcPtr, chunkBytes);
     }
   }
+  flight.touched.reserve(dmaReads_.size() + dmaWrites_.size());
+  flight.touched.assign(dmaReads_.begin(), dmaReads_.end());
+  flight.touched.insert(flight.touched.end(), dmaWrites_.begin(),
+                        dmaWrites_.end());
   uint64_t busy = static_cast<uint64_t>(std::ceil(total / bytesPerCycle_));
   uint64_t start = std::max(deps, dmaFree_);
   dmaFree_ = start + busy;
@@ -1062,7 +1162,8 @@ absl::Status Machine::dma(const exe::Instruction &in) {
   issue_ += 1;
   flight.serial = ++dmaSerial_;
   inFlightRanges_.add(flight);
-  inFlight_.push_back(std::move(flight));
+  inFlight_[sem].push_back(std::move(flight));
+  ++inFlightCount_;
   ++pc_;
   return absl::OkStatus();
 }
@@ -1702,19 +1803,18 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
       out[i] = op == exe::VLANE_ID ? i % kLanes : i / kLanes;
     break;
   case exe::VTRANSPOSE: {
-    // Rows 8r..8r+7 of the 128x128 block live in register base + r, so the
-    // consecutive registers are one row-major 128x128 matrix; transposed in
-    // 16x16 tiles (a copy first: the source and destination may overlap).
-    transposeScratch_.assign(v_.begin() + in.vsrc(0),
-                             v_.begin() + in.vsrc(0) + kTransposeRegs);
-    const uint32_t *src = transposeScratch_[0].data();
-    uint32_t *dst = v_[in.dst()].data();
-    constexpr int kTile = 16;
-    for (int r0 = 0; r0 < kLanes; r0 += kTile)
-      for (int c0 = 0; c0 < kLanes; c0 += kTile)
-        for (int c = c0; c < c0 + kTile; ++c)
-          for (int r = r0; r < r0 + kTile; ++r)
-            dst[c * kLanes + r] = src[r * kLanes + c];
+    // Rows 8r..8r+7 of the 128x128 block live in register base + r, so
+    // the consecutive registers are one row-major 128x128 matrix. The
+    // kernel transposes in place or between disjoint blocks; blocks that
+    // overlap otherwise go through a copy.
+    uint32_t vsrc = in.vsrc(0), dst = in.dst();
+    if (vsrc != dst && vsrc < dst + kTransposeRegs &&
+        dst < vsrc + kTransposeRegs) {
+      std::memmove(v_[dst].data(), v_[vsrc].data(),
+                   kTransposeRegs * sizeof(Vreg));
+      vsrc = dst;
+    }
+    transpose32(dev_.kernels_, v_[vsrc].data(), v_[dst].data(), kLanes);
     return absl::OkStatus();
   }
   default:
@@ -1757,14 +1857,18 @@ ZeroedMemory::~ZeroedMemory() {
 }
 
 uint8_t *EmulatorDevice::hbmRange(uint64_t addr, uint64_t len) {
-  auto it = hbm_.upper_bound(addr);
-  if (it == hbm_.begin())
-    return nullptr;
-  --it;
-  uint64_t offset = addr - it->first, size = it->second.size();
+  const HbmRegion *region = &lastRegion_;
+  if (addr < region->begin || addr - region->begin >= region->size) {
+    auto it = hbm_.upper_bound(addr);
+    if (it == hbm_.begin())
+      return nullptr;
+    --it;
+    lastRegion_ = {it->first, it->second.size(), it->second.data()};
+  }
+  uint64_t offset = addr - region->begin, size = region->size;
   if (offset > size || len > size - offset)
     return nullptr;
-  return it->second.data() + offset;
+  return region->data + offset;
 }
 
 absl::Status EmulatorDevice::allocate(uint64_t offset, uint64_t size) {
@@ -1773,6 +1877,7 @@ absl::Status EmulatorDevice::allocate(uint64_t offset, uint64_t size) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "HBM allocation [", offset, ", +", size, ") exceeds the ", usable,
         " usable bytes of ", target_.name()));
+  lastRegion_ = {};
   auto next = hbm_.lower_bound(offset);
   if (next != hbm_.end() && next->first == offset &&
       next->second.size() == size)

@@ -79,14 +79,23 @@ private:
   // Allocated HBM regions by start offset; sparse so that a 16 GiB HBM costs
   // only what the program uses.
   std::map<uint64_t, ZeroedMemory> hbm_;
+  // The region hbmRange found last (a DMA's chunks mostly fall in one).
+  struct HbmRegion {
+    uint64_t begin = 0, size = 0;
+    uint8_t *data = nullptr;
+  };
+  HbmRegion lastRegion_;
   // The storage of VMEM and of its written-byte map, kept between executes
-  // (a step loop runs one executable many times). Each execute still starts
-  // from zeroes: the bytes in `vmemDirty_` (what the last execute may have
-  // written) are cleared, the rest are zero already, and pages an execute
-  // never touches are never committed.
+  // (a step loop runs one executable many times); pages an execute never
+  // touches are never committed. The pages that may hold nonzero bytes are
+  // listed (sorted page numbers): `vmemInitDirty_` is cleared before each
+  // execute, so each starts with nothing written; `vmemDirty_` before each
+  // timing-only one, which starts from zeroes. A functional execute reads
+  // only bytes it wrote (any other read traps), so it skips that clear and
+  // the list grows by the pages it writes.
   ZeroedMemory vmemPool_, vmemInitPool_;
   std::unique_ptr<HostThreads> threads_;
-  std::pair<size_t, size_t> vmemDirty_{0, 0};
+  std::vector<uint32_t> vmemDirty_, vmemInitDirty_;
   // Timing-only runs: the control slice of the last executable run
   // (Provenance.h), kept so that later steps start with it, and the HBM
   // pages (by page number) whose last writes were not computed.

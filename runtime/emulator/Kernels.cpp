@@ -304,6 +304,48 @@ __attribute__((target("avx2"))) void narrowAvx2(const uint32_t *in,
   narrowLoop(in, out, n);
 }
 
+// The 8x8 block of 32-bit elements at `src` (row pitch `n`), transposed
+// into r[0..7] (r[i] is column i).
+__attribute__((target("avx2"), always_inline)) inline void
+loadTransposed8x8(const uint32_t *src, int64_t n, __m256 r[8]) {
+  __m256 x[8], y[8];
+  for (int i = 0; i < 8; ++i)
+    x[i] = _mm256_loadu_ps(reinterpret_cast<const float *>(src + i * n));
+  for (int i = 0; i < 8; i += 2) {
+    y[i] = _mm256_unpacklo_ps(x[i], x[i + 1]);
+    y[i + 1] = _mm256_unpackhi_ps(x[i], x[i + 1]);
+  }
+  for (int i = 0; i < 8; i += 4)
+    for (int h = 0; h < 2; ++h) {
+      x[i + 2 * h] = _mm256_shuffle_ps(y[i + h], y[i + h + 2], 0x44);
+      x[i + 2 * h + 1] = _mm256_shuffle_ps(y[i + h], y[i + h + 2], 0xEE);
+    }
+  for (int i = 0; i < 4; ++i) {
+    r[i] = _mm256_permute2f128_ps(x[i], x[i + 4], 0x20);
+    r[i + 4] = _mm256_permute2f128_ps(x[i], x[i + 4], 0x31);
+  }
+}
+
+__attribute__((target("avx2"))) inline void
+storeRows8(uint32_t *dst, int64_t n, const __m256 r[8]) {
+  for (int i = 0; i < 8; ++i)
+    _mm256_storeu_ps(reinterpret_cast<float *>(dst + i * n), r[i]);
+}
+
+// Blocks (i, j) and (j, i) are both read before either is written, so
+// src == dst works.
+__attribute__((target("avx2"))) void
+transposeAvx2(const uint32_t *src, uint32_t *dst, int64_t n) {
+  for (int64_t i = 0; i < n; i += 8)
+    for (int64_t j = i; j < n; j += 8) {
+      __m256 a[8], b[8];
+      loadTransposed8x8(src + i * n + j, n, a);
+      loadTransposed8x8(src + j * n + i, n, b);
+      storeRows8(dst + j * n + i, n, a);
+      storeRows8(dst + i * n + j, n, b);
+    }
+}
+
 } // namespace
 
 const char *kernelPathName(KernelPath path) {
@@ -468,6 +510,19 @@ void binaryF32(KernelPath path, BinaryOp op, const float *a, const float *b,
     return binaryAvx2(op, a, b, out, n);
   for (int64_t i = 0; i < n; ++i)
     out[i] = apply(op, a[i], b[i]);
+}
+
+void transpose32(KernelPath path, const uint32_t *src, uint32_t *dst,
+                 int64_t n) {
+  if (n % 8 == 0 && path != KernelPath::Portable &&
+      isKernelPathSupported(KernelPath::Avx2))
+    return transposeAvx2(src, dst, n);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = i; j < n; ++j) {
+      uint32_t a = src[i * n + j], b = src[j * n + i];
+      dst[j * n + i] = a;
+      dst[i * n + j] = b;
+    }
 }
 
 } // namespace tpuc::runtime

@@ -108,6 +108,12 @@ void widenBf16(KernelPath path, const uint8_t *in, uint32_t *out, int64_t n);
 void narrowToBf16(KernelPath path, const uint32_t *in, uint8_t *out,
                   int64_t n);
 
+// dst = the transpose of the n x n row-major matrix src of 32-bit elements;
+// src and dst are the same array or do not overlap. Data movement only, so
+// the same bits on every path (the SIMD path wants n % 8 == 0).
+void transpose32(KernelPath path, const uint32_t *src, uint32_t *dst,
+                 int64_t n);
+
 } // namespace tpuc::runtime
 
 #endif // TPUC_RUNTIME_EMULATOR_KERNELS_H

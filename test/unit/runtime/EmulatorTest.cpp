@@ -290,6 +290,39 @@ TEST(Vector, ReduceBroadcastTranspose) {
   }
 }
 
+TEST(Vector, TransposeBetweenOverlappingAndDisjointBlocks) {
+  // v8..v23 hold rows 0..127 (row r = r*1000 + col); transposed into
+  // v12..v27 (overlapping its source, above it), then v12..v27 into v0..v15
+  // (overlapping, below), then v0..v15 into v16..v31 (disjoint).
+  ProgramBuilder p;
+  for (int r = 0; r < kTransposeRegs; ++r) {
+    p.vector(exe::VSUBLANE_ID, 0, {});
+    p.vector(exe::VSPLAT, 1, {}, exe::DTYPE_INVALID, {imm(8 * r)});
+    p.vector(exe::VADD, 0, {0, 1}, exe::S32);
+    p.vector(exe::VSPLAT, 1, {}, exe::DTYPE_INVALID, {imm(1000)});
+    p.vector(exe::VMUL, 0, {0, 1}, exe::S32);
+    p.vector(exe::VLANE_ID, 1, {});
+    p.vector(exe::VADD, 8 + r, {0, 1}, exe::S32);
+  }
+  p.vector(exe::VTRANSPOSE, 12, {8});
+  storeVregResult(p, 13, exe::S32, 4096, 1); // transpose rows 8..15
+  p.vector(exe::VTRANSPOSE, 0, {12});
+  storeVregResult(p, 2, exe::S32, 8192, 2); // original rows 16..23
+  p.vector(exe::VTRANSPOSE, 16, {0});
+  storeVregResult(p, 19, exe::S32, 12288, 3); // transpose rows 24..31
+  absl::StatusOr<RunResult> r = runProgram(p);
+  ASSERT_TRUE(r.ok()) << r.status();
+  auto once = values<int32_t>(r->results[0]),
+       twice = values<int32_t>(r->results[1]),
+       thrice = values<int32_t>(r->results[2]);
+  for (int i = 0; i < kVregElements; ++i) {
+    int s = i / 128, l = i % 128;
+    EXPECT_EQ(once[i], l * 1000 + 8 + s);
+    EXPECT_EQ(twice[i], (16 + s) * 1000 + l);
+    EXPECT_EQ(thrice[i], l * 1000 + 24 + s);
+  }
+}
+
 TEST(Vector, Bf16LoadStoreWithStride) {
   // Store a vreg as bf16 rows 512 bytes apart, load it back widened.
   std::vector<float> a = ramp(1.0f / 3, 1);
@@ -631,6 +664,27 @@ TEST(Kernels, Bf16RowConversionsMatchHostioOnEveryPath) {
   }
 }
 
+TEST(Kernels, TransposeInPlaceAndBetweenArraysOnEveryPath) {
+  // n = 128 (VTRANSPOSE's block) takes the SIMD path, n = 12 the plain loop.
+  for (int64_t n : {128, 12}) {
+    std::vector<uint32_t> src(n * n);
+    for (int64_t i = 0; i < n * n; ++i)
+      src[i] = static_cast<uint32_t>(i * 2654435761u);
+    for (KernelPath path : supportedKernelPaths()) {
+      std::vector<uint32_t> out(n * n, 0), inPlace = src;
+      transpose32(path, src.data(), out.data(), n);
+      transpose32(path, inPlace.data(), inPlace.data(), n);
+      for (int64_t r = 0; r < n; ++r)
+        for (int64_t c = 0; c < n; ++c) {
+          ASSERT_EQ(out[c * n + r], src[r * n + c])
+              << kernelPathName(path) << " n=" << n;
+          ASSERT_EQ(inPlace[c * n + r], src[r * n + c])
+              << kernelPathName(path) << " n=" << n;
+        }
+    }
+  }
+}
+
 TEST(Kernels, PathNames) {
   for (KernelPath path : allKernelPaths())
     EXPECT_EQ(parseKernelPath(kernelPathName(path)), path);
@@ -719,6 +773,38 @@ TEST(Traps, VmemWrittenByAnEarlierExecuteIsUninitialised) {
   EXPECT_EQ(got.status().message(),
             "trap at instruction 0 (VLD): read of uninitialised VMEM at "
             "0x800000");
+}
+
+TEST(TimingOnly, VmemWrittenByAnEarlierFunctionalExecuteReadsAsZero) {
+  // A functional execute leaves VMEM's storage as it wrote it (its reads are
+  // all of bytes it wrote); a timing-only one starts from zeroes, so the
+  // trip count read from unwritten VMEM is 0 and not the 7 the functional
+  // execute stored there.
+  ProgramBuilder w;
+  w.vector(exe::VSPLAT, 0, {}, exe::DTYPE_INVALID, {imm(7)});
+  w.vst(0, imm(8 << 20), exe::S32);
+  ProgramBuilder r;
+  r.dma(exe::VMEM, imm(8 << 20), exe::SMEM, imm(0), imm(4), imm(1), imm(0),
+        imm(0), imm(1));
+  r.semWait(imm(1), imm(1));
+  r.scalar(exe::SLD, 1, {imm(0)});
+  r.loopBegin(2, sreg(1));
+  r.scalar(exe::NOP, 0, {});
+  r.loopEnd();
+  absl::StatusOr<Executable> we = w.build(), re = r.build();
+  ASSERT_TRUE(we.ok() && re.ok());
+  ExecuteOptions timingOnly;
+  timingOnly.functional = false;
+  EmulatorDevice fresh(re->target());
+  absl::StatusOr<ExecutionProfile> want = fresh.execute(*re, timingOnly);
+  ASSERT_TRUE(want.ok()) << want.status();
+  EmulatorDevice device(we->target());
+  for (int i = 0; i < 2; ++i)
+    ASSERT_TRUE(device.execute(*we, {}).ok());
+  absl::StatusOr<ExecutionProfile> got = device.execute(*re, timingOnly);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(got->instructionsExecuted, want->instructionsExecuted);
+  EXPECT_EQ(got->instructionsExecuted, 4); // the loop runs no trip
 }
 
 TEST(Traps, DmaRaceWithoutWait) {
