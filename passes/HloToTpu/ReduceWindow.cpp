@@ -38,6 +38,11 @@ struct WindowRowLayout {
   int64_t first = 0, bufRows = 0, rowBytes = 0, colBytes = 0;
 };
 
+/// Window row buffer sets of a reduce_window kernel (fewer where they would
+/// take more than kMaxReduceWindowVmem).
+constexpr int64_t kReduceWindowSets = 4;
+constexpr int64_t kMaxReduceWindowVmem = 8 << 20;
+
 /// The kernel of one hlo.reduce_window: per output row (n, ho), the input
 /// rows of its window are DMA'd into window row buffers (fetchRows) and
 /// combined there (outputRow); the rows whose window is inside the input
@@ -83,13 +88,14 @@ private:
   // (the padding). `first` is 8-aligned so the DMAs never overlap the
   // init rows stored before them.
   int64_t first = 0, bufRows = 0, colBytes = 0;
-  // Two sets of window row buffers: the interior loop fetches row ho+1's
-  // window into one while it works on row ho's in the other.
-  int64_t setBytes = 0;
+  // `sets` sets of window row buffers: the interior loop fetches row
+  // ho+sets-1's window while it works on row ho's (small rows would wait a
+  // DMA latency each with fewer).
+  int64_t setBytes = 0, sets = 2;
   SmallVector<VBuf> rows;
-  // Two output row slots: row i's DMA out overlaps row i+1's work; before
-  // issuing it, the kernel waits for row i-1's (a signal primes the first
-  // wait), so at most one is in flight when a slot is rewritten.
+  // `sets` output row slots: row i's DMA out overlaps the next rows' work;
+  // before issuing it, the kernel waits for row i-sets+1's (signals prime
+  // the first waits), so a slot's DMA is done when the slot is rewritten.
   int64_t outRowBytes = 0;
   VBuf staging;
 };
@@ -115,7 +121,7 @@ LogicalResult ReduceWindowKernel::emit() {
   plan();
   allocBuffers();
   emitRows();
-  l.wait(1, 1);
+  l.wait(1, sets - 1);
   return success();
 }
 
@@ -164,15 +170,18 @@ void ReduceWindowKernel::plan() {
   colBytes = layout.colBytes;
   setBytes = g.colTiles * colBytes;
   outRowBytes = go.rowTiles * go.colTiles * go.tileBytes();
+  for (sets = kReduceWindowSets; sets > 2; --sets)
+    if (sets * (kh * setBytes + outRowBytes) <= kMaxReduceWindowVmem)
+      break;
 }
 
 void ReduceWindowKernel::allocBuffers() {
   for (int64_t i = 0; i < kh; ++i)
-    rows.push_back(l.vmem(store, 2 * setBytes));
-  staging = l.vmem(store, 2 * outRowBytes);
-  tpu::SemSignalOp::create(l.b, l.loc, 1, 1);
+    rows.push_back(l.vmem(store, sets * setBytes));
+  staging = l.vmem(store, sets * outRowBytes);
+  tpu::SemSignalOp::create(l.b, l.loc, 1, sets - 1);
   for (VBuf &buf : rows)
-    for (int64_t col = 0; col < 2 * g.colTiles; ++col) {
+    for (int64_t col = 0; col < sets * g.colTiles; ++col) {
       for (int64_t r = 0; r < first; r += kSublanes)
         l.vstore(initReg, buf, l.c(col * colBytes + r * rowBytes));
       for (int64_t r = first + g.rowTiles * kSublanes; r < bufRows;
@@ -206,7 +215,7 @@ void ReduceWindowKernel::outputRow(Value n, Value ho, ArrayRef<bool> valid,
       for (int64_t col = 0; valid[i] && col < g.colTiles; ++col)
         l.vstore(initReg, rows[i],
                  l.add(set, col * colBytes + (first + width) * rowBytes));
-  Value slot = l.mul(l.rem(l.add(l.mul(n, outH), ho), 2), outRowBytes);
+  Value slot = l.mul(l.rem(l.add(l.mul(n, outH), ho), sets), outRowBytes);
   l.loop(go.rowTiles, [&](Value wt) {
     // Output columns 8wt+s read buffer rows first - padLeft +
     // (8wt+s)*sw + j: one strided load per window column j.
@@ -240,21 +249,23 @@ void ReduceWindowKernel::emitRows() {
   int64_t hi = height - kh + padTop >= 0 ? (height - kh + padTop) / sh : -1;
   hi = std::min(hi, outH - 1);
   SmallVector<bool> allValid(kh, true);
-  auto setOf = [&](Value i) { return l.mul(l.rem(i, 2), setBytes); };
+  auto setOf = [&](Value i) { return l.mul(l.rem(i, sets), setBytes); };
   l.loop(batch, [&](Value n) {
     for (int64_t ho = 0; ho < outH; ++ho) {
       if (ho >= lo && ho <= hi) {
-        // Interior rows, double-buffered (the last one peeled: it has no
-        // next row to fetch).
-        int64_t count = hi - lo + 1;
-        int64_t dmas = fetchRows(n, l.c(lo), allValid, setOf(l.c(0)));
-        l.loop(count - 1, [&](Value i) {
-          fetchRows(n, l.add(i, lo + 1), allValid, setOf(l.add(i, 1)));
-          l.wait(0, dmas); // row lo + i's (completions come in issue order)
-          outputRow(n, l.add(i, lo), allValid, setOf(i));
-        });
-        l.wait(0, dmas);
-        outputRow(n, l.c(hi), allValid, setOf(l.c(count - 1)));
+        // Interior rows, pipelined `sets` deep (row lo+i+sets-1's window
+        // fetched before row lo+i's is combined).
+        int64_t dmas = kh * g.colTiles;
+        l.pipeline(
+            hi - lo + 1,
+            [&](Value i) {
+              fetchRows(n, l.add(i, lo), allValid, setOf(i));
+            },
+            [&](Value i) {
+              l.wait(0, dmas); // row lo + i's (completions come in order)
+              outputRow(n, l.add(i, lo), allValid, setOf(i));
+            },
+            sets);
         ho = hi;
         continue;
       }
