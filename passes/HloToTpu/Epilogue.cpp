@@ -13,6 +13,9 @@ using namespace mlir;
 namespace tpuc::hlotpu {
 
 namespace {
+/// Result tiles per iteration of an epilogue's tile loop.
+constexpr int64_t kEpilogueUnroll = 8;
+
 int64_t tileBytesOf(Value v) {
   return geometryOf(cast<RankedTensorType>(v.getType())).tileBytes();
 }
@@ -180,7 +183,7 @@ LogicalResult EpilogueKernel::apply(const EpiloguePiece &p,
                         .getElementType()
                         .isBF16();
   LogicalResult status = success();
-  l.loop(p.tiles, [&](Value t) {
+  auto tile = [&](Value t) {
     llvm::DenseMap<Value, Value> memo = base;
     // The contraction's result as the interpreter has it: a bf16 result
     // is the f32 accumulation rounded once.
@@ -204,7 +207,18 @@ LogicalResult EpilogueKernel::apply(const EpiloguePiece &p,
       else
         l.vstore(values[i], a.buf,
                  l.mul(l.add(l.mul(slot, tiles), stage), a.tileBytes));
+  };
+  // Unrolled: a tile's addresses are constant offsets from its group's
+  // (free in `s[reg] + imm` operands), so the scalar unit issues a few
+  // instructions per group instead of four and a LOOP_END per tile.
+  int64_t unroll = std::min(p.tiles, kEpilogueUnroll);
+  l.loop(p.tiles / unroll, [&](Value g) {
+    Value t0 = l.mul(g, unroll);
+    for (int64_t k = 0; k < unroll; ++k)
+      tile(l.add(t0, k));
   });
+  for (int64_t t = p.tiles / unroll * unroll; t < p.tiles; ++t)
+    tile(l.c(t));
   return status;
 }
 
