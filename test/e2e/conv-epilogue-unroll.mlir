@@ -13,7 +13,9 @@
 // RUN: tpuc compile %s --precision=mixed_bfloat16 -o %t/bf16.tpx
 // RUN: tpuc-run %t/bf16.tpx --random-inputs=7 --output-dir=%t/bf16
 // RUN: %python_numpy %S/Inputs/compare.py %t/bf16 %t/want 2 3e-2 | FileCheck %s
-// RUN: tpuc translate --executable-to-text %t/f32.tpx | FileCheck %s --check-prefix=EXE --strict-whitespace
+// RUN: tpuc translate --executable-to-text %t/f32.tpx > %t/f32.txt
+// RUN: FileCheck %s --check-prefix=EXE --strict-whitespace < %t/f32.txt
+// RUN: FileCheck %s --check-prefix=SPLAT --strict-whitespace < %t/f32.txt
 // CHECK: result0: ok shape=[1, 6, 150, 16]
 // CHECK: result1: ok shape=[1, 3, 75, 16]
 // The wide convolution's epilogue: 8 tiles per iteration of a loop in its
@@ -27,6 +29,18 @@
 // EXE-NOT: LOOP_
 // EXE-COUNT-3: VMAX
 // EXE: DMA {{.*}}VMEM->HBM
+// The relu's zero: one splat per run of tiles.
+// SPLAT: {{[0-9]+}}    LOOP_BEGIN s{{[0-9]+}}, 2{{$}}
+// SPLAT-NOT: LOOP_
+// SPLAT: VSPLAT [[ZERO:v[0-9]+]], 0{{$}}
+// SPLAT-NOT: {{LOOP_|VSPLAT}}
+// SPLAT: VMAX v{{[0-9]+}}, v{{[0-9]+}}, [[ZERO]], F32
+// SPLAT-NOT: {{LOOP_|VSPLAT}}
+// SPLAT: LOOP_END
+// SPLAT-NOT: LOOP_
+// SPLAT: VSPLAT
+// SPLAT-NOT: {{LOOP_|VSPLAT}}
+// SPLAT: DMA {{.*}}VMEM->HBM
 // The 1x1 convolution's: its 10 tiles inline.
 // EXE: VMAX
 // EXE-NOT: LOOP_
