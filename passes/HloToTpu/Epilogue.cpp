@@ -163,6 +163,14 @@ LogicalResult EpilogueKernel::begin(int64_t panelTiles, int64_t slots) {
   return success();
 }
 
+bool EpilogueKernel::stagingSharesPages() const {
+  for (auto [i, a] : llvm::enumerate(roots))
+    if (static_cast<int64_t>(i) != inPanels &&
+        a.tileBytes < Lowering::kVmemPageBytes)
+      return true;
+  return false;
+}
+
 void EpilogueKernel::fetch(const EpiloguePiece &p, int sem) {
   for (const Array &a : inputs)
     l.dma(a.mem, l.mul(p.outTile, a.tileBytes), a.buf.arena,
