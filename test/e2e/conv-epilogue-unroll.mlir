@@ -19,7 +19,12 @@
 // RUN: tpuc translate --executable-to-text %t/f32.tpx > %t/f32.txt
 // RUN: FileCheck %s --check-prefix=EXE --strict-whitespace < %t/f32.txt
 // RUN: FileCheck %s --check-prefix=SPLAT --strict-whitespace < %t/f32.txt
+// RUN: FileCheck %s --check-prefix=ZERO < %t/f32.txt
 // CHECK: result0: ok shape=[1, 3, 75, 16]
+// Zeroing the bf16 halo: 8 stores of 2 KiB per iteration.
+// ZERO: SMUL [[I:s[0-9]+]], s{{[0-9]+}}, 16384{{$}}
+// ZERO-COUNT-8: VST v{{[0-9]+}}, [[I]]{{(\+[0-9]+)?}}, 0, BF16
+// ZERO-NEXT: LOOP_END
 // BF16: VMAX
 // BF16-NOT: VMEM->HBM
 // BF16: LOOP_BEGIN s{{[0-9]+}}, 5{{$}}
@@ -42,9 +47,9 @@
 // The relu's zero: one splat per run of tiles.
 // SPLAT: {{[0-9]+}}    LOOP_BEGIN s{{[0-9]+}}, 2{{$}}
 // SPLAT-NOT: LOOP_
-// SPLAT: VSPLAT [[ZERO:v[0-9]+]], 0{{$}}
+// SPLAT: VSPLAT [[RELU0:v[0-9]+]], 0{{$}}
 // SPLAT-NOT: {{LOOP_|VSPLAT}}
-// SPLAT: VMAX v{{[0-9]+}}, v{{[0-9]+}}, [[ZERO]], F32
+// SPLAT: VMAX v{{[0-9]+}}, v{{[0-9]+}}, [[RELU0]], F32
 // SPLAT-NOT: {{LOOP_|VSPLAT}}
 // SPLAT: LOOP_END
 // SPLAT-NOT: LOOP_
