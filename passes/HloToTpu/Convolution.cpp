@@ -132,15 +132,25 @@ static Value insideInput(Lowering &l, Value ih, int64_t h) {
 }
 
 /// Zeroes `bytes` (a multiple of 4 KiB) of `buf` (from byte `from` when
-/// given): one vreg store per 4 KiB (f32) or 2 KiB (bf16).
+/// given): one vreg store per 4 KiB (f32) or 2 KiB (bf16), 8 stores per
+/// loop iteration at constant offsets (the scalar unit issues one
+/// instruction per cycle: a loop of single stores took three).
 static void zeroFill(Lowering &l, const VBuf &buf, Type elem, int64_t bytes,
                      Value from = {}) {
+  constexpr int64_t kUnroll = 8;
   int64_t step = kSublanes * kLanes * elementBytes(elem);
+  int64_t stores = bytes / step, unroll = std::min(stores, kUnroll);
   Value zero = l.splatF32(0.0);
-  l.loop(bytes / step, [&](Value i) {
-    Value at = l.mul(i, step);
-    l.vstore(zero, buf, from ? l.add(from, at) : at);
-  });
+  auto run = [&](Value at, int64_t n) {
+    for (int64_t k = 0; k < n; ++k)
+      l.vstore(zero, buf, l.add(from ? l.add(from, at) : at, k * step));
+  };
+  if (!unroll)
+    return;
+  l.loop(stores / unroll,
+         [&](Value i) { run(l.mul(i, unroll * step), unroll); });
+  if (int64_t rest = stores % unroll)
+    run(l.c((stores - rest) * step), rest);
 }
 
 static LogicalResult vmemError(Lowering &l, Operation *op, int64_t bytes) {
@@ -309,6 +319,10 @@ private:
   /// The epilogue's same-shape operands of a block, on kSemEpilogue;
   /// returns the number of pieces (DMAs per operand).
   int64_t fetchEpilogueInputs(Value n, Value oh0, Value og);
+  /// The pieces of output row `prow` of gather part q (one per output
+  /// tile and block).
+  SmallVector<EpiloguePiece> rowPieces(Value n, Value oh0, Value og,
+                                       int64_t q, Value prow);
   void forEachPiece(Value n, Value oh0, Value og,
                     function_ref<void(const EpiloguePiece &)> fn);
   LogicalResult writeBack(Value n, Value oh0, Value og, int64_t fetched,
@@ -925,27 +939,35 @@ void ConvMxuKernel::packedSteps(Value lhsOff, Value panelOff) {
 /// The result tiles of a block, output rows [oh0, oh0 + R): one piece per
 /// (row, output tile, block), OWt tiles a destination stride of Ot tiles
 /// apart. Panel g is [parts][blocks][rows of a part][128].
+SmallVector<EpiloguePiece> ConvMxuKernel::rowPieces(Value n, Value oh0,
+                                                    Value og, int64_t q,
+                                                    Value prow) {
+  int64_t rowsOut = R / gatherParts, partRowsOut = M / gatherParts;
+  Value orow = l.add(prow, q * rowsOut);
+  Value outer = outerIndex(n, l.add(oh0, orow),
+                           dn.getOutputBatch() == 0 ? 0 : 1, N, OH);
+  SmallVector<EpiloguePiece> pieces;
+  for (int64_t g = 0; g < G; ++g)
+    for (int64_t j = 0; j < blocks; ++j) {
+      EpiloguePiece p;
+      p.col = outTileOf(og, g, j);
+      p.outTile = l.add(l.mul(outer, OWt * Ot), p.col);
+      int64_t from = g * M * blocks + (q * blocks + j) * partRowsOut;
+      p.stageTile = l.add(l.mul(prow, pitch / kSublanes), from / kSublanes);
+      p.tiles = OWt;
+      p.stride = Ot;
+      pieces.push_back(p);
+    }
+  return pieces;
+}
+
 void ConvMxuKernel::forEachPiece(
     Value n, Value oh0, Value og,
     function_ref<void(const EpiloguePiece &)> fn) {
-  int64_t rowsOut = R / gatherParts, partRowsOut = M / gatherParts;
   for (int64_t q = 0; q < gatherParts; ++q)
-    l.loop(rowsOut, [&](Value prow) {
-      Value orow = l.add(prow, q * rowsOut);
-      Value outer = outerIndex(n, l.add(oh0, orow),
-                               dn.getOutputBatch() == 0 ? 0 : 1, N, OH);
-      for (int64_t g = 0; g < G; ++g)
-        for (int64_t j = 0; j < blocks; ++j) {
-          EpiloguePiece p;
-          p.col = outTileOf(og, g, j);
-          p.outTile = l.add(l.mul(outer, OWt * Ot), p.col);
-          int64_t from = g * M * blocks + (q * blocks + j) * partRowsOut;
-          p.stageTile =
-              l.add(l.mul(prow, pitch / kSublanes), from / kSublanes);
-          p.tiles = OWt;
-          p.stride = Ot;
-          fn(p);
-        }
+    l.loop(R / gatherParts, [&](Value prow) {
+      for (const EpiloguePiece &p : rowPieces(n, oh0, og, q, prow))
+        fn(p);
     });
 }
 
@@ -980,12 +1002,38 @@ LogicalResult ConvMxuKernel::writeBack(Value n, Value oh0, Value og,
   if (ep) {
     l.wait(kSemEpilogue, fetched * ep->fetches());
     LogicalResult status = success();
-    forEachPiece(n, oh0, og, [&](const EpiloguePiece &p) {
+    auto apply = [&](const EpiloguePiece &p) {
       if (failed(ep->apply(p, panels, inSlot(l.mul(p.stageTile, kF32Tile)),
                            l.c(0))))
         status = failure();
+    };
+    auto write = [&](const EpiloguePiece &p) {
       ep->write(p, l.c(0), kSemOut);
-    });
+    };
+    if (!ep->stagingSharesPages()) {
+      forEachPiece(n, oh0, og, [&](const EpiloguePiece &p) {
+        apply(p);
+        write(p);
+      });
+    } else {
+      // A row's write-back DMA reads the staging page that the next row's
+      // first tile shares: each row leaves after the next one is computed,
+      // so no store waits for a DMA in flight.
+      auto row = [&](int64_t q, Value prow,
+                     function_ref<void(const EpiloguePiece &)> fn) {
+        for (const EpiloguePiece &p : rowPieces(n, oh0, og, q, prow))
+          fn(p);
+      };
+      int64_t rowsOut = R / gatherParts;
+      for (int64_t q = 0; q < gatherParts; ++q) {
+        row(q, l.c(0), apply);
+        l.loop(rowsOut - 1, [&](Value prow) {
+          row(q, l.add(prow, 1), apply);
+          row(q, prow, write);
+        });
+        row(q, l.c(rowsOut - 1), write);
+      }
+    }
     l.wait(kSemOut, R * G * blocks * ep->writes());
     return status;
   }

@@ -13,6 +13,9 @@ using namespace mlir;
 namespace tpuc::hlotpu {
 
 namespace {
+/// Result tiles per iteration of an epilogue's tile loop.
+constexpr int64_t kEpilogueUnroll = 8;
+
 int64_t tileBytesOf(Value v) {
   return geometryOf(cast<RankedTensorType>(v.getType())).tileBytes();
 }
@@ -160,6 +163,14 @@ LogicalResult EpilogueKernel::begin(int64_t panelTiles, int64_t slots) {
   return success();
 }
 
+bool EpilogueKernel::stagingSharesPages() const {
+  for (auto [i, a] : llvm::enumerate(roots))
+    if (static_cast<int64_t>(i) != inPanels &&
+        a.tileBytes < Lowering::kVmemPageBytes)
+      return true;
+  return false;
+}
+
 void EpilogueKernel::fetch(const EpiloguePiece &p, int sem) {
   for (const Array &a : inputs)
     l.dma(a.mem, l.mul(p.outTile, a.tileBytes), a.buf.arena,
@@ -180,8 +191,9 @@ LogicalResult EpilogueKernel::apply(const EpiloguePiece &p,
                         .getElementType()
                         .isBF16();
   LogicalResult status = success();
-  l.loop(p.tiles, [&](Value t) {
-    llvm::DenseMap<Value, Value> memo = base;
+  // `shared`: what the tiles of a run share (its first tile's splats).
+  auto tile = [&](Value t, llvm::DenseMap<Value, Value> &shared, bool first) {
+    llvm::DenseMap<Value, Value> memo = shared;
     // The contraction's result as the interpreter has it: a bf16 result
     // is the f32 accumulation rounded once.
     Value tileOff = l.add(panelOff, l.mul(t, kF32Tile));
@@ -204,7 +216,24 @@ LogicalResult EpilogueKernel::apply(const EpiloguePiece &p,
       else
         l.vstore(values[i], a.buf,
                  l.mul(l.add(l.mul(slot, tiles), stage), a.tileBytes));
-  });
+    if (first)
+      for (auto [v, r] : memo)
+        if (isSplatConstant(v))
+          shared[v] = r;
+  };
+  // Unrolled: a tile's addresses are constant offsets from its group's
+  // (free in `s[reg] + imm` operands), so the scalar unit issues a few
+  // instructions per group instead of four and a LOOP_END per tile; the
+  // group's tiles share their splat constants.
+  auto run = [&](Value t0, int64_t n) {
+    llvm::DenseMap<Value, Value> shared = base;
+    for (int64_t k = 0; k < n; ++k)
+      tile(l.add(t0, k), shared, k == 0);
+  };
+  int64_t unroll = std::min(p.tiles, kEpilogueUnroll);
+  l.loop(p.tiles / unroll, [&](Value g) { run(l.mul(g, unroll), unroll); });
+  if (int64_t rest = p.tiles % unroll)
+    run(l.c(p.tiles - rest), rest);
   return status;
 }
 

@@ -78,6 +78,10 @@ public:
   /// placeRootInPanels() must pass them (asserted).
   void write(const EpiloguePiece &p, Value slot, int sem,
              const VBuf &panels = VBuf(), Value panelOff = Value());
+  /// Whether the staging of a root's consecutive pieces can share a VMEM
+  /// page (roots of tiles smaller than a page, bf16): a piece's stores
+  /// then wait for the previous piece's write DMA.
+  bool stagingSharesPages() const;
   /// Whether a root lives in the panels (placeRootInPanels).
   bool hasRootInPanels() const { return inPanels >= 0; }
   int64_t writes() const { return roots.size(); }

@@ -19,10 +19,14 @@
 // CHECK-NOT: tpu.mxu_matmul
 // CHECK: tpu.sem_wait 3, 2
 // CHECK: tpu.vbcast_sublane %{{.+}}, %c0
-// CHECK: tpu.loop
+// CHECK-NOT: tpu.loop
 // CHECK: tpu.vadd
 // CHECK: tpu.vload
 // CHECK: tpu.vadd
+// CHECK: tpu.vmax
+// CHECK: tpu.vstore {{.+}}bf16
+// The piece's second tile, unrolled: relu's zero splat is shared.
+// CHECK-NOT: {{tpu.loop|tpu.vsplat}}
 // CHECK: tpu.vmax
 // CHECK: tpu.vstore {{.+}}bf16
 // CHECK: tpu.vbcast_sublane %{{.+}}, %c1
@@ -86,12 +90,11 @@ func.func @main(%x: tensor<24x200xf32>, %w: tensor<200x136xf32>,
 // CHECK: %[[OUT:.+]] = tpu.alloc {{.*}}memref<16x256xf32, {{.*}}hbm
 // CHECK: tpu.mxu_matmul {{.+}} -> %{{.+}}[%c[[P0:[0-9]+]]{{(_[0-9]+)?}}] mxu = 0 rows = 16 accumulate
 // CHECK: tpu.mxu_matmul {{.+}} -> %{{.+}}[%c[[P1:[0-9]+]]{{(_[0-9]+)?}}] mxu = 1 rows = 16 accumulate
-// CHECK: tpu.loop
-// CHECK: arith.addi %{{.+}}, %c[[P0]]{{(_[0-9]+)?}} : index
+// CHECK-NOT: tpu.loop
+// CHECK: tpu.vload %{{.+}}[%c[[P0]]{{(_[0-9]+)?}}]
 // CHECK: tpu.vmax
-// CHECK: %[[AT:.+]] = arith.addi %{{.+}}, %c[[P0]]{{(_[0-9]+)?}} : index
-// CHECK: tpu.vstore %{{.+}}, %{{.+}}[%[[AT]]] {{.*}}f32
-// CHECK: tpu.loop
+// CHECK: tpu.vstore %{{.+}}, %{{.+}}[%c[[P0]]{{(_[0-9]+)?}}] {{.*}}f32
+// CHECK-NOT: tpu.loop
 // CHECK: tpu.dma %{{.+}}[%c[[P0]]{{(_[0-9]+)?}}] -> %[[OUT]]
 // CHECK: tpu.dma %{{.+}}[%c[[P1]]{{(_[0-9]+)?}}] -> %[[OUT]]
 func.func @main(%x: tensor<16x384xbf16>, %w: tensor<384x256xbf16>,
