@@ -687,6 +687,8 @@ void DotKernel::splitTiles(const VBuf &stage, Value src, int64_t srcTile,
   // offsets, so a tile is its loads, mask and stores (the kernel issues
   // one instruction a cycle: the loop's address arithmetic per tile was
   // as long as the tile's own work).
+  if (tiles <= 0)
+    return;
   int64_t u = std::min(tiles, kSplitUnroll);
   auto tilesFrom = [&](Value first, int64_t count) {
     Value from = l.add(src, l.mul(first, srcTile));

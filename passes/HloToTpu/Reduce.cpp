@@ -702,6 +702,9 @@ LogicalResult ReduceKernel::emitLeading(int64_t firstDim) {
                       columnBlocked ? blockCols : 0);
   if (failed(in))
     return failure();
+  // isReducedRowGroups promises the slab sequence below.
+  if (rowGroups && (columnBlocked || blockRows != slabRows || slabs < 2))
+    return unsupported(op, "over rows in groups that are not one block each");
   VBuf acc = l.vmem(red.accElem(), blockCols * accTile);
   bool ragged = g.rows % kSublanes != 0;
   bool rank1 = type.getRank() < 2;
