@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/HloToTpu/Reduction.h"
 #include "passes/HloToTpu/Relayout.h"
 
 using namespace mlir;
@@ -737,7 +738,7 @@ static bool isBufferView(Lowering &l, hlo::ReshapeOp op, Value mem) {
 }
 
 LogicalResult Lowering::lowerReshape(hlo::ReshapeOp op) {
-  if (readThroughView(op))
+  if (readThroughView(op) || isReducedRowGroups(op))
     return success();
   auto type = cast<RankedTensorType>(op.getType());
   auto inType = cast<RankedTensorType>(op.getOperand().getType());

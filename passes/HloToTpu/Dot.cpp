@@ -72,6 +72,8 @@ namespace {
 constexpr int kSemLhs = 0, kSemW = 1, kSemOut = 2, kSemEpilogue = 3;
 constexpr int64_t kBf16Tile = kSublanes * kLanes * 2;
 constexpr int64_t kF32Tile = kSublanes * kLanes * 4;
+// Tiles per trip of the loops that stage operands for the MXU.
+constexpr int64_t kSplitUnroll = 8;
 
 /// The MXU kernel of one canonical dot_general, in stages: the plan
 /// (panel size, VMEM), operand staging (`fetch`, `splitTiles`), the MXU
@@ -681,12 +683,26 @@ void DotKernel::writePiece(const Job &job, Value cslot, int64_t p) {
 void DotKernel::splitTiles(const VBuf &stage, Value src, int64_t srcTile,
                            ArrayRef<VBuf> dst, Value dstOff, int64_t tiles,
                            function_ref<Value(Value, Value)> mask) {
-  l.loop(tiles, [&](Value t) {
-    Value x = l.vload(stage, l.add(src, l.mul(t, srcTile)));
-    if (mask)
-      x = mask(x, t);
-    splitReg(x, dst, l.add(dstOff, l.mul(t, kBf16Tile)));
-  });
+  // Unrolled: the tiles of a trip are one base address and constant
+  // offsets, so a tile is its loads, mask and stores (the kernel issues
+  // one instruction a cycle: the loop's address arithmetic per tile was
+  // as long as the tile's own work).
+  if (tiles <= 0)
+    return;
+  int64_t u = std::min(tiles, kSplitUnroll);
+  auto tilesFrom = [&](Value first, int64_t count) {
+    Value from = l.add(src, l.mul(first, srcTile));
+    Value to = l.add(dstOff, l.mul(first, kBf16Tile));
+    for (int64_t i = 0; i < count; ++i) {
+      Value x = l.vload(stage, l.add(from, i * srcTile));
+      if (mask)
+        x = mask(x, l.add(first, i));
+      splitReg(x, dst, l.add(to, i * kBf16Tile));
+    }
+  };
+  l.loop(tiles / u, [&](Value q) { tilesFrom(l.mul(q, u), u); });
+  if (tiles % u)
+    tilesFrom(l.c(tiles - tiles % u), tiles % u);
 }
 
 /// One vreg of f32 rows into its bf16 pieces at `off` of each of `dst`.
@@ -786,14 +802,18 @@ Value DotKernel::prepareOperands(Value slot, Value k) {
     prepareTransposedLhs(slot, kLeft);
   } else if (prepA) {
     auto prepare = [&](int64_t from, int64_t tiles, int64_t j) {
+      // The lanes past K are the same in every row tile: one mask.
+      Value keep, zero;
+      if (raggedK) {
+        keep = l.vcmp(tpu::CmpKind::lt,
+                      tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg()),
+                      l.splatIndex(l.sub(kLeft, l.c(j * kLanes))));
+        zero = l.splatF32(0.0);
+      }
       splitTiles(lhsStage, l.add(l.mul(slot, lhsStageSlot), from * aTile),
                  aTile, lhs, l.add(l.mul(slot, lhsSlot), from * kBf16Tile),
                  tiles, [&](Value x, Value) -> Value {
-                   if (!raggedK)
-                     return x;
-                   return l.maskBelow(
-                       x, tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg()),
-                       l.sub(kLeft, l.c(j * kLanes)), 0.0);
+                   return raggedK ? l.vsel(keep, x, zero) : x;
                  });
     };
     if (!raggedK)

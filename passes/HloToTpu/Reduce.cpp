@@ -221,7 +221,37 @@ FailureOr<Value> Reduction::init(Value initValue) {
 // reduce
 //===----------------------------------------------------------------------===//
 
+// A reduce kernel streams blocks of at most this many bytes (two slots).
+static constexpr int64_t kReduceSlotBytes = 2 << 20;
+
+bool isReducedRowGroups(hlo::ReshapeOp op) {
+  auto in = cast<RankedTensorType>(op.getOperand().getType());
+  auto out = cast<RankedTensorType>(op.getType());
+  int64_t r = in.getRank();
+  if (!isa<hlo::FusionOp>(op->getParentOp()) ||
+      !isa<BlockArgument>(op.getOperand()) || op->use_empty() || r < 2 ||
+      out.getRank() != r + 1 || in.getShape().back() > kLanes ||
+      !llvm::equal(in.getShape().drop_back(2), out.getShape().drop_back(3)) ||
+      out.getShape().back() != in.getShape().back() ||
+      out.getDimSize(r - 1) * out.getDimSize(r - 2) != in.getDimSize(r - 2))
+    return false;
+  // Slabs of one tile column and ceil(K / 8) tile rows, several of them,
+  // each one streamed block (ReduceKernel::emitLeading's slab sequence).
+  Geometry g = geometryOf(out);
+  if (g.outer < 2 || g.rowTiles * g.tileBytes() > kReduceSlotBytes ||
+      llvm::is_contained(out.getShape(), 0))
+    return false;
+  return llvm::all_of(op->getUsers(), [&](Operation *user) {
+    auto reduce = dyn_cast<hlo::ReduceOp>(user);
+    return reduce && reduce->getBlock() == op->getBlock() &&
+           reduce.getInputs().size() == 1 &&
+           reduce.getInputs()[0] == op.getResult() &&
+           llvm::equal(reduce.getDimensions(), ArrayRef<int64_t>{r - 1});
+  });
+}
+
 namespace {
+
 /// Streams `blocks` blocks of `bytes` bytes of the operand (block i at
 /// `srcOff(i)`) through the two slots of each of its sources: block i+1's
 /// DMAs are issued before the work on block i, so the transfer overlaps it.
@@ -357,7 +387,7 @@ private:
   // column blocks of `blockCols` column tiles, each block of rows
   // `blockCols` tiles wide in the slots, each column block with its own
   // accumulators (kMaxBlockCols tiles of them at most).
-  static constexpr int64_t kSlotBytes = 2 << 20, kMaxBlockCols = 256;
+  static constexpr int64_t kSlotBytes = kReduceSlotBytes, kMaxBlockCols = 256;
   /// Rows of more tiles than this combine through a VMEM accumulator, and
   /// loops over more column tiles are not unrolled.
   static constexpr int64_t kMaxUnrolledTiles = 16;
@@ -661,10 +691,20 @@ LogicalResult ReduceKernel::emitLeading(int64_t firstDim) {
     slabs *= inType.getDimSize(d);
   int64_t slabRows = tileRows / slabs;
   int64_t blockRows = blockOf(slabRows);
+  // A reshape's rows in groups of K (isReducedRowGroups): slab a is the K
+  // rows of its operand from row a * K on, one tile column, evenly spaced,
+  // so one DMA of K rows; the slots' rows past K are zeroed once (masked,
+  // but read).
+  auto split = input.getDefiningOp<hlo::ReshapeOp>();
+  bool rowGroups = split && isReducedRowGroups(split);
   FailureOr<OperandStream> in =
-      l.streamOperand(input, blockRows * pitch, columnBlocked ? blockCols : 0);
+      l.streamOperand(rowGroups ? split.getOperand() : input, blockRows * pitch,
+                      columnBlocked ? blockCols : 0);
   if (failed(in))
     return failure();
+  // isReducedRowGroups promises the slab sequence below.
+  if (rowGroups && (columnBlocked || blockRows != slabRows || slabs < 2))
+    return unsupported(op, "over rows in groups that are not one block each");
   VBuf acc = l.vmem(red.accElem(), blockCols * accTile);
   bool ragged = g.rows % kSublanes != 0;
   bool rank1 = type.getRank() < 2;
@@ -713,16 +753,39 @@ LogicalResult ReduceKernel::emitLeading(int64_t firstDim) {
     VBuf staging = l.vmem(outStore, 2 * blockCols * outTile);
     l.beginColumns(*in, l.c(0), rowTileCols);
     tpu::SemSignalOp::create(l.b, l.loc, 1, 2);
+    int64_t slabBytes = slabRows * rowBytes, groupBytes = 0;
+    std::function<Value(Value)> slabAt = [&](Value a) {
+      return l.mul(a, slabBytes);
+    };
+    if (rowGroups) {
+      // Slab a = (i, n) of the operand's [L, N*K, C] (its N*K rows padded
+      // to whole tile rows for each leading index i).
+      int64_t n = inType.getDimSize(inType.getRank() - 3);
+      int64_t perLead = ceilDiv(n * g.rows, kSublanes) * g.tileBytes();
+      groupBytes = g.rows * (g.tileBytes() / kSublanes);
+      slabAt = [&, n, perLead](Value a) {
+        if (slabs == n)
+          return l.mul(a, groupBytes);
+        return l.add(l.mul(l.div(a, n), perLead),
+                     l.mul(l.rem(a, n), groupBytes));
+      };
+      if (g.rows % kSublanes) {
+        const VBuf &slots = std::get<1>(in->sources.front());
+        for (int64_t slot = 0; slot < 2; ++slot)
+          l.vstore(red.identity(), slots,
+                   l.c(slot * slabBytes + slabBytes - g.tileBytes()));
+      }
+    }
     streamBlocks(
-        l, *in, slabs, slabRows * rowBytes,
-        [&](Value a) { return l.mul(a, slabRows * rowBytes); },
+        l, *in, slabs, slabBytes, slabAt,
         [&](Value slot, Value a) {
           resetAcc(rowTileCols);
           accumulate(slot, l.c(0), rowTileCols);
           l.wait(1, 1); // the DMA that last used this slot has left
           writeBack(a, l.c(0), rowTileCols, staging,
                     l.mul(l.rem(a, 2), blockCols * outTile));
-        });
+        },
+        1, groupBytes);
     l.wait(1, 2);
     return success();
   }
