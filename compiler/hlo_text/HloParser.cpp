@@ -1448,17 +1448,29 @@ private:
 
   bool parseModule(Module &result) {
     module = &result;
-    if (!isIdent("HloModule"))
-      return failHere("'HloModule' at the start of the module");
     result.loc = lexer.locOf(tok.offset);
-    advance();
-    if (tok.kind != TokenKind::Name && tok.kind != TokenKind::Identifier)
-      return failHere("the module name");
-    result.name = tok.value.str();
-    advance();
-    while (consumeIf(TokenKind::Comma))
-      if (!parseAttribute(result.attributes.emplace_back(), true))
-        return false;
+    if (isIdent("HloModule")) {
+      advance();
+      if (tok.kind != TokenKind::Name && tok.kind != TokenKind::Identifier)
+        return failHere("the module name");
+      result.name = tok.value.str();
+      advance();
+      while (consumeIf(TokenKind::Comma))
+        if (!parseAttribute(result.attributes.emplace_back(), true))
+          return false;
+    } else if (isIdent("ENTRY") ||
+               ((tok.kind == TokenKind::Name ||
+                 tok.kind == TokenKind::Identifier) &&
+                (peek().kind == TokenKind::LBrace ||
+                 peek().kind == TokenKind::LParen))) {
+      // As XLA's parser: computations without the header (the text starts
+      // with ENTRY or `name {`) are a module named "_"; XLA's tests and
+      // fusion dumps are written so.
+      result.name = "_";
+    } else {
+      return failHere("'HloModule' or a computation at the start of the "
+                      "module");
+    }
     for (const Attribute &attr : result.attributes) {
       if (attr.key == "frontend_attributes")
         result.frontendAttributes = attr.stringMap;

@@ -372,11 +372,11 @@ ENTRY main {
 // One test per class of malformed input: exact position and message.
 TEST(HloErrors, Header) {
   EXPECT_EQ(parseError(""),
-            "1:1: expected 'HloModule' at the start of the module, found end "
-            "of file");
+            "1:1: expected 'HloModule' or a computation at the start of the "
+            "module, found end of file");
   EXPECT_EQ(parseError("HloModul m"),
-            "1:1: expected 'HloModule' at the start of the module, found "
-            "'HloModul'");
+            "1:1: expected 'HloModule' or a computation at the start of the "
+            "module, found 'HloModul'");
   EXPECT_EQ(parseError("HloModule m\n"), "2:1: module 'm' has no computations");
   EXPECT_EQ(parseError("HloModule m, entry_computation_layout={(f32[])}"),
             "1:47: expected '->' before the result shape, found '}'");
@@ -481,6 +481,24 @@ TEST(HloErrors, RootAndEntry) {
             "2:1)");
   EXPECT_EQ(parseError("HloModule m\nENTRY e {\n}"),
             "3:1: computation 'e' is empty");
+}
+
+// XLA's tests and fusion dumps leave out the header: the module is "_", the
+// entry is the ENTRY computation, else the last one.
+TEST(HloErrors, NoHeader) {
+  Module fusion = parseOk("add {\n  a = f32[] parameter(0)\n}\n"
+                          "%fusion (p: f32[]) -> f32[] {\n"
+                          "  p = f32[] parameter(0)\n}");
+  EXPECT_EQ(fusion.name, "_");
+  EXPECT_EQ(fusion.computations.size(), 2u);
+  EXPECT_EQ(fusion.entry().name, "fusion");
+  Module entry = parseOk("ENTRY e {\n  a = f32[] parameter(0)\n}\n"
+                         "f {\n  a = f32[] parameter(0)\n}");
+  EXPECT_EQ(entry.entry().name, "e");
+  EXPECT_EQ(parseError("{\n}"),
+            "1:1: expected 'HloModule' or a computation at the start of the "
+            "module, found '{'");
+  EXPECT_EQ(parseError("f {\n}"), "2:1: computation 'f' is empty");
 }
 
 TEST(HloErrors, Literals) {
