@@ -1266,7 +1266,10 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
                                    << "'";
     opName = "hlo.fusion";
     addAttr("kind", hlo::FusionKindAttr::get(&context, *fusionKind));
-    if (failed(addRegion("calls", 1)))
+    // A multi-output fusion (XLA's tuple root) has one result per output,
+    // as the fusions tpuc forms itself.
+    if (failed(splitTupleResult()) ||
+        failed(addRegion("calls", resultTypes.size())))
       return failure();
   } else if (opcode == "custom-call") {
     const hlo_text::Attribute *target = inst.attr("custom_call_target");
