@@ -385,6 +385,15 @@ FailureOr<mlir::Attribute> Importer::convertLiteral(const Instruction &inst,
     return error(literal.loc) << "tuple constants are not supported";
   int64_t count = type.getNumElements();
   bool elided = literal.kind == Literal::Kind::Elided;
+  // Filling an elided constant costs about 40 bytes of importer memory per
+  // element: XLA's tests elide constants of hundreds of millions of elements
+  // (a 200M-element one took minutes and gigabytes before this limit).
+  constexpr int64_t kMaxElidedElements = int64_t(1) << 24;
+  if (elided && count > kMaxElidedElements)
+    return error(literal.loc)
+           << "constant " << type << " was printed elided ({...}) and has "
+           << count << " elements; tpuc fills in at most " << kMaxElidedElements
+           << " (give its values, or make it a parameter)";
   if (elided)
     ++elidedConstants;
   else if (static_cast<int64_t>(literal.values.size()) != count &&
@@ -403,11 +412,14 @@ FailureOr<mlir::Attribute> Importer::convertLiteral(const Instruction &inst,
     }
     return literal.values[literal.values.size() == 1 ? 0 : i];
   };
+  // One value fills the whole shape: a splat attribute (DenseElementsAttr
+  // takes a single value as one), not `count` copies.
+  int64_t distinct = !elided && literal.values.size() == 1 ? 1 : count;
   Type element = type.getElementType();
   if (auto floatType = dyn_cast<FloatType>(element)) {
     SmallVector<APFloat> values;
-    values.reserve(count);
-    for (int64_t i = 0; i < count; ++i) {
+    values.reserve(distinct);
+    for (int64_t i = 0; i < distinct; ++i) {
       LiteralValue v = valueAt(i);
       double d = v.kind == LiteralValue::Kind::Float ? v.floatValue
                  : v.kind == LiteralValue::Kind::UInt
@@ -424,7 +436,7 @@ FailureOr<mlir::Attribute> Importer::convertLiteral(const Instruction &inst,
   auto intType = cast<IntegerType>(element);
   if (intType.getWidth() == 1) {
     SmallVector<bool> values;
-    for (int64_t i = 0; i < count; ++i) {
+    for (int64_t i = 0; i < distinct; ++i) {
       LiteralValue v = valueAt(i);
       values.push_back(v.kind == LiteralValue::Kind::Bool ? v.boolValue
                                                           : v.intValue != 0);
@@ -432,8 +444,8 @@ FailureOr<mlir::Attribute> Importer::convertLiteral(const Instruction &inst,
     return mlir::Attribute(DenseElementsAttr::get(type, values));
   }
   SmallVector<APInt> values;
-  values.reserve(count);
-  for (int64_t i = 0; i < count; ++i) {
+  values.reserve(distinct);
+  for (int64_t i = 0; i < distinct; ++i) {
     LiteralValue v = valueAt(i);
     if (v.kind == LiteralValue::Kind::Float && !elided)
       return error(literal.loc) << "floating-point value in an integer "
