@@ -149,9 +149,11 @@ private:
   LogicalResult emitInstruction(const Instruction &inst, ValueMap &values,
                                 ValueRange params);
   /// Builds `region` from `comp` (inlined), returning `resultCount` values
-  /// (a tuple ROOT is split).
+  /// (a tuple ROOT is split; with `splitRoot` a one-element one too, for a
+  /// fusion whose XLA result is a 1-tuple).
   LogicalResult emitRegion(Region &region, const Instruction &inst,
-                           const Computation &comp, size_t resultCount);
+                           const Computation &comp, size_t resultCount,
+                           bool splitRoot = false);
   const Computation *calledComputation(const Instruction &inst,
                                        StringRef key);
   FailureOr<mlir::Attribute> convertLiteral(const Instruction &inst,
@@ -480,7 +482,7 @@ const Computation *Importer::calledComputation(const Instruction &inst,
 
 LogicalResult Importer::emitRegion(Region &region, const Instruction &inst,
                                    const Computation &computation,
-                                   size_t resultCount) {
+                                   size_t resultCount, bool splitRoot) {
   const Computation *comp = &computation;
   if (active.lookup(comp->name))
     return error(inst.loc) << "computation '" << comp->name
@@ -513,7 +515,7 @@ LogicalResult Importer::emitRegion(Region &region, const Instruction &inst,
   if (failed(root))
     return failure();
   SmallVector<Value> results{*root};
-  if (resultCount != 1) {
+  if (resultCount != 1 || splitRoot) {
     results.clear();
     auto tupleType = dyn_cast<TupleType>(root->getType());
     if (!tupleType || tupleType.size() != resultCount)
@@ -1307,7 +1309,8 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     state.addRegion();
   Operation *op = builder.create(state);
   for (auto [region, spec] : llvm::zip(op->getRegions(), regions))
-    if (failed(emitRegion(region, inst, *spec.first, spec.second)))
+    if (failed(emitRegion(region, inst, *spec.first, spec.second,
+                          /*splitRoot=*/opName == "hlo.fusion" && tupleResult)))
       return failure();
   setLayoutAttr(op, inst.shape);
   Value result = op->getResult(0);
