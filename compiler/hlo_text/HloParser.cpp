@@ -20,6 +20,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <tuple>
 
 using namespace tpuc::hlo_text;
 using llvm::StringRef;
@@ -529,7 +530,9 @@ private:
       advance();
       return expect(TokenKind::RBrace, "'}' after '{...'");
     }
-    if (shape.rank() == 0)
+    // One value for an array shape fills it (XLA's tests write
+    // `f32[3072] constant(0.3)`).
+    if (shape.rank() == 0 || tok.kind != TokenKind::LBrace)
       return parseLiteralValue(shape.elementType,
                                literal.values.emplace_back());
     return parseLiteralArray(shape, 0, literal);
@@ -1280,6 +1283,125 @@ private:
     return true;
   }
 
+  /// The shape of `inst` written without one, from its operands' shapes as
+  /// XLA's parser infers it, for the ops XLA's tests write so: elementwise
+  /// ops, compare, select, clamp, tuple, get-tuple-element, after-all,
+  /// while, transpose and dot. The shape has no layout (the default one).
+  bool inferShape(const Computation &computation, Instruction &inst) {
+    std::vector<const Shape *> operands;
+    for (const Operand &operand : inst.operands)
+      operands.push_back(
+          &computation
+               .instructions[computation.instructionIndex.lookup(operand.name)]
+               .shape);
+    auto fail = [&](const Twine &why) {
+      return failAtLoc(inst.opcodeLoc, "cannot infer the shape of '" +
+                                           inst.opcode + "' left out: " + why);
+    };
+    auto arrayOperand = [&](size_t i) -> const Shape * {
+      if (i >= operands.size() || operands[i]->isTuple() ||
+          operands[i]->elementType == ElementType::Token)
+        return nullptr;
+      return operands[i];
+    };
+    auto dimsAttr = [&](StringRef key) {
+      const Attribute *attr = inst.attr(key);
+      return attr ? attr->ints : std::vector<int64_t>{};
+    };
+    Shape &shape = inst.shape;
+    Loc at = shape.loc = inst.opcodeLoc;
+    StringRef op = inst.opcode;
+    static const llvm::StringSet<> sameAsOperand0 = {
+        "abs", "negate", "copy", "exponential", "exponential-minus-one",
+        "log", "log-plus-one", "sqrt", "rsqrt", "cbrt", "tanh", "logistic",
+        "sign", "floor", "ceil", "round-nearest-afz", "round-nearest-even",
+        "not", "cosine", "sine", "tan", "erf", "popcnt",
+        "count-leading-zeros", "add", "subtract", "multiply", "divide",
+        "remainder", "maximum", "minimum", "power", "atan2", "and", "or",
+        "xor", "shift-left", "shift-right-arithmetic",
+        "shift-right-logical"};
+    if (op == "while") {
+      if (operands.size() != 1)
+        return fail("it needs one operand");
+      shape = *operands[0];
+    } else if (sameAsOperand0.contains(op) || op == "select" ||
+               op == "clamp") {
+      const Shape *from = arrayOperand(op == "select" || op == "clamp" ? 1 : 0);
+      if (!from)
+        return fail("it needs an array operand");
+      shape = *from;
+    } else if (op == "compare" || op == "is-finite") {
+      const Shape *from = arrayOperand(0);
+      if (!from)
+        return fail("it needs an array operand");
+      shape = *from;
+      shape.elementType = ElementType::Pred;
+    } else if (op == "tuple") {
+      shape.elementType = ElementType::Tuple;
+      for (const Shape *operand : operands)
+        shape.tupleElements.push_back(*operand);
+    } else if (op == "get-tuple-element") {
+      const Attribute *index = inst.attr("index");
+      if (operands.size() != 1 || !operands[0]->isTuple() || !index ||
+          index->intValue < 0 ||
+          index->intValue >=
+              static_cast<int64_t>(operands[0]->tupleElements.size()))
+        return fail("it needs a tuple operand and an index in it");
+      shape = operands[0]->tupleElements[index->intValue];
+    } else if (op == "after-all") {
+      shape.elementType = ElementType::Token;
+    } else if (op == "transpose") {
+      const Shape *from = arrayOperand(0);
+      std::vector<int64_t> perm = dimsAttr("dimensions");
+      if (!from || static_cast<int64_t>(perm.size()) != from->rank())
+        return fail("it needs an array operand and a permutation of its "
+                    "dimensions");
+      shape.elementType = from->elementType;
+      for (int64_t d : perm) {
+        if (d < 0 || d >= from->rank())
+          return fail("dimension " + Twine(d) + " is out of range");
+        shape.dims.push_back(from->dims[d]);
+        shape.dynamicDims.push_back(from->dynamicDims[d]);
+      }
+    } else if (op == "dot") {
+      const Shape *lhs = arrayOperand(0), *rhs = arrayOperand(1);
+      if (!lhs || !rhs)
+        return fail("it needs two array operands");
+      std::vector<int64_t> lb = dimsAttr("lhs_batch_dims"),
+                           lc = dimsAttr("lhs_contracting_dims"),
+                           rb = dimsAttr("rhs_batch_dims"),
+                           rc = dimsAttr("rhs_contracting_dims");
+      shape.elementType = lhs->elementType;
+      auto append = [&](const Shape &from, int64_t d) {
+        if (d < 0 || d >= from.rank())
+          return false;
+        shape.dims.push_back(from.dims[d]);
+        shape.dynamicDims.push_back(from.dynamicDims[d]);
+        return true;
+      };
+      for (int64_t d : lb)
+        if (!append(*lhs, d))
+          return fail("batch dimension " + Twine(d) + " is out of range");
+      for (auto [from, batch, contracting] :
+           {std::tuple(lhs, &lb, &lc), std::tuple(rhs, &rb, &rc)})
+        for (int64_t d = 0; d < from->rank(); ++d)
+          if (!llvm::is_contained(*batch, d) &&
+              !llvm::is_contained(*contracting, d))
+            append(*from, d);
+    } else {
+      return failAtLoc(at, "expected a shape (e.g. f32[2,3] or a tuple) "
+                           "before '" +
+                               inst.opcode +
+                               "': tpuc infers it only for elementwise ops, "
+                               "compare, select, clamp, tuple, "
+                               "get-tuple-element, after-all, while, "
+                               "transpose and dot");
+    }
+    shape.layout.reset();
+    shape.loc = at;
+    return true;
+  }
+
   bool parseInstruction(Computation &computation,
                         llvm::DenseMap<int64_t, size_t> &parameters,
                         std::optional<Loc> &rootLoc) {
@@ -1308,12 +1430,20 @@ private:
       if (!expect(TokenKind::Equal, "'=' after the instruction name"))
         return false;
     }
-    if (!parseShape(inst.shape))
+    // XLA's parser infers the shape of some ops when it is left out
+    // (`ROOT t = tuple(a, b)`, `c = add(a, b)`): text `opcode(` here.
+    bool shapeWritten =
+        !(tok.kind == TokenKind::Identifier && peek().kind == TokenKind::LParen);
+    if (shapeWritten && !parseShape(inst.shape))
       return false;
     if (tok.kind != TokenKind::Identifier)
       return failHere("an opcode");
     inst.opcode = tok.text.str();
     inst.opcodeLoc = lexer.locOf(tok.offset);
+    if (!shapeWritten &&
+        (inst.opcode == "parameter" || inst.opcode == "constant"))
+      return failHere("a shape (e.g. f32[2,3] or a tuple) before '" +
+                      inst.opcode + "'");
     advance();
     if (!expect(TokenKind::LParen, "'(' after the opcode"))
       return false;
@@ -1344,6 +1474,8 @@ private:
     while (consumeIf(TokenKind::Comma))
       if (!parseAttribute(inst.attributes.emplace_back(), false))
         return false;
+    if (!shapeWritten && !inferShape(computation, inst))
+      return false;
     if (const Attribute *preds = inst.attr("control-predecessors"))
       for (const std::string &name : preds->names)
         if (!computation.instructionIndex.count(name))
@@ -1448,17 +1580,29 @@ private:
 
   bool parseModule(Module &result) {
     module = &result;
-    if (!isIdent("HloModule"))
-      return failHere("'HloModule' at the start of the module");
     result.loc = lexer.locOf(tok.offset);
-    advance();
-    if (tok.kind != TokenKind::Name && tok.kind != TokenKind::Identifier)
-      return failHere("the module name");
-    result.name = tok.value.str();
-    advance();
-    while (consumeIf(TokenKind::Comma))
-      if (!parseAttribute(result.attributes.emplace_back(), true))
-        return false;
+    if (isIdent("HloModule")) {
+      advance();
+      if (tok.kind != TokenKind::Name && tok.kind != TokenKind::Identifier)
+        return failHere("the module name");
+      result.name = tok.value.str();
+      advance();
+      while (consumeIf(TokenKind::Comma))
+        if (!parseAttribute(result.attributes.emplace_back(), true))
+          return false;
+    } else if (isIdent("ENTRY") ||
+               ((tok.kind == TokenKind::Name ||
+                 tok.kind == TokenKind::Identifier) &&
+                (peek().kind == TokenKind::LBrace ||
+                 peek().kind == TokenKind::LParen))) {
+      // As XLA's parser: computations without the header (the text starts
+      // with ENTRY or `name {`) are a module named "_"; XLA's tests and
+      // fusion dumps are written so.
+      result.name = "_";
+    } else {
+      return failHere("'HloModule' or a computation at the start of the "
+                      "module");
+    }
     for (const Attribute &attr : result.attributes) {
       if (attr.key == "frontend_attributes")
         result.frontendAttributes = attr.stringMap;

@@ -149,9 +149,11 @@ private:
   LogicalResult emitInstruction(const Instruction &inst, ValueMap &values,
                                 ValueRange params);
   /// Builds `region` from `comp` (inlined), returning `resultCount` values
-  /// (a tuple ROOT is split).
+  /// (a tuple ROOT is split; with `splitRoot` a one-element one too, for a
+  /// fusion whose XLA result is a 1-tuple).
   LogicalResult emitRegion(Region &region, const Instruction &inst,
-                           const Computation &comp, size_t resultCount);
+                           const Computation &comp, size_t resultCount,
+                           bool splitRoot = false);
   const Computation *calledComputation(const Instruction &inst,
                                        StringRef key);
   FailureOr<mlir::Attribute> convertLiteral(const Instruction &inst,
@@ -385,6 +387,15 @@ FailureOr<mlir::Attribute> Importer::convertLiteral(const Instruction &inst,
     return error(literal.loc) << "tuple constants are not supported";
   int64_t count = type.getNumElements();
   bool elided = literal.kind == Literal::Kind::Elided;
+  // Filling an elided constant costs about 40 bytes of importer memory per
+  // element: XLA's tests elide constants of hundreds of millions of elements
+  // (a 200M-element one took minutes and gigabytes before this limit).
+  constexpr int64_t kMaxElidedElements = int64_t(1) << 24;
+  if (elided && count > kMaxElidedElements)
+    return error(literal.loc)
+           << "constant " << type << " was printed elided ({...}) and has "
+           << count << " elements; tpuc fills in at most " << kMaxElidedElements
+           << " (give its values, or make it a parameter)";
   if (elided)
     ++elidedConstants;
   else if (static_cast<int64_t>(literal.values.size()) != count &&
@@ -403,11 +414,14 @@ FailureOr<mlir::Attribute> Importer::convertLiteral(const Instruction &inst,
     }
     return literal.values[literal.values.size() == 1 ? 0 : i];
   };
+  // One value fills the whole shape: a splat attribute (DenseElementsAttr
+  // takes a single value as one), not `count` copies.
+  int64_t distinct = !elided && literal.values.size() == 1 ? 1 : count;
   Type element = type.getElementType();
   if (auto floatType = dyn_cast<FloatType>(element)) {
     SmallVector<APFloat> values;
-    values.reserve(count);
-    for (int64_t i = 0; i < count; ++i) {
+    values.reserve(distinct);
+    for (int64_t i = 0; i < distinct; ++i) {
       LiteralValue v = valueAt(i);
       double d = v.kind == LiteralValue::Kind::Float ? v.floatValue
                  : v.kind == LiteralValue::Kind::UInt
@@ -424,7 +438,7 @@ FailureOr<mlir::Attribute> Importer::convertLiteral(const Instruction &inst,
   auto intType = cast<IntegerType>(element);
   if (intType.getWidth() == 1) {
     SmallVector<bool> values;
-    for (int64_t i = 0; i < count; ++i) {
+    for (int64_t i = 0; i < distinct; ++i) {
       LiteralValue v = valueAt(i);
       values.push_back(v.kind == LiteralValue::Kind::Bool ? v.boolValue
                                                           : v.intValue != 0);
@@ -432,8 +446,8 @@ FailureOr<mlir::Attribute> Importer::convertLiteral(const Instruction &inst,
     return mlir::Attribute(DenseElementsAttr::get(type, values));
   }
   SmallVector<APInt> values;
-  values.reserve(count);
-  for (int64_t i = 0; i < count; ++i) {
+  values.reserve(distinct);
+  for (int64_t i = 0; i < distinct; ++i) {
     LiteralValue v = valueAt(i);
     if (v.kind == LiteralValue::Kind::Float && !elided)
       return error(literal.loc) << "floating-point value in an integer "
@@ -468,7 +482,7 @@ const Computation *Importer::calledComputation(const Instruction &inst,
 
 LogicalResult Importer::emitRegion(Region &region, const Instruction &inst,
                                    const Computation &computation,
-                                   size_t resultCount) {
+                                   size_t resultCount, bool splitRoot) {
   const Computation *comp = &computation;
   if (active.lookup(comp->name))
     return error(inst.loc) << "computation '" << comp->name
@@ -501,7 +515,7 @@ LogicalResult Importer::emitRegion(Region &region, const Instruction &inst,
   if (failed(root))
     return failure();
   SmallVector<Value> results{*root};
-  if (resultCount != 1) {
+  if (resultCount != 1 || splitRoot) {
     results.clear();
     auto tupleType = dyn_cast<TupleType>(root->getType());
     if (!tupleType || tupleType.size() != resultCount)
@@ -1266,7 +1280,10 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
                                    << "'";
     opName = "hlo.fusion";
     addAttr("kind", hlo::FusionKindAttr::get(&context, *fusionKind));
-    if (failed(addRegion("calls", 1)))
+    // A multi-output fusion (XLA's tuple root) has one result per output,
+    // as the fusions tpuc forms itself.
+    if (failed(splitTupleResult()) ||
+        failed(addRegion("calls", resultTypes.size())))
       return failure();
   } else if (opcode == "custom-call") {
     const hlo_text::Attribute *target = inst.attr("custom_call_target");
@@ -1292,7 +1309,8 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     state.addRegion();
   Operation *op = builder.create(state);
   for (auto [region, spec] : llvm::zip(op->getRegions(), regions))
-    if (failed(emitRegion(region, inst, *spec.first, spec.second)))
+    if (failed(emitRegion(region, inst, *spec.first, spec.second,
+                          /*splitRoot=*/opName == "hlo.fusion" && tupleResult)))
       return failure();
   setLayoutAttr(op, inst.shape);
   Value result = op->getResult(0);

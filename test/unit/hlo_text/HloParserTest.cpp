@@ -372,11 +372,11 @@ ENTRY main {
 // One test per class of malformed input: exact position and message.
 TEST(HloErrors, Header) {
   EXPECT_EQ(parseError(""),
-            "1:1: expected 'HloModule' at the start of the module, found end "
-            "of file");
+            "1:1: expected 'HloModule' or a computation at the start of the "
+            "module, found end of file");
   EXPECT_EQ(parseError("HloModul m"),
-            "1:1: expected 'HloModule' at the start of the module, found "
-            "'HloModul'");
+            "1:1: expected 'HloModule' or a computation at the start of the "
+            "module, found 'HloModul'");
   EXPECT_EQ(parseError("HloModule m\n"), "2:1: module 'm' has no computations");
   EXPECT_EQ(parseError("HloModule m, entry_computation_layout={(f32[])}"),
             "1:47: expected '->' before the result shape, found '}'");
@@ -481,6 +481,76 @@ TEST(HloErrors, RootAndEntry) {
             "2:1)");
   EXPECT_EQ(parseError("HloModule m\nENTRY e {\n}"),
             "3:1: computation 'e' is empty");
+}
+
+// XLA's tests and fusion dumps leave out the header: the module is "_", the
+// entry is the ENTRY computation, else the last one.
+TEST(HloErrors, NoHeader) {
+  Module fusion = parseOk("add {\n  a = f32[] parameter(0)\n}\n"
+                          "%fusion (p: f32[]) -> f32[] {\n"
+                          "  p = f32[] parameter(0)\n}");
+  EXPECT_EQ(fusion.name, "_");
+  EXPECT_EQ(fusion.computations.size(), 2u);
+  EXPECT_EQ(fusion.entry().name, "fusion");
+  Module entry = parseOk("ENTRY e {\n  a = f32[] parameter(0)\n}\n"
+                         "f {\n  a = f32[] parameter(0)\n}");
+  EXPECT_EQ(entry.entry().name, "e");
+  EXPECT_EQ(parseError("{\n}"),
+            "1:1: expected 'HloModule' or a computation at the start of the "
+            "module, found '{'");
+  EXPECT_EQ(parseError("f {\n}"), "2:1: computation 'f' is empty");
+}
+
+// XLA's tests leave out the shape of some ops; the parser infers it as XLA's
+// does, and names the ops it cannot infer.
+TEST(HloErrors, OmittedShapes) {
+  Module module = parseOk(R"(HloModule m
+ENTRY e {
+  a = f32[2,3]{0,1} parameter(0)
+  b = f32[3,4] parameter(1)
+  n = negate(a)
+  c = compare(n, a), direction=GT
+  s = select(c, n, a)
+  t = transpose(s), dimensions={1,0}
+  d = dot(s, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  k = after-all()
+  tu = tuple(t, d)
+  ROOT g = get-tuple-element(tu), index=1
+})");
+  const Computation &entry = module.entry();
+  auto shapeOf = [&](const char *name) {
+    return entry.findInstruction(name)->shape.toString();
+  };
+  EXPECT_EQ(shapeOf("n"), "f32[2,3]"); // the operand's layout is not kept
+  EXPECT_EQ(shapeOf("c"), "pred[2,3]");
+  EXPECT_EQ(shapeOf("s"), "f32[2,3]");
+  EXPECT_EQ(shapeOf("t"), "f32[3,2]");
+  EXPECT_EQ(shapeOf("d"), "f32[2,4]");
+  EXPECT_EQ(shapeOf("k"), "token[]");
+  EXPECT_EQ(shapeOf("tu"), "(f32[3,2], f32[2,4])");
+  EXPECT_EQ(shapeOf("g"), "f32[2,4]");
+  EXPECT_EQ(parseError("HloModule m\nENTRY e {\n  a = f32[2] parameter(0)\n"
+                       "  ROOT b = broadcast(a), dimensions={0}\n}"),
+            "4:12: expected a shape (e.g. f32[2,3] or a tuple) before "
+            "'broadcast': tpuc infers it only for elementwise ops, compare, "
+            "select, clamp, tuple, get-tuple-element, after-all, while, "
+            "transpose and dot");
+  EXPECT_EQ(parseError("HloModule m\nENTRY e {\n  a = f32[2] parameter(0)\n"
+                       "  ROOT b = get-tuple-element(a), index=0\n}"),
+            "4:12: cannot infer the shape of 'get-tuple-element' left out: it "
+            "needs a tuple operand and an index in it");
+  EXPECT_EQ(parseError("HloModule m\nENTRY e {\n  a = parameter(0)\n}"),
+            "3:7: expected a shape (e.g. f32[2,3] or a tuple) before "
+            "'parameter', found 'parameter'");
+}
+
+// One value for an array shape fills it.
+TEST(HloErrors, SplatLiteral) {
+  Module module = parseOk("HloModule m\nENTRY e {\n"
+                          "  ROOT c = f32[3072] constant(0.3)\n}");
+  const Literal &literal = *module.entry().root().literal;
+  ASSERT_EQ(literal.values.size(), 1u);
+  EXPECT_EQ(literal.values[0].floatValue, 0.3);
 }
 
 TEST(HloErrors, Literals) {
