@@ -184,7 +184,10 @@ static FailureOr<int64_t> forEachIndexVector(
     nb *= s;
   if (nb == 0)
     return 0;
-  int64_t per = std::min(nb, std::max<int64_t>(1, kIndexBlock / k));
+  // An empty index vector (k = 0: every position starts at the origin)
+  // still walks its positions.
+  int64_t per =
+      std::min(nb, std::max<int64_t>(1, kIndexBlock / std::max<int64_t>(1, k)));
   int64_t blocks = ceilDiv(nb, per);
   bool staged = vectorize && k == 1;
   Value smem = smemArena(l, per * k * 4 * (staged && blocks > 1 ? 2 : 1));
@@ -220,7 +223,9 @@ static FailureOr<int64_t> forEachIndexVector(
   };
   // Block `blk` of `count` batch positions starts at flat position `first`.
   auto fetch = [&](Value blk, Value first, int64_t count) {
-    if (staged)
+    if (k == 0) // no index to fetch: a signal keeps the waits uniform
+      tpu::SemSignalOp::create(l.b, l.loc, kIndexSem, 1);
+    else if (staged)
       l.dma(vbuf.arena, l.add(l.mul(first, 4), vbuf.offset), smem,
             smemBase(blk), 1, count * 4, 0, 0, kIndexSem);
     else
