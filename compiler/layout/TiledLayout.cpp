@@ -118,13 +118,41 @@ FailureOr<TiledLayout> parseLayout(StringRef text, std::string &error) {
     layout.tiles.push_back(tile);
     return cur.expect(')');
   };
+  // After ':', XLA writes its layout's fields in any of these forms:
+  // T(..)(..) tiles, and (read and dropped: they do not change where an
+  // element lies) D(..) dim level types, L(n) tail padding, #(..) and
+  // *(..) index and pointer types, E(n) element bits, S(n) memory space
+  // (S(1): VMEM after XLA's memory space assignment; tpuc places its own),
+  // SC(..) split configs, P(..) physical shape, M(n) dynamic-shape
+  // metadata.
   if (cur.consume(':')) {
-    if (failed(cur.expect('T')))
-      return failure();
-    do {
-      if (failed(parseTile()))
+    while (!cur.text.ltrim().starts_with("}") && !cur.text.empty()) {
+      cur.text = cur.text.ltrim();
+      if (cur.consume('T')) {
+        do {
+          if (failed(parseTile()))
+            return failure();
+        } while (cur.text.ltrim().starts_with("("));
+        continue;
+      }
+      StringRef field = cur.text.take_while(
+          [](char c) { return llvm::isAlpha(c) || c == '#' || c == '*'; });
+      if (!llvm::is_contained({"D", "L", "#", "*", "E", "S", "SC", "P", "M"},
+                              field))
+        return cur.fail("expected a layout field (T, D, L, #, *, E, S, SC, "
+                        "P or M)");
+      cur.text = cur.text.drop_front(field.size());
+      if (failed(cur.expect('(')))
         return failure();
-    } while (cur.text.ltrim().starts_with("("));
+      // Skip to the matching ')' (P(..) nests a shape).
+      int depth = 1;
+      size_t i = 0;
+      for (; i < cur.text.size() && depth > 0; ++i)
+        depth += cur.text[i] == '(' ? 1 : cur.text[i] == ')' ? -1 : 0;
+      if (depth > 0)
+        return cur.fail("expected ')'");
+      cur.text = cur.text.drop_front(i);
+    }
   }
   if (failed(cur.expect('}')))
     return failure();

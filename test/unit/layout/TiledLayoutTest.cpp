@@ -54,6 +54,16 @@ TEST_F(TiledLayoutTest, ParsesAndPrintsXlaNotation) {
                            "{0:T(256)}", "{:T(256)}", "{}",
                            "{0:T(1024)(128)(2,1)}", "{0,3,2,1:T(8,128)}"})
     EXPECT_EQ(layout::printLayout(parse(text)), text);
+  // The fields that do not place elements are read and dropped: a memory
+  // space (S(1), after XLA's memory space assignment), element bits, a
+  // nested physical shape.
+  for (auto [text, printed] :
+       {std::pair{"{1,0:S(1)}", "{1,0}"},
+        std::pair{"{1,0:T(8,128)S(1)}", "{1,0:T(8,128)}"},
+        std::pair{"{0:T(1024)E(4)S(1)}", "{0:T(1024)}"},
+        std::pair{"{1,0:D(D,C)T(8,128)L(8)P(s32[2]{0})M(16)}",
+                  "{1,0:T(8,128)}"}})
+    EXPECT_EQ(layout::printLayout(parse(text)), printed) << text;
   TiledLayout l = parse(" { 1 , 0 : T( 8 , 128 ) ( 2 , 1 ) } ");
   EXPECT_EQ(l.minorToMajor, (llvm::SmallVector<int64_t, 4>{1, 0}));
   ASSERT_EQ(l.tiles.size(), 2u);
@@ -69,8 +79,11 @@ TEST_F(TiledLayoutTest, RejectsMalformedLayouts) {
       {"{1,1}", "minor_to_major {1,1} is not a permutation of 0..1"},
       {"{2,0}", "minor_to_major {2,0} is not a permutation of 0..1"},
       {"{1,0:T(8,0)}", "tile dims must be positive at ')}'"},
-      {"{1,0:S(8)}", "expected 'T' at 'S(8)}'"},
-      {"{1,0:T(8,128)x}", "expected '}' at 'x}'"},
+      {"{1,0:Q(8)}", "expected a layout field (T, D, L, #, *, E, S, SC, P or "
+                     "M) at 'Q(8)}'"},
+      {"{1,0:S(1}", "expected ')' at '1}'"},
+      {"{1,0:T(8,128)x}", "expected a layout field (T, D, L, #, *, E, S, SC, "
+                          "P or M) at 'x}'"},
       {"{1,0} junk", "unexpected text after the layout at ' junk'"},
       {"{a}", "expected a non-negative integer at 'a}'"},
   };
