@@ -38,18 +38,247 @@ struct WindowRowLayout {
   int64_t first = 0, bufRows = 0, rowBytes = 0, colBytes = 0;
 };
 
-/// Window row buffer sets of a reduce_window kernel (fewer where they would
-/// take more than kMaxReduceWindowVmem).
-constexpr int64_t kReduceWindowSets = 4;
-constexpr int64_t kMaxReduceWindowVmem = 8 << 20;
+/// How many window rows the pooling kernels' fetches run ahead, and the
+/// VMEM they take at most (fewer rows ahead past it; a select_and_scatter
+/// that does not fit one row ahead is expanded).
+constexpr int64_t kPoolAhead = 4;
+constexpr int64_t kMaxPoolVmem = 8 << 20;
 
-/// The kernel of one hlo.reduce_window: per output row (n, ho), the input
-/// rows of its window are DMA'd into window row buffers (fetchRows) and
-/// combined there (outputRow); the rows whose window is inside the input
-/// run double-buffered in a loop, the edge rows one by one (emitRows).
-class ReduceWindowKernel {
+/// What the pooling kernels (reduce_window, select_and_scatter on H and W
+/// of NHWC) share: window rows (n, ho) in order, each reading the operand
+/// rows [top, top + kh) of image n inside the operand (top = ho * sh -
+/// padTop). The operand rows stream once into a ring of row slots laid out
+/// as WindowRowLayout (row h of image n in slot (n * H + h) % slots), the
+/// DMAs of window row k + ahead issued before window row k runs, across
+/// images too; consecutive window rows with equal plans run as one loop.
+class PoolRowStream {
+protected:
+  explicit PoolRowStream(Lowering &l) : l(l) {}
+
+  /// What window row ho does, in row offsets from its top: the window rows
+  /// inside the operand, the rows it fetches first (those the row before
+  /// did not) and the DMAs to wait for (those rows' and `extraFetches`), the
+  /// new rows of the window row `ahead` rows on (from that row's top; in
+  /// the next image when past this one's end, none in the last image). The
+  /// select_and_scatter kernel adds its result rows: those it opens before
+  /// and after its windows, those it writes back, the write-backs it waits
+  /// for.
+  struct RowPlan {
+    int64_t validBegin = 0, validEnd = 0, freshBegin = 0, freshEnd = 0,
+            fetches = 0;
+    bool aheadInNextImage = false;
+    int64_t aheadBegin = 0, aheadEnd = 0, openBegin = 0, openEnd = 0,
+            gapBegin = 0, gapEnd = 0, flushBegin = 0, flushEnd = 0,
+            flushWaits = 0;
+    auto key() const {
+      return std::tie(validBegin, validEnd, freshBegin, freshEnd, fetches,
+                      aheadInNextImage, aheadBegin, aheadEnd, openBegin,
+                      openEnd, gapBegin, gapEnd, flushBegin, flushEnd,
+                      flushWaits);
+    }
+    bool operator==(const RowPlan &o) const { return key() == o.key(); }
+  };
+
+  int64_t top(int64_t ho) const { return ho * sh - padTop; }
+  int64_t clampRow(int64_t h) const {
+    return std::clamp<int64_t>(h, 0, height);
+  }
+  int64_t rowsBegin(int64_t ho) const { return clampRow(top(ho)); }
+  int64_t rowsEnd(int64_t ho) const {
+    return std::max(rowsBegin(ho), clampRow(top(ho) + kh));
+  }
+  /// The window (dims 1 and 2 of `window`, `strides`, `padding`) of an
+  /// operand `x` whose window grid (one element per window) is `grid`.
+  void setWindow(RankedTensorType x, RankedTensorType grid,
+                 ArrayRef<int64_t> window,
+                 std::optional<ArrayRef<int64_t>> strides,
+                 std::optional<ArrayRef<int64_t>> padding);
+  /// `ahead` (kPoolAhead, fewer where slots of the operand's
+  /// and `moreSlotBytes` more, and ahead + 1 of `windowRowBytes`, pass
+  /// kMaxPoolVmem), the ring's slots, and each window row's plan of
+  /// operand rows, with `extraFetches` DMAs of its own.
+  void planStream(int64_t moreSlotBytes, int64_t windowRowBytes,
+                  int64_t extraFetches);
+  /// The ring, with the rows around each slot's columns (read by the
+  /// strided window loads) set to `edge`.
+  VBuf allocRing(Type elem, const WindowRowLayout &row, int64_t rowTiles,
+                 int64_t slotBytes, Value edge);
+  /// Every window row of every image: its fetches ahead, the wait for its
+  /// own, then `row`.
+  void emitImages(function_ref<void(Value n, Value ho, const RowPlan &)> row);
+  /// The DMAs of window row (n, ho)'s operand rows [begin, end) (offsets
+  /// from its top) on semaphore 0, then `fetchExtra`'s.
+  void fetch(Value n, Value ho, int64_t begin, int64_t end);
+  /// The kernel's own DMAs of window row (n, ho) beside its operand rows
+  /// (planStream's `extraFetches` of them).
+  virtual void fetchExtra(Value n, Value ho) {}
+  /// The byte offset of the slot of image n's row top(ho) + offset in a
+  /// ring of `slotBytes` slots.
+  Value rowSlot(Value n, Value ho, int64_t offset, int64_t slotBytes) {
+    Value h = l.add(l.add(l.mul(n, height), l.mul(ho, sh)), offset - padTop);
+    return l.mul(l.rem(h, slots), slotBytes);
+  }
+  /// The byte offset of window row (n, ho)'s slot among ahead + 1 of
+  /// `bytes`.
+  Value windowSlot(Value n, Value ho, int64_t bytes) {
+    return l.mul(l.rem(l.add(l.mul(n, outH), ho), ahead + 1), bytes);
+  }
+  /// Emits items 0 .. count-1, a run of items with equal `keyOf` as one
+  /// loop; `emitOne` gets the item as a value and a representative index.
+  template <typename KeyFn, typename EmitFn>
+  void runs(int64_t count, KeyFn keyOf, EmitFn emitOne);
+
+  Lowering &l;
+  Value in; // the operand's HBM buffer
+  Geometry gx, gw; // the operand's and the window grid's
+  WindowRowLayout xRow;
+  int64_t batch = 0, height = 0, width = 0, outH = 0, outW = 0;
+  int64_t kh = 0, kw = 0, sh = 1, sw = 1, padTop = 0, padLeft = 0;
+  int64_t slots = 0, ahead = 1, xSlotBytes = 0;
+  VBuf xRing;
+  SmallVector<RowPlan> rowPlans;
+};
+
+template <typename KeyFn, typename EmitFn>
+void PoolRowStream::runs(int64_t count, KeyFn keyOf, EmitFn emitOne) {
+  for (int64_t i = 0; i < count;) {
+    int64_t j = i + 1;
+    while (j < count && keyOf(j) == keyOf(i))
+      ++j;
+    if (j - i == 1)
+      emitOne(l.c(i), i);
+    else
+      l.loop(j - i, [&](Value k) { emitOne(l.add(k, i), i); });
+    i = j;
+  }
+}
+
+void PoolRowStream::setWindow(RankedTensorType x, RankedTensorType grid,
+                              ArrayRef<int64_t> window,
+                              std::optional<ArrayRef<int64_t>> strides,
+                              std::optional<ArrayRef<int64_t>> padding) {
+  batch = x.getDimSize(0);
+  height = x.getDimSize(1);
+  width = x.getDimSize(2);
+  outH = grid.getDimSize(1);
+  outW = grid.getDimSize(2);
+  kh = window[1];
+  kw = window[2];
+  sh = strides ? (*strides)[1] : 1;
+  sw = strides ? (*strides)[2] : 1;
+  padTop = padding ? (*padding)[2] : 0;
+  padLeft = padding ? (*padding)[4] : 0;
+  gx = geometryOf(x);
+  gw = geometryOf(grid);
+  xRow = WindowRowLayout(padLeft, sw, kw, width, gx.rowTiles, gw.rowTiles,
+                         gx.elemBytes);
+  xSlotBytes = gx.colTiles * xRow.colBytes;
+}
+
+void PoolRowStream::planStream(int64_t moreSlotBytes, int64_t windowRowBytes,
+                               int64_t extraFetches) {
+  // The ring holds the rows one window row reads, those the next `ahead`
+  // fetch, and (the select_and_scatter kernel's result ring, which shares
+  // the slot count) those the write-backs of the `ahead` before read, also
+  // across an image boundary.
+  for (ahead = std::min(kPoolAhead, outH);; --ahead) {
+    slots = 2 * (kh + sh) + ahead * sh;
+    if (ahead == 1 || slots * (xSlotBytes + moreSlotBytes) +
+                              (ahead + 1) * windowRowBytes <=
+                          kMaxPoolVmem)
+      break;
+  }
+  for (int64_t ho = 0; ho < outH; ++ho) {
+    RowPlan p;
+    int64_t t = top(ho);
+    p.validBegin = rowsBegin(ho) - t;
+    p.validEnd = rowsEnd(ho) - t;
+    int64_t fresh =
+        ho == 0 ? rowsBegin(0) : std::max(rowsBegin(ho), rowsEnd(ho - 1));
+    p.freshBegin = fresh - t;
+    p.freshEnd = std::max(fresh, rowsEnd(ho)) - t;
+    p.fetches = (p.freshEnd - p.freshBegin) * gx.colTiles + extraFetches;
+    rowPlans.push_back(p);
+  }
+  for (int64_t ho = 0; ho < outH; ++ho) {
+    RowPlan &p = rowPlans[ho];
+    p.aheadInNextImage = ho + ahead >= outH;
+    const RowPlan &next =
+        rowPlans[p.aheadInNextImage ? ho + ahead - outH : ho + ahead];
+    p.aheadBegin = next.freshBegin;
+    p.aheadEnd = next.freshEnd;
+  }
+}
+
+VBuf PoolRowStream::allocRing(Type elem, const WindowRowLayout &row,
+                              int64_t rowTiles, int64_t slotBytes,
+                              Value edge) {
+  VBuf ring = l.vmem(elem, slots * slotBytes);
+  for (int64_t slot = 0; slot < slots; ++slot)
+    for (int64_t col = 0; col < gx.colTiles; ++col) {
+      int64_t base = slot * slotBytes + col * row.colBytes;
+      for (int64_t r = 0; r < row.first; r += kSublanes)
+        l.vstore(edge, ring, l.c(base + r * row.rowBytes));
+      for (int64_t r = row.first + rowTiles * kSublanes; r < row.bufRows;
+           r += kSublanes)
+        l.vstore(edge, ring, l.c(base + r * row.rowBytes));
+    }
+  return ring;
+}
+
+void PoolRowStream::fetch(Value n, Value ho, int64_t begin, int64_t end) {
+  int64_t tb = gx.tileBytes();
+  for (int64_t i = begin; i < end; ++i) {
+    Value h = l.add(l.mul(ho, sh), i - padTop);
+    Value hbmAt =
+        l.mul(l.add(l.mul(n, height), h), gx.rowTiles * gx.colTiles * tb);
+    Value vmemAt = rowSlot(n, ho, i, xSlotBytes);
+    for (int64_t col = 0; col < gx.colTiles; ++col)
+      l.dma(in, l.add(hbmAt, col * tb), xRing.arena,
+            l.add(vmemAt, xRing.offset + col * xRow.colBytes +
+                              xRow.first * xRow.rowBytes),
+            gx.rowTiles, tb, gx.colTiles * tb, tb, 0);
+  }
+  fetchExtra(n, ho);
+}
+
+void PoolRowStream::emitImages(
+    function_ref<void(Value n, Value ho, const RowPlan &)> row) {
+  // An image's last window rows fetch the next image's first (the last
+  // image is peeled).
+  for (int64_t ho = 0; ho < ahead; ++ho)
+    fetch(l.c(0), l.c(ho), rowPlans[ho].freshBegin, rowPlans[ho].freshEnd);
+  auto image = [&](Value n, bool last) {
+    runs(
+        outH, [&](int64_t ho) { return rowPlans[ho]; },
+        [&](Value ho, int64_t rep) {
+          const RowPlan &p = rowPlans[rep];
+          if (!p.aheadInNextImage)
+            fetch(n, l.add(ho, ahead), p.aheadBegin, p.aheadEnd);
+          else if (!last)
+            fetch(l.add(n, 1), l.add(ho, ahead - outH), p.aheadBegin,
+                  p.aheadEnd);
+          l.wait(0, p.fetches); // this row's (completions come in order)
+          row(n, ho, p);
+        });
+  };
+  l.loop(batch - 1, [&](Value n) { image(n, false); });
+  image(l.c(batch - 1), true);
+}
+
+/// The kernel of one hlo.reduce_window (a pool) on the row stream: per
+/// window row, its output row combined from the ring's rows into one of
+/// ahead + 1 output row slots, written back while the next rows run. As
+/// XLA (and the interpreter) define it, a window starts at the init value
+/// and combines the elements inside the operand in row-major order:
+/// padding rows are skipped, padding columns read the body's identity (the
+/// slots' edges hold it, and the tile padding a row's DMA brings in after
+/// column W is set to it when the row lands), and a bf16 sum rounds after
+/// each add.
+class ReduceWindowKernel : PoolRowStream {
 public:
-  ReduceWindowKernel(Lowering &l, hlo::ReduceWindowOp op) : l(l), op(op) {}
+  ReduceWindowKernel(Lowering &l, hlo::ReduceWindowOp op)
+      : PoolRowStream(l), op(op) {}
   LogicalResult emit();
 
 private:
@@ -59,43 +288,13 @@ private:
   /// A diagnostic unless the window is on H and W of NHWC only, without
   /// dilations or negative padding.
   LogicalResult checkWindow();
-  /// The window's sizes and the window row buffers' layout.
-  void plan();
-  /// Allocates the window row buffers and the output row slots and fills
-  /// the buffers' padding rows with the init value.
-  void allocBuffers();
-  /// The DMAs of output row (n, ho)'s window rows into the set at byte
-  /// `set`; `valid` says which window rows are inside the input (the others
-  /// are padding: the init value). Returns the number of DMAs.
-  int64_t fetchRows(Value n, Value ho, ArrayRef<bool> valid, Value set);
-  /// Output row (n, ho) from its fetched window rows in the set at `set`.
-  void outputRow(Value n, Value ho, ArrayRef<bool> valid, Value set);
-  /// Every output row: the interior ones double-buffered, the edges alone.
-  void emitRows();
+  /// Window row (n, ho)'s output row.
+  void outputRow(Value n, Value ho, const RowPlan &p);
 
-  Lowering &l;
   hlo::ReduceWindowOp op;
   Reduction red;
-  Value in, initReg, out;
   RankedTensorType inType, type;
-  Geometry g, go;
-  Type store;
-  int64_t batch = 0, height = 0, width = 0;
-  int64_t kh = 0, kw = 0, sh = 1, sw = 1, padTop = 0, padLeft = 0, outH = 0;
-  int64_t eb = 0, rowBytes = 0;
-  // A window row buffer: per column tile, `bufRows` rows of 128 lanes;
-  // input column w at row `first + w`, every other row the init value
-  // (the padding). `first` is 8-aligned so the DMAs never overlap the
-  // init rows stored before them.
-  int64_t first = 0, bufRows = 0, colBytes = 0;
-  // `sets` sets of window row buffers: the interior loop fetches row
-  // ho+sets-1's window while it works on row ho's (small rows would wait a
-  // DMA latency each with fewer).
-  int64_t setBytes = 0, sets = 2;
-  SmallVector<VBuf> rows;
-  // `sets` output row slots: row i's DMA out overlaps the next rows' work;
-  // before issuing it, the kernel waits for row i-sets+1's (signals prime
-  // the first waits), so a slot's DMA is done when the slot is rewritten.
+  Value initReg, identity, out;
   int64_t outRowBytes = 0;
   VBuf staging;
 };
@@ -118,10 +317,20 @@ LogicalResult ReduceWindowKernel::emit() {
   in = bufs->in;
   initReg = bufs->init;
   out = bufs->out;
-  plan();
-  allocBuffers();
-  emitRows();
-  l.wait(1, sets - 1);
+  setWindow(inType, type, op.getWindowDimensions(), op.getWindowStrides(),
+            op.getPadding());
+  outRowBytes = gw.rowTiles * gw.colTiles * gw.tileBytes();
+  planStream(/*moreSlotBytes=*/0, outRowBytes, /*extraFetches=*/0);
+  identity = red.identity();
+  xRing = allocRing(storageType(inType.getElementType()), xRow, gx.rowTiles,
+                    xSlotBytes, identity);
+  staging =
+      l.vmem(storageType(type.getElementType()), (ahead + 1) * outRowBytes);
+  // Each output row's write-back waits for the one `ahead` rows before
+  // (signals prime the first ones), so its slot is free again.
+  tpu::SemSignalOp::create(l.b, l.loc, 1, ahead);
+  emitImages([&](Value n, Value ho, const RowPlan &p) { outputRow(n, ho, p); });
+  l.wait(1, ahead);
   return success();
 }
 
@@ -146,95 +355,38 @@ LogicalResult ReduceWindowKernel::checkWindow() {
   return success();
 }
 
-void ReduceWindowKernel::plan() {
-  ArrayRef<int64_t> window = op.getWindowDimensions();
-  auto strides = op.getWindowStrides(), padding = op.getPadding();
-  batch = inType.getDimSize(0);
-  height = inType.getDimSize(1);
-  width = inType.getDimSize(2);
-  kh = window[1];
-  kw = window[2];
-  sh = attrOr(strides, 1, 1);
-  sw = attrOr(strides, 2, 1);
-  padTop = attrOr(padding, 2, 0);
-  padLeft = attrOr(padding, 4, 0);
-  outH = type.getDimSize(1);
-  g = geometryOf(inType);
-  go = geometryOf(type);
-  store = storageType(inType.getElementType());
-  eb = g.elemBytes;
-  WindowRowLayout layout(padLeft, sw, kw, width, g.rowTiles, go.rowTiles, eb);
-  rowBytes = layout.rowBytes;
-  first = layout.first;
-  bufRows = layout.bufRows;
-  colBytes = layout.colBytes;
-  setBytes = g.colTiles * colBytes;
-  outRowBytes = go.rowTiles * go.colTiles * go.tileBytes();
-  for (sets = kReduceWindowSets; sets > 2; --sets)
-    if (sets * (kh * setBytes + outRowBytes) <= kMaxReduceWindowVmem)
-      break;
-}
-
-void ReduceWindowKernel::allocBuffers() {
-  for (int64_t i = 0; i < kh; ++i)
-    rows.push_back(l.vmem(store, sets * setBytes));
-  staging = l.vmem(store, sets * outRowBytes);
-  tpu::SemSignalOp::create(l.b, l.loc, 1, sets - 1);
-  for (VBuf &buf : rows)
-    for (int64_t col = 0; col < sets * g.colTiles; ++col) {
-      for (int64_t r = 0; r < first; r += kSublanes)
-        l.vstore(initReg, buf, l.c(col * colBytes + r * rowBytes));
-      for (int64_t r = first + g.rowTiles * kSublanes; r < bufRows;
-           r += kSublanes)
-        l.vstore(initReg, buf, l.c(col * colBytes + r * rowBytes));
-    }
-}
-
-int64_t ReduceWindowKernel::fetchRows(Value n, Value ho, ArrayRef<bool> valid,
-                                      Value set) {
-  Value top = l.sub(l.mul(ho, sh), l.c(padTop)); // input row of window row 0
-  int64_t dmas = 0;
-  for (int64_t i = 0; i < kh; ++i) {
-    if (!valid[i])
-      continue;
-    Value src = l.mul(l.add(l.mul(n, height), l.add(top, l.c(i))),
-                      g.rowTiles * g.colTiles * g.tileBytes());
-    for (int64_t col = 0; col < g.colTiles; ++col, ++dmas)
-      l.dma(in, l.add(src, col * g.tileBytes()), rows[i].arena,
-            l.add(set, rows[i].offset + col * colBytes + first * rowBytes),
-            g.rowTiles, g.tileBytes(), g.colTiles * g.tileBytes(),
-            g.tileBytes(), 0);
-  }
-  return dmas;
-}
-
-void ReduceWindowKernel::outputRow(Value n, Value ho, ArrayRef<bool> valid,
-                                   Value set) {
-  if (width % kSublanes != 0) // the tile padding DMA'd after column W
-    for (int64_t i = 0; i < kh; ++i)
-      for (int64_t col = 0; valid[i] && col < g.colTiles; ++col)
-        l.vstore(initReg, rows[i],
-                 l.add(set, col * colBytes + (first + width) * rowBytes));
-  Value slot = l.mul(l.rem(l.add(l.mul(n, outH), ho), sets), outRowBytes);
-  l.loop(go.rowTiles, [&](Value wt) {
-    // Output columns 8wt+s read buffer rows first - padLeft +
-    // (8wt+s)*sw + j: one strided load per window column j.
-    Value base = l.add(l.add(set, l.mul(wt, kSublanes * sw * rowBytes)),
-                       (first - padLeft) * rowBytes);
-    for (int64_t col = 0; col < g.colTiles; ++col) {
+void ReduceWindowKernel::outputRow(Value n, Value ho, const RowPlan &p) {
+  int64_t rowBytes = xRow.rowBytes, colBytes = xRow.colBytes;
+  SmallVector<Value> slotOf(kh);
+  for (int64_t i = p.validBegin; i < p.validEnd; ++i)
+    slotOf[i] = rowSlot(n, ho, i, xSlotBytes);
+  if (width % kSublanes != 0) // the tile padding the new rows brought in
+    for (int64_t i = p.freshBegin; i < p.freshEnd; ++i)
+      for (int64_t col = 0; col < gx.colTiles; ++col)
+        l.vstore(identity, xRing,
+                 l.add(slotOf[i], col * colBytes +
+                                      (xRow.first + width) * rowBytes));
+  Value slot = windowSlot(n, ho, outRowBytes);
+  bool roundsToBf16 = type.getElementType().isBF16() && red.rounds();
+  l.loop(gw.rowTiles, [&](Value wt) {
+    // Output columns 8wt+s read slot rows first - padLeft + (8wt+s)*sw + j:
+    // one strided load per window column j.
+    Value at = l.add(l.mul(wt, kSublanes * sw * rowBytes),
+                     (xRow.first - padLeft) * rowBytes);
+    for (int64_t col = 0; col < gx.colTiles; ++col) {
       Value acc = initReg;
-      for (int64_t i = 0; i < kh; ++i)
+      for (int64_t i = p.validBegin; i < p.validEnd; ++i)
         for (int64_t j = 0; j < kw; ++j) {
-          Value x = valid[i]
-                        ? red.load(rows[i],
-                                   l.add(base, col * colBytes + j * rowBytes),
-                                   sw * rowBytes)
-                        : initReg;
-          acc = red.combine(acc, x);
+          acc = red.combine(acc, red.load(xRing,
+                                          l.add(l.add(slotOf[i], at),
+                                                col * colBytes + j * rowBytes),
+                                          sw * rowBytes));
+          if (roundsToBf16)
+            acc = l.roundToBf16(acc);
         }
       l.vstore(acc, staging,
-               l.add(l.add(slot, l.mul(wt, go.colTiles * go.tileBytes())),
-                     col * go.tileBytes()));
+               l.add(l.add(slot, l.mul(wt, gw.colTiles * gw.tileBytes())),
+                     col * gw.tileBytes()));
     }
   });
   l.wait(1, 1);
@@ -242,169 +394,59 @@ void ReduceWindowKernel::outputRow(Value n, Value ho, ArrayRef<bool> valid,
         l.mul(l.add(l.mul(n, outH), ho), outRowBytes), 1, outRowBytes, 0, 0, 1);
 }
 
-void ReduceWindowKernel::emitRows() {
-  // Output rows whose whole window is inside the input run in a loop; the
-  // few at the top and bottom edges are emitted one by one.
-  int64_t lo = ceilDiv(padTop, sh);
-  int64_t hi = height - kh + padTop >= 0 ? (height - kh + padTop) / sh : -1;
-  hi = std::min(hi, outH - 1);
-  SmallVector<bool> allValid(kh, true);
-  auto setOf = [&](Value i) { return l.mul(l.rem(i, sets), setBytes); };
-  l.loop(batch, [&](Value n) {
-    for (int64_t ho = 0; ho < outH; ++ho) {
-      if (ho >= lo && ho <= hi) {
-        // Interior rows, pipelined `sets` deep (row lo+i+sets-1's window
-        // fetched before row lo+i's is combined).
-        int64_t dmas = kh * g.colTiles;
-        l.pipeline(
-            hi - lo + 1,
-            [&](Value i) {
-              fetchRows(n, l.add(i, lo), allValid, setOf(i));
-            },
-            [&](Value i) {
-              l.wait(0, dmas); // row lo + i's (completions come in order)
-              outputRow(n, l.add(i, lo), allValid, setOf(i));
-            },
-            sets);
-        ho = hi;
-        continue;
-      }
-      SmallVector<bool> valid;
-      for (int64_t i = 0; i < kh; ++i) {
-        int64_t h = ho * sh - padTop + i;
-        valid.push_back(h >= 0 && h < height);
-      }
-      l.wait(0, fetchRows(n, l.c(ho), valid, l.c(0)));
-      outputRow(n, l.c(ho), valid, l.c(0));
-    }
-  });
-}
-
 /// The kernel of one hlo.select_and_scatter (the gradient of a max or min
-/// pool). Per window row ho, the operand rows its windows read stream into
-/// a ring (each row is fetched once) beside the source row; per tile of 8
-/// windows x 128 channels, the selected window offset is found as XLA
-/// defines it (the first in row-major window order that the comparison
-/// prefers; padding is never selected), and the source is added into a
-/// ring of result rows, opened with the init value and written to HBM once
-/// no later window reaches them. The adds run in row-major window order
-/// (window rows in order, a row's offsets from the last to the first), as
-/// the interpreter adds them, so the sums round the same.
-class SelectAndScatterKernel {
+/// pool) on the row stream: per window row, the source row streams beside
+/// the operand rows; per tile of 8 windows x 128 channels, the selected
+/// window offset is found as XLA defines it (the first in row-major window
+/// order that the comparison prefers; padding is never selected), and the
+/// source is added into a ring of result rows, opened with the init value
+/// and written to HBM once no later window reaches them. The adds run in
+/// row-major window order (window rows in order, a row's offsets from the
+/// last to the first), as the interpreter adds them, so the sums round the
+/// same.
+class SelectAndScatterKernel : PoolRowStream {
 public:
   SelectAndScatterKernel(Lowering &l, hlo::SelectAndScatterOp op)
-      : l(l), op(op) {}
+      : PoolRowStream(l), op(op) {}
   LogicalResult emit();
 
 private:
-  /// What window row ho does, in row offsets from its first operand row
-  /// top(ho): the window rows inside the operand, the DMAs to wait for
-  /// (its new rows and its source row), the new rows of the window row
-  /// `ahead` rows on (from that row's top), the result rows it opens
-  /// before and after its windows, those it writes back, and the
-  /// write-backs to wait for (those of the window row `ahead` rows back,
-  /// in the image before for the first rows). Consecutive window rows with
-  /// equal plans run as a loop.
-  struct RowPlan {
-    int64_t validBegin = 0, validEnd = 0, fetches = 0;
-    // The window row `ahead` rows on fetches (in the next image when it
-    // is past this one's end; none in the last image) its new rows
-    // [aheadBegin, aheadEnd), from its own top.
-    bool aheadInNextImage = false;
-    int64_t aheadBegin = 0, aheadEnd = 0, openBegin = 0, openEnd = 0,
-            gapBegin = 0, gapEnd = 0, flushBegin = 0, flushEnd = 0,
-            flushWaits = 0;
-    auto key() const {
-      return std::tie(validBegin, validEnd, fetches, aheadInNextImage,
-                      aheadBegin, aheadEnd, openBegin, openEnd, gapBegin, gapEnd,
-                      flushBegin, flushEnd, flushWaits);
-    }
-    bool operator==(const RowPlan &o) const { return key() == o.key(); }
-  };
   /// Per window column offset j, the sublanes (windows) of a tile whose
   /// column is inside the operand: [first, second], empty when first >
   /// second. All of [0, 7] needs no mask.
   using TileMask = SmallVector<std::pair<int64_t, int64_t>>;
 
-  int64_t top(int64_t ho) const { return ho * sh - padTop; }
-  int64_t clampRow(int64_t h) const {
-    return std::clamp<int64_t>(h, 0, height);
-  }
-  void plan();
+  /// The result rows of each window row's plan: opened before and after
+  /// its windows, written back, and the write-backs to wait for (those of
+  /// the window row `ahead` rows back, in the image before for the first
+  /// rows: signals prime the first image's).
+  void planResultRows();
   TileMask tileMask(int64_t wt) const;
-  /// The DMAs of window row `ho`'s operand rows [begin, end) (offsets from
-  /// its top) and of its source row, on semaphore 0.
-  void fetch(Value n, Value ho, int64_t begin, int64_t end);
+  /// The source row of window row (n, ho).
+  void fetchExtra(Value n, Value ho) override;
   /// Result rows [begin, end) (offsets from top(ho)) set to the init value.
   void open(Value n, Value ho, int64_t begin, int64_t end);
-  /// The DMAs of rows [begin, end) (offsets from top(ho)): operand rows
-  /// into their slots (semaphore 0), or result rows from theirs to HBM
-  /// (`writeBack`, semaphore 1).
-  void rowDmas(Value n, Value ho, int64_t begin, int64_t end, bool writeBack);
+  /// Result rows [begin, end) (offsets from top(ho)) to HBM, on semaphore 1.
+  void writeBack(Value n, Value ho, int64_t begin, int64_t end);
   /// The windows of window row ho, tile by tile.
   void windowRow(Value n, Value ho, const RowPlan &p);
   /// One tile of 8 windows: select, then scatter into the result rows.
   void tile(Value n, Value ho, Value wt, const RowPlan &p,
             const TileMask &mask, ArrayRef<Value> xSlot,
             ArrayRef<Value> gSlot);
-  /// The byte offset of the slot of batch n's operand (result) row
-  /// top(ho) + offset: rows are numbered across the batch, so the next
-  /// image's first rows can stream in while this one's last are used.
-  Value rowSlot(Value n, Value ho, int64_t offset, int64_t slotBytes) {
-    Value h = l.add(l.add(l.mul(n, height), l.mul(ho, sh)), offset - padTop);
-    return l.mul(l.rem(h, slots), slotBytes);
-  }
-  /// The byte offset of window row (n, ho)'s source row slot in srcRows.
-  Value srcSlot(Value n, Value ho) {
-    return l.mul(l.rem(l.add(l.mul(n, outH), ho), ahead + 1), srcRowBytes);
-  }
-  /// Emits items 0 .. count-1, a run of items with equal `keyOf` as one
-  /// loop; `emitOne` gets the item as a value and a representative index.
-  template <typename KeyFn, typename EmitFn>
-  void runs(int64_t count, KeyFn keyOf, EmitFn emitOne);
 
-  Lowering &l;
   hlo::SelectAndScatterOp op;
   Reduction red;
   tpu::CmpKind select = tpu::CmpKind::ge;
-  Value in, src, initReg, out;
-  Geometry gx, gs, go;
-  WindowRowLayout xRow, gRow;
-  int64_t batch = 0, height = 0, width = 0, outH = 0, outW = 0;
-  int64_t kh = 0, kw = 0, sh = 1, sw = 1, padTop = 0, padLeft = 0;
-  // Rings of operand rows and of result rows (row h of image n in slot
-  // (n * H + h) % slots: 2 (kh + sh) + ahead * sh slots hold the rows one
-  // window row reads and those the next `ahead` fetch, or those it opens
-  // and the write-backs of the `ahead` before, also across an image
-  // boundary), and ahead + 1 source row slots.
-  int64_t slots = 0, xSlotBytes = 0, gSlotBytes = 0, srcRowBytes = 0;
-  VBuf xRing, gRing, srcRows;
-  SmallVector<RowPlan> rowPlans;
-  SmallVector<std::pair<int64_t, int64_t>> fresh; // see plan
-  int64_t ahead = 1; // window rows the fetches run ahead
+  Value src, initReg, out;
+  Geometry go; // the result's (gw: the source's, the window grid)
+  WindowRowLayout gRow;
+  // The result ring (as many slots as the operand's) and ahead + 1 source
+  // row slots.
+  int64_t gSlotBytes = 0, srcRowBytes = 0;
+  VBuf gRing, srcRows;
   int64_t primedFlushes = 0; // the last `ahead` rows' write-backs
 };
-
-/// The VMEM a select_and_scatter kernel takes at most; larger ones are
-/// expanded.
-constexpr int64_t kMaxSelectAndScatterVmem = 8 << 20;
-/// How many window rows a select_and_scatter kernel's fetches run ahead.
-constexpr int64_t kAhead = 4;
-
-template <typename KeyFn, typename EmitFn>
-void SelectAndScatterKernel::runs(int64_t count, KeyFn keyOf,
-                                  EmitFn emitOne) {
-  for (int64_t i = 0; i < count;) {
-    int64_t j = i + 1;
-    while (j < count && keyOf(j) == keyOf(i))
-      ++j;
-    if (j - i == 1)
-      emitOne(l.c(i), i);
-    else
-      l.loop(j - i, [&](Value k) { emitOne(l.add(k, i), i); });
-    i = j;
-  }
-}
 
 LogicalResult SelectAndScatterKernel::emit() {
   if (!selectAndScatterKernelTakes(op))
@@ -443,123 +485,48 @@ LogicalResult SelectAndScatterKernel::emit() {
   initReg = bufs->init;
   out = bufs->out;
 
-  ArrayRef<int64_t> window = op.getWindowDimensions();
-  auto strides = op.getWindowStrides();
-  auto padding = op.getPadding();
-  batch = xType.getDimSize(0);
-  height = xType.getDimSize(1);
-  width = xType.getDimSize(2);
-  outH = sType.getDimSize(1);
-  outW = sType.getDimSize(2);
-  kh = window[1];
-  kw = window[2];
-  sh = strides ? (*strides)[1] : 1;
-  sw = strides ? (*strides)[2] : 1;
-  padTop = padding ? (*padding)[2] : 0;
-  padLeft = padding ? (*padding)[4] : 0;
-  plan();
+  setWindow(xType, sType, op.getWindowDimensions(), op.getWindowStrides(),
+            op.getPadding());
+  go = geometryOf(type);
+  gRow = WindowRowLayout(padLeft, sw, kw, width, go.rowTiles, gw.rowTiles,
+                         go.elemBytes);
+  gSlotBytes = go.colTiles * gRow.colBytes;
+  srcRowBytes = gw.rowTiles * gw.colTiles * gw.tileBytes();
+  planStream(gSlotBytes, srcRowBytes, /*extraFetches=*/1);
+  planResultRows();
 
-  xRing = l.vmem(storageType(xType.getElementType()), slots * xSlotBytes);
-  gRing = l.vmem(storageType(type.getElementType()), slots * gSlotBytes);
+  // The slots' edges are read by the strided window loads (and written
+  // back unchanged).
+  xRing = allocRing(storageType(xType.getElementType()), xRow, gx.rowTiles,
+                    xSlotBytes, initReg);
+  gRing = allocRing(storageType(type.getElementType()), gRow, go.rowTiles,
+                    gSlotBytes, initReg);
   srcRows =
       l.vmem(storageType(sType.getElementType()), (ahead + 1) * srcRowBytes);
-  // The rows around each slot's columns are read by the strided window
-  // loads (and written back unchanged): written once, here.
-  auto fillEdges = [&](const VBuf &ring, int64_t slotBytes,
-                       const WindowRowLayout &row, int64_t rowTiles) {
-    for (int64_t slot = 0; slot < slots; ++slot)
-      for (int64_t col = 0; col < gx.colTiles; ++col) {
-        int64_t base = slot * slotBytes + col * row.colBytes;
-        for (int64_t r = 0; r < row.first; r += kSublanes)
-          l.vstore(initReg, ring, l.c(base + r * row.rowBytes));
-        for (int64_t r = row.first + rowTiles * kSublanes; r < row.bufRows;
-             r += kSublanes)
-          l.vstore(initReg, ring, l.c(base + r * row.rowBytes));
-      }
-  };
-  fillEdges(xRing, xSlotBytes, xRow, gx.rowTiles);
-  fillEdges(gRing, gSlotBytes, gRow, go.rowTiles);
-
-  // An image's last window rows fetch the next image's first (the last
-  // image is peeled); its first rows wait for the image before's last
-  // rows' write-backs: for the first image, a signal.
   if (primedFlushes > 0)
     tpu::SemSignalOp::create(l.b, l.loc, 1, primedFlushes);
-  for (int64_t ho = 0; ho < ahead; ++ho)
-    fetch(l.c(0), l.c(ho), fresh[ho].first, fresh[ho].second);
-  auto image = [&](Value n, bool last) {
-    runs(
-        outH, [&](int64_t ho) { return rowPlans[ho]; },
-        [&](Value ho, int64_t rep) {
-          const RowPlan &p = rowPlans[rep];
-          if (!p.aheadInNextImage)
-            fetch(n, l.add(ho, ahead), p.aheadBegin, p.aheadEnd);
-          else if (!last)
-            fetch(l.add(n, 1), l.add(ho, ahead - outH), p.aheadBegin,
-                  p.aheadEnd);
-          l.wait(0, p.fetches); // this row's (completions come in order)
-          open(n, ho, p.openBegin, p.openEnd);
-          windowRow(n, ho, p);
-          // Write-backs `ahead` rows back are done before the slots they
-          // read come round again (gap rows too: opened after the wait).
-          l.wait(1, p.flushWaits);
-          open(n, ho, p.gapBegin, p.gapEnd);
-          rowDmas(n, ho, p.flushBegin, p.flushEnd, /*writeBack=*/true);
-        });
-  };
-  l.loop(batch - 1, [&](Value n) { image(n, false); });
-  image(l.c(batch - 1), true);
+  emitImages([&](Value n, Value ho, const RowPlan &p) {
+    open(n, ho, p.openBegin, p.openEnd);
+    windowRow(n, ho, p);
+    // Write-backs `ahead` rows back are done before the slots they read
+    // come round again (gap rows too: opened after the wait).
+    l.wait(1, p.flushWaits);
+    open(n, ho, p.gapBegin, p.gapEnd);
+    writeBack(n, ho, p.flushBegin, p.flushEnd);
+  });
   l.wait(1, primedFlushes);
   return success();
 }
 
-void SelectAndScatterKernel::plan() {
-  gx = geometryOf(op.getOperand().getType());
-  gs = geometryOf(op.getSource().getType());
-  go = geometryOf(op.getType());
-  xRow = WindowRowLayout(padLeft, sw, kw, width, gx.rowTiles, gs.rowTiles,
-                         gx.elemBytes);
-  gRow = WindowRowLayout(padLeft, sw, kw, width, go.rowTiles, gs.rowTiles,
-                         go.elemBytes);
-  xSlotBytes = gx.colTiles * xRow.colBytes;
-  gSlotBytes = go.colTiles * gRow.colBytes;
-  srcRowBytes = gs.rowTiles * gs.colTiles * gs.tileBytes();
-  // Fetches run kAhead window rows ahead (small rows wait a DMA latency
-  // otherwise), fewer where the rings would not fit.
-  for (ahead = std::min(kAhead, outH);; --ahead) {
-    slots = 2 * (kh + sh) + ahead * sh;
-    if (ahead == 1 || slots * (xSlotBytes + gSlotBytes) +
-                              (ahead + 1) * srcRowBytes <=
-                          kMaxSelectAndScatterVmem)
-      break;
-  }
-
-  auto rowsBegin = [&](int64_t ho) { return clampRow(top(ho)); };
-  auto rowsEnd = [&](int64_t ho) {
-    return std::max(rowsBegin(ho), clampRow(top(ho) + kh));
-  };
+void SelectAndScatterKernel::planResultRows() {
   // Result rows below finalEnd(ho) are complete after window row ho.
   auto finalEnd = [&](int64_t ho) {
     return ho + 1 == outH ? height : clampRow(top(ho + 1));
   };
-  // The rows window row ho reads that the one before did not (all of its
-  // rows for the first), from its top.
-  for (int64_t ho = 0; ho < outH; ++ho) {
-    int64_t begin =
-        ho == 0 ? rowsBegin(0) : std::max(rowsBegin(ho), rowsEnd(ho - 1));
-    fresh.push_back({begin - top(ho),
-                     std::max(begin, rowsEnd(ho)) - top(ho)});
-  }
   int64_t opened = 0;
   for (int64_t ho = 0; ho < outH; ++ho) {
-    RowPlan p;
+    RowPlan &p = rowPlans[ho];
     int64_t t = top(ho);
-    p.validBegin = rowsBegin(ho) - t;
-    p.validEnd = rowsEnd(ho) - t;
-    p.fetches = (fresh[ho].second - fresh[ho].first) * gx.colTiles + 1;
-    p.aheadInNextImage = ho + ahead >= outH;
-    std::tie(p.aheadBegin, p.aheadEnd) =
-        fresh[p.aheadInNextImage ? ho + ahead - outH : ho + ahead];
     p.openBegin = opened - t;
     opened = std::max(opened, rowsEnd(ho));
     p.openEnd = opened - t;
@@ -569,8 +536,6 @@ void SelectAndScatterKernel::plan() {
     int64_t fb = ho == 0 ? 0 : finalEnd(ho - 1);
     p.flushBegin = fb - t;
     p.flushEnd = std::max(fb, finalEnd(ho)) - t;
-
-    rowPlans.push_back(p);
   }
   auto flushes = [&](int64_t ho) {
     return (rowPlans[ho].flushEnd - rowPlans[ho].flushBegin) * go.colTiles;
@@ -598,36 +563,9 @@ SelectAndScatterKernel::tileMask(int64_t wt) const {
   return mask;
 }
 
-void SelectAndScatterKernel::rowDmas(Value n, Value ho, int64_t begin,
-                                     int64_t end, bool writeBack) {
-  const Geometry &g = writeBack ? go : gx;
-  const WindowRowLayout &row = writeBack ? gRow : xRow;
-  const VBuf &ring = writeBack ? gRing : xRing;
-  int64_t tb = g.tileBytes();
-  for (int64_t i = begin; i < end; ++i) {
-    Value h = l.add(l.mul(ho, sh), i - padTop);
-    Value hbmAt =
-        l.mul(l.add(l.mul(n, height), h), g.rowTiles * g.colTiles * tb);
-    Value vmemAt = rowSlot(n, ho, i, writeBack ? gSlotBytes : xSlotBytes);
-    for (int64_t col = 0; col < g.colTiles; ++col) {
-      Value hbmCol = l.add(hbmAt, col * tb);
-      Value vmemCol = l.add(vmemAt, ring.offset + col * row.colBytes +
-                                        row.first * row.rowBytes);
-      if (writeBack)
-        l.dma(ring.arena, vmemCol, out, hbmCol, g.rowTiles, tb, tb,
-              g.colTiles * tb, 1);
-      else
-        l.dma(in, hbmCol, ring.arena, vmemCol, g.rowTiles, tb,
-              g.colTiles * tb, tb, 0);
-    }
-  }
-}
-
-void SelectAndScatterKernel::fetch(Value n, Value ho, int64_t begin,
-                                   int64_t end) {
-  rowDmas(n, ho, begin, end, /*writeBack=*/false);
+void SelectAndScatterKernel::fetchExtra(Value n, Value ho) {
   l.dma(src, l.mul(l.add(l.mul(n, outH), ho), srcRowBytes), srcRows.arena,
-        l.add(srcSlot(n, ho), srcRows.offset), 1,
+        l.add(windowSlot(n, ho, srcRowBytes), srcRows.offset), 1,
         srcRowBytes, 0, 0, 0);
 }
 
@@ -643,6 +581,23 @@ void SelectAndScatterKernel::open(Value n, Value ho, int64_t begin,
   }
 }
 
+void SelectAndScatterKernel::writeBack(Value n, Value ho, int64_t begin,
+                                       int64_t end) {
+  int64_t tb = go.tileBytes();
+  for (int64_t i = begin; i < end; ++i) {
+    Value h = l.add(l.mul(ho, sh), i - padTop);
+    Value hbmAt =
+        l.mul(l.add(l.mul(n, height), h), go.rowTiles * go.colTiles * tb);
+    Value vmemAt = rowSlot(n, ho, i, gSlotBytes);
+    for (int64_t col = 0; col < go.colTiles; ++col)
+      l.dma(gRing.arena,
+            l.add(vmemAt, gRing.offset + col * gRow.colBytes +
+                              gRow.first * gRow.rowBytes),
+            out, l.add(hbmAt, col * tb), go.rowTiles, tb, tb,
+            go.colTiles * tb, 1);
+  }
+}
+
 void SelectAndScatterKernel::windowRow(Value n, Value ho,
                                        const RowPlan &p) {
   if (p.validBegin >= p.validEnd)
@@ -653,7 +608,7 @@ void SelectAndScatterKernel::windowRow(Value n, Value ho,
     gSlot.push_back(rowSlot(n, ho, i, gSlotBytes));
   }
   runs(
-      gs.rowTiles, [&](int64_t wt) { return tileMask(wt); },
+      gw.rowTiles, [&](int64_t wt) { return tileMask(wt); },
       [&](Value wt, int64_t rep) {
         tile(n, ho, wt, p, tileMask(rep), xSlot, gSlot);
       });
@@ -687,8 +642,8 @@ void SelectAndScatterKernel::tile(Value n, Value ho, Value wt,
   int64_t stride = kSublanes * sw;
   Value xAt = l.mul(wt, stride * xRow.rowBytes);
   Value gAt = l.mul(wt, stride * gRow.rowBytes);
-  Value srcAt = l.add(srcSlot(n, ho),
-                      l.mul(wt, gs.colTiles * gs.tileBytes()));
+  Value srcAt = l.add(windowSlot(n, ho, srcRowBytes),
+                      l.mul(wt, gw.colTiles * gw.tileBytes()));
   for (int64_t col = 0; col < gx.colTiles; ++col) {
     // The selection: the selected value, its offset (-1: none yet) and
     // where something is selected (null: everywhere).
@@ -725,7 +680,7 @@ void SelectAndScatterKernel::tile(Value n, Value ho, Value wt,
     if (!cur)
       continue;
     Value source =
-        l.vload(srcRows, l.add(srcAt, col * gs.tileBytes()));
+        l.vload(srcRows, l.add(srcAt, col * gw.tileBytes()));
     for (int64_t i = p.validBegin; i < p.validEnd; ++i)
       for (int64_t j = kw - 1; j >= 0; --j) {
         if (mask[j].first > mask[j].second)
@@ -815,7 +770,7 @@ bool selectAndScatterKernelTakes(hlo::SelectAndScatterOp op) {
                        go.elemBytes);
   int64_t bytes = rowSlots * gx.colTiles * (xRow.colBytes + gRow.colBytes) +
                   2 * gs.rowTiles * gs.colTiles * gs.tileBytes();
-  return bytes <= kMaxSelectAndScatterVmem;
+  return bytes <= kMaxPoolVmem;
 }
 
 void populateReduceWindowPatterns(RewritePatternSet &patterns, Lowering &l) {

@@ -30,6 +30,9 @@ public:
   Value splat(double value);
   Value identity() { return splat(identityValue); }
   Value combine(Value x, Value y);
+  /// Whether combining rounds (add, multiply): a bf16 result is rounded
+  /// after each combine, as the interpreter computes in bf16.
+  bool rounds() const { return kind == Kind::add || kind == Kind::mul; }
   /// `v` where `ids < limit`, else the identity.
   Value maskBelow(Value v, Value ids, Value limit);
   /// Per sublane, the combination of its 128 lanes (in every lane), or

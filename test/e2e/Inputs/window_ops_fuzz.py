@@ -1,7 +1,7 @@
 """Seeded random convolutions, select_and_scatters and reduce_windows,
 compiled (tpuc compile) and run on the emulator against the interpreter.
 
-usage: window_ops_fuzz.py BINDIR conv|select-and-scatter|pool-grad|reduce-window SEED COUNT WORKDIR
+usage: window_ops_fuzz.py BINDIR conv|select-and-scatter|pool-grad|pool|reduce-window SEED COUNT WORKDIR
 
 Each case is one op with random attributes: convolutions with 1-3 spatial
 dims, random dim_labels, strides, padding (negative too), lhs/rhs
@@ -10,10 +10,11 @@ rank 1-4 with GE/GT/LE/LT (arguments possibly swapped) on operands with
 ties, any window, stride and padding; pool-grad: select_and_scatter as
 pooling gradients on H and W of NHWC (the VPU kernel: N 1-3, H and W 1-40,
 C 1-300, windows 1-5, strides 1-4 (beyond the window too), padding, f32 or
-bf16), bit-exact; reduce_window of rank 1-4 with add/max/min, padding,
+bf16), bit-exact; pool: reduce_window on the same windows (add with inits
+0 and 0.5, max, min), bit-exact; reduce_window of rank 1-4 with add/max/min, padding,
 base and window dilation. The tools are BINDIR's. Tolerances:
 convolutions 2^-7 of the largest output (DEFAULT precision: bf16
-operands), pool-grad 0, the others 1e-6. Prints one line per failure
+operands), pool-grad and pool 0, the others 1e-6. Prints one line per failure
 with the module, then "N cases, M failures"; exit status 1 on a failure.
 """
 import os
@@ -150,6 +151,39 @@ def pool_grad(rng):
     return select_and_scatter_module(rng, xs, win, st, pad, os_, elem), 0.0
 
 
+def pool(rng):
+    """A pool the VPU kernel takes (windows on H and W of NHWC, f32 or
+    bf16, add/max/min, padding with the init value); it combines in the
+    interpreter's order, so it is bit-exact."""
+    elem = rng.choice(["f32", "f32", "bf16"])
+    xs = [rng.randint(1, 3), rng.randint(1, 40), rng.randint(1, 40),
+          rng.choice([1, 5, 64, 128, 130, 300])]
+    win, st, pad, os_ = [1, 0, 0, 1], [1, 0, 0, 1], [0, 0], []
+    for d in (1, 2):
+        win[d] = rng.randint(1, 5)
+        st[d] = rng.randint(1, 4)
+        lo, hi = rng.randint(0, win[d] - 1), rng.randint(0, win[d] - 1)
+        if xs[d] + lo + hi < win[d]:
+            hi = win[d] - xs[d] - lo
+        pad += [lo, hi]
+    pad += [0, 0]
+    for d in range(4):
+        os_.append((xs[d] + pad[2 * d] + pad[2 * d + 1] - win[d]) // st[d] + 1)
+    op, init = rng.choice([("add", "0.0"), ("add", "0.5"),
+                           ("maximum", "0xFF80" if elem == "bf16" else "0xFF800000"),
+                           ("minimum", "0x7F80" if elem == "bf16" else "0x7F800000")])
+    tx, to, s = T(xs, elem), T(os_, elem), f"tensor<{elem}>"
+    return (f"func.func @main(%x: {tx}) -> {to} {{\n"
+            f"  %i = hlo.constant dense<{init}> : {s}\n"
+            f"  %0 = hlo.reduce_window(%x) init(%i) {{window_dimensions = "
+            f"{A(win)}, window_strides = {A(st)}, padding = {A(pad)}}} : "
+            f"({tx}, {s}) -> {to} {{\n"
+            f"  ^bb0(%a: {s}, %b: {s}):\n"
+            f"    %s = hlo.{op} %a, %b : {s}\n"
+            f"    hlo.return %s : {s}\n"
+            f"  }}\n  return %0 : {to}\n}}\n"), 0.0
+
+
 def reduce_window(rng):
     xs, win, st, pad, bd, wd, os_ = window(rng, True)
     op, init = rng.choice([("add", "0.0"), ("maximum", "0xFF800000"),
@@ -175,7 +209,8 @@ def main():
     bindir, kind, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
     count, work = int(sys.argv[4]), sys.argv[5]
     make = {"conv": conv, "select-and-scatter": select_and_scatter,
-            "pool-grad": pool_grad, "reduce-window": reduce_window}[kind]
+            "pool-grad": pool_grad, "pool": pool,
+            "reduce-window": reduce_window}[kind]
     rng = random.Random(seed)
     os.makedirs(work, exist_ok=True)
     failures = 0
