@@ -109,6 +109,12 @@ protected:
   /// The DMAs of window row (n, ho)'s operand rows [begin, end) (offsets
   /// from its top) on semaphore 0, then `fetchExtra`'s.
   void fetch(Value n, Value ho, int64_t begin, int64_t end);
+  /// The DMAs of rows [begin, end) (offsets from top(ho)) of image n
+  /// between HBM `hbm` (of geometry `g`) and their slots in `ring`: into
+  /// the slots on semaphore 0, or to HBM (`toHbm`) on semaphore 1.
+  void rowDmas(Value n, Value ho, int64_t begin, int64_t end,
+               const Geometry &g, const WindowRowLayout &row,
+               const VBuf &ring, int64_t slotBytes, Value hbm, bool toHbm);
   /// The kernel's own DMAs of window row (n, ho) beside its operand rows
   /// (planStream's `extraFetches` of them).
   virtual void fetchExtra(Value n, Value ho) {}
@@ -226,19 +232,33 @@ VBuf PoolRowStream::allocRing(Type elem, const WindowRowLayout &row,
   return ring;
 }
 
-void PoolRowStream::fetch(Value n, Value ho, int64_t begin, int64_t end) {
-  int64_t tb = gx.tileBytes();
+void PoolRowStream::rowDmas(Value n, Value ho, int64_t begin, int64_t end,
+                            const Geometry &g, const WindowRowLayout &row,
+                            const VBuf &ring, int64_t slotBytes, Value hbm,
+                            bool toHbm) {
+  int64_t tb = g.tileBytes();
   for (int64_t i = begin; i < end; ++i) {
     Value h = l.add(l.mul(ho, sh), i - padTop);
     Value hbmAt =
-        l.mul(l.add(l.mul(n, height), h), gx.rowTiles * gx.colTiles * tb);
-    Value vmemAt = rowSlot(n, ho, i, xSlotBytes);
-    for (int64_t col = 0; col < gx.colTiles; ++col)
-      l.dma(in, l.add(hbmAt, col * tb), xRing.arena,
-            l.add(vmemAt, xRing.offset + col * xRow.colBytes +
-                              xRow.first * xRow.rowBytes),
-            gx.rowTiles, tb, gx.colTiles * tb, tb, 0);
+        l.mul(l.add(l.mul(n, height), h), g.rowTiles * g.colTiles * tb);
+    Value vmemAt = rowSlot(n, ho, i, slotBytes);
+    for (int64_t col = 0; col < g.colTiles; ++col) {
+      Value hbmCol = l.add(hbmAt, col * tb);
+      Value vmemCol = l.add(vmemAt, ring.offset + col * row.colBytes +
+                                        row.first * row.rowBytes);
+      if (toHbm)
+        l.dma(ring.arena, vmemCol, hbm, hbmCol, g.rowTiles, tb, tb,
+              g.colTiles * tb, 1);
+      else
+        l.dma(hbm, hbmCol, ring.arena, vmemCol, g.rowTiles, tb,
+              g.colTiles * tb, tb, 0);
+    }
   }
+}
+
+void PoolRowStream::fetch(Value n, Value ho, int64_t begin, int64_t end) {
+  rowDmas(n, ho, begin, end, gx, xRow, xRing, xSlotBytes, in,
+          /*toHbm=*/false);
   fetchExtra(n, ho);
 }
 
@@ -426,8 +446,6 @@ private:
   void fetchExtra(Value n, Value ho) override;
   /// Result rows [begin, end) (offsets from top(ho)) set to the init value.
   void open(Value n, Value ho, int64_t begin, int64_t end);
-  /// Result rows [begin, end) (offsets from top(ho)) to HBM, on semaphore 1.
-  void writeBack(Value n, Value ho, int64_t begin, int64_t end);
   /// The windows of window row ho, tile by tile.
   void windowRow(Value n, Value ho, const RowPlan &p);
   /// One tile of 8 windows: select, then scatter into the result rows.
@@ -512,7 +530,8 @@ LogicalResult SelectAndScatterKernel::emit() {
     // come round again (gap rows too: opened after the wait).
     l.wait(1, p.flushWaits);
     open(n, ho, p.gapBegin, p.gapEnd);
-    writeBack(n, ho, p.flushBegin, p.flushEnd);
+    rowDmas(n, ho, p.flushBegin, p.flushEnd, go, gRow, gRing, gSlotBytes, out,
+            /*toHbm=*/true);
   });
   l.wait(1, primedFlushes);
   return success();
@@ -578,23 +597,6 @@ void SelectAndScatterKernel::open(Value n, Value ho, int64_t begin,
         l.vstore(initReg, gRing,
                  l.add(slot, col * gRow.colBytes +
                                  (gRow.first + r) * gRow.rowBytes));
-  }
-}
-
-void SelectAndScatterKernel::writeBack(Value n, Value ho, int64_t begin,
-                                       int64_t end) {
-  int64_t tb = go.tileBytes();
-  for (int64_t i = begin; i < end; ++i) {
-    Value h = l.add(l.mul(ho, sh), i - padTop);
-    Value hbmAt =
-        l.mul(l.add(l.mul(n, height), h), go.rowTiles * go.colTiles * tb);
-    Value vmemAt = rowSlot(n, ho, i, gSlotBytes);
-    for (int64_t col = 0; col < go.colTiles; ++col)
-      l.dma(gRing.arena,
-            l.add(vmemAt, gRing.offset + col * gRow.colBytes +
-                              gRow.first * gRow.rowBytes),
-            out, l.add(hbmAt, col * tb), go.rowTiles, tb, tb,
-            go.colTiles * tb, 1);
   }
 }
 

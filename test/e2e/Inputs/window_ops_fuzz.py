@@ -131,9 +131,10 @@ def select_and_scatter(rng):
     return select_and_scatter_module(rng, xs, win, st, pad, os_), 1e-6
 
 
-def pool_grad(rng):
-    """A pooling gradient the VPU kernel takes; its adds run in the
-    interpreter's order, so it is bit-exact (bf16 too)."""
+def nhwc_window(rng):
+    """A random pool window on H and W of NHWC as the VPU kernels take it:
+    the element type, operand shape, window, strides, padding and the
+    window grid's shape."""
     elem = rng.choice(["f32", "f32", "bf16"])
     xs = [rng.randint(1, 3), rng.randint(1, 40), rng.randint(1, 40),
           rng.choice([1, 5, 64, 128, 130, 300])]
@@ -148,27 +149,21 @@ def pool_grad(rng):
     pad += [0, 0]
     for d in range(4):
         os_.append((xs[d] + pad[2 * d] + pad[2 * d + 1] - win[d]) // st[d] + 1)
+    return elem, xs, win, st, pad, os_
+
+
+def pool_grad(rng):
+    """A pooling gradient the VPU kernel takes; its adds run in the
+    interpreter's order, so it is bit-exact (bf16 too)."""
+    elem, xs, win, st, pad, os_ = nhwc_window(rng)
     return select_and_scatter_module(rng, xs, win, st, pad, os_, elem), 0.0
 
 
 def pool(rng):
     """A pool the VPU kernel takes (windows on H and W of NHWC, f32 or
-    bf16, add/max/min, padding with the init value); it combines in the
-    interpreter's order, so it is bit-exact."""
-    elem = rng.choice(["f32", "f32", "bf16"])
-    xs = [rng.randint(1, 3), rng.randint(1, 40), rng.randint(1, 40),
-          rng.choice([1, 5, 64, 128, 130, 300])]
-    win, st, pad, os_ = [1, 0, 0, 1], [1, 0, 0, 1], [0, 0], []
-    for d in (1, 2):
-        win[d] = rng.randint(1, 5)
-        st[d] = rng.randint(1, 4)
-        lo, hi = rng.randint(0, win[d] - 1), rng.randint(0, win[d] - 1)
-        if xs[d] + lo + hi < win[d]:
-            hi = win[d] - xs[d] - lo
-        pad += [lo, hi]
-    pad += [0, 0]
-    for d in range(4):
-        os_.append((xs[d] + pad[2 * d] + pad[2 * d + 1] - win[d]) // st[d] + 1)
+    bf16, add/max/min, padding); it combines in the interpreter's order,
+    so it is bit-exact."""
+    elem, xs, win, st, pad, os_ = nhwc_window(rng)
     op, init = rng.choice([("add", "0.0"), ("add", "0.5"),
                            ("maximum", "0xFF80" if elem == "bf16" else "0xFF800000"),
                            ("minimum", "0x7F80" if elem == "bf16" else "0x7F800000")])
