@@ -53,7 +53,8 @@ Tensor::Tensor(DType dtype, llvm::ArrayRef<int64_t> shape)
 
 Tensor Tensor::fromHostArray(const hostio::HostArray &array) {
   Tensor tensor(array.dtype(), array.shape());
-  std::memcpy(tensor.bytes(), array.data(), array.byteSize());
+  if (array.byteSize() > 0) // an empty array's data may be null
+    std::memcpy(tensor.bytes(), array.data(), array.byteSize());
   return tensor;
 }
 
