@@ -41,13 +41,7 @@ Value splat(OpBuilder &b, Location loc, RankedTensorType type, double f,
 LogicalResult expand(hlo::SelectAndScatterOp op) {
   std::optional<hlo::ComparisonDirection> dir =
       hlotpu::poolSelectDirection(op);
-  auto cmp = dir ? cast<hlo::CompareOp>(
-                       hlotpu::reductionCombiner(op.getSelect()))
-                 : hlo::CompareOp();
-  if (!dir || (*dir != hlo::ComparisonDirection::GE &&
-               *dir != hlo::ComparisonDirection::GT &&
-               *dir != hlo::ComparisonDirection::LE &&
-               *dir != hlo::ComparisonDirection::LT))
+  if (!dir)
     return op.emitError()
            << "tpuc compiles 'hlo.select_and_scatter' only with a select "
               "that is one GE, GT, LE or LT comparison of its arguments";
@@ -55,6 +49,7 @@ LogicalResult expand(hlo::SelectAndScatterOp op) {
           hlotpu::reductionCombiner(op.getScatter())))
     return op.emitError() << "tpuc compiles 'hlo.select_and_scatter' only "
                              "with a scatter that adds its arguments";
+  auto cmp = cast<hlo::CompareOp>(hlotpu::reductionCombiner(op.getSelect()));
 
   RankedTensorType xType = op.getOperand().getType();
   RankedTensorType srcType = op.getSource().getType();

@@ -2212,3 +2212,18 @@ LogicalResult CollectivePermuteOp::verify() {
 LogicalResult CollectiveBroadcastOp::verify() {
   return verifyCollective(*this, getReplicaGroups(), getChannelId(), false);
 }
+
+ComparisonDirection tpuc::hlo::swappedDirection(ComparisonDirection dir) {
+  switch (dir) {
+  case ComparisonDirection::LT:
+    return ComparisonDirection::GT;
+  case ComparisonDirection::LE:
+    return ComparisonDirection::GE;
+  case ComparisonDirection::GT:
+    return ComparisonDirection::LT;
+  case ComparisonDirection::GE:
+    return ComparisonDirection::LE;
+  default:
+    return dir;
+  }
+}

@@ -15,4 +15,10 @@
 #define GET_OP_CLASSES
 #include "dialects/hlo/HloOps.h.inc"
 
+namespace tpuc::hlo {
+/// The direction that compares the operands swapped (`a < b` is `b > a`);
+/// EQ and NE are their own.
+ComparisonDirection swappedDirection(ComparisonDirection dir);
+} // namespace tpuc::hlo
+
 #endif // TPUC_DIALECTS_HLO_HLOOPS_H

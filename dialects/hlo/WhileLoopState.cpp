@@ -137,21 +137,6 @@ std::optional<__int128> countIterations(hlo::ComparisonDirection dir,
   return std::nullopt;
 }
 
-hlo::ComparisonDirection swapped(hlo::ComparisonDirection dir) {
-  switch (dir) {
-  case hlo::ComparisonDirection::LT:
-    return hlo::ComparisonDirection::GT;
-  case hlo::ComparisonDirection::LE:
-    return hlo::ComparisonDirection::GE;
-  case hlo::ComparisonDirection::GT:
-    return hlo::ComparisonDirection::LT;
-  case hlo::ComparisonDirection::GE:
-    return hlo::ComparisonDirection::LE;
-  default:
-    return dir;
-  }
-}
-
 } // namespace
 
 std::optional<WhileLoopState::CountedLoop> WhileLoopState::countedLoop() const {
@@ -169,7 +154,7 @@ std::optional<WhileLoopState::CountedLoop> WhileLoopState::countedLoop() const {
       bound = compare.getRhs();
     } else if (llvm::is_contained(condReads, compare.getRhs())) {
       bound = compare.getLhs();
-      dir = swapped(dir);
+      dir = hlo::swappedDirection(dir);
     } else {
       continue;
     }

@@ -687,10 +687,7 @@ void DotKernel::splitTiles(const VBuf &stage, Value src, int64_t srcTile,
   // offsets, so a tile is its loads, mask and stores (the kernel issues
   // one instruction a cycle: the loop's address arithmetic per tile was
   // as long as the tile's own work).
-  if (tiles <= 0)
-    return;
-  int64_t u = std::min(tiles, kSplitUnroll);
-  auto tilesFrom = [&](Value first, int64_t count) {
+  l.unrolledLoop(tiles, kSplitUnroll, [&](Value first, int64_t count) {
     Value from = l.add(src, l.mul(first, srcTile));
     Value to = l.add(dstOff, l.mul(first, kBf16Tile));
     for (int64_t i = 0; i < count; ++i) {
@@ -699,10 +696,7 @@ void DotKernel::splitTiles(const VBuf &stage, Value src, int64_t srcTile,
         x = mask(x, l.add(first, i));
       splitReg(x, dst, l.add(to, i * kBf16Tile));
     }
-  };
-  l.loop(tiles / u, [&](Value q) { tilesFrom(l.mul(q, u), u); });
-  if (tiles % u)
-    tilesFrom(l.c(tiles - tiles % u), tiles % u);
+  });
 }
 
 /// One vreg of f32 rows into its bf16 pieces at `off` of each of `dst`.

@@ -60,8 +60,6 @@ std::optional<Splat> anySplat(Value v) {
 
 bool isSplatConstant(Value v) { return anySplat(v).has_value(); }
 
-namespace {
-
 std::optional<tpu::CmpKind> cmpKind(hlo::ComparisonDirection d) {
   switch (d) {
   case hlo::ComparisonDirection::EQ: return tpu::CmpKind::eq;
@@ -73,8 +71,6 @@ std::optional<tpu::CmpKind> cmpKind(hlo::ComparisonDirection d) {
   }
   return std::nullopt;
 }
-
-} // namespace
 
 namespace {
 

@@ -225,15 +225,11 @@ LogicalResult EpilogueKernel::apply(const EpiloguePiece &p,
   // (free in `s[reg] + imm` operands), so the scalar unit issues a few
   // instructions per group instead of four and a LOOP_END per tile; the
   // group's tiles share their splat constants.
-  auto run = [&](Value t0, int64_t n) {
+  l.unrolledLoop(p.tiles, kEpilogueUnroll, [&](Value t0, int64_t n) {
     llvm::DenseMap<Value, Value> shared = base;
     for (int64_t k = 0; k < n; ++k)
       tile(l.add(t0, k), shared, k == 0);
-  };
-  int64_t unroll = std::min(p.tiles, kEpilogueUnroll);
-  l.loop(p.tiles / unroll, [&](Value g) { run(l.mul(g, unroll), unroll); });
-  if (int64_t rest = p.tiles % unroll)
-    run(l.c(p.tiles - rest), rest);
+  });
   return status;
 }
 

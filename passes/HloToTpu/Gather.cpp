@@ -256,14 +256,10 @@ static FailureOr<int64_t> forEachIndexVector(
       }
       perPos = body(vector, coords);
     };
-    int64_t u = std::min(unroll, count);
-    l.loop(count / u, [&](Value q) {
-      Value base = l.mul(q, u);
-      for (int64_t i = 0; i < u; ++i)
-        position(l.add(base, i));
+    l.unrolledLoop(count, unroll, [&](Value first, int64_t n) {
+      for (int64_t i = 0; i < n; ++i)
+        position(l.add(first, i));
     });
-    for (int64_t i = count - count % u; i < count; ++i)
-      position(l.c(i));
     return count * perPos;
   };
   int64_t full = nb / per;

@@ -189,6 +189,8 @@ bool fitsLoopKernel(Operation *op);
 bool isLoopKernelOp(Operation *op);
 /// A splat constant of a lowerable element type (a register immediate).
 bool isSplatConstant(Value v);
+/// The VCMP kind of an hlo comparison direction (Elementwise.cpp).
+std::optional<tpu::CmpKind> cmpKind(hlo::ComparisonDirection d);
 /// Why the VPU loop kernel cannot compute `op` (empty if it can).
 std::string unsupportedForm(Operation *op);
 /// Whether a loop kernel of `op`'s result shape computes `op` from the
@@ -456,6 +458,19 @@ public:
     if (std::optional<int64_t> cx = constant(x))
       return c(*cx / y);
     return y == 1 ? x : arith::DivSIOp::create(b, loc, x, c(y)).getResult();
+  }
+  /// `count` items in groups of `unroll` (fewer when there are fewer):
+  /// `group(first, n)` emits items first .. first+n-1, with `first` a
+  /// loop value for the full groups (one loop) and a constant for the
+  /// rest. A group's items are then one base and constant offsets.
+  void unrolledLoop(int64_t count, int64_t unroll,
+                    function_ref<void(Value first, int64_t n)> group) {
+    if (count <= 0)
+      return;
+    int64_t u = std::min(count, unroll);
+    loop(count / u, [&](Value g) { group(mul(g, u), u); });
+    if (count % u)
+      group(c(count - count % u), count % u);
   }
   /// A counted loop; a trip count of one is emitted inline.
   void loop(int64_t trips, function_ref<void(Value)> body) {

@@ -455,7 +455,7 @@ private:
 
   hlo::SelectAndScatterOp op;
   Reduction red;
-  tpu::CmpKind select = tpu::CmpKind::ge;
+  tpu::CmpKind select = tpu::CmpKind::ge; // the select's, as VCMP
   Value src, initReg, out;
   Geometry go; // the result's (gw: the source's, the window grid)
   WindowRowLayout gRow;
@@ -478,19 +478,7 @@ LogicalResult SelectAndScatterKernel::emit() {
   if (failed(matched))
     return failure();
   red = *matched;
-  switch (*poolSelectDirection(op)) {
-  case hlo::ComparisonDirection::GT:
-    select = tpu::CmpKind::gt;
-    break;
-  case hlo::ComparisonDirection::LE:
-    select = tpu::CmpKind::le;
-    break;
-  case hlo::ComparisonDirection::LT:
-    select = tpu::CmpKind::lt;
-    break;
-  default:
-    select = tpu::CmpKind::ge;
-  }
+  select = *cmpKind(*poolSelectDirection(op));
   FailureOr<Value> x = l.memOf(op.getOperand());
   if (failed(x))
     return failure();
@@ -714,23 +702,12 @@ poolSelectDirection(hlo::SelectAndScatterOp op) {
       reductionCombiner(op.getSelect()));
   if (!cmp)
     return std::nullopt;
-  bool swapped = cmp.getLhs() != op.getSelect().getArgument(0);
-  switch (cmp.getComparisonDirection()) {
-  case hlo::ComparisonDirection::GE:
-    return swapped ? hlo::ComparisonDirection::LE
-                   : hlo::ComparisonDirection::GE;
-  case hlo::ComparisonDirection::GT:
-    return swapped ? hlo::ComparisonDirection::LT
-                   : hlo::ComparisonDirection::GT;
-  case hlo::ComparisonDirection::LE:
-    return swapped ? hlo::ComparisonDirection::GE
-                   : hlo::ComparisonDirection::LE;
-  case hlo::ComparisonDirection::LT:
-    return swapped ? hlo::ComparisonDirection::GT
-                   : hlo::ComparisonDirection::LT;
-  default:
+  hlo::ComparisonDirection dir = cmp.getComparisonDirection();
+  if (dir == hlo::ComparisonDirection::EQ ||
+      dir == hlo::ComparisonDirection::NE)
     return std::nullopt;
-  }
+  bool swapped = cmp.getLhs() != op.getSelect().getArgument(0);
+  return swapped ? hlo::swappedDirection(dir) : dir;
 }
 
 bool selectAndScatterKernelTakes(hlo::SelectAndScatterOp op) {
