@@ -1,11 +1,12 @@
-//===- ReduceWindow.cpp - reduce_window on the VPU ----------------------===//
+//===- ReduceWindow.cpp - pooling windows on the VPU ---------------------===//
 //
 // Part of tpuc-convert-hlo-to-tpu; see Lowering.h and docs/codegen.md.
 // Pooling windows over the two outer spatial dims of NHWC (reduce_window,
-// and select_and_scatter, a pool's gradient): per output row,
-// the input rows of its window are DMA'd into VMEM as [C tile][W][128]
-// (W rows 128 lanes apart, padded with the init value), so a window offset
-// kw and a W stride are one VLD with a sublane stride.
+// and select_and_scatter, a pool's gradient) on one row stream
+// (PoolRowStream): each input row is DMA'd once into a ring of VMEM row
+// slots laid out [C tile][W][128] (W rows 128 lanes apart, the edges
+// holding the body's identity), so a window offset kw and a W stride are
+// one VLD with a sublane stride.
 //
 //===----------------------------------------------------------------------===//
 
