@@ -29,27 +29,14 @@ using namespace mlir;
 /// Window offsets a reduce_window may expand into.
 constexpr int64_t kMaxWindowOffsets = 1024;
 
-/// What the VPU kernel takes (mirrors Lowering::lowerReduceWindow): a
-/// window on H and W of a 4-D array, no dilations, no negative padding.
+/// What the VPU kernel takes: one operand, a window
+/// hlotpu::poolWindowMismatch accepts.
 bool kernelTakes(hlo::ReduceWindowOp op) {
   auto type = cast<RankedTensorType>(op.getInputs()[0].getType());
-  if (op.getInputs().size() != 1 || type.getRank() != 4)
-    return false;
-  ArrayRef<int64_t> window = op.getWindowDimensions();
-  SmallVector<int64_t> strides = orDefault(op.getWindowStrides(), 4, 1);
-  SmallVector<int64_t> padding = orDefault(op.getPadding(), 8, 0);
-  SmallVector<int64_t> base = orDefault(op.getBaseDilations(), 4, 1);
-  SmallVector<int64_t> dil = orDefault(op.getWindowDilations(), 4, 1);
-  for (int64_t d = 0; d < 4; ++d) {
-    if (base[d] != 1 || dil[d] != 1 || padding[2 * d] < 0 ||
-        padding[2 * d + 1] < 0)
-      return false;
-    bool spatial = d == 1 || d == 2;
-    if (!spatial && (window[d] != 1 || strides[d] != 1 || padding[2 * d] != 0 ||
-                     padding[2 * d + 1] != 0))
-      return false;
-  }
-  return true;
+  return op.getInputs().size() == 1 &&
+         !hlotpu::poolWindowMismatch(
+             type.getRank(), op.getWindowDimensions(), op.getWindowStrides(),
+             op.getPadding(), op.getBaseDilations(), op.getWindowDilations());
 }
 
 /// The body's one add, multiply, maximum, minimum, and or or of its two

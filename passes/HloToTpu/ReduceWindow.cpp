@@ -45,6 +45,15 @@ struct WindowRowLayout {
 constexpr int64_t kPoolAhead = 4;
 constexpr int64_t kMaxPoolVmem = 8 << 20;
 
+/// The operand ring's row slots for a window of `kh` rows at stride `sh`
+/// fetched `ahead` window rows ahead: the rows one window row reads, those
+/// the next `ahead` fetch, and (the select_and_scatter kernel's result
+/// ring, which shares the slot count) those the write-backs of the `ahead`
+/// before read, also across an image boundary.
+int64_t poolRingSlots(int64_t kh, int64_t sh, int64_t ahead) {
+  return 2 * (kh + sh) + ahead * sh;
+}
+
 /// What the pooling kernels (reduce_window, select_and_scatter on H and W
 /// of NHWC) share: window rows (n, ho) in order, each reading the operand
 /// rows [top, top + kh) of image n inside the operand (top = ho * sh -
@@ -184,12 +193,8 @@ void PoolRowStream::setWindow(RankedTensorType x, RankedTensorType grid,
 
 void PoolRowStream::planStream(int64_t moreSlotBytes, int64_t windowRowBytes,
                                int64_t extraFetches) {
-  // The ring holds the rows one window row reads, those the next `ahead`
-  // fetch, and (the select_and_scatter kernel's result ring, which shares
-  // the slot count) those the write-backs of the `ahead` before read, also
-  // across an image boundary.
   for (ahead = std::min(kPoolAhead, outH);; --ahead) {
-    slots = 2 * (kh + sh) + ahead * sh;
+    slots = poolRingSlots(kh, sh, ahead);
     if (ahead == 1 || slots * (xSlotBytes + moreSlotBytes) +
                               (ahead + 1) * windowRowBytes <=
                           kMaxPoolVmem)
@@ -303,12 +308,6 @@ public:
   LogicalResult emit();
 
 private:
-  int64_t attrOr(std::optional<ArrayRef<int64_t>> a, int64_t i, int64_t dflt) {
-    return a ? (*a)[i] : dflt;
-  }
-  /// A diagnostic unless the window is on H and W of NHWC only, without
-  /// dilations or negative padding.
-  LogicalResult checkWindow();
   /// Window row (n, ho)'s output row.
   void outputRow(Value n, Value ho, const RowPlan &p);
 
@@ -324,8 +323,10 @@ LogicalResult ReduceWindowKernel::emit() {
   Value input = op.getInputs()[0];
   inType = cast<RankedTensorType>(input.getType());
   type = cast<RankedTensorType>(op.getResult(0).getType());
-  if (failed(checkWindow()))
-    return failure();
+  if (std::optional<StringRef> why = poolWindowMismatch(
+          inType.getRank(), op.getWindowDimensions(), op.getWindowStrides(),
+          op.getPadding(), op.getBaseDilations(), op.getWindowDilations()))
+    return unsupported(op, *why);
   FailureOr<Reduction> matched =
       Reduction::match(l, op, op.getBody(), inType.getElementType());
   if (failed(matched))
@@ -352,27 +353,6 @@ LogicalResult ReduceWindowKernel::emit() {
   tpu::SemSignalOp::create(l.b, l.loc, 1, ahead);
   emitImages([&](Value n, Value ho, const RowPlan &p) { outputRow(n, ho, p); });
   l.wait(1, ahead);
-  return success();
-}
-
-LogicalResult ReduceWindowKernel::checkWindow() {
-  if (inType.getRank() != 4)
-    return unsupported(op, "other than on a 4-D (NHWC) array");
-  ArrayRef<int64_t> window = op.getWindowDimensions();
-  auto strides = op.getWindowStrides(), padding = op.getPadding();
-  for (int64_t d = 0; d < 4; ++d) {
-    if (attrOr(op.getBaseDilations(), d, 1) != 1 ||
-        attrOr(op.getWindowDilations(), d, 1) != 1)
-      return unsupported(op, "with dilations");
-    bool spatial = d == 1 || d == 2;
-    if (!spatial &&
-        (window[d] != 1 || attrOr(strides, d, 1) != 1 ||
-         attrOr(padding, 2 * d, 0) != 0 || attrOr(padding, 2 * d + 1, 0) != 0))
-      return unsupported(op, "with a window on dims other than 1 and 2 "
-                             "(H, W of NHWC)");
-    if (attrOr(padding, 2 * d, 0) < 0 || attrOr(padding, 2 * d + 1, 0) < 0)
-      return unsupported(op, "with negative padding");
-  }
   return success();
 }
 
@@ -697,6 +677,31 @@ LogicalResult Lowering::lowerSelectAndScatter(hlo::SelectAndScatterOp op) {
   return SelectAndScatterKernel(*this, op).emit();
 }
 
+std::optional<llvm::StringRef>
+poolWindowMismatch(int64_t rank, ArrayRef<int64_t> window,
+                   std::optional<ArrayRef<int64_t>> strides,
+                   std::optional<ArrayRef<int64_t>> padding,
+                   std::optional<ArrayRef<int64_t>> baseDilations,
+                   std::optional<ArrayRef<int64_t>> windowDilations) {
+  if (rank != 4)
+    return StringRef("other than on a 4-D (NHWC) array");
+  auto at = [](std::optional<ArrayRef<int64_t>> a, int64_t i, int64_t dflt) {
+    return a ? (*a)[i] : dflt;
+  };
+  for (int64_t d = 0; d < 4; ++d) {
+    if (at(baseDilations, d, 1) != 1 || at(windowDilations, d, 1) != 1)
+      return StringRef("with dilations");
+    int64_t lo = at(padding, 2 * d, 0), hi = at(padding, 2 * d + 1, 0);
+    bool spatial = d == 1 || d == 2;
+    if (!spatial && (window[d] != 1 || at(strides, d, 1) != 1 || lo || hi))
+      return StringRef("with a window on dims other than 1 and 2 (H, W of "
+                       "NHWC)");
+    if (lo < 0 || hi < 0)
+      return StringRef("with negative padding");
+  }
+  return std::nullopt;
+}
+
 std::optional<hlo::ComparisonDirection>
 poolSelectDirection(hlo::SelectAndScatterOp op) {
   auto cmp = dyn_cast_or_null<hlo::CompareOp>(
@@ -726,23 +731,17 @@ bool selectAndScatterKernelTakes(hlo::SelectAndScatterOp op) {
   ArrayRef<int64_t> window = op.getWindowDimensions();
   auto strides = op.getWindowStrides();
   auto padding = op.getPadding();
-  for (int64_t d = 0; d < 4; ++d) {
-    int64_t stride = strides ? (*strides)[d] : 1;
-    int64_t lo = padding ? (*padding)[2 * d] : 0;
-    int64_t hi = padding ? (*padding)[2 * d + 1] : 0;
-    if (lo < 0 || hi < 0)
-      return false;
-    if ((d == 0 || d == 3) && (window[d] != 1 || stride != 1 || lo || hi))
-      return false;
-  }
-  // The VMEM the kernel takes at least (fetching one row ahead):
-  // 2 (kh + sh) + sh operand and result rows, two
-  // source rows.
+  if (poolWindowMismatch(4, window, strides, padding, std::nullopt,
+                         std::nullopt))
+    return false;
+  // The VMEM the kernel takes at least (fetching one row ahead): the
+  // operand and result rings, two source rows.
   int64_t kw = window[2], sw = strides ? (*strides)[2] : 1;
   int64_t padLeft = padding ? (*padding)[4] : 0;
   Geometry gx = geometryOf(xType), gs = geometryOf(sType),
            go = geometryOf(type);
-  int64_t rowSlots = 2 * window[1] + 3 * (strides ? (*strides)[1] : 1);
+  int64_t rowSlots =
+      poolRingSlots(window[1], strides ? (*strides)[1] : 1, /*ahead=*/1);
   int64_t width = xType.getDimSize(2);
   WindowRowLayout xRow(padLeft, sw, kw, width, gx.rowTiles, gs.rowTiles,
                        gx.elemBytes);

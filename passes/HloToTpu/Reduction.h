@@ -80,6 +80,17 @@ std::optional<Reduction::Kind> combinerKind(Operation *combiner, Type elem);
 Value combineWith(Lowering &l, Reduction::Kind kind, bool isUnsigned, Value x,
                   Value y);
 
+/// Why the pooling kernels (ReduceWindow.cpp) do not take a window over an
+/// array of `rank` dims (their diagnostic's words), or none when they do:
+/// a window on H and W of NHWC only, without dilations or negative
+/// padding. tpuc-expand-reduce-window expands what they do not take.
+std::optional<llvm::StringRef>
+poolWindowMismatch(int64_t rank, ArrayRef<int64_t> window,
+                   std::optional<ArrayRef<int64_t>> strides,
+                   std::optional<ArrayRef<int64_t>> padding,
+                   std::optional<ArrayRef<int64_t>> baseDilations,
+                   std::optional<ArrayRef<int64_t>> windowDilations);
+
 /// The direction of a select_and_scatter's select when it is one GE, GT,
 /// LE or LT comparison of its two arguments (as max and min pooling emit
 /// them), flipped when it compares them swapped; none otherwise.
