@@ -750,9 +750,60 @@ struct ReduceOfUnitDims : public OpRewritePattern<ReduceOp> {
 };
 } // namespace
 
+namespace {
+/// Reductions over nothing, as XLA's AlgebraicSimplifier folds them: a
+/// dot_general or convolution with an operand without elements and a
+/// result with some sums over an empty dimension (zeros), a reduce of
+/// inputs without elements is its init values, broadcast. (An op whose
+/// results have no elements the code generator leaves out.)
+struct FoldEmptyReductions : public RewritePattern {
+  FoldEmptyReductions(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    auto isEmpty = [](Value v) {
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      return type && type.hasStaticShape() && type.getNumElements() == 0;
+    };
+    if (!isa<DotGeneralOp, ConvolutionOp, ReduceOp>(op) ||
+        llvm::all_of(op->getResults(), isEmpty))
+      return failure();
+    DictionaryAttr attrs = op->getDiscardableAttrDictionary();
+    if (!attrs.empty() && op->getNumResults() != 1)
+      return failure();
+    SmallVector<Value> replacements;
+    if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      if (!llvm::all_of(reduce.getInputs(), isEmpty))
+        return failure();
+      for (auto [result, init] :
+           llvm::zip(reduce.getResults(), reduce.getInitValues()))
+        replacements.push_back(BroadcastInDimOp::create(
+            rewriter, op->getLoc(), result.getType(), init,
+            ArrayRef<int64_t>{}));
+    } else {
+      if (!llvm::any_of(op->getOperands(), isEmpty))
+        return failure();
+      auto type = cast<RankedTensorType>(op->getResult(0).getType());
+      Type element = type.getElementType();
+      TypedAttr zero = isa<FloatType>(element)
+                           ? TypedAttr(rewriter.getFloatAttr(element, 0))
+                           : TypedAttr(rewriter.getIntegerAttr(element, 0));
+      replacements.push_back(ConstantOp::create(
+          rewriter, op->getLoc(), DenseElementsAttr::get(type, zero)));
+    }
+    if (!attrs.empty())
+      replacements.front().getDefiningOp()->setDiscardableAttrs(attrs);
+    rewriter.replaceOp(op, replacements);
+    return success();
+  }
+};
+} // namespace
+
 void HloDialect::getCanonicalizationPatterns(
     RewritePatternSet &patterns) const {
-  patterns.add<ElementwiseOnRowVector, ReduceOfUnitDims>(getContext());
+  patterns.add<ElementwiseOnRowVector, ReduceOfUnitDims, FoldEmptyReductions>(
+      getContext());
 }
 
 void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,

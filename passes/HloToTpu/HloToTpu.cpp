@@ -480,9 +480,17 @@ MemRefType Lowering::storedArgumentType(BlockArgument arg) {
   return stored;
 }
 
+/// Whether `v` is an array without elements (a dimension of size 0).
+static bool isEmptyArray(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && type.getNumElements() == 0;
+}
+
 FailureOr<Value> Lowering::memOf(Value v) {
   if (Value mem = hbm.lookup(v))
     return mem;
+  if (isEmptyArray(v)) // nothing to fill
+    return hbm[v] = allocHbm(cast<RankedTensorType>(v.getType()), v.getLoc());
   // Splat constants live in registers; one read as an array is filled.
   if (splatValue(v)) {
     auto type = cast<RankedTensorType>(v.getType());
@@ -525,6 +533,17 @@ bool Lowering::isMaterializedAtUse(Operation *op) {
 }
 
 LogicalResult Lowering::lowerOp(Operation *op) {
+  // An op whose results have no elements computes nothing (a cuDNN call's
+  // u8[0] scratch, a zero-size slice or broadcast): its results are empty
+  // buffers. Control flow still runs: its regions may have effects.
+  if (op->getNumResults() > 0 &&
+      llvm::all_of(op->getResults(), isEmptyArray) &&
+      !isa<hlo::WhileOp, hlo::ConditionalOp, hlo::CallOp>(op)) {
+    for (Value result : op->getResults())
+      hbm[result] = allocHbm(cast<RankedTensorType>(result.getType()),
+                             op->getLoc());
+    return success();
+  }
   if (isMaterializedAtUse(op))
     return success();
   auto kernel = kernels.find(op->getName());
