@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/importer/HloImporter.h"
+#include "compiler/importer/GpuLibraryCalls.h"
 
 #include "dialects/hlo/HloOps.h"
 #include "dialects/hlo/Sharding.h"
@@ -32,6 +33,7 @@ using namespace mlir;
 using namespace tpuc::hlo_text;
 namespace hlo = tpuc::hlo;
 namespace hlo_text = tpuc::hlo_text;
+namespace importer = tpuc::importer;
 
 namespace {
 
@@ -192,6 +194,28 @@ private:
   FailureOr<Value> emitRaggedAllToAll(const Instruction &inst,
                                       ValueRange operands, Type resultType,
                                       Location location);
+  /// The epilogue of a cuBLAS/cuDNN call around its dot_general or
+  /// convolution `core` (scale, C or side input, bias, activation), as the
+  /// call's result: a tuple with the aux value and zero workspaces where
+  /// XLA's result is one. `extras`: the operands after the first two.
+  FailureOr<Value> emitGpuLibraryEpilogue(const Instruction &inst,
+                                          const importer::GpuLibraryCall &call,
+                                          Value core, ValueRange extras,
+                                          Type resultType, Location location);
+  /// A cuDNN backward convolution (`call.kind`) as the convolution that
+  /// computes the gradient, as JAX's transpose rules write it: the input
+  /// gradient convolves the output gradient with the spatially reversed
+  /// filter (features swapped, the forward strides as lhs dilation), the
+  /// filter gradient convolves the input with the output gradient (batch
+  /// and feature swapped, the forward strides as rhs dilation).
+  FailureOr<Value> emitConvolutionGradient(const Instruction &inst,
+                                           const importer::GpuLibraryCall &call,
+                                           ValueRange operands,
+                                           RankedTensorType resultType,
+                                           Location location);
+  /// A constant of `type` with every element `value` (rounded to its
+  /// element type).
+  Value createSplat(Location location, RankedTensorType type, double value);
   /// A reduce with an add region over `dims`, starting from zero.
   Value emitAddReduce(Location location, Value input, ArrayRef<int64_t> dims,
                       Type resultType);
@@ -644,12 +668,15 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
       addAttr("window_dilations", i64Array(rhsDil));
     }
   };
-  auto precisionConfig = [&]() {
+  auto operandPrecision = [&]() -> ArrayRef<std::string> {
     const hlo_text::Attribute *attr = inst.attr("operand_precision");
-    if (!attr || attr->names.empty())
+    return attr ? ArrayRef<std::string>(attr->names) : ArrayRef<std::string>();
+  };
+  auto precisionConfig = [&](ArrayRef<std::string> names) {
+    if (names.empty())
       return;
     SmallVector<mlir::Attribute> config;
-    for (const std::string &name : attr->names) {
+    for (const std::string &name : names) {
       std::string upper = StringRef(name).upper();
       auto precision = hlo::symbolizePrecision(upper);
       config.push_back(hlo::PrecisionAttr::get(
@@ -657,6 +684,69 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     }
     addAttr("precision_config", builder.getArrayAttr(config));
   };
+
+  // A convolution's attributes (also a cuDNN call's): dim_labels, window,
+  // group counts.
+  auto addConvolutionAttrs = [&]() -> LogicalResult {
+    const hlo_text::Attribute *labels = needAttr("dim_labels");
+    if (!labels)
+      return failure();
+    std::string message;
+    FailureOr<hlo::ConvDimensionNumbersAttr> dims =
+        hlo::ConvDimensionNumbersAttr::parseDimLabels(&context, labels->raw,
+                                                      message);
+    if (failed(dims))
+      return error(labels->valueLoc) << message;
+    opName = "hlo.convolution";
+    addAttr("dimension_numbers", *dims);
+    if (const hlo_text::Attribute *w = window()) {
+      SmallVector<int64_t> strides, padding, lhsDil, rhsDil;
+      SmallVector<bool> reversal;
+      for (const WindowDim &dim : w->window) {
+        strides.push_back(dim.stride);
+        padding.append({dim.padLow, dim.padHigh});
+        lhsDil.push_back(dim.lhsDilation);
+        rhsDil.push_back(dim.rhsDilation);
+        reversal.push_back(dim.reversal);
+      }
+      addAttr("window_strides", i64Array(strides));
+      addAttr("padding", i64Array(padding));
+      addAttr("lhs_dilation", i64Array(lhsDil));
+      addAttr("rhs_dilation", i64Array(rhsDil));
+      if (llvm::is_contained(reversal, true))
+        addAttr("window_reversal", builder.getDenseBoolArrayAttr(reversal));
+    }
+    for (StringRef key : {"feature_group_count", "batch_group_count"})
+      if (inst.attr(key)) {
+        FailureOr<int64_t> count = intAttr(key);
+        if (failed(count))
+          return failure();
+        addAttr(key, builder.getI64IntegerAttr(*count));
+      }
+    return success();
+  };
+
+  // XLA's cuBLAS/cuDNN calls: their dot_general or convolution here, the
+  // epilogue once it is built (GpuLibraryCalls.h).
+  std::optional<importer::GpuLibraryCall> gpuCall;
+  SmallVector<Value> gpuExtras;
+  const hlo_text::Attribute *target = inst.attr("custom_call_target");
+  if (opcode == "custom-call" && target &&
+      importer::isGpuLibraryTarget(target->stringValue)) {
+    const hlo_text::Attribute *config = inst.attr("backend_config");
+    std::string text;
+    if (config)
+      text = config->kind == AttrKind::String ? config->stringValue
+                                              : config->raw;
+    std::string message;
+    gpuCall = importer::readGpuLibraryCall(target->stringValue, text, message);
+    if (!gpuCall)
+      return error(config && importer::readsGpuLibraryTarget(
+                                 target->stringValue)
+                       ? config->valueLoc
+                       : target->valueLoc)
+             << message;
+  }
 
   // Ops that are their operand on one device, in one program.
   auto identity = [&](Value value) -> LogicalResult {
@@ -1020,6 +1110,53 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
       return failure();
     if (failed(addRegion("scatter", 1)))
       return failure();
+  } else if (gpuCall) {
+    // Its output: the result, or a tuple's first element (then the aux
+    // value of a cuBLASLt *_AUX epilogue, workspaces).
+    auto tuple = dyn_cast<TupleType>(*resultType);
+    auto out =
+        dyn_cast<RankedTensorType>(tuple ? tuple.getType(0) : *resultType);
+    if (!out || !isa<FloatType>(out.getElementType()) ||
+        (gpuCall->aux && (!tuple || tuple.size() < 2 ||
+                          tuple.getType(1) != out)))
+      return error(inst.opcodeLoc)
+             << "'" << target->stringValue << "' must return a float array"
+             << (gpuCall->aux ? " and its aux value of the same type"
+                              : " (or a tuple of one and its workspace)");
+    size_t least =
+        2 + (gpuCall->isGemm() && gpuCall->beta != 0) + gpuCall->bias;
+    size_t most = least + (!gpuCall->isGemm() && gpuCall->bias); // side input
+    if (operands.size() < least || operands.size() > most)
+      return error(inst.opcodeLoc)
+             << "'" << target->stringValue << "' with this backend_config takes "
+             << least << (most > least ? " or " + std::to_string(most) : "")
+             << " operands, not " << operands.size();
+    if (gpuCall->kind == importer::GpuCallKind::ConvBackwardInput ||
+        gpuCall->kind == importer::GpuCallKind::ConvBackwardFilter) {
+      FailureOr<Value> grad =
+          emitConvolutionGradient(inst, *gpuCall, operands, out, location);
+      if (failed(grad))
+        return failure();
+      FailureOr<Value> called = emitGpuLibraryEpilogue(
+          inst, *gpuCall, *grad, {}, *resultType, location);
+      if (failed(called))
+        return failure();
+      values[inst.name] = *called;
+      return success();
+    }
+    if (gpuCall->isGemm()) {
+      opName = "hlo.dot_general";
+      addAttr("dot_dimension_numbers",
+              hlo::DotDimensionNumbersAttr::get(
+                  &context, gpuCall->lhsBatch, gpuCall->rhsBatch,
+                  gpuCall->lhsContracting, gpuCall->rhsContracting));
+      precisionConfig(gpuCall->precision);
+    } else if (failed(addConvolutionAttrs())) {
+      return failure();
+    }
+    gpuExtras.assign(operands.begin() + 2, operands.end());
+    operands.resize(2);
+    resultTypes.assign({out});
   } else if (opcode == "dot" || opcode == "scaled-dot") {
     if (opcode == "scaled-dot") {
       // XLA's ScaledDotRewriter: a dot of the dequantized operands.
@@ -1035,44 +1172,11 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
                 &context, intsAttr("lhs_batch_dims"),
                 intsAttr("rhs_batch_dims"), intsAttr("lhs_contracting_dims"),
                 intsAttr("rhs_contracting_dims")));
-    precisionConfig();
+    precisionConfig(operandPrecision());
   } else if (opcode == "convolution") {
-    const hlo_text::Attribute *labels = needAttr("dim_labels");
-    if (!labels)
+    if (failed(addConvolutionAttrs()))
       return failure();
-    std::string message;
-    FailureOr<hlo::ConvDimensionNumbersAttr> dims =
-        hlo::ConvDimensionNumbersAttr::parseDimLabels(&context, labels->raw,
-                                                      message);
-    if (failed(dims))
-      return error(labels->valueLoc) << message;
-    opName = "hlo.convolution";
-    addAttr("dimension_numbers", *dims);
-    if (const hlo_text::Attribute *w = window()) {
-      SmallVector<int64_t> strides, padding, lhsDil, rhsDil;
-      SmallVector<bool> reversal;
-      for (const WindowDim &dim : w->window) {
-        strides.push_back(dim.stride);
-        padding.append({dim.padLow, dim.padHigh});
-        lhsDil.push_back(dim.lhsDilation);
-        rhsDil.push_back(dim.rhsDilation);
-        reversal.push_back(dim.reversal);
-      }
-      addAttr("window_strides", i64Array(strides));
-      addAttr("padding", i64Array(padding));
-      addAttr("lhs_dilation", i64Array(lhsDil));
-      addAttr("rhs_dilation", i64Array(rhsDil));
-      if (llvm::is_contained(reversal, true))
-        addAttr("window_reversal", builder.getDenseBoolArrayAttr(reversal));
-    }
-    for (StringRef key : {"feature_group_count", "batch_group_count"})
-      if (inst.attr(key)) {
-        FailureOr<int64_t> count = intAttr(key);
-        if (failed(count))
-          return failure();
-        addAttr(key, builder.getI64IntegerAttr(*count));
-      }
-    precisionConfig();
+    precisionConfig(operandPrecision());
   } else if (opcode == "gather") {
     FailureOr<int64_t> ivd = intAttr("index_vector_dim");
     if (failed(ivd))
@@ -1312,12 +1416,269 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     if (failed(emitRegion(region, inst, *spec.first, spec.second,
                           /*splitRoot=*/opName == "hlo.fusion" && tupleResult)))
       return failure();
-  setLayoutAttr(op, inst.shape);
+  setLayoutAttr(op, gpuCall && inst.shape.isTuple()
+                        ? inst.shape.tupleElements.front()
+                        : inst.shape);
   Value result = op->getResult(0);
   if (tupleResult)
     result = hlo::TupleOp::create(builder, location, op->getResults());
+  if (gpuCall) {
+    FailureOr<Value> called = emitGpuLibraryEpilogue(
+        inst, *gpuCall, result, gpuExtras, *resultType, location);
+    if (failed(called))
+      return failure();
+    result = *called;
+  }
   values[inst.name] = result;
   return success();
+}
+
+FailureOr<Value> Importer::emitConvolutionGradient(
+    const Instruction &inst, const importer::GpuLibraryCall &call,
+    ValueRange operands, RankedTensorType resultType, Location location) {
+  StringRef target = inst.attr("custom_call_target")->stringValue;
+  const hlo_text::Attribute *labels = inst.attr("dim_labels");
+  const hlo_text::Attribute *window = inst.attr("window");
+  if (!labels || !window || window->kind != AttrKind::Window)
+    return error(inst.opcodeLoc)
+           << "'" << target << "' needs window= and dim_labels=";
+  for (StringRef key : {"feature_group_count", "batch_group_count"})
+    if (const hlo_text::Attribute *count = inst.attr(key))
+      if (count->kind != AttrKind::Int || count->intValue != 1)
+        return error(count->valueLoc)
+               << "'" << target << "' with " << key
+               << " other than 1 is not supported";
+  std::string message;
+  FailureOr<hlo::ConvDimensionNumbersAttr> parsed =
+      hlo::ConvDimensionNumbersAttr::parseDimLabels(&context, labels->raw,
+                                                    message);
+  if (failed(parsed))
+    return error(labels->valueLoc) << message;
+  hlo::ConvDimensionNumbersAttr dims = *parsed;
+  bool backwardInput = call.kind == importer::GpuCallKind::ConvBackwardInput;
+  // The forward convolution's input, filter and output gradient types.
+  auto input = dyn_cast<RankedTensorType>(
+      backwardInput ? Type(resultType) : operands[0].getType());
+  auto filter = dyn_cast<RankedTensorType>(
+      backwardInput ? operands[1].getType() : Type(resultType));
+  auto output = dyn_cast<RankedTensorType>(
+      backwardInput ? operands[0].getType() : operands[1].getType());
+  size_t spatial = dims.getInputSpatial().size();
+  if (!input || !filter || !output || operands.size() != 2 ||
+      window->window.size() != spatial ||
+      input.getRank() != static_cast<int64_t>(spatial) + 2 ||
+      filter.getRank() != input.getRank() ||
+      output.getRank() != input.getRank() ||
+      input.getElementType() != filter.getElementType() ||
+      input.getElementType() != output.getElementType())
+    return error(inst.opcodeLoc)
+           << "'" << target
+           << "' needs two operands and a result of one element type and "
+              "of the rank dim_labels= and window= give";
+  SmallVector<int64_t> strides, padding, lhsDilation, rhsDilation;
+  for (auto [i, w] : llvm::enumerate(window->window)) {
+    if (w.reversal)
+      return error(window->valueLoc)
+             << "'" << target << "' with a reversed window is not supported";
+    // JAX's _conv_general_vjp_{lhs,rhs}_padding.
+    auto dilated = [](int64_t size, int64_t dilation) {
+      return size == 0 ? 0 : 1 + dilation * (size - 1);
+    };
+    int64_t in = dilated(input.getDimSize(dims.getInputSpatial()[i]),
+                         w.lhsDilation);
+    int64_t kernel = dilated(filter.getDimSize(dims.getKernelSpatial()[i]),
+                             w.rhsDilation);
+    int64_t out =
+        dilated(output.getDimSize(dims.getOutputSpatial()[i]), w.stride);
+    if (backwardInput) {
+      if (w.lhsDilation != 1)
+        return error(window->valueLoc)
+               << "'" << target << "' with an lhs dilation is not supported";
+      int64_t before = kernel - w.padLow - 1;
+      strides.push_back(1);
+      padding.append({before, in + kernel - 1 - out - before});
+      lhsDilation.push_back(w.stride);
+      rhsDilation.push_back(w.rhsDilation);
+    } else {
+      strides.push_back(w.rhsDilation);
+      padding.append({w.padLow, out - in + kernel - w.padLow - 1});
+      lhsDilation.push_back(w.lhsDilation);
+      rhsDilation.push_back(w.stride);
+    }
+  }
+  hlo::ConvDimensionNumbersAttr gradDims;
+  SmallVector<Value> convOperands;
+  if (backwardInput) {
+    // d_input = conv(d_output, reverse(filter)), the filter's features
+    // swapped.
+    gradDims = hlo::ConvDimensionNumbersAttr::get(
+        &context, dims.getOutputBatch(), dims.getOutputFeature(),
+        dims.getOutputSpatial(), dims.getKernelOutputFeature(),
+        dims.getKernelInputFeature(), dims.getKernelSpatial(),
+        dims.getInputBatch(), dims.getInputFeature(), dims.getInputSpatial());
+    Value reversed = createOp(
+        location, "hlo.reverse", {operands[1]}, filter,
+        {builder.getNamedAttr(
+            "dimensions", builder.getDenseI64ArrayAttr(dims.getKernelSpatial()))});
+    convOperands = {operands[0], reversed};
+  } else {
+    // d_filter = conv(input, d_output): the input's batch is the sum's
+    // feature, the output gradient's batch the kernel's input feature.
+    gradDims = hlo::ConvDimensionNumbersAttr::get(
+        &context, dims.getInputFeature(), dims.getInputBatch(),
+        dims.getInputSpatial(), dims.getOutputBatch(),
+        dims.getOutputFeature(), dims.getOutputSpatial(),
+        dims.getKernelInputFeature(), dims.getKernelOutputFeature(),
+        dims.getKernelSpatial());
+    convOperands = {operands[0], operands[1]};
+  }
+  Value grad = createOp(
+      location, "hlo.convolution", convOperands, resultType,
+      {builder.getNamedAttr("dimension_numbers", gradDims),
+       builder.getNamedAttr("window_strides",
+                            builder.getDenseI64ArrayAttr(strides)),
+       builder.getNamedAttr("padding", builder.getDenseI64ArrayAttr(padding)),
+       builder.getNamedAttr("lhs_dilation",
+                            builder.getDenseI64ArrayAttr(lhsDilation)),
+       builder.getNamedAttr("rhs_dilation",
+                            builder.getDenseI64ArrayAttr(rhsDilation))});
+  if (inst.shape.isTuple())
+    setLayoutAttr(grad.getDefiningOp(), inst.shape.tupleElements.front());
+  else
+    setLayoutAttr(grad.getDefiningOp(), inst.shape);
+  return grad;
+}
+
+Value Importer::createSplat(Location location, RankedTensorType type,
+                            double value) {
+  return createOp(
+      location, "hlo.constant", {}, type,
+      {builder.getNamedAttr(
+          "value", DenseElementsAttr::get(
+                       type, builder.getFloatAttr(type.getElementType(),
+                                                  value)))});
+}
+
+FailureOr<Value> Importer::emitGpuLibraryEpilogue(
+    const Instruction &inst, const importer::GpuLibraryCall &call, Value core,
+    ValueRange extras, Type resultType, Location location) {
+  auto type = cast<RankedTensorType>(core.getType());
+  auto op = [&](StringRef name, ValueRange operands) {
+    return createOp(location, name, operands, type);
+  };
+  auto splat = [&](double value) { return createSplat(location, type, value); };
+  auto scaled = [&](Value v, double factor) {
+    return factor == 1 ? v : op("hlo.multiply", {v, splat(factor)});
+  };
+  // An operand added to the result: of its type, or (the bias) a vector
+  // along dimension `dim`, in any float type.
+  auto addend = [&](Value v, StringRef what,
+                    std::optional<int64_t> dim) -> FailureOr<Value> {
+    auto vType = dyn_cast<RankedTensorType>(v.getType());
+    bool vector = dim && vType && vType.getRank() == 1 &&
+                  vType.getDimSize(0) == type.getDimSize(*dim);
+    if (!vType || !isa<FloatType>(vType.getElementType()) ||
+        (vType.getShape() != type.getShape() && !vector))
+      return error(inst.opcodeLoc)
+             << what << " of '" << inst.attr("custom_call_target")->stringValue
+             << "' must have the shape of its result " << type
+             << (dim ? " or be a vector along dimension " +
+                           std::to_string(*dim)
+                     : std::string())
+             << ", not " << v.getType();
+    if (vType.getElementType() != type.getElementType())
+      v = createOp(location, "hlo.convert", {v},
+                   vType.clone(type.getElementType()));
+    if (vector)
+      v = createOp(location, "hlo.broadcast_in_dim", {v}, type,
+                   {builder.getNamedAttr(
+                       "broadcast_dimensions",
+                       builder.getDenseI64ArrayAttr({*dim}))});
+    return v;
+  };
+
+  Value x = scaled(core, call.alpha);
+  size_t next = 0;
+  if (call.isGemm() && call.beta != 0) {
+    FailureOr<Value> c = addend(extras[next++], "C", std::nullopt);
+    if (failed(c))
+      return failure();
+    x = op("hlo.add", {x, scaled(*c, call.beta)});
+  }
+  Value bias = call.bias ? extras[next++] : Value();
+  Value side = next < extras.size() ? extras[next++] : Value();
+  if (side && call.sideScale != 0) {
+    FailureOr<Value> s = addend(side, "the side input", std::nullopt);
+    if (failed(s))
+      return failure();
+    x = op("hlo.add", {x, scaled(*s, call.sideScale)});
+  }
+  if (bias) {
+    // cuBLASLt adds the bias along the output's columns (its last logical
+    // dimension), cuDNN along the output's feature dimension.
+    int64_t dim = type.getRank() - 1;
+    if (!call.isGemm())
+      dim = core.getDefiningOp()
+                ->getAttrOfType<hlo::ConvDimensionNumbersAttr>(
+                    "dimension_numbers")
+                .getOutputFeature();
+    FailureOr<Value> b = addend(bias, "the bias", dim);
+    if (failed(b))
+      return failure();
+    x = op("hlo.add", {x, *b});
+  }
+  Value aux = x;
+  auto positive = [&](Value v) {
+    return createCompare(location, hlo::ComparisonDirection::GT, v, splat(0));
+  };
+  switch (call.activation) {
+  case importer::GpuActivation::None:
+    break;
+  case importer::GpuActivation::Relu:
+    x = op("hlo.maximum", {x, splat(0)});
+    break;
+  case importer::GpuActivation::Relu6:
+    x = op("hlo.clamp", {splat(0), x, splat(6)});
+    break;
+  case importer::GpuActivation::Sigmoid:
+    x = op("hlo.logistic", {x});
+    break;
+  case importer::GpuActivation::Tanh:
+    x = op("hlo.tanh", {x});
+    break;
+  case importer::GpuActivation::Elu:
+    x = op("hlo.select",
+           {positive(x), x, op("hlo.exponential_minus_one", {x})});
+    break;
+  case importer::GpuActivation::LeakyRelu:
+    x = op("hlo.select", {positive(x), x, scaled(x, call.leakyAlpha)});
+    break;
+  case importer::GpuActivation::Gelu: {
+    // 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
+    Value cube = op("hlo.multiply", {op("hlo.multiply", {x, x}), x});
+    Value inner = op("hlo.add", {x, scaled(cube, 0.044715)});
+    Value t = op("hlo.tanh", {scaled(inner, std::sqrt(2 / M_PI))});
+    x = op("hlo.multiply",
+           {scaled(x, 0.5), op("hlo.add", {splat(1), t})});
+    break;
+  }
+  }
+  auto tuple = dyn_cast<TupleType>(resultType);
+  if (!tuple)
+    return x;
+  SmallVector<Value> elements{x};
+  if (call.aux)
+    elements.push_back(aux);
+  for (Type rest : tuple.getTypes().drop_front(elements.size())) {
+    auto workspace = dyn_cast<RankedTensorType>(rest);
+    if (!workspace)
+      return error(inst.opcodeLoc)
+             << "the workspace of '"
+             << inst.attr("custom_call_target")->stringValue
+             << "' must be an array, not " << rest;
+    elements.push_back(createZeros(location, workspace));
+  }
+  return hlo::TupleOp::create(builder, location, elements).getResult();
 }
 
 //===----------------------------------------------------------------------===//
