@@ -325,8 +325,13 @@ private:
                                        int64_t q, Value prow);
   void forEachPiece(Value n, Value oh0, Value og,
                     function_ref<void(const EpiloguePiece &)> fn);
+  /// The epilogue and write-back of the rows [rowBegin, rowBegin +
+  /// rowCount), then (`drain`) the wait for its writeBackDmas().
   LogicalResult writeBack(Value n, Value oh0, Value og, int64_t fetched,
-                          Value panelOff = {});
+                          Value panelOff = {}, bool drain = true);
+  int64_t writeBackDmas() const {
+    return rowCount * G * blocks * (ep ? ep->writes() : 1);
+  }
 
   Lowering &l;
   hlo::ConvolutionOp op;
@@ -352,6 +357,14 @@ private:
   int64_t pk = 0, pSteps = 0, pBlocks = 0, Pe = 0;
   int64_t G = 0, R = 0, HR = 0, M = 0, parts = 1, gatherParts = 1;
   MxuSplit split;
+  /// The output rows [rowBegin, rowBegin + rowCount) of the block that
+  /// `step` computes and `writeBack` writes (all R rows but in
+  /// streamedGroups' row chunks), `rowSplit` their MXU split.
+  int64_t rowBegin = 0, rowCount = 0;
+  MxuSplit rowSplit;
+  /// Row chunks of a streamed group (`rowChunks`, 1 for none).
+  int64_t chunks = 1;
+  int64_t rowChunks() const;
   int64_t wBlock = 0, wSlot = 0, wFetches = 0;
   // Streamed weight stage slots: 2 while choosing G (a group size no
   // smaller than with whole-position slots), then as many of
@@ -474,8 +487,21 @@ LogicalResult ConvMxuKernel::plan() {
   // block: prefer long LHS streams (M >= 1024 rows or the whole image),
   // then as many resident output tiles as fit.
   int64_t budget = vmemBudget(l);
+  int64_t gatheredWp = Wp;
   auto choose = [&] {
     direct = win.sw == 1 && win.sh == 1 && blocks == 1 && !packed;
+    // A direct run reads output pixel (r, w)'s window at halo columns
+    // w + kw * dw of row r + kh * dh, past the row's end into the next
+    // row's first columns. So the pitch only needs: the data in its row
+    // (pl + W), reads past it landing in the next row's left padding
+    // (W + pr: the columns past pl + W are padding), the fill's masked
+    // zeros past W (Wt tiles from pl) spilling into that padding only, and
+    // whole output tiles per row (OWp).
+    Wp = direct ? ceilDiv(std::max({win.pl + W, W + win.pr, Wt * kSublanes,
+                                    OWp}),
+                          kSublanes) *
+                      kSublanes
+                : gatheredWp;
     pitch = direct ? Wp : OWp;
     // The last run reads (kw - 1) * dw rows past the halo: one spare row.
     spare = direct ? Wp * kBfRow : 0;
@@ -513,6 +539,7 @@ LogicalResult ConvMxuKernel::plan() {
   // part, so its parts are whole output rows.
   split = l.splitForMxus(G, M, blocks > 1 ? pitch : kSublanes);
   parts = split.parts;
+  rowCount = R, rowSplit = split;
   // With one block the LHS and the panels are plain rows whatever the
   // parts; with several, output rows are laid out part by part.
   gatherParts = blocks > 1 ? parts : 1;
@@ -809,6 +836,13 @@ void ConvMxuKernel::step(Value s, bool first) {
   };
   Value slot = direct ? l.mul(l.add(l.mul(rowBaseOf(0), Wp), colBase), kBfRow)
                       : l.mul(l.rem(s, 2), M * D * 2);
+  // A row chunk (direct only): its LHS run and panel rows start rowBegin
+  // output rows in.
+  Value panelOff;
+  if (rowBegin) {
+    slot = l.add(slot, rowBegin * pitch * kBfRow);
+    panelOff = l.c(rowBegin * pitch * D * 4);
+  }
   // One strided load and one store per 8 output pixels. The tiles of a
   // row are unrolled (up to 64) so that each address is one add to the
   // row's base (buffer offsets folded into the bases).
@@ -842,8 +876,9 @@ void ConvMxuKernel::step(Value s, bool first) {
       }
   Value wBase = l.mul(l.add(l.mul(kp, CtD), cbD), G * wTile);
   matmulTiles(
-      l, split, M, weights, [&](int64_t g) { return l.add(wBase, g * wTile); },
-      lhs, slot, panels, !first);
+      l, rowSplit, M, weights,
+      [&](int64_t g) { return l.add(wBase, g * wTile); }, lhs, slot, panels,
+      !first, panelOff);
 }
 
 /// Fills the compact halo for output rows [oh0, oh0 + R) of image n: zeroed,
@@ -943,6 +978,8 @@ SmallVector<EpiloguePiece> ConvMxuKernel::rowPieces(Value n, Value oh0,
                                                     Value og, int64_t q,
                                                     Value prow) {
   int64_t rowsOut = R / gatherParts, partRowsOut = M / gatherParts;
+  if (rowBegin)
+    prow = l.add(prow, rowBegin);
   Value orow = l.add(prow, q * rowsOut);
   Value outer = outerIndex(n, l.add(oh0, orow),
                            dn.getOutputBatch() == 0 ? 0 : 1, N, OH);
@@ -965,7 +1002,7 @@ void ConvMxuKernel::forEachPiece(
     Value n, Value oh0, Value og,
     function_ref<void(const EpiloguePiece &)> fn) {
   for (int64_t q = 0; q < gatherParts; ++q)
-    l.loop(R / gatherParts, [&](Value prow) {
+    l.loop(rowCount / gatherParts, [&](Value prow) {
       for (const EpiloguePiece &p : rowPieces(n, oh0, og, q, prow))
         fn(p);
     });
@@ -997,7 +1034,8 @@ int64_t ConvMxuKernel::fetchEpilogueInputs(Value n, Value oh0, Value og) {
 }
 
 LogicalResult ConvMxuKernel::writeBack(Value n, Value oh0, Value og,
-                                       int64_t fetched, Value panelOff) {
+                                       int64_t fetched, Value panelOff,
+                                       bool drain) {
   auto inSlot = [&](Value at) { return panelOff ? l.add(panelOff, at) : at; };
   if (ep) {
     l.wait(kSemEpilogue, fetched * ep->fetches());
@@ -1024,7 +1062,7 @@ LogicalResult ConvMxuKernel::writeBack(Value n, Value oh0, Value og,
         for (const EpiloguePiece &p : rowPieces(n, oh0, og, q, prow))
           fn(p);
       };
-      int64_t rowsOut = R / gatherParts;
+      int64_t rowsOut = rowCount / gatherParts;
       for (int64_t q = 0; q < gatherParts; ++q) {
         row(q, l.c(0), apply);
         l.loop(rowsOut - 1, [&](Value prow) {
@@ -1034,7 +1072,8 @@ LogicalResult ConvMxuKernel::writeBack(Value n, Value oh0, Value og,
         row(q, l.c(rowsOut - 1), write);
       }
     }
-    l.wait(kSemOut, R * G * blocks * ep->writes());
+    if (drain)
+      l.wait(kSemOut, writeBackDmas());
     return status;
   }
   const VBuf &src =
@@ -1046,7 +1085,8 @@ LogicalResult ConvMxuKernel::writeBack(Value n, Value oh0, Value og,
           l.mul(p.outTile, tileOut), p.tiles, tileOut, tileOut,
           p.stride * tileOut, kSemOut);
   });
-  l.wait(kSemOut, R * G * blocks);
+  if (drain)
+    l.wait(kSemOut, writeBackDmas());
   return success();
 }
 
@@ -1168,7 +1208,23 @@ void ConvMxuKernel::packedBlocks(LogicalResult &status) {
     l.wait(kSemIn, (nb > 1 ? 2 : 1) * HR);
 }
 
+int64_t ConvMxuKernel::rowChunks() const {
+  // Direct LHS runs only (a gathered LHS is built for the whole block);
+  // not for bf16 results without an epilogue (rounded as whole panels).
+  if (!streams(R) || !direct || gatherParts != 1 || (ct.ob == 2 && !ep))
+    return 1;
+  // Two chunks, when each MXU task still streams 3D rows (a task's weight
+  // load waits for the MXU's task before last to drain, 2D cycles, and
+  // takes D: shorter tasks leave the MXU idle; more chunks lost on
+  // resnet50) and the chunks' rows are spread over as many MXUs.
+  if (R % 2)
+    return 1;
+  MxuSplit half = l.splitForMxus(G, R / 2 * pitch, kSublanes);
+  return half.parts == split.parts && half.partRows >= 3 * D ? 2 : 1;
+}
+
 void ConvMxuKernel::streamedGroups(LogicalResult &status) {
+  chunks = rowChunks();
   Value n = l.c(0), oh0 = l.c(0);
   int64_t groups = OtD / G, steps = kpos * CtD, total = groups * steps;
   int64_t slots = wSlots, ahead = slots - 1;
@@ -1208,8 +1264,18 @@ void ConvMxuKernel::streamedGroups(LogicalResult &status) {
     }
   };
   auto always = [](int64_t) { return true; };
+  // Row chunks: the first chunk's rows are computed as the weights stream
+  // in; the other chunks' steps reuse the resident weights. Every chunk's
+  // steps are issued before the first write-back, so each chunk's epilogue
+  // and write-back run while the MXUs compute the chunks after it.
+  int64_t rc = R / chunks;
+  auto chunk = [&](int64_t c) {
+    rowBegin = c * rc, rowCount = chunks > 1 ? rc : R;
+    rowSplit = chunks > 1 ? l.splitForMxus(G, rc * pitch, kSublanes) : split;
+  };
   auto group = [&](Value og, bool last) {
     int64_t fetched = ep ? fetchEpilogueInputs(n, oh0, og) : 0;
+    chunk(0);
     // The last group's positions from `tail` on are unrolled: some of
     // their steps have no step `ahead` after them.
     int64_t tail = last ? std::clamp<int64_t>((steps - ahead) / CtD, 1, kpos)
@@ -1222,8 +1288,22 @@ void ConvMxuKernel::streamedGroups(LogicalResult &status) {
     for (int64_t kp = tail; kp < kpos; ++kp)
       position(og, l.c(kp), false,
                [&](int64_t cbD) { return kp * CtD + cbD + ahead < steps; });
-    if (failed(writeBack(n, oh0, og, fetched)))
-      status = failure();
+    for (int64_t c = 1; c < chunks; ++c) {
+      chunk(c);
+      step(l.c(0), /*first=*/true);
+      l.loop(steps - 1, [&](Value s) { step(l.add(s, 1), false); });
+    }
+    // The chunks' write-backs are drained together: a chunk's epilogue
+    // need not wait for the previous chunk's DMAs.
+    for (int64_t c = 0; c < chunks; ++c) {
+      chunk(c);
+      if (failed(writeBack(n, oh0, og, c == 0 ? fetched : 0, {},
+                           /*drain=*/chunks == 1)))
+        status = failure();
+    }
+    rowBegin = 0, rowCount = R, rowSplit = split;
+    if (chunks > 1)
+      l.wait(kSemOut, writeBackDmas());
   };
   l.loop(groups - 1, [&](Value og) { group(og, false); });
   group(l.c(groups - 1), true);
