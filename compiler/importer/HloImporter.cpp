@@ -213,6 +213,17 @@ private:
                                            ValueRange operands,
                                            RankedTensorType resultType,
                                            Location location);
+  /// A convolution's `dim_labels=`; an error at the labels.
+  FailureOr<hlo::ConvDimensionNumbersAttr>
+  convDimLabels(const hlo_text::Attribute &labels) {
+    std::string message;
+    FailureOr<hlo::ConvDimensionNumbersAttr> dims =
+        hlo::ConvDimensionNumbersAttr::parseDimLabels(&context, labels.raw,
+                                                      message);
+    if (failed(dims))
+      return error(labels.valueLoc) << message;
+    return dims;
+  }
   /// A constant of `type` with every element `value` (rounded to its
   /// element type).
   Value createSplat(Location location, RankedTensorType type, double value);
@@ -691,12 +702,9 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     const hlo_text::Attribute *labels = needAttr("dim_labels");
     if (!labels)
       return failure();
-    std::string message;
-    FailureOr<hlo::ConvDimensionNumbersAttr> dims =
-        hlo::ConvDimensionNumbersAttr::parseDimLabels(&context, labels->raw,
-                                                      message);
+    FailureOr<hlo::ConvDimensionNumbersAttr> dims = convDimLabels(*labels);
     if (failed(dims))
-      return error(labels->valueLoc) << message;
+      return failure();
     opName = "hlo.convolution";
     addAttr("dimension_numbers", *dims);
     if (const hlo_text::Attribute *w = window()) {
@@ -1448,12 +1456,9 @@ FailureOr<Value> Importer::emitConvolutionGradient(
         return error(count->valueLoc)
                << "'" << target << "' with " << key
                << " other than 1 is not supported";
-  std::string message;
-  FailureOr<hlo::ConvDimensionNumbersAttr> parsed =
-      hlo::ConvDimensionNumbersAttr::parseDimLabels(&context, labels->raw,
-                                                    message);
+  FailureOr<hlo::ConvDimensionNumbersAttr> parsed = convDimLabels(*labels);
   if (failed(parsed))
-    return error(labels->valueLoc) << message;
+    return failure();
   hlo::ConvDimensionNumbersAttr dims = *parsed;
   bool backwardInput = call.kind == importer::GpuCallKind::ConvBackwardInput;
   // The forward convolution's input, filter and output gradient types.
