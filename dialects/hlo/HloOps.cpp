@@ -704,7 +704,9 @@ namespace {
 /// reshape commutes with it, exactly. Only a reshape that keeps the minor
 /// dim (it regroups whole rows, which the kernels read in place); one that
 /// changes it is a relayout, cheaper on the narrow side (DLRM's
-/// [3616,6,6] -> [3616,36]). The reshape then reads x itself, as
+/// [3616,6,6] -> [3616,36]), and not one that only adds or drops unit dims
+/// (ElementwiseOnRowVector moves those the other way). The reshape then
+/// reads x itself, as
 /// it does without the round trip: in graphsage's mean
 /// (f32[250,50] -> [10,25,50] reduced over dim 1) the reduce kernel reads
 /// x's rows in groups through it (isReducedRowGroups) and computes the
@@ -724,7 +726,8 @@ struct ReshapeBeforeRoundTrip : public OpRewritePattern<ConvertOp> {
     auto type = asTensor(op.getType());
     if (!xType || !type || xType.getElementType() != type.getElementType() ||
         xType.getRank() < 1 || type.getRank() < 1 ||
-        xType.getShape().back() != type.getShape().back())
+        xType.getShape().back() != type.getShape().back() ||
+        nonUnitDims(xType.getShape()) == nonUnitDims(type.getShape()))
       return failure();
     Type narrow = inner.getType().getElementType();
     Value moved = ReshapeOp::create(rewriter, reshape.getLoc(),

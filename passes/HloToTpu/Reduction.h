@@ -100,9 +100,9 @@ std::optional<double> splatNumber(Value v);
 /// [.., N, K, C]`, C <= 128: the rows are evenly spaced) and only reduces
 /// over the K dim read it, directly or through one-operand elementwise ops
 /// that their input fusion computes per tile (mixed precision's converts):
-/// they read the operand's rows in groups of K
-/// (Reduce.cpp), so the reshape moves no byte (graphsage's mean over
-/// `[250,50]` viewed as `[10,25,50]`).
+/// they read the operand's rows in groups of K (Reduce.cpp), so the
+/// reshape moves no byte (graphsage's mean over `[250,50]` viewed as
+/// `[10,25,50]`).
 bool isReducedRowGroups(hlo::ReshapeOp op);
 
 } // namespace tpuc::hlotpu

@@ -553,10 +553,13 @@ func.func @reshape_before_round_trip(%x: tensor<250x50xf32>) -> tensor<10x25x50x
 // CHECK: hlo.convert %arg2 : (tensor<3616x6x6xf32>) -> tensor<3616x6x6xbf16>
 // CHECK-NEXT: hlo.reshape {{.*}} : (tensor<3616x6x6xbf16>) -> tensor<3616x36xbf16>
 // CHECK-NEXT: hlo.convert {{.*}} : (tensor<3616x36xbf16>) -> tensor<3616x36xf32>
+// A unit-dim reshape is left to ElementwiseOnRowVector (the two patterns
+// would undo each other).
+// CHECK: hlo.convert %arg3 : (tensor<8x1xf32>) -> tensor<8x1xbf16>
 func.func @reshape_stays_between_converts(%x: tensor<250x50xf32>, %y: tensor<8x4xbf16>,
-                                          %z: tensor<3616x6x6xf32>)
+                                          %z: tensor<3616x6x6xf32>, %u: tensor<8x1xf32>)
     -> (tensor<10x25x50xf32>, tensor<10x25x50xbf16>, tensor<32xf64>,
-        tensor<3616x36xf32>) {
+        tensor<3616x36xf32>, tensor<1x8x1xf32>) {
   %b = hlo.convert %x : (tensor<250x50xf32>) -> tensor<250x50xbf16>
   %r = hlo.reshape %b : (tensor<250x50xbf16>) -> tensor<10x25x50xbf16>
   %f = hlo.convert %r : (tensor<10x25x50xbf16>) -> tensor<10x25x50xf32>
@@ -566,6 +569,9 @@ func.func @reshape_stays_between_converts(%x: tensor<250x50xf32>, %y: tensor<8x4
   %zb = hlo.convert %z : (tensor<3616x6x6xf32>) -> tensor<3616x6x6xbf16>
   %zr = hlo.reshape %zb : (tensor<3616x6x6xbf16>) -> tensor<3616x36xbf16>
   %zf = hlo.convert %zr : (tensor<3616x36xbf16>) -> tensor<3616x36xf32>
-  return %f, %r, %d, %zf : tensor<10x25x50xf32>, tensor<10x25x50xbf16>, tensor<32xf64>,
-      tensor<3616x36xf32>
+  %ub = hlo.convert %u : (tensor<8x1xf32>) -> tensor<8x1xbf16>
+  %ur = hlo.reshape %ub : (tensor<8x1xbf16>) -> tensor<1x8x1xbf16>
+  %uf = hlo.convert %ur : (tensor<1x8x1xbf16>) -> tensor<1x8x1xf32>
+  return %f, %r, %d, %zf, %uf : tensor<10x25x50xf32>, tensor<10x25x50xbf16>, tensor<32xf64>,
+      tensor<3616x36xf32>, tensor<1x8x1xf32>
 }
