@@ -698,6 +698,56 @@ struct ElementwiseOnRowVector : public RewritePattern {
 } // namespace
 
 namespace {
+/// convert(reshape(convert(x))) back to x's element type ->
+/// convert(convert(reshape(x))): a round trip through a narrower type (mixed
+/// precision's f32 -> bf16 -> f32 around a reshape) is elementwise, so the
+/// reshape commutes with it, exactly. Only a reshape that keeps the minor
+/// dim (it regroups whole rows, which the kernels read in place); one that
+/// changes it is a relayout, cheaper on the narrow side (DLRM's
+/// [3616,6,6] -> [3616,36]), and not one that only adds or drops unit dims
+/// (ElementwiseOnRowVector moves those the other way). The reshape then
+/// reads x itself, as
+/// it does without the round trip: in graphsage's mean
+/// (f32[250,50] -> [10,25,50] reduced over dim 1) the reduce kernel reads
+/// x's rows in groups through it (isReducedRowGroups) and computes the
+/// converts per tile, where a reshape between them was a relayout through
+/// HBM.
+struct ReshapeBeforeRoundTrip : public OpRewritePattern<ConvertOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertOp op,
+                                PatternRewriter &rewriter) const override {
+    auto reshape = op.getOperand().getDefiningOp<ReshapeOp>();
+    auto inner = reshape ? reshape.getOperand().getDefiningOp<ConvertOp>()
+                         : ConvertOp();
+    // Ops with a layout or sharding keep them: the rewrite would drop them.
+    if (!inner || !reshape->hasOneUse() || !inner->hasOneUse() ||
+        llvm::any_of(std::initializer_list<Operation *>{op, reshape, inner},
+                     [](Operation *o) {
+                       return !o->getDiscardableAttrDictionary().empty();
+                     }))
+      return failure();
+    Value x = inner.getOperand();
+    auto xType = asTensor(x.getType());
+    auto type = asTensor(op.getType());
+    if (!xType || !type || xType.getElementType() != type.getElementType() ||
+        xType.getRank() < 1 || type.getRank() < 1 ||
+        xType.getShape().back() != type.getShape().back() ||
+        nonUnitDims(xType.getShape()) == nonUnitDims(type.getShape()))
+      return failure();
+    Type narrow = inner.getType().getElementType();
+    Value moved = ReshapeOp::create(rewriter, reshape.getLoc(),
+                                    tensorOf(type.getShape(),
+                                             xType.getElementType()),
+                                    x);
+    Value narrowed = ConvertOp::create(rewriter, inner.getLoc(),
+                                       tensorOf(type.getShape(), narrow), moved);
+    rewriter.replaceOpWithNewOp<ConvertOp>(op, type, narrowed);
+    return success();
+  }
+};
+} // namespace
+
+namespace {
 /// reduce(x, init) over dims that are all 1, with a body of one binary op
 /// `op(acc, x)` -> op(broadcast(init), reshape(x)): each result element is
 /// the body applied once, to the init and the one element it reduces
@@ -802,8 +852,8 @@ struct FoldEmptyReductions : public RewritePattern {
 
 void HloDialect::getCanonicalizationPatterns(
     RewritePatternSet &patterns) const {
-  patterns.add<ElementwiseOnRowVector, ReduceOfUnitDims, FoldEmptyReductions>(
-      getContext());
+  patterns.add<ElementwiseOnRowVector, ReduceOfUnitDims, ReshapeBeforeRoundTrip,
+               FoldEmptyReductions>(getContext());
 }
 
 void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,

@@ -1419,7 +1419,11 @@ Lowering::streamOperand(Value operand, int64_t slotBytes, int64_t pitchTiles) {
   for (Value in : inputs) {
     auto t = cast<RankedTensorType>(in.getType());
     int64_t eb = elementBytes(storageType(t.getElementType()));
-    FailureOr<Value> mem = memOf(in);
+    // A row-groups reshape has no buffer: its reduce streams the operand's
+    // rows in groups (Reduce.cpp).
+    auto split = in.getDefiningOp<hlo::ReshapeOp>();
+    FailureOr<Value> mem = memOf(
+        split && isReducedRowGroups(split) ? split.getOperand() : in);
     if (failed(mem))
       return failure();
     VBuf slots = vmem(storageType(t.getElementType()),

@@ -241,13 +241,35 @@ bool isReducedRowGroups(hlo::ReshapeOp op) {
   if (g.outer < 2 || g.rowTiles * g.tileBytes() > kReduceSlotBytes ||
       llvm::is_contained(out.getShape(), 0))
     return false;
-  return llvm::all_of(op->getUsers(), [&](Operation *user) {
-    auto reduce = dyn_cast<hlo::ReduceOp>(user);
-    return reduce && reduce->getBlock() == op->getBlock() &&
-           reduce.getInputs().size() == 1 &&
-           reduce.getInputs()[0] == op.getResult() &&
-           llvm::equal(reduce.getDimensions(), ArrayRef<int64_t>{r - 1});
-  });
+  // Its users: such reduces, or one-operand loop kernel ops (a fused
+  // reduce's converts) whose values only such reduces read, of the
+  // reshape's element size (the reduce computes them per tile from the
+  // rows it streams: rowGroupsReshape).
+  int64_t eb = elementBytes(storageType(out.getElementType()));
+  std::function<bool(Value)> readInGroups = [&](Value v) {
+    return llvm::all_of(v.getUsers(), [&](Operation *user) {
+      if (user->getBlock() != op->getBlock())
+        return false;
+      if (auto reduce = dyn_cast<hlo::ReduceOp>(user))
+        return reduce.getInputs().size() == 1 && reduce.getInputs()[0] == v &&
+               llvm::equal(reduce.getDimensions(), ArrayRef<int64_t>{r - 1}) &&
+               elementBytes(storageType(getElementTypeOrSelf(v))) == eb;
+      return user->getNumOperands() == 1 && fitsLoopKernel(user) &&
+             readInGroups(user->getResult(0));
+    });
+  };
+  return readInGroups(op.getResult());
+}
+
+/// The row-groups reshape (isReducedRowGroups) a reduce of `input` reads:
+/// `input`'s own, or the one the chain of one-operand loop kernel ops
+/// (fitsLoopKernel) that computes `input` starts from.
+static hlo::ReshapeOp rowGroupsReshape(Value input) {
+  Operation *def = input.getDefiningOp();
+  while (def && def->getNumOperands() == 1 && fitsLoopKernel(def))
+    def = def->getOperand(0).getDefiningOp();
+  auto reshape = dyn_cast_or_null<hlo::ReshapeOp>(def);
+  return reshape && isReducedRowGroups(reshape) ? reshape : hlo::ReshapeOp();
 }
 
 namespace {
@@ -695,11 +717,16 @@ LogicalResult ReduceKernel::emitLeading(int64_t firstDim) {
   // rows of its operand from row a * K on, one tile column, evenly spaced,
   // so one DMA of K rows; the slots' rows past K are zeroed once (masked,
   // but read).
-  auto split = input.getDefiningOp<hlo::ReshapeOp>();
-  bool rowGroups = split && isReducedRowGroups(split);
-  FailureOr<OperandStream> in =
-      l.streamOperand(rowGroups ? split.getOperand() : input, blockRows * pitch,
-                      columnBlocked ? blockCols : 0);
+  // Through a chain of elementwise ops (converts), the input fusion's
+  // stream computes them per tile from the operand's rows (streamOperand).
+  hlo::ReshapeOp split = rowGroupsReshape(input);
+  bool rowGroups = bool(split);
+  bool chained = rowGroups && split.getResult() != input;
+  if (chained && !(l.fusedProducer && l.fusedProducer(input.getDefiningOp())))
+    return unsupported(op, "over rows in groups computed outside its kernel");
+  FailureOr<OperandStream> in = l.streamOperand(
+      rowGroups && !chained ? split.getOperand() : input, blockRows * pitch,
+      columnBlocked ? blockCols : 0);
   if (failed(in))
     return failure();
   // isReducedRowGroups promises the slab sequence below.

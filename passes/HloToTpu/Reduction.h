@@ -109,9 +109,11 @@ std::optional<double> splatNumber(Value v);
 /// Whether the reshape `op` only splits the second-minor dim of an array
 /// of one tile column that its fusion reads from HBM (`[.., N*K, C] ->
 /// [.., N, K, C]`, C <= 128: the rows are evenly spaced) and only reduces
-/// over the K dim read it: they read the operand's rows in groups of K
-/// (Reduce.cpp), so the reshape moves no byte (graphsage's mean over
-/// `[250,50]` viewed as `[10,25,50]`).
+/// over the K dim read it, directly or through one-operand elementwise ops
+/// that their input fusion computes per tile (mixed precision's converts):
+/// they read the operand's rows in groups of K (Reduce.cpp), so the
+/// reshape moves no byte (graphsage's mean over `[250,50]` viewed as
+/// `[10,25,50]`).
 bool isReducedRowGroups(hlo::ReshapeOp op);
 
 } // namespace tpuc::hlotpu

@@ -520,3 +520,58 @@ func.func @reduce_stays(%x: tensor<4x2xf32>, %y: tensor<4x1xf32>) -> (tensor<4xf
   }
   return %0, %1 : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// A reshape between the converts of a round trip through bf16 moves before
+// them (ReshapeBeforeRoundTrip): it then reads the f32 array itself.
+// CHECK-LABEL: func.func @reshape_before_round_trip
+// CHECK-SAME: (%[[X:.+]]: tensor<250x50xf32>)
+// CHECK-NEXT: %[[R:.+]] = hlo.reshape %[[X]] : (tensor<250x50xf32>) -> tensor<10x25x50xf32>
+// CHECK-NEXT: %[[B:.+]] = hlo.convert %[[R]] : (tensor<10x25x50xf32>) -> tensor<10x25x50xbf16>
+// CHECK-NEXT: %[[F:.+]] = hlo.convert %[[B]] : (tensor<10x25x50xbf16>) -> tensor<10x25x50xf32>
+// CHECK-NEXT: return %[[F]]
+func.func @reshape_before_round_trip(%x: tensor<250x50xf32>) -> tensor<10x25x50xf32> {
+  %b = hlo.convert %x : (tensor<250x50xf32>) -> tensor<250x50xbf16>
+  %r = hlo.reshape %b : (tensor<250x50xbf16>) -> tensor<10x25x50xbf16>
+  %f = hlo.convert %r : (tensor<10x25x50xbf16>) -> tensor<10x25x50xf32>
+  return %f : tensor<10x25x50xf32>
+}
+
+// -----
+
+// Not when the narrow array has another reader, the second convert goes
+// to another type than the first one's operand, or the reshape changes the
+// minor dim (a relayout, cheaper on bf16).
+// CHECK-LABEL: func.func @reshape_stays_between_converts
+// CHECK: hlo.convert %arg0 : (tensor<250x50xf32>) -> tensor<250x50xbf16>
+// CHECK-NEXT: hlo.reshape {{.*}} : (tensor<250x50xbf16>) -> tensor<10x25x50xbf16>
+// CHECK-NEXT: hlo.convert {{.*}} : (tensor<10x25x50xbf16>) -> tensor<10x25x50xf32>
+// CHECK: hlo.convert %arg1 : (tensor<8x4xbf16>) -> tensor<8x4xf32>
+// CHECK-NEXT: hlo.reshape {{.*}} : (tensor<8x4xf32>) -> tensor<32xf32>
+// CHECK-NEXT: hlo.convert {{.*}} : (tensor<32xf32>) -> tensor<32xf64>
+// CHECK: hlo.convert %arg2 : (tensor<3616x6x6xf32>) -> tensor<3616x6x6xbf16>
+// CHECK-NEXT: hlo.reshape {{.*}} : (tensor<3616x6x6xbf16>) -> tensor<3616x36xbf16>
+// CHECK-NEXT: hlo.convert {{.*}} : (tensor<3616x36xbf16>) -> tensor<3616x36xf32>
+// A unit-dim reshape is left to ElementwiseOnRowVector (the two patterns
+// would undo each other).
+// CHECK: hlo.convert %arg3 : (tensor<8x1xf32>) -> tensor<8x1xbf16>
+func.func @reshape_stays_between_converts(%x: tensor<250x50xf32>, %y: tensor<8x4xbf16>,
+                                          %z: tensor<3616x6x6xf32>, %u: tensor<8x1xf32>)
+    -> (tensor<10x25x50xf32>, tensor<10x25x50xbf16>, tensor<32xf64>,
+        tensor<3616x36xf32>, tensor<1x8x1xf32>) {
+  %b = hlo.convert %x : (tensor<250x50xf32>) -> tensor<250x50xbf16>
+  %r = hlo.reshape %b : (tensor<250x50xbf16>) -> tensor<10x25x50xbf16>
+  %f = hlo.convert %r : (tensor<10x25x50xbf16>) -> tensor<10x25x50xf32>
+  %w = hlo.convert %y : (tensor<8x4xbf16>) -> tensor<8x4xf32>
+  %s = hlo.reshape %w : (tensor<8x4xf32>) -> tensor<32xf32>
+  %d = hlo.convert %s : (tensor<32xf32>) -> tensor<32xf64>
+  %zb = hlo.convert %z : (tensor<3616x6x6xf32>) -> tensor<3616x6x6xbf16>
+  %zr = hlo.reshape %zb : (tensor<3616x6x6xbf16>) -> tensor<3616x36xbf16>
+  %zf = hlo.convert %zr : (tensor<3616x36xbf16>) -> tensor<3616x36xf32>
+  %ub = hlo.convert %u : (tensor<8x1xf32>) -> tensor<8x1xbf16>
+  %ur = hlo.reshape %ub : (tensor<8x1xbf16>) -> tensor<1x8x1xbf16>
+  %uf = hlo.convert %ur : (tensor<1x8x1xbf16>) -> tensor<1x8x1xf32>
+  return %f, %r, %d, %zf, %uf : tensor<10x25x50xf32>, tensor<10x25x50xbf16>, tensor<32xf64>,
+      tensor<3616x36xf32>, tensor<1x8x1xf32>
+}
