@@ -14,6 +14,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -1329,14 +1330,24 @@ private:
   }
 
   /// A windowed dimension's size (XLA's window_util::DilatedBound and
-  /// StridedBound): the dilated, padded input over the dilated window.
-  static int64_t windowedDim(int64_t size, const WindowDim &w) {
-    auto dilated = [](int64_t n, int64_t dilation) {
-      return n == 0 ? 0 : (n - 1) * dilation + 1;
+  /// StridedBound): the dilated, padded input over the dilated window;
+  /// nothing for a window that is not positive or overflows.
+  static std::optional<int64_t> windowedDim(int64_t size, const WindowDim &w) {
+    if (size < 0 || w.size <= 0 || w.stride <= 0 || w.lhsDilation <= 0 ||
+        w.rhsDilation <= 0)
+      return std::nullopt;
+    auto dilated = [](int64_t n, int64_t dilation, int64_t &out) {
+      out = 0;
+      return n == 0 || (!llvm::MulOverflow(n - 1, dilation, out) &&
+                        !llvm::AddOverflow(out, int64_t{1}, out));
     };
-    int64_t bound = dilated(size, w.lhsDilation) + w.padLow + w.padHigh;
-    int64_t extent = dilated(w.size, w.rhsDilation);
-    if (bound <= 0 || extent > bound || w.stride <= 0)
+    int64_t base, extent, bound;
+    if (!dilated(size, w.lhsDilation, base) ||
+        !dilated(w.size, w.rhsDilation, extent) ||
+        llvm::AddOverflow(base, w.padLow, bound) ||
+        llvm::AddOverflow(bound, w.padHigh, bound))
+      return std::nullopt;
+    if (bound <= 0 || extent > bound)
       return 0;
     return (bound - extent) / w.stride + 1;
   }
@@ -1477,9 +1488,13 @@ private:
                            in->rank())
           return fail("it needs a window of one dimension per input "
                       "dimension");
-        for (int64_t d = 0; d < in->rank(); ++d)
-          appendDim(out, windowedDim(in->dims[d], window->window[d]),
-                    in->dynamicDims[d]);
+        for (int64_t d = 0; d < in->rank(); ++d) {
+          std::optional<int64_t> size = windowedDim(in->dims[d], window->window[d]);
+          if (!size)
+            return fail("its window is not positive or overflows in "
+                        "dimension " + Twine(d));
+          appendDim(out, *size, in->dynamicDims[d]);
+        }
       }
       if (n == 1) {
         shape = results[0];
@@ -1498,10 +1513,15 @@ private:
       for (int64_t d = 0; d < from->rank(); ++d) {
         const PadDim &p = padding->padding[d];
         int64_t size = from->dims[d];
-        int64_t padded = p.low + p.high + size +
-                         std::max<int64_t>(size - 1, 0) * p.interior;
-        if (p.interior < 0 || padded < 0)
-          return fail("dimension " + Twine(d) + " pads to a negative size");
+        int64_t padded;
+        if (p.interior < 0 ||
+            llvm::MulOverflow(std::max<int64_t>(size - 1, 0), p.interior,
+                              padded) ||
+            llvm::AddOverflow(padded, size, padded) ||
+            llvm::AddOverflow(padded, p.low, padded) ||
+            llvm::AddOverflow(padded, p.high, padded) || padded < 0)
+          return fail("dimension " + Twine(d) +
+                      " pads to a negative or overflowing size");
         appendDim(shape, padded, from->dynamicDims[d]);
       }
     } else if (op == "concatenate") {
@@ -1514,7 +1534,9 @@ private:
         const Shape *next = arrayOperand(i);
         if (!next || next->rank() != first->rank())
           return fail("its operands must be arrays of one rank");
-        shape.dims[dims[0]] += next->dims[dims[0]];
+        if (llvm::AddOverflow(shape.dims[dims[0]], next->dims[dims[0]],
+                              shape.dims[dims[0]]))
+          return fail("the concatenated dimension overflows");
       }
     } else if (op == "convolution") {
       // XLA's InferConvolveShape: batch (over batch_group_count), the
@@ -1551,9 +1573,14 @@ private:
       shape.dynamicDims.assign(spatial + 2, false);
       shape.dims[l.outputBatch] = lhs->dims[l.inputBatch] / batchGroups;
       shape.dims[l.outputFeature] = rhs->dims[l.kernelOutputFeature];
-      for (size_t i = 0; i < spatial; ++i)
-        shape.dims[l.outputSpatial[i]] =
+      for (size_t i = 0; i < spatial; ++i) {
+        std::optional<int64_t> size =
             windowedDim(lhs->dims[l.inputSpatial[i]], dims[i]);
+        if (!size)
+          return fail("its window is not positive or overflows in spatial "
+                      "dimension " + Twine(i));
+        shape.dims[l.outputSpatial[i]] = *size;
+      }
     } else if (op == "replica-id" || op == "partition-id") {
       shape.elementType = ElementType::U32;
     } else if (op == "sort") {

@@ -607,7 +607,16 @@ ENTRY e {
   EXPECT_EQ(parseError(std::string(head) +
                        "  ROOT r = pad(a, z), padding=0_-3\n}"),
             "5:12: cannot infer the shape of 'pad' left out: dimension 0 "
-            "pads to a negative size");
+            "pads to a negative or overflowing size");
+  EXPECT_EQ(parseError(std::string(head) +
+                       "  ROOT r = pad(a, z), padding=0_0_9223372036854775807\n}"),
+            "5:12: cannot infer the shape of 'pad' left out: dimension 0 "
+            "pads to a negative or overflowing size");
+  EXPECT_EQ(parseError(std::string(head) +
+                       "  ROOT r = reduce-window(a, z), "
+                       "window={size=2 lhs_dilate=9223372036854775807}\n}"),
+            "5:12: cannot infer the shape of 'reduce-window' left out: its "
+            "window is not positive or overflows in dimension 0");
   EXPECT_EQ(parseError(std::string(head) +
                        "  ROOT r = reduce-window(a, z), window={size=1x1}\n}"),
             "5:12: cannot infer the shape of 'reduce-window' left out: it "
