@@ -14,6 +14,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -1265,28 +1266,98 @@ private:
                               Twine(previous.column));
   }
 
-  bool parseOperand(Computation &computation, Operand &operand) {
-    operand.loc = lexer.locOf(tok.offset);
+  /// An operand: `name`, `shape name`, or (as XLA's parser accepts) a nested
+  /// instruction `[shape] opcode(operands)` without attributes, which becomes
+  /// an instruction of its own named `<opcode>.anon` (XLA's name) before the
+  /// one that uses it.
+  bool parseOperand(Computation &computation,
+                    llvm::DenseMap<int64_t, size_t> &parameters,
+                    Operand &operand) {
+    DepthGuard guard(depth);
+    if (guard.tooDeep())
+      return failTooDeep();
+    size_t start = tok.offset;
+    operand.loc = lexer.locOf(start);
     if (isShapeStart() && !parseShape(operand.shape.emplace()))
       return false;
+    if (tok.kind == TokenKind::Identifier &&
+        peek().kind == TokenKind::LParen) {
+      Instruction nested;
+      nested.loc = operand.loc;
+      bool shapeWritten = operand.shape.has_value();
+      if (shapeWritten)
+        nested.shape = std::move(*operand.shape);
+      operand.shape.reset();
+      if (!parseInstructionBody(computation, parameters, nested, shapeWritten,
+                                /*allowAttributes=*/false))
+        return false;
+      operand.name = uniqueName(computation, nested.opcode + ".anon");
+      nested.name = operand.name;
+      computation.instructionIndex[nested.name] =
+          computation.instructions.size();
+      computation.instructions.push_back(std::move(nested));
+      return true;
+    }
+    if (tok.kind == TokenKind::AttributeName)
+      return failAt(tok.offset,
+                    "attribute '" + tok.value + "' in an operand list: "
+                    "attributes follow the ')', and a nested instruction "
+                    "has none (XLA's parser takes none either)");
     if (tok.kind != TokenKind::Name && tok.kind != TokenKind::Identifier)
-      return failHere("an operand name");
+      return failHere("an operand name or a nested instruction");
     size_t nameOffset = tok.offset;
     operand.name = tok.value.str();
     advance();
-    if (tok.kind == TokenKind::LParen)
-      return failAt(nameOffset, "nested instructions as operands are not "
-                                "supported");
     if (!computation.instructionIndex.count(operand.name))
       return failAt(nameOffset,
                     "use of undefined instruction '" + operand.name + "'");
     return true;
   }
 
+  /// `base`, or `base.N` with the first N from 1 that no instruction of
+  /// `computation` has (XLA's NameUniquer).
+  static std::string uniqueName(const Computation &computation,
+                                const std::string &base) {
+    std::string name = base;
+    for (int n = 1; computation.instructionIndex.count(name); ++n)
+      name = base + "." + std::to_string(n);
+    return name;
+  }
+
+  static void appendDim(Shape &shape, int64_t size, bool dynamic) {
+    shape.dims.push_back(size);
+    shape.dynamicDims.push_back(dynamic);
+  }
+
+  /// A windowed dimension's size (XLA's window_util::DilatedBound and
+  /// StridedBound): the dilated, padded input over the dilated window;
+  /// nothing for a window that is not positive or overflows.
+  static std::optional<int64_t> windowedDim(int64_t size, const WindowDim &w) {
+    if (size < 0 || w.size <= 0 || w.stride <= 0 || w.lhsDilation <= 0 ||
+        w.rhsDilation <= 0)
+      return std::nullopt;
+    auto dilated = [](int64_t n, int64_t dilation, int64_t &out) {
+      out = 0;
+      return n == 0 || (!llvm::MulOverflow(n - 1, dilation, out) &&
+                        !llvm::AddOverflow(out, int64_t{1}, out));
+    };
+    int64_t base, extent, bound;
+    if (!dilated(size, w.lhsDilation, base) ||
+        !dilated(w.size, w.rhsDilation, extent) ||
+        llvm::AddOverflow(base, w.padLow, bound) ||
+        llvm::AddOverflow(bound, w.padHigh, bound))
+      return std::nullopt;
+    if (bound <= 0 || extent > bound)
+      return 0;
+    return (bound - extent) / w.stride + 1;
+  }
+
   /// The shape of `inst` written without one, from its operands' shapes as
-  /// XLA's parser infers it, for the ops XLA's tests write so: elementwise
-  /// ops, compare, select, clamp, tuple, get-tuple-element, after-all,
-  /// while, transpose and dot. The shape has no layout (the default one).
+  /// XLA's parser infers it (xla/service/shape_inference.cc), for the ops
+  /// XLA's tests write so: elementwise ops, compare, select, clamp, tuple,
+  /// get-tuple-element, after-all, while, transpose, dot, convolution, reduce,
+  /// reduce-window, pad, concatenate, sort, call, conditional, map, ...
+  /// The shape has no layout (the default one).
   bool inferShape(const Computation &computation, Instruction &inst) {
     std::vector<const Shape *> operands;
     for (const Operand &operand : inst.operands)
@@ -1319,9 +1390,10 @@ private:
         "count-leading-zeros", "add", "subtract", "multiply", "divide",
         "remainder", "maximum", "minimum", "power", "atan2", "and", "or",
         "xor", "shift-left", "shift-right-arithmetic",
-        "shift-right-logical"};
-    if (op == "while") {
-      if (operands.size() != 1)
+        "shift-right-logical", "reverse"};
+    if (op == "while" || op == "optimization-barrier" ||
+        op == "add-dependency" || op == "domain") {
+      if (operands.empty() || (op != "add-dependency" && operands.size() != 1))
         return fail("it needs one operand");
       shape = *operands[0];
     } else if (sameAsOperand0.contains(op) || op == "select" ||
@@ -1388,6 +1460,163 @@ private:
           if (!llvm::is_contained(*batch, d) &&
               !llvm::is_contained(*contracting, d))
             append(*from, d);
+    } else if (op == "reduce" || op == "reduce-window") {
+      // N inputs, then N init values; a result per input with its init's
+      // element type (the reducer's), a tuple of them when N > 1.
+      size_t n = operands.size() / 2;
+      if (n == 0 || operands.size() % 2)
+        return fail("it needs inputs and as many init values");
+      std::vector<int64_t> reduced = dimsAttr("dimensions");
+      const Attribute *window = inst.attr("window");
+      std::vector<Shape> results;
+      for (size_t i = 0; i < n; ++i) {
+        const Shape *in = arrayOperand(i), *init = arrayOperand(n + i);
+        if (!in || !init)
+          return fail("its operands must be arrays");
+        Shape &out = results.emplace_back();
+        out.elementType = init->elementType;
+        if (op == "reduce") {
+          for (int64_t d : reduced)
+            if (d < 0 || d >= in->rank())
+              return fail("dimension " + Twine(d) + " is out of range");
+          for (int64_t d = 0; d < in->rank(); ++d)
+            if (!llvm::is_contained(reduced, d))
+              appendDim(out, in->dims[d], in->dynamicDims[d]);
+          continue;
+        }
+        if (!window || static_cast<int64_t>(window->window.size()) !=
+                           in->rank())
+          return fail("it needs a window of one dimension per input "
+                      "dimension");
+        for (int64_t d = 0; d < in->rank(); ++d) {
+          std::optional<int64_t> size = windowedDim(in->dims[d], window->window[d]);
+          if (!size)
+            return fail("its window is not positive or overflows in "
+                        "dimension " + Twine(d));
+          appendDim(out, *size, in->dynamicDims[d]);
+        }
+      }
+      if (n == 1) {
+        shape = results[0];
+      } else {
+        shape.elementType = ElementType::Tuple;
+        shape.tupleElements = std::move(results);
+      }
+    } else if (op == "pad") {
+      const Shape *from = arrayOperand(0);
+      const Attribute *padding = inst.attr("padding");
+      if (!from || !padding ||
+          static_cast<int64_t>(padding->padding.size()) != from->rank())
+        return fail("it needs an array operand and a padding of one "
+                    "dimension per operand dimension");
+      shape.elementType = from->elementType;
+      for (int64_t d = 0; d < from->rank(); ++d) {
+        const PadDim &p = padding->padding[d];
+        int64_t size = from->dims[d];
+        int64_t padded;
+        if (p.interior < 0 ||
+            llvm::MulOverflow(std::max<int64_t>(size - 1, 0), p.interior,
+                              padded) ||
+            llvm::AddOverflow(padded, size, padded) ||
+            llvm::AddOverflow(padded, p.low, padded) ||
+            llvm::AddOverflow(padded, p.high, padded) || padded < 0)
+          return fail("dimension " + Twine(d) +
+                      " pads to a negative or overflowing size");
+        appendDim(shape, padded, from->dynamicDims[d]);
+      }
+    } else if (op == "concatenate") {
+      std::vector<int64_t> dims = dimsAttr("dimensions");
+      const Shape *first = arrayOperand(0);
+      if (!first || dims.size() != 1 || dims[0] < 0 || dims[0] >= first->rank())
+        return fail("it needs array operands and one dimension in them");
+      shape = *first;
+      for (size_t i = 1; i < operands.size(); ++i) {
+        const Shape *next = arrayOperand(i);
+        if (!next || next->rank() != first->rank())
+          return fail("its operands must be arrays of one rank");
+        if (llvm::AddOverflow(shape.dims[dims[0]], next->dims[dims[0]],
+                              shape.dims[dims[0]]))
+          return fail("the concatenated dimension overflows");
+      }
+    } else if (op == "convolution") {
+      // XLA's InferConvolveShape: batch (over batch_group_count), the
+      // kernel's output features, each spatial dimension windowed; the
+      // input's element type.
+      const Shape *lhs = arrayOperand(0), *rhs = arrayOperand(1);
+      const Attribute *labels = inst.attr("dim_labels");
+      const Attribute *window = inst.attr("window");
+      if (!lhs || !rhs || !labels)
+        return fail("it needs two array operands and dim_labels");
+      const ConvDimLabels &l = labels->dimLabels;
+      size_t spatial = l.inputSpatial.size();
+      std::vector<WindowDim> dims =
+          window ? window->window : std::vector<WindowDim>();
+      if (l.kernelSpatial.size() != spatial ||
+          l.outputSpatial.size() != spatial || dims.size() != spatial ||
+          lhs->rank() != static_cast<int64_t>(spatial + 2) ||
+          rhs->rank() != static_cast<int64_t>(spatial + 2))
+        return fail("its operands, dim_labels and window disagree in rank");
+      int64_t rank = static_cast<int64_t>(spatial + 2);
+      std::vector<int64_t> positions = {l.inputBatch, l.kernelOutputFeature,
+                                        l.outputBatch, l.outputFeature};
+      llvm::append_range(positions, l.inputSpatial);
+      llvm::append_range(positions, l.outputSpatial);
+      if (llvm::any_of(positions, [&](int64_t p) { return p < 0 || p >= rank; }))
+        return fail("dim_labels " + labels->raw + " do not label every "
+                    "dimension");
+      const Attribute *groups = inst.attr("batch_group_count");
+      int64_t batchGroups = groups ? groups->intValue : 1;
+      if (batchGroups <= 0)
+        return fail("batch_group_count must be positive");
+      shape.elementType = lhs->elementType;
+      shape.dims.assign(spatial + 2, 0);
+      shape.dynamicDims.assign(spatial + 2, false);
+      shape.dims[l.outputBatch] = lhs->dims[l.inputBatch] / batchGroups;
+      shape.dims[l.outputFeature] = rhs->dims[l.kernelOutputFeature];
+      for (size_t i = 0; i < spatial; ++i) {
+        std::optional<int64_t> size =
+            windowedDim(lhs->dims[l.inputSpatial[i]], dims[i]);
+        if (!size)
+          return fail("its window is not positive or overflows in spatial "
+                      "dimension " + Twine(i));
+        shape.dims[l.outputSpatial[i]] = *size;
+      }
+    } else if (op == "replica-id" || op == "partition-id") {
+      shape.elementType = ElementType::U32;
+    } else if (op == "sort") {
+      if (operands.empty())
+        return fail("it needs operands");
+      if (operands.size() == 1) {
+        shape = *operands[0];
+      } else {
+        shape.elementType = ElementType::Tuple;
+        for (const Shape *operand : operands)
+          shape.tupleElements.push_back(*operand);
+      }
+    } else if (op == "call" || op == "conditional" || op == "map") {
+      // The called computation's result (the first branch's); a map has
+      // its operands' dimensions with that element type.
+      const Attribute *callee = inst.attr(
+          op == "conditional"
+              ? (inst.attr("branch_computations") ? "branch_computations"
+                                                  : "true_computation")
+              : "to_apply");
+      if (!callee || callee->names.empty())
+        return fail("it names no computation");
+      const Computation *called = module->findComputation(callee->names[0]);
+      if (!called)
+        return fail("computation '" + callee->names[0] +
+                    "' is not defined before it");
+      shape = called->hasSignature ? called->signatureResult
+                                   : called->root().shape;
+      if (op == "map") {
+        const Shape *from = arrayOperand(0);
+        if (!from || shape.isTuple())
+          return fail("it needs array operands and an array result");
+        ElementType type = shape.elementType;
+        shape = *from;
+        shape.elementType = type;
+      }
     } else {
       return failAtLoc(at, "expected a shape (e.g. f32[2,3] or a tuple) "
                            "before '" +
@@ -1395,11 +1624,65 @@ private:
                                "': tpuc infers it only for elementwise ops, "
                                "compare, select, clamp, tuple, "
                                "get-tuple-element, after-all, while, "
-                               "transpose and dot");
+                               "transpose, dot, convolution, reduce, "
+                               "reduce-window, pad, "
+                               "concatenate, sort, call, conditional, map, "
+                               "replica-id and partition-id");
     }
     shape.layout.reset();
     shape.loc = at;
     return true;
+  }
+
+  /// What follows the (optional, already parsed) shape of an instruction:
+  /// opcode, operands and, unless nested, attributes; infers the shape when
+  /// it was left out.
+  bool parseInstructionBody(Computation &computation,
+                            llvm::DenseMap<int64_t, size_t> &parameters,
+                            Instruction &inst, bool shapeWritten,
+                            bool allowAttributes) {
+    if (tok.kind != TokenKind::Identifier)
+      return failHere("an opcode");
+    inst.opcode = tok.text.str();
+    inst.opcodeLoc = lexer.locOf(tok.offset);
+    if (!shapeWritten &&
+        (inst.opcode == "parameter" || inst.opcode == "constant"))
+      return failHere("a shape (e.g. f32[2,3] or a tuple) before '" +
+                      inst.opcode + "'");
+    advance();
+    if (!expect(TokenKind::LParen, "'(' after the opcode"))
+      return false;
+    if (inst.opcode == "parameter") {
+      size_t numberOffset = tok.offset;
+      int64_t number;
+      if (!parseNonNegative(number, "a parameter number"))
+        return false;
+      inst.parameterNumber = number;
+      auto [it, inserted] =
+          parameters.try_emplace(number, computation.instructions.size());
+      if (!inserted)
+        return failAt(numberOffset,
+                      "parameter number " + Twine(number) +
+                          " is already used by '" +
+                          computation.instructions[it->second].name + "'");
+    } else if (inst.opcode == "constant") {
+      if (!parseLiteral(inst.shape, inst.literal.emplace()))
+        return false;
+    } else if (tok.kind != TokenKind::RParen) {
+      do {
+        if (!parseOperand(computation, parameters,
+                          inst.operands.emplace_back()))
+          return false;
+      } while (consumeIf(TokenKind::Comma));
+    }
+    if (!expect(TokenKind::RParen, "')' or ',' after the operands"))
+      return false;
+    // A nested instruction has no attributes: a ',' after it is the next
+    // operand's, as in XLA.
+    while (allowAttributes && consumeIf(TokenKind::Comma))
+      if (!parseAttribute(inst.attributes.emplace_back(), false))
+        return false;
+    return shapeWritten || inferShape(computation, inst);
   }
 
   bool parseInstruction(Computation &computation,
@@ -1436,45 +1719,8 @@ private:
         !(tok.kind == TokenKind::Identifier && peek().kind == TokenKind::LParen);
     if (shapeWritten && !parseShape(inst.shape))
       return false;
-    if (tok.kind != TokenKind::Identifier)
-      return failHere("an opcode");
-    inst.opcode = tok.text.str();
-    inst.opcodeLoc = lexer.locOf(tok.offset);
-    if (!shapeWritten &&
-        (inst.opcode == "parameter" || inst.opcode == "constant"))
-      return failHere("a shape (e.g. f32[2,3] or a tuple) before '" +
-                      inst.opcode + "'");
-    advance();
-    if (!expect(TokenKind::LParen, "'(' after the opcode"))
-      return false;
-    if (inst.opcode == "parameter") {
-      size_t numberOffset = tok.offset;
-      int64_t number;
-      if (!parseNonNegative(number, "a parameter number"))
-        return false;
-      inst.parameterNumber = number;
-      auto [it, inserted] =
-          parameters.try_emplace(number, computation.instructions.size());
-      if (!inserted)
-        return failAt(numberOffset,
-                      "parameter number " + Twine(number) +
-                          " is already used by '" +
-                          computation.instructions[it->second].name + "'");
-    } else if (inst.opcode == "constant") {
-      if (!parseLiteral(inst.shape, inst.literal.emplace()))
-        return false;
-    } else if (tok.kind != TokenKind::RParen) {
-      do {
-        if (!parseOperand(computation, inst.operands.emplace_back()))
-          return false;
-      } while (consumeIf(TokenKind::Comma));
-    }
-    if (!expect(TokenKind::RParen, "')' or ',' after the operands"))
-      return false;
-    while (consumeIf(TokenKind::Comma))
-      if (!parseAttribute(inst.attributes.emplace_back(), false))
-        return false;
-    if (!shapeWritten && !inferShape(computation, inst))
+    if (!parseInstructionBody(computation, parameters, inst, shapeWritten,
+                              /*allowAttributes=*/true))
       return false;
     if (const Attribute *preds = inst.attr("control-predecessors"))
       for (const std::string &name : preds->names)

@@ -534,7 +534,9 @@ ENTRY e {
             "4:12: expected a shape (e.g. f32[2,3] or a tuple) before "
             "'broadcast': tpuc infers it only for elementwise ops, compare, "
             "select, clamp, tuple, get-tuple-element, after-all, while, "
-            "transpose and dot");
+            "transpose, dot, convolution, reduce, reduce-window, pad, "
+            "concatenate, sort, call, conditional, map, replica-id and "
+            "partition-id");
   EXPECT_EQ(parseError("HloModule m\nENTRY e {\n  a = f32[2] parameter(0)\n"
                        "  ROOT b = get-tuple-element(a), index=0\n}"),
             "4:12: cannot infer the shape of 'get-tuple-element' left out: it "
@@ -542,6 +544,147 @@ ENTRY e {
   EXPECT_EQ(parseError("HloModule m\nENTRY e {\n  a = parameter(0)\n}"),
             "3:7: expected a shape (e.g. f32[2,3] or a tuple) before "
             "'parameter', found 'parameter'");
+}
+
+// The shapes XLA's ShapeInference gives reductions, windows, pads,
+// convolutions and calls when XLA's tests leave them out.
+TEST(HloErrors, OmittedShapesOfStructuredOps) {
+  Module module = parseOk(R"(HloModule m
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+lt {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT c = pred[] compare(x, y), direction=LT
+}
+ENTRY e {
+  a = f32[16,32] parameter(0)
+  i = s32[16,32] parameter(1)
+  z = f32[] constant(0)
+  zi = s32[] constant(0)
+  r = reduce(a, z), dimensions={1}, to_apply=add
+  v = reduce(a, i, z, zi), dimensions={0,1}, to_apply=add
+  w = reduce-window(a, z), window={size=1x1 pad=1_2x3_4 stride=1x2}, to_apply=add
+  wd = reduce-window(a, z), window={size=2x3 lhs_dilate=2x1 rhs_dilate=1x2}, to_apply=add
+  p = pad(a, z), padding=0_1x2_-1_3
+  k = concatenate(a, a, a), dimensions={0}
+  img = f32[1,17,9,9] parameter(2)
+  ker = f32[3,3,17,32] parameter(3)
+  cv = convolution(img, ker), window={size=3x3 pad=1_1x0_0 stride=1x2}, dim_labels=bf01_01io->bf01
+  so = sort(a, i), dimensions={1}, to_apply=lt
+  c = call(a, a), to_apply=add
+  m = map(i), to_apply=lt
+  id = replica-id()
+  rv = reverse(a), dimensions={0}
+  ROOT o = optimization-barrier(c)
+})");
+  const Computation &entry = module.entry();
+  auto shapeOf = [&](const char *name) {
+    return entry.findInstruction(name)->shape.toString();
+  };
+  EXPECT_EQ(shapeOf("r"), "f32[16]");
+  EXPECT_EQ(shapeOf("v"), "(f32[], s32[])");
+  EXPECT_EQ(shapeOf("w"), "f32[19,20]");
+  EXPECT_EQ(shapeOf("wd"), "f32[30,28]");
+  EXPECT_EQ(shapeOf("p"), "f32[17,126]");
+  EXPECT_EQ(shapeOf("k"), "f32[48,32]");
+  EXPECT_EQ(shapeOf("cv"), "f32[1,32,9,4]");
+  EXPECT_EQ(shapeOf("so"), "(f32[16,32], s32[16,32])");
+  EXPECT_EQ(shapeOf("c"), "f32[]");
+  EXPECT_EQ(shapeOf("m"), "pred[16,32]");
+  EXPECT_EQ(shapeOf("id"), "u32[]");
+  EXPECT_EQ(shapeOf("rv"), "f32[16,32]");
+  EXPECT_EQ(shapeOf("o"), "f32[]");
+  const char *head = "HloModule m\nENTRY e {\n  a = f32[2] parameter(0)\n"
+                     "  z = f32[] constant(0)\n";
+  EXPECT_EQ(parseError(std::string(head) +
+                       "  ROOT r = reduce(a), dimensions={0}\n}"),
+            "5:12: cannot infer the shape of 'reduce' left out: it needs "
+            "inputs and as many init values");
+  EXPECT_EQ(parseError(std::string(head) +
+                       "  ROOT r = pad(a, z), padding=0_-3\n}"),
+            "5:12: cannot infer the shape of 'pad' left out: dimension 0 "
+            "pads to a negative or overflowing size");
+  EXPECT_EQ(parseError(std::string(head) +
+                       "  ROOT r = pad(a, z), padding=0_0_9223372036854775807\n}"),
+            "5:12: cannot infer the shape of 'pad' left out: dimension 0 "
+            "pads to a negative or overflowing size");
+  EXPECT_EQ(parseError(std::string(head) +
+                       "  ROOT r = reduce-window(a, z), "
+                       "window={size=2 lhs_dilate=9223372036854775807}\n}"),
+            "5:12: cannot infer the shape of 'reduce-window' left out: its "
+            "window is not positive or overflows in dimension 0");
+  EXPECT_EQ(parseError(std::string(head) +
+                       "  ROOT r = reduce-window(a, z), window={size=1x1}\n}"),
+            "5:12: cannot infer the shape of 'reduce-window' left out: it "
+            "needs a window of one dimension per input dimension");
+  EXPECT_EQ(parseError(std::string(head) + "  ROOT r = call(a), to_apply=f\n}"
+                                           "\nf {\n  ROOT p = f32[2] "
+                                           "parameter(0)\n}"),
+            "5:12: cannot infer the shape of 'call' left out: computation "
+            "'f' is not defined before it");
+}
+
+// XLA's parser takes an instruction (shape optional, no attributes) where an
+// operand goes; it becomes an instruction named `<opcode>.anon` before its
+// user.
+TEST(HloErrors, NestedInstructions) {
+  Module module = parseOk(R"(HloModule m
+ENTRY e {
+  add.anon = f32[] parameter(1)
+  ROOT r = f32[] add(f32[] add(f32[] parameter(0), f32[] constant(1)), add(negate(add.anon), add.anon))
+})");
+  const Computation &entry = module.entry();
+  std::vector<std::string> names;
+  for (const Instruction &inst : entry.instructions)
+    names.push_back(inst.name + ":" + inst.shape.toString());
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "add.anon:f32[]", "parameter.anon:f32[]",
+                       "constant.anon:f32[]", "add.anon.1:f32[]",
+                       "negate.anon:f32[]", "add.anon.2:f32[]", "r:f32[]"}));
+  EXPECT_EQ(entry.root().operands[0].name, "add.anon.1");
+  EXPECT_EQ(entry.root().operands[1].name, "add.anon.2");
+  EXPECT_EQ(entry.findInstruction("parameter.anon")->parameterNumber, 0);
+  EXPECT_EQ(entry.findInstruction("constant.anon")->loc.column, 52u);
+  const char *head = "HloModule m\nENTRY e {\n  a = f32[2] parameter(0)\n";
+  auto rootError = [&](const char *root) {
+    return parseError(std::string(head) + "  ROOT r = f32[2] " + root + "\n}");
+  };
+  // Attributes cannot follow a nested instruction (as in XLA: the ',' is
+  // the next operand's).
+  EXPECT_EQ(rootError("add(a, f32[2] sort(a), dimensions={0})"),
+            "4:42: attribute 'dimensions' in an operand list: attributes "
+            "follow the ')', and a nested instruction has none (XLA's parser "
+            "takes none either)");
+  EXPECT_EQ(rootError("add(a, negate(b))"),
+            "4:33: use of undefined instruction 'b'");
+  EXPECT_EQ(rootError("add(a, f32[2] parameter(0))"),
+            "4:43: parameter number 0 is already used by 'a'");
+  EXPECT_EQ(rootError("add(a, constant(1))"),
+            "4:26: expected a shape (e.g. f32[2,3] or a tuple) before "
+            "'constant', found 'constant'");
+  EXPECT_EQ(rootError("add(a, f32[2] negate(a)"),
+            "5:1: expected ')' or ',' after the operands, found '}'");
+  EXPECT_EQ(rootError("add(a, f32[2] a b)"),
+            "4:35: expected ')' or ',' after the operands, found 'b'");
+  EXPECT_EQ(rootError("add(a, broadcast(a))"),
+            "4:26: expected a shape (e.g. f32[2,3] or a tuple) before "
+            "'broadcast': tpuc infers it only for elementwise ops, compare, "
+            "select, clamp, tuple, get-tuple-element, after-all, while, "
+            "transpose, dot, convolution, reduce, reduce-window, pad, "
+            "concatenate, sort, call, conditional, map, replica-id and "
+            "partition-id");
+  std::string deep = std::string(head) + "  ROOT r = f32[2] ";
+  for (int i = 0; i < 300; ++i)
+    deep += "negate(";
+  deep += "a";
+  for (int i = 0; i < 300; ++i)
+    deep += ")";
+  EXPECT_EQ(parseError(deep + "\n}").substr(0, 40),
+            "4:1818: nesting is deeper than 256 level");
 }
 
 // One value for an array shape fills it.
