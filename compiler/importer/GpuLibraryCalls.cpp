@@ -15,6 +15,8 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
+#include <algorithm>
+
 namespace tpuc::importer {
 namespace {
 
@@ -28,6 +30,30 @@ constexpr llvm::StringLiteral kConvBiasActivation =
 constexpr llvm::StringLiteral kConvBackwardInput = "__cudnn$convBackwardInput";
 constexpr llvm::StringLiteral kConvBackwardFilter =
     "__cudnn$convBackwardFilter";
+
+/// How deeply `text`'s JSON arrays and objects nest (outside strings). The
+/// JSON parser recurses once per level: a config nested without end would
+/// exhaust the stack, so deep ones are refused before parsing.
+int64_t nestingDepth(llvm::StringRef text) {
+  int64_t depth = 0, deepest = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
+}
 
 /// A proto3 JSON number: a JSON number or (int64) a string of one.
 std::optional<double> number(const json::Value *value) {
@@ -189,6 +215,12 @@ std::optional<GpuLibraryCall> readGpuLibraryCall(llvm::StringRef target,
   json::Value parsed(nullptr);
   const json::Object *top = &empty;
   if (!backendConfig.trim().empty()) {
+    constexpr int64_t kMaxNesting = 64;
+    if (nestingDepth(backendConfig) > kMaxNesting) {
+      message = "backend_config nests deeper than " +
+                std::to_string(kMaxNesting) + " levels";
+      return std::nullopt;
+    }
     llvm::Expected<json::Value> value = json::parse(backendConfig);
     if (!value) {
       message = "invalid backend_config JSON: " +
