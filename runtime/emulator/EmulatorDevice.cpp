@@ -1904,7 +1904,8 @@ absl::Status EmulatorDevice::copyToDevice(uint64_t offset,
   if (!p)
     return absl::OutOfRangeError(absl::StrCat(
         "copy to HBM [", offset, ", +", data.size(), ") is not allocated"));
-  std::memcpy(p, data.data(), data.size());
+  if (!data.empty()) // an empty array's data may be null
+    std::memcpy(p, data.data(), data.size());
   return absl::OkStatus();
 }
 
@@ -1929,7 +1930,8 @@ absl::Status EmulatorDevice::copyFromDevice(uint64_t offset,
   if (!p)
     return absl::OutOfRangeError(absl::StrCat(
         "copy from HBM [", offset, ", +", data.size(), ") is not allocated"));
-  std::memcpy(data.data(), p, data.size());
+  if (!data.empty()) // an empty array's data may be null
+    std::memcpy(data.data(), p, data.size());
   return absl::OkStatus();
 }
 
