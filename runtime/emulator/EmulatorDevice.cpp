@@ -110,6 +110,7 @@ public:
       list.entries.clear();
       list.dead = 0;
     }
+    std::fill(onChipLive_.begin(), onChipLive_.end(), 0);
     live_ = 0;
   }
   void add(InFlightDma &d) {
@@ -132,6 +133,11 @@ public:
         list.entries.push_back({d.serial, &r, &r, d.pc, d.sem, true});
         d.keys.push_back(k);
         ++live_;
+        if (r.space != exe::HBM) {
+          if (k >= onChipLive_.size())
+            onChipLive_.resize(k + 1, 0);
+          ++onChipLive_[k];
+        }
       });
   }
   void remove(const InFlightDma &d) {
@@ -148,6 +154,8 @@ public:
         continue;
       it->live = false;
       --live_;
+      if (k < onChipLive_.size() && onChipLive_[k] > 0)
+        --onChipLive_[k];
       ++list.dead;
       // The lists of pages with no DMA in flight stay (empty) for reuse.
       if (2 * list.dead >= list.entries.size())
@@ -167,7 +175,11 @@ public:
       for (bool written : {false, true}) {
         if (!(written ? writers : readers))
           continue;
-        auto it = pages_.find(key(space, page, written));
+        uint64_t k = key(space, page, written);
+        if (space != exe::HBM &&
+            (k >= onChipLive_.size() || onChipLive_[k] == 0))
+          continue;
+        auto it = pages_.find(k);
         if (it == pages_.end())
           continue;
         for (const Entry &x : it->second.entries) {
@@ -214,6 +226,10 @@ private:
   }
   absl::flat_hash_map<uint64_t, List> pages_;
   int64_t live_ = 0; // entries of DMAs in flight
+  // Live entries by key of the VMEM and SMEM pages (keys below 2^15 for a
+  // 16 MiB VMEM): most VPU accesses touch pages with no DMA in flight and
+  // skip the map lookup.
+  std::vector<uint32_t> onChipLive_;
 };
 
 namespace {
