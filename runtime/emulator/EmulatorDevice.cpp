@@ -1257,23 +1257,16 @@ void copyChunks(uint8_t *dst, const uint8_t *src, int64_t chunkBytes,
                 int64_t chunks, int64_t dstStride, int64_t srcStride) {
   if (dstStride == chunkBytes && srcStride == chunkBytes)
     return (void)std::memcpy(dst, src, chunkBytes * chunks);
-  switch (chunkBytes) {
-  case 4:
-    return copyFixed<4>(dst, src, chunks, dstStride, srcStride);
-  case 8:
-    return copyFixed<8>(dst, src, chunks, dstStride, srcStride);
-  case 12:
-    return copyFixed<12>(dst, src, chunks, dstStride, srcStride);
-  case 16:
-    return copyFixed<16>(dst, src, chunks, dstStride, srcStride);
-  case 32:
-    return copyFixed<32>(dst, src, chunks, dstStride, srcStride);
-  case 64:
-    return copyFixed<64>(dst, src, chunks, dstStride, srcStride);
-  default:
-    for (int64_t c = 0; c < chunks; ++c)
-      std::memcpy(dst + c * dstStride, src + c * srcStride, chunkBytes);
-  }
+  using CopyFn = void (*)(uint8_t *, const uint8_t *, int64_t, int64_t,
+                          int64_t);
+  static constexpr std::pair<int64_t, CopyFn> kFixed[] = {
+      {4, copyFixed<4>},   {8, copyFixed<8>},   {12, copyFixed<12>},
+      {16, copyFixed<16>}, {32, copyFixed<32>}, {64, copyFixed<64>}};
+  for (auto [bytes, copy] : kFixed)
+    if (chunkBytes == bytes)
+      return copy(dst, src, chunks, dstStride, srcStride);
+  for (int64_t c = 0; c < chunks; ++c)
+    std::memcpy(dst + c * dstStride, src + c * srcStride, chunkBytes);
 }
 
 } // namespace
