@@ -78,6 +78,8 @@ void addRange(std::vector<Range> &ranges, const Range &r) {
   ranges.push_back(r);
 }
 
+} // namespace
+
 // The byte ranges of the DMAs in flight, bucketed by space and 4 KiB page
 // and split into read and written ones, so checking an access looks only
 // at the DMAs on its pages of the kind it conflicts with (a program with
@@ -100,6 +102,17 @@ public:
     int64_t pc;
     uint32_t sem;
   };
+  // Empties every page's list. The device keeps one object for all its
+  // executes: a step loop's DMAs touch the same pages every step, whose
+  // lists (and the map's slots) are then reused, not allocated anew.
+  void clear() {
+    for (auto &[key, list] : pages_) {
+      list.entries.clear();
+      list.dead = 0;
+    }
+    std::fill(onChipLive_.begin(), onChipLive_.end(), 0);
+    live_ = 0;
+  }
   void add(InFlightDma &d) {
     d.keys.reserve(8);
     // Consecutive ranges mostly fall on the page of the one before.
@@ -120,6 +133,11 @@ public:
         list.entries.push_back({d.serial, &r, &r, d.pc, d.sem, true});
         d.keys.push_back(k);
         ++live_;
+        if (r.space != exe::HBM) {
+          if (k >= onChipLive_.size())
+            onChipLive_.resize(k + 1, 0);
+          ++onChipLive_[k];
+        }
       });
   }
   void remove(const InFlightDma &d) {
@@ -136,6 +154,8 @@ public:
         continue;
       it->live = false;
       --live_;
+      if (k < onChipLive_.size() && onChipLive_[k] > 0)
+        --onChipLive_[k];
       ++list.dead;
       // The lists of pages with no DMA in flight stay (empty) for reuse.
       if (2 * list.dead >= list.entries.size())
@@ -155,7 +175,11 @@ public:
       for (bool written : {false, true}) {
         if (!(written ? writers : readers))
           continue;
-        auto it = pages_.find(key(space, page, written));
+        uint64_t k = key(space, page, written);
+        if (space != exe::HBM &&
+            (k >= onChipLive_.size() || onChipLive_[k] == 0))
+          continue;
+        auto it = pages_.find(k);
         if (it == pages_.end())
           continue;
         for (const Entry &x : it->second.entries) {
@@ -202,7 +226,13 @@ private:
   }
   absl::flat_hash_map<uint64_t, List> pages_;
   int64_t live_ = 0; // entries of DMAs in flight
+  // Live entries by key of the VMEM and SMEM pages (keys below 2^15 for a
+  // 16 MiB VMEM): most VPU accesses touch pages with no DMA in flight and
+  // skip the map lookup.
+  std::vector<uint32_t> onChipLive_;
 };
+
+namespace {
 
 template <typename T> bool compare(exe::CmpKind cmp, T a, T b) {
   switch (cmp) {
@@ -327,6 +357,7 @@ public:
         vmemDirty_(vmemWritten_.size(), device.vmemDirty_),
         vmemInitDirty_(vmemWritten_.size(), {}),
         sems_(t_.num_semaphores(), 0), inFlight_(sems_.size()),
+        inFlightRanges_(device.inFlightRanges()),
         mxuDim_(mxuDim(t_)),
         weights_(t_.mxu_count()), weightsLoaded_(t_.mxu_count(), false),
         mxus_(t_.mxu_count()),
@@ -387,6 +418,18 @@ private:
   absl::Status step(const exe::Instruction &in);
   absl::Status scalarOp(const exe::Instruction &in);
   absl::Status dma(const exe::Instruction &in);
+  // One DMA's chunks checked, booked and copied as a whole (a functional
+  // run): false, with no side effects, if the per-chunk path must decide
+  // (a check might fail, or the chunks' order matters), else *deps waits
+  // for the chunks' VMEM pages and dmaReads_ / dmaWrites_ hold their ranges.
+  bool dmaWhole(exe::MemorySpace srcSpace, int64_t src, int64_t srcStride,
+                exe::MemorySpace dstSpace, int64_t dst, int64_t dstStride,
+                int64_t chunkBytes, int64_t chunks, uint64_t *deps);
+  // dmaWhole's checks of one side: its bytes at `lo`, the lowest address of
+  // its chunks' hull [lo, hi), or nullptr.
+  uint8_t *dmaSideClear(exe::MemorySpace space, int64_t base, int64_t stride,
+                        int64_t chunkBytes, int64_t chunks, int64_t lo,
+                        int64_t hi, bool write);
   absl::Status semWait(const exe::Instruction &in);
   absl::Status mxuOp(const exe::Instruction &in);
   // matmulBf16, its rows split over the host threads when there are enough.
@@ -463,7 +506,7 @@ private:
   // order, and how many there are in all.
   std::vector<std::deque<InFlightDma>> inFlight_;
   int64_t inFlightCount_ = 0;
-  InFlightRanges inFlightRanges_;    // their ranges, by page
+  InFlightRanges &inFlightRanges_;   // their ranges, by page (the device's)
   std::vector<Range> dmaReads_, dmaWrites_; // dma()'s scratch
   uint64_t dmaSerial_ = 0;
   int64_t mxuDim_; // D: the MXUs are D x D
@@ -1130,7 +1173,10 @@ absl::Status Machine::dma(const exe::Instruction &in) {
                              hex(addr), ", +", chunkBytes,
                              ") outside every allocated buffer"));
   };
-  for (int64_t c = 0; c < chunks && chunkBytes > 0; ++c) {
+  bool whole = !tracking_ && chunks > 0 && chunkBytes > 0 &&
+               dmaWhole(srcSpace, src, srcStride, dstSpace, dst, dstStride,
+                        chunkBytes, chunks, &deps);
+  for (int64_t c = 0; !whole && c < chunks && chunkBytes > 0; ++c) {
     absl::StatusOr<uint8_t *> srcPtr = side(srcSpace, src + c * srcStride, false);
     if (!srcPtr.ok())
       return srcPtr.status();
@@ -1166,6 +1212,140 @@ absl::Status Machine::dma(const exe::Instruction &in) {
   ++inFlightCount_;
   ++pc_;
   return absl::OkStatus();
+}
+
+namespace {
+
+// The bounds [lo, hi) of `chunks` chunks of `chunkBytes` at base + c *
+// stride, or false if they overflow.
+bool chunkHull(int64_t base, int64_t stride, int64_t chunks,
+               int64_t chunkBytes, int64_t *lo, int64_t *hi) {
+  int64_t offset, last, end;
+  if (__builtin_mul_overflow(chunks - 1, stride, &offset) ||
+      __builtin_add_overflow(base, offset, &last) ||
+      __builtin_add_overflow(std::max(base, last), chunkBytes, &end))
+    return false;
+  *lo = std::min(base, last);
+  *hi = end;
+  return true;
+}
+
+// Calls f(begin, end) for each maximal run of contiguous chunks (a stride
+// of chunkBytes is one run), in chunk order.
+template <typename F>
+void forEachRun(int64_t base, int64_t stride, int64_t chunkBytes,
+                int64_t chunks, F f) {
+  if (stride == chunkBytes) {
+    f(base, base + chunks * chunkBytes);
+    return;
+  }
+  for (int64_t c = 0; c < chunks; ++c)
+    f(base + c * stride, base + c * stride + chunkBytes);
+}
+
+// The chunk copies of a DMA whose sides do not overlap; small chunks (a
+// gather's rows, a convolution's window pieces) are fixed-size copies the
+// compiler inlines rather than memmove calls.
+template <int64_t N>
+void copyFixed(uint8_t *dst, const uint8_t *src, int64_t chunks,
+               int64_t dstStride, int64_t srcStride) {
+  for (int64_t c = 0; c < chunks; ++c)
+    std::memcpy(dst + c * dstStride, src + c * srcStride, N);
+}
+
+void copyChunks(uint8_t *dst, const uint8_t *src, int64_t chunkBytes,
+                int64_t chunks, int64_t dstStride, int64_t srcStride) {
+  if (dstStride == chunkBytes && srcStride == chunkBytes)
+    return (void)std::memcpy(dst, src, chunkBytes * chunks);
+  using CopyFn = void (*)(uint8_t *, const uint8_t *, int64_t, int64_t,
+                          int64_t);
+  static constexpr std::pair<int64_t, CopyFn> kFixed[] = {
+      {4, copyFixed<4>},   {8, copyFixed<8>},   {12, copyFixed<12>},
+      {16, copyFixed<16>}, {32, copyFixed<32>}, {64, copyFixed<64>}};
+  for (auto [bytes, copy] : kFixed)
+    if (chunkBytes == bytes)
+      return copy(dst, src, chunks, dstStride, srcStride);
+  for (int64_t c = 0; c < chunks; ++c)
+    std::memcpy(dst + c * dstStride, src + c * srcStride, chunkBytes);
+}
+
+} // namespace
+
+uint8_t *Machine::dmaSideClear(exe::MemorySpace space, int64_t base,
+                               int64_t stride, int64_t chunkBytes,
+                               int64_t chunks, int64_t lo, int64_t hi,
+                               bool write) {
+  uint8_t *p;
+  if (space == exe::HBM) {
+    p = dev_.hbmRange(lo, hi - lo);
+  } else {
+    absl::Span<uint8_t> mem =
+        space == exe::VMEM ? vmem_ : absl::MakeSpan(smem_);
+    p = lo >= 0 && hi <= static_cast<int64_t>(mem.size()) ? mem.data() + lo
+                                                           : nullptr;
+  }
+  if (!p)
+    return nullptr;
+  // The DMAs in flight it conflicts with (as `side` in dma() checks each
+  // chunk): on the hull, unless the hull has many more pages than the
+  // chunks (a strided read across a large table), then chunk by chunk.
+  bool readers = write, writers = space != exe::HBM || !write;
+  int64_t page = kPageBytes;
+  int64_t hullPages = (hi - 1) / page - lo / page + 1;
+  if (hullPages <= 2 * chunks + 2) {
+    if (inFlightRanges_.conflict(space, lo, hi, readers, writers))
+      return nullptr;
+  } else {
+    for (int64_t c = 0; c < chunks; ++c) {
+      int64_t a = base + c * stride;
+      if (inFlightRanges_.conflict(space, a, a + chunkBytes, readers, writers))
+        return nullptr;
+    }
+  }
+  if (!write && space != exe::HBM)
+    for (int64_t c = 0; c < chunks; ++c)
+      if (firstUninitialised(space, base + c * stride, chunkBytes) >= 0)
+        return nullptr;
+  return p;
+}
+
+bool Machine::dmaWhole(exe::MemorySpace srcSpace, int64_t src,
+                       int64_t srcStride, exe::MemorySpace dstSpace,
+                       int64_t dst, int64_t dstStride, int64_t chunkBytes,
+                       int64_t chunks, uint64_t *deps) {
+  int64_t srcLo, srcHi, dstLo, dstHi;
+  if (!chunkHull(src, srcStride, chunks, chunkBytes, &srcLo, &srcHi) ||
+      !chunkHull(dst, dstStride, chunks, chunkBytes, &dstLo, &dstHi))
+    return false;
+  // A chunk may read what an earlier one wrote: chunk order matters.
+  if (srcSpace == dstSpace && srcLo < dstHi && dstLo < srcHi)
+    return false;
+  // The checks, with no side effects, then the bookings.
+  uint8_t *srcMem = dmaSideClear(srcSpace, src, srcStride, chunkBytes, chunks,
+                                 srcLo, srcHi, false);
+  uint8_t *dstMem = srcMem ? dmaSideClear(dstSpace, dst, dstStride, chunkBytes,
+                                          chunks, dstLo, dstHi, true)
+                           : nullptr;
+  if (!dstMem)
+    return false;
+  forEachRun(src, srcStride, chunkBytes, chunks, [&](int64_t b, int64_t e) {
+    if (srcSpace == exe::VMEM)
+      *deps = std::max(*deps, pagesReady(b, e - b, false));
+    addRange(dmaReads_, {srcSpace, uint64_t(b), uint64_t(e), false});
+  });
+  forEachRun(dst, dstStride, chunkBytes, chunks, [&](int64_t b, int64_t e) {
+    if (dstSpace == exe::VMEM) {
+      *deps = std::max(*deps, pagesReady(b, e - b, true));
+      vmemDirty_.addBytes(b, e - b);
+    }
+    if (dstSpace != exe::HBM)
+      markInitialised(dstSpace, b, e - b);
+    addRange(dmaWrites_, {dstSpace, uint64_t(b), uint64_t(e), true});
+  });
+  if (computes())
+    copyChunks(dstMem + (dst - dstLo), srcMem + (src - srcLo), chunkBytes,
+               chunks, dstStride, srcStride);
+  return true;
 }
 
 // MXU operands are lane blocks (docs/isa.md, "MXU"): a matrix of D
@@ -1825,6 +2005,15 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
 
 EmulatorDevice::EmulatorDevice(exe::Target target, KernelPath kernels)
     : target_(std::move(target)), kernels_(kernels) {}
+
+EmulatorDevice::~EmulatorDevice() = default;
+
+InFlightRanges &EmulatorDevice::inFlightRanges() {
+  if (!inFlightRanges_)
+    inFlightRanges_ = std::make_unique<InFlightRanges>();
+  inFlightRanges_->clear();
+  return *inFlightRanges_;
+}
 
 ZeroedMemory::ZeroedMemory(size_t size) {
   if (size == 0)

@@ -39,10 +39,13 @@ private:
   size_t size_ = 0;
 };
 
+class InFlightRanges; // EmulatorDevice.cpp
+
 class EmulatorDevice : public Device {
 public:
   explicit EmulatorDevice(exe::Target target,
                           KernelPath kernels = bestKernelPath());
+  ~EmulatorDevice() override;
 
   absl::Status allocate(uint64_t offset, uint64_t size) override;
   absl::Status copyToDevice(uint64_t offset,
@@ -73,6 +76,9 @@ private:
   // `threads` host threads in all (0: every hardware thread), made on first
   // use and kept; nullptr for one.
   HostThreads *hostThreads(int threads);
+  // The index of the DMAs in flight, emptied for a new execute; kept
+  // between executes so that its storage is reused.
+  InFlightRanges &inFlightRanges();
 
   exe::Target target_;
   KernelPath kernels_;
@@ -95,6 +101,7 @@ private:
   // the list grows by the pages it writes.
   ZeroedMemory vmemPool_, vmemInitPool_;
   std::unique_ptr<HostThreads> threads_;
+  std::unique_ptr<InFlightRanges> inFlightRanges_;
   std::vector<uint32_t> vmemDirty_, vmemInitDirty_;
   // Timing-only runs: the control slice of the last executable run
   // (Provenance.h), kept so that later steps start with it, and the HBM

@@ -413,6 +413,90 @@ PackedRhs::PackedRhs(KernelPath path, const uint16_t *rhs, int64_t k,
 
 void PackedRhs::pack(KernelPath path, const uint16_t *rhs, int64_t k,
                      int64_t n) {
+  packWhole(path, rhs, k, n);
+  packTrimmed(rhs);
+}
+
+namespace {
+
+// The columns a kernel path computes together: a trimmed width is rounded
+// up to them, so the trimmed matmul runs the same SIMD code per output as
+// the whole one (never the scalar tail).
+int64_t columnBlock(KernelPath path) {
+  switch (path) {
+  case KernelPath::Avx512Bf16:
+    return kPanel;
+  case KernelPath::Avx512:
+    return 32;
+  case KernelPath::Avx2:
+    return 16;
+  case KernelPath::Portable:
+    return 1;
+  }
+  return 1;
+}
+
+bool isZeroBf16(uint16_t bits) { return (bits & 0x7FFF) == 0; }
+bool isFiniteBf16(uint16_t bits) { return (bits & 0x7F80) != 0x7F80; }
+uint32_t f32Bits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+// A result that a skipped +-0 product could have changed: -0 or NaN.
+bool isSignedZeroOrNan(float f) {
+  uint32_t b = f32Bits(f);
+  return b == 0x80000000u || (b & 0x7FFFFFFFu) > 0x7F800000u;
+}
+// An initial value that adding +-0 products leaves as it is on every path:
+// +0 (a sum of zeros is -0 only if all are), a normal number or an
+// infinity.
+bool keepsUnderZeroes(float f) {
+  uint32_t b = f32Bits(f);
+  return b == 0 || ((b & 0x7FFFFFFFu) >= 0x00800000u &&
+                    (b & 0x7FFFFFFFu) <= 0x7F800000u);
+}
+
+} // namespace
+
+void PackedRhs::packTrimmed(const uint16_t *rhs) {
+  trim_ = false;
+  // Scanned from the ends: unpadded weights stop at their last element.
+  auto zeroRow = [&](int64_t r) {
+    uint16_t bits = 0; // a plain OR, which the compiler vectorises
+    for (int64_t c = 0; c < n_; ++c)
+      bits |= rhs[r * n_ + c];
+    return isZeroBf16(bits);
+  };
+  int64_t usedK = k_, usedN = 0;
+  while (usedK > 0 && zeroRow(usedK - 1))
+    --usedK;
+  for (int64_t r = 0; r < usedK && usedN < n_; ++r)
+    for (int64_t c = n_; c > usedN; --c)
+      if (!isZeroBf16(rhs[r * n_ + c - 1])) {
+        usedN = c;
+        break;
+      }
+  // Whole pairs on Avx512Bf16 (a pair is one step of its own rounding).
+  int64_t kStep = path_ == KernelPath::Avx512Bf16 ? 2 : 1;
+  int64_t block = columnBlock(path_);
+  usedK = std::min(k_, (usedK + kStep - 1) / kStep * kStep);
+  usedN = std::min(n_, (usedN + block - 1) / block * block);
+  // Worth the copies in and out only if it saves a quarter of the work.
+  if (usedK == 0 || usedN == 0 || 4 * usedK * usedN > 3 * k_ * n_)
+    return;
+  trimScratch_.resize(usedK * usedN);
+  for (int64_t r = 0; r < usedK; ++r)
+    std::memcpy(&trimScratch_[r * usedN], rhs + r * n_,
+                usedN * sizeof(uint16_t));
+  if (!trimmed_)
+    trimmed_ = std::make_unique<PackedRhs>();
+  trimmed_->packWhole(path_, trimScratch_.data(), usedK, usedN);
+  trim_ = true;
+}
+
+void PackedRhs::packWhole(KernelPath path, const uint16_t *rhs, int64_t k,
+                          int64_t n) {
   path_ = isKernelPathSupported(path) ? path : KernelPath::Portable;
   k_ = k;
   n_ = n;
@@ -426,8 +510,54 @@ void PackedRhs::pack(KernelPath path, const uint16_t *rhs, int64_t k,
     wide_[i] = bf16BitsToF32(rhs[i]);
 }
 
+void matmulWhole(const PackedRhs &rhs, const uint16_t *lhs, float *out,
+                 int64_t m, bool accumulate);
+void matmulTrimmed(const PackedRhs &rhs, const uint16_t *lhs, float *out,
+                   int64_t m, bool accumulate);
+
 void matmulBf16(const PackedRhs &rhs, const uint16_t *lhs, float *out,
                 int64_t m, bool accumulate) {
+  if (rhs.trim_)
+    return matmulTrimmed(rhs, lhs, out, m, accumulate);
+  matmulWhole(rhs, lhs, out, m, accumulate);
+}
+
+void matmulTrimmed(const PackedRhs &rhs, const uint16_t *lhs, float *out,
+                   int64_t m, bool accumulate) {
+  const PackedRhs &t = *rhs.trimmed_;
+  int64_t k = rhs.k_, n = rhs.n_, tk = t.k_, tn = t.n_;
+  thread_local std::vector<uint16_t> a;
+  thread_local std::vector<float> o;
+  a.resize(m * tk);
+  o.resize(m * tn);
+  for (int64_t i = 0; i < m; ++i) {
+    std::memcpy(&a[i * tk], lhs + i * k, tk * sizeof(uint16_t));
+    if (accumulate)
+      std::memcpy(&o[i * tn], out + i * n, tn * sizeof(float));
+  }
+  matmulWhole(t, a.data(), o.data(), m, accumulate);
+  for (int64_t i = 0; i < m; ++i) {
+    const uint16_t *lhsRow = lhs + i * k;
+    float *outRow = out + i * n;
+    const float *got = &o[i * tn];
+    bool exact = std::all_of(lhsRow, lhsRow + k, isFiniteBf16) &&
+                 std::none_of(got, got + tn, isSignedZeroOrNan) &&
+                 (!accumulate ||
+                  std::all_of(outRow + tn, outRow + n, keepsUnderZeroes));
+    if (!exact) {
+      // Each output is computed alone: this row multiplied whole is what
+      // the whole matmul gives it.
+      matmulWhole(rhs, lhsRow, outRow, 1, accumulate);
+      continue;
+    }
+    std::memcpy(outRow, got, tn * sizeof(float));
+    if (!accumulate)
+      std::fill(outRow + tn, outRow + n, 0.0f);
+  }
+}
+
+void matmulWhole(const PackedRhs &rhs, const uint16_t *lhs, float *out,
+                 int64_t m, bool accumulate) {
   int64_t k = rhs.k_, n = rhs.n_;
   const float *w = rhs.wide_.data();
   switch (rhs.path_) {

@@ -30,6 +30,7 @@
 #define TPUC_RUNTIME_EMULATOR_KERNELS_H
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -54,6 +55,18 @@ std::vector<KernelPath> supportedKernelPaths();
 // The rhs (weights) of matmulBf16 in the layout its path wants, prepared
 // once for many matmuls (the emulator packs at MXU_LOAD_WEIGHTS). An
 // unsupported path packs for, and runs, the portable kernel.
+//
+// Weights padded with zero rows and columns (a convolution's K = 27 and
+// N = 16 on a 128 x 128 MXU) also get a trimmed copy without the trailing
+// all-zero rows and columns (rounded up to the path's pair and column
+// block), and matmulBf16 multiplies only that. Bit for bit the same: a
+// skipped product is +-0 (its lhs value finite), which leaves the
+// accumulator unchanged unless that is -0 or NaN (or, on Avx512Bf16,
+// subnormal, which its steps flush); a skipped column's output is +0, or
+// keeps its initial value when that is +0, a normal number or an infinity. A
+// row where any of that does not hold (an Inf or NaN in its lhs, a -0 or
+// NaN result, another initial value in a skipped column) is multiplied
+// whole instead.
 class PackedRhs {
 public:
   PackedRhs() = default;
@@ -66,14 +79,29 @@ public:
   int64_t k() const { return k_; }
   int64_t n() const { return n_; }
 
+  // The trimmed weights' rows and columns (k() and n() if none trimmed).
+  int64_t usedK() const { return trim_ ? trimmed_->k_ : k_; }
+  int64_t usedN() const { return trim_ ? trimmed_->n_ : n_; }
+
 private:
   friend void matmulBf16(const PackedRhs &rhs, const uint16_t *lhs, float *out,
                          int64_t m, bool accumulate);
+  friend void matmulWhole(const PackedRhs &rhs, const uint16_t *lhs,
+                          float *out, int64_t m, bool accumulate);
+  friend void matmulTrimmed(const PackedRhs &rhs, const uint16_t *lhs,
+                            float *out, int64_t m, bool accumulate);
+  void packWhole(KernelPath path, const uint16_t *rhs, int64_t k, int64_t n);
+  void packTrimmed(const uint16_t *rhs);
   KernelPath path_ = KernelPath::Portable;
   int64_t k_ = 0, n_ = 0;
   // Exact paths: rhs widened to f32, row-major. Avx512Bf16: see packPairs.
   std::vector<float> wide_;
   std::vector<uint32_t> pairs_;
+  // The weights without their zero padding, if trim_ (trimming it pays);
+  // kept for reuse otherwise.
+  bool trim_ = false;
+  std::unique_ptr<PackedRhs> trimmed_;
+  std::vector<uint16_t> trimScratch_;
 };
 
 // out[m x n] (+)= lhs[m x k] * rhs[k x n]; lhs and rhs are bf16 bit

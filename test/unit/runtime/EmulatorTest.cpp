@@ -1,6 +1,7 @@
 // Per-instruction semantics, every trap, and the timing model with
 // hand-computed cycle counts.
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <tuple>
 
@@ -607,6 +608,56 @@ TEST(Kernels, PathsMatchReferenceWithinContract) {
                        matmulBf16Tolerance(path, c.lhs.data(), c.rhs.data(),
                                            c.init.data(), c.m, c.k, c.n, acc),
                        what);
+      }
+    }
+}
+
+// Weights padded with zero rows and columns (a convolution's K = 27 and N =
+// 16 on a 128 x 128 MXU) are multiplied trimmed (PackedRhs): on every path
+// the same bits as multiplying the padding. The untrimmed result comes from
+// the same weights with one nonzero in the last row and column, which keeps
+// the padding in (the other columns' products there are still zero). The
+// rows hit the cases where a skipped zero product would change a result:
+// an Inf or NaN lhs value in a padded column, a -0 or NaN result, -0 and
+// subnormal initial values in padded columns.
+TEST(Kernels, TrimmedZeroPaddingChangesNoBit) {
+  std::mt19937 rng(11);
+  for (auto [usedK, usedN] : {std::pair{27, 16}, {64, 128}, {128, 60}, {1, 1}})
+    for (bool acc : {false, true}) {
+      MatmulCase c = randomCase(12, 128, 128, rng);
+      for (int64_t r = 0; r < c.k; ++r)
+        for (int64_t j = 0; j < c.n; ++j)
+          if (r >= usedK || j >= usedN)
+            c.rhs[r * c.n + j] = (r + j) % 3 ? 0x0000 : 0x8000; // +-0
+      c.lhs[1 * c.k + 127] = 0x7F80;              // Inf in a padded column
+      c.lhs[2 * c.k + 0] = 0x7FC0;                // NaN
+      std::fill_n(&c.lhs[3 * c.k], c.k, 0x8000);  // -0 x w: -0 products
+      std::fill_n(&c.init[3 * c.n], c.n, -0.0f);  // ... on -0
+      std::fill_n(&c.init[4 * c.n], c.n, -0.0f);
+      std::fill_n(&c.init[5 * c.n], c.n, std::ldexp(1.0f, -140)); // subnormal
+      std::fill_n(&c.init[6 * c.n], c.n, 0.0f);
+      std::vector<uint16_t> whole = c.rhs;
+      whole[(c.k - 1) * c.n + c.n - 1] = 0x3F80; // 1: nothing to trim
+      for (KernelPath path : supportedKernelPaths()) {
+        std::string what = absl::StrCat(kernelPathName(path), " K=", usedK,
+                                        " N=", usedN, acc ? " acc" : "");
+        EXPECT_LT(PackedRhs(path, c.rhs.data(), c.k, c.n).usedK() *
+                      PackedRhs(path, c.rhs.data(), c.k, c.n).usedN(),
+                  c.k * c.n)
+            << what;
+        EXPECT_EQ(PackedRhs(path, whole.data(), c.k, c.n).usedK(), c.k);
+        std::vector<float> got = c.init, want = c.init;
+        matmulBf16(path, c.lhs.data(), c.rhs.data(), got.data(), c.m, c.k,
+                   c.n, acc);
+        matmulBf16(path, c.lhs.data(), whole.data(), want.data(), c.m, c.k,
+                   c.n, acc);
+        for (int64_t i = 0; i < c.m; ++i)
+          for (int64_t j = 0; j + 1 < c.n; ++j) {
+            uint32_t g, w;
+            std::memcpy(&g, &got[i * c.n + j], 4);
+            std::memcpy(&w, &want[i * c.n + j], 4);
+            ASSERT_EQ(g, w) << what << " at " << i << "," << j;
+          }
       }
     }
 }
