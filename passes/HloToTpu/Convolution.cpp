@@ -159,14 +159,17 @@ static LogicalResult vmemError(Lowering &l, Operation *op, int64_t bytes) {
                          << " has " << l.spec.machine.vmem_bytes();
 }
 
-/// The HBM buffers of the operands and a new one for the result.
+/// The HBM buffers of the operands and a new one for the result; no
+/// filter buffer for a kernel that takes a splat filter as an immediate.
 struct ConvMems {
   Value lhs, rhs, out;
 };
 
 static FailureOr<ConvMems> memsOf(Lowering &l, hlo::ConvolutionOp op,
-                                  bool withResult = true) {
-  FailureOr<Value> lhs = l.memOf(op.getLhs()), rhs = l.memOf(op.getRhs());
+                                  bool withResult = true,
+                                  bool withFilter = true) {
+  FailureOr<Value> lhs = l.memOf(op.getLhs());
+  FailureOr<Value> rhs = withFilter ? l.memOf(op.getRhs()) : Value();
   if (failed(lhs) || failed(rhs))
     return failure();
   if (!withResult) // an epilogue writes its roots instead
@@ -1587,16 +1590,21 @@ static LogicalResult lowerConvWeightGrad(Lowering &l, hlo::ConvolutionOp op) {
 
 /// The start of a depthwise kernel needing `needed` bytes of VMEM, the
 /// whole kernel (`kbuf`, `gk` its geometry) among them: the VMEM check, the
-/// HBM buffers, and the kernel's DMA on kSemW.
+/// HBM buffers, and the kernel's DMA on kSemW. A splat filter
+/// (`splatFilter`) is an immediate: no buffer, no DMA, no VMEM.
 static FailureOr<ConvMems> startDepthwise(Lowering &l, hlo::ConvolutionOp op,
                                           const ConvTypes &ct,
                                           const Geometry &gk, int64_t needed,
+                                          std::optional<double> splatFilter,
                                           VBuf &kbuf) {
+  if (splatFilter)
+    needed -= gk.bytes();
   if (needed > vmemBudget(l))
     return vmemError(l, op, needed);
-  FailureOr<ConvMems> mems = memsOf(l, op);
-  if (failed(mems))
-    return failure();
+  FailureOr<ConvMems> mems = memsOf(l, op, /*withResult=*/true,
+                                    /*withFilter=*/!splatFilter);
+  if (failed(mems) || splatFilter)
+    return mems;
   kbuf = l.vmem(ct.wElem, gk.bytes());
   l.dma(mems->rhs, l.c(0), kbuf.arena, l.c(kbuf.offset), 1, gk.bytes(), 0, 0,
         kSemW);
@@ -1653,7 +1661,9 @@ static FailureOr<bool> lowerDepthwiseNchwPacked(Lowering &l,
   int64_t inBytes = 2 * G * slotBytes, outBytes = 2 * groupPlanes * outPlane;
   int64_t needed = gk.bytes() + Lowering::pages(inBytes) + outBytes;
   VBuf kbuf;
-  FailureOr<ConvMems> mems = startDepthwise(l, op, ct, gk, needed, kbuf);
+  std::optional<double> splatFilter = splatValue(op.getRhs());
+  FailureOr<ConvMems> mems =
+      startDepthwise(l, op, ct, gk, needed, splatFilter, kbuf);
   if (failed(mems))
     return failure();
   Value in = mems->lhs, out = mems->out;
@@ -1665,11 +1675,15 @@ static FailureOr<bool> lowerDepthwiseNchwPacked(Lowering &l,
   if (P == 2)
     zeroFill(l, outBuf, ct.outElem, Lowering::pages(outBytes));
   Value lowHalf;
-  if (P == 2)
+  if (P == 2 && !splatFilter)
     lowHalf = l.vcmp(tpu::CmpKind::lt,
                      tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg()),
                      l.splatIndex(l.c(half)));
-  l.wait(kSemW, 1);
+  Value splatTap;
+  if (splatFilter)
+    splatTap = l.splatF32(*splatFilter);
+  else
+    l.wait(kSemW, 1);
 
   // Group g's planes into the slots of buffer `par`: plane k of the group
   // in slot k / P, lane half k % P; only data bytes are written, so the
@@ -1691,14 +1705,14 @@ static FailureOr<bool> lowerDepthwiseNchwPacked(Lowering &l,
   // windows), then per output tile the sum of the taps in (kh, kw) order,
   // the interpreter's.
   auto pair = [&](Value g, int64_t par, int64_t j, int64_t n) {
+    SmallVector<Value> tap(taps, splatTap);
     SmallVector<Value, 2> k;
-    for (int64_t h = 0; h < P; ++h) {
+    for (int64_t h = 0; h < P && !splatFilter; ++h) {
       Value plane = l.add(l.mul(g, groupPlanes), j * P + std::min(h, n - 1));
       Value c = N == 1 ? plane : l.rem(plane, C);
       k.push_back(l.vload(kbuf, l.mul(c, gk.tileBytes())));
     }
-    SmallVector<Value> tap(taps);
-    for (int64_t kw = 0; kw < win.kw; ++kw) {
+    for (int64_t kw = 0; kw < win.kw && !splatFilter; ++kw) {
       Value lane = tpu::VBroadcastLaneOp::create(l.b, l.loc, k[0], l.c(kw));
       if (P == 2)
         lane = l.vsel(lowHalf, lane,
@@ -1803,25 +1817,28 @@ static LogicalResult lowerDepthwiseNchw(Lowering &l, hlo::ConvolutionOp op) {
       ceilDiv(std::max(colsNeeded, win.pl + Wl * kLanes), kLanes) * kLanes;
   int64_t planeBytes = Hp * Pw * 4;
 
-  FailureOr<ConvMems> mems = memsOf(l, op);
+  int64_t inPlane = Ht * Wl * inTile, outPlane = OHt * OWl * outTile;
+  int64_t needed = gk.bytes() + planeBytes + 2 * inPlane + 2 * outPlane;
+  VBuf kbuf;
+  std::optional<double> splatFilter = splatValue(op.getRhs());
+  FailureOr<ConvMems> mems =
+      startDepthwise(l, op, ct, gk, needed, splatFilter, kbuf);
   if (failed(mems))
     return failure();
-  Value in = mems->lhs, ker = mems->rhs, out = mems->out;
+  Value in = mems->lhs, out = mems->out;
   Type f32 = l.b.getF32Type();
 
-  int64_t inPlane = Ht * Wl * inTile, outPlane = OHt * OWl * outTile;
   VBuf stage = l.vmem(inElem, 2 * inPlane);
   VBuf plane = l.vmem(f32, planeBytes);
   VBuf outStage = l.vmem(outElem, 2 * outPlane);
-  VBuf kbuf = l.vmem(rhsType.getElementType(), gk.bytes());
-  int64_t needed = gk.bytes() + planeBytes + 2 * inPlane + 2 * outPlane;
-  if (needed > vmemBudget(l))
-    return vmemError(l, op, needed);
-  l.dma(ker, l.c(0), kbuf.arena, l.c(kbuf.offset), 1, gk.bytes(), 0, 0, kSemW);
   zeroFill(l, plane, f32, Lowering::pages(planeBytes));
   Value laneIds = tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg());
   Value sublaneIds = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
-  l.wait(kSemW, 1);
+  Value splatTap;
+  if (splatFilter)
+    splatTap = l.splatF32(*splatFilter);
+  else
+    l.wait(kSemW, 1);
 
   // Planes are double-buffered: plane nc + 1 is fetched and plane nc - 1
   // written back while plane nc is computed.
@@ -1851,14 +1868,16 @@ static LogicalResult lowerDepthwiseNchw(Lowering &l, hlo::ConvolutionOp op) {
                               l.c(plane.offset + off), Pw * 4);
       }
     // This channel's window as splats, in (kh, kw) order.
-    Value k = l.vload(kbuf, l.mul(c, gk.tileBytes()));
-    SmallVector<Value> taps;
-    for (int64_t i = 0; i < win.kh; ++i)
-      for (int64_t j = 0; j < win.kw; ++j) {
-        Value lane = tpu::VBroadcastLaneOp::create(l.b, l.loc, k, l.c(j));
-        taps.push_back(
-            tpu::VBroadcastSublaneOp::create(l.b, l.loc, lane, l.c(i)));
-      }
+    SmallVector<Value> taps(win.kh * win.kw, splatTap);
+    if (!splatFilter) {
+      Value k = l.vload(kbuf, l.mul(c, gk.tileBytes()));
+      for (int64_t i = 0; i < win.kh; ++i)
+        for (int64_t j = 0; j < win.kw; ++j) {
+          Value lane = tpu::VBroadcastLaneOp::create(l.b, l.loc, k, l.c(j));
+          taps[i * win.kw + j] =
+              tpu::VBroadcastSublaneOp::create(l.b, l.loc, lane, l.c(i));
+        }
+    }
     l.loop(OHt, [&](Value oht) {
       for (int64_t ojt = 0; ojt < OWl; ++ojt) {
         Value acc = l.splatF32(0.0);
@@ -1936,20 +1955,23 @@ static LogicalResult lowerDepthwiseNhwc(Lowering &l, hlo::ConvolutionOp op) {
   int64_t R = (D + 1) * win.sh + (win.kh - 1) * win.dh;
   // Q output rows in flight: a row's write-back is waited for Q rows on.
   int64_t Q = D + 1;
-  int64_t tableBytes = taps * Ct * kSublanes * kLanes * 4;
+  // A splat filter is one register: no table.
+  std::optional<double> splatFilter = splatValue(op.getRhs());
+  int64_t tableBytes = splatFilter ? 0 : taps * Ct * kSublanes * kLanes * 4;
   int64_t outRowBytes = OWt * Ct * outTile;
   Geometry gk = geometryOf(ct.rhs);
   int64_t needed = gk.bytes() + (R + 1) * rowBytes + tableBytes +
                    Lowering::pages(Q * outRowBytes) +
                    Lowering::pages((Q + 1) * kLanes * 4);
   VBuf kbuf;
-  FailureOr<ConvMems> mems = startDepthwise(l, op, ct, gk, needed, kbuf);
+  FailureOr<ConvMems> mems =
+      startDepthwise(l, op, ct, gk, needed, splatFilter, kbuf);
   if (failed(mems))
     return failure();
   Value in = mems->lhs, out = mems->out;
   Type f32 = l.b.getF32Type();
   VBuf ring = l.vmem(ct.inElem, (R + 1) * rowBytes);
-  VBuf table = l.vmem(f32, tableBytes);
+  VBuf table = splatFilter ? VBuf() : l.vmem(f32, tableBytes);
   VBuf outBuf = l.vmem(ct.outElem, Q * outRowBytes);
   VBuf scratch = l.vmem(f32, Lowering::pages((Q + 1) * kLanes * 4));
   zeroFill(l, ring, ct.inElem, Lowering::pages((R + 1) * rowBytes));
@@ -1960,9 +1982,13 @@ static LogicalResult lowerDepthwiseNhwc(Lowering &l, hlo::ConvolutionOp op) {
     l.dma(scratch.arena, l.c(scratch.offset), scratch.arena,
           l.c(scratch.offset + kLanes * 4 * (i + 1)), 1, kLanes * 4, 0, 0,
           kSemOut);
-  l.wait(kSemW, 1);
+  Value splatTap;
+  if (splatFilter)
+    splatTap = l.splatF32(*splatFilter);
+  else
+    l.wait(kSemW, 1);
   // The taps' weights splat over sublanes: (tap, ct) at (tap * Ct + ct).
-  for (int64_t t = 0; t < taps * Ct; ++t) {
+  for (int64_t t = 0; t < taps * Ct && !splatFilter; ++t) {
     Value w = l.vload(kbuf, l.c(t * gk.tileBytes()));
     l.vstore(tpu::VBroadcastSublaneOp::create(l.b, l.loc, w, l.c(0)), table,
              l.c(t * kSublanes * kLanes * 4));
@@ -2030,8 +2056,10 @@ static LogicalResult lowerDepthwiseNhwc(Lowering &l, hlo::ConvolutionOp op) {
           for (int64_t kw = 0; kw < win.kw; ++kw) {
             int64_t i = win.revH ? win.kh - 1 - kh : kh;
             int64_t j = win.revW ? win.kw - 1 - kw : kw;
-            Value w = l.vload(
-                table, l.c(((i * win.kw + j) * Ct + c) * kSublanes * kLanes * 4));
+            Value w = splatFilter
+                          ? splatTap
+                          : l.vload(table, l.c(((i * win.kw + j) * Ct + c) *
+                                               kSublanes * kLanes * 4));
             for (int64_t k = 0; k < tiles; ++k) {
               int64_t wp = (w0 + k) * kSublanes * win.sw + kw * win.dw;
               Value x = l.vload(
