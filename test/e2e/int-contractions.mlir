@@ -7,20 +7,21 @@
 // 1024-deep chunks), u8 x u8 (K = 600: 258-deep chunks), s32 x s32 -> s32
 // (ten piece pairs in 258- to 1024-deep chunks, wrapping), u32 (small: on the VPU), s16 -> s16 (the three piece pairs below
 // bit 16), an s8 NHWC 3x3 convolution with 130 input features (window 9:
-// chunks of 113 features), a grouped one, and an s8 dot with an f32 result.
+// chunks of 113 features), a grouped one, an s8 dot with an f32 result, and a small s8 -> s8 dot (its
+// s32 sum wrapped).
 // RUN: rm -rf %t && mkdir -p %t/in %t/got %t/want
 // RUN: %python_numpy %S/Inputs/int_contraction_inputs.py %t/in
 // RUN: tpuc compile %s -o %t/t.tpx
 // RUN: tpuc-run %t/t.tpx --input=@%t/in/in0.npy --input=@%t/in/in1.npy --input=@%t/in/in2.npy --input=@%t/in/in3.npy --input=@%t/in/in4.npy --input=@%t/in/in5.npy --input=@%t/in/in6.npy --input=@%t/in/in7.npy --input=@%t/in/in8.npy --input=@%t/in/in9.npy --input=@%t/in/in10.npy --input=@%t/in/in11.npy --output-dir=%t/got
 // RUN: tpuc interpret %s --input=@%t/in/in0.npy --input=@%t/in/in1.npy --input=@%t/in/in2.npy --input=@%t/in/in3.npy --input=@%t/in/in4.npy --input=@%t/in/in5.npy --input=@%t/in/in6.npy --input=@%t/in/in7.npy --input=@%t/in/in8.npy --input=@%t/in/in9.npy --input=@%t/in/in10.npy --input=@%t/in/in11.npy --output-dir=%t/want --result-names=index
-// RUN: %python_numpy %S/Inputs/rng_compare.py %t/got %t/want 8 | FileCheck %s
-// CHECK-COUNT-8: exact
+// RUN: %python_numpy %S/Inputs/rng_compare.py %t/got %t/want 9 | FileCheck %s
+// CHECK-COUNT-9: exact
 // RUN: %python_numpy %S/Inputs/int_contraction_inputs.py %t/in check %t/want | FileCheck %s --check-prefix=NP
-// NP-COUNT-8: same
+// NP-COUNT-9: same
 // mixed_bfloat16 leaves the integer contractions as they are:
 // RUN: tpuc compile %s --precision=mixed_bfloat16 -o %t/b.tpx
 // RUN: tpuc-run %t/b.tpx --input=@%t/in/in0.npy --input=@%t/in/in1.npy --input=@%t/in/in2.npy --input=@%t/in/in3.npy --input=@%t/in/in4.npy --input=@%t/in/in5.npy --input=@%t/in/in6.npy --input=@%t/in/in7.npy --input=@%t/in/in8.npy --input=@%t/in/in9.npy --input=@%t/in/in10.npy --input=@%t/in/in11.npy --output-dir=%t/gotb
-// RUN: %python_numpy %S/Inputs/rng_compare.py %t/gotb %t/want 8 | FileCheck %s
+// RUN: %python_numpy %S/Inputs/rng_compare.py %t/gotb %t/want 9 | FileCheck %s
 // The contractions are bf16 ones with f32 sums, chunked and pieced:
 // RUN: tpuc-opt %s --tpuc-expand-integer-contractions | FileCheck %s --check-prefix=IR
 // IR-LABEL: func.func @main
@@ -44,7 +45,7 @@ func.func @main(%a: tensor<8x2100xi8>, %b: tensor<2100x16xi8>,
                 %x: tensor<2x9x9x130xi8>, %w: tensor<3x3x130x16xi8>)
     -> (tensor<8x16xi32>, tensor<8x16xi32>, tensor<128x256xi32>,
         tensor<8x16xui32>, tensor<8x16xi16>, tensor<2x9x9x16xi32>,
-        tensor<2x7x7x16xi32>, tensor<8x16xf32>) {
+        tensor<2x7x7x16xi32>, tensor<8x16xf32>, tensor<4x4xi8>) {
   %0 = hlo.dot_general %a, %b, dims = <lhs_contracting = [1], rhs_contracting = [0]>
        : (tensor<8x2100xi8>, tensor<2100x16xi8>) -> tensor<8x16xi32>
   %1 = hlo.dot_general %c, %d, dims = <lhs_contracting = [1], rhs_contracting = [0]>
@@ -63,7 +64,12 @@ func.func @main(%a: tensor<8x2100xi8>, %b: tensor<2100x16xi8>,
        : (tensor<2x9x9x16xi8>, tensor<3x3x8x16xi8>) -> tensor<2x7x7x16xi32>
   %7 = hlo.dot_general %a, %b, dims = <lhs_contracting = [1], rhs_contracting = [0]>
        : (tensor<8x2100xi8>, tensor<2100x16xi8>) -> tensor<8x16xf32>
-  return %0, %1, %2, %3, %4, %5, %6, %7
+  %as = hlo.slice %a [0:4:1, 0:8:1] : (tensor<8x2100xi8>) -> tensor<4x8xi8>
+  %bs = hlo.slice %b [0:8:1, 0:4:1] : (tensor<2100x16xi8>) -> tensor<8x4xi8>
+  %8 = hlo.dot_general %as, %bs, dims = <lhs_contracting = [1], rhs_contracting = [0]>
+       : (tensor<4x8xi8>, tensor<8x4xi8>) -> tensor<4x4xi8>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8
       : tensor<8x16xi32>, tensor<8x16xi32>, tensor<128x256xi32>, tensor<8x16xui32>,
-        tensor<8x16xi16>, tensor<2x9x9x16xi32>, tensor<2x7x7x16xi32>, tensor<8x16xf32>
+        tensor<8x16xi16>, tensor<2x9x9x16xi32>, tensor<2x7x7x16xi32>, tensor<8x16xf32>,
+        tensor<4x4xi8>
 }

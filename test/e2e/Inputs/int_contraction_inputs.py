@@ -79,6 +79,7 @@ want = [
     wrap(conv(a[10], a[11], 1), np.int32),
     wrap(np.concatenate([g0, g1], axis=-1), np.int32),
     wrap(mm(a[0], a[1]), np.int32).astype(np.float32),
+    wrap(mm(a[0][:4, :8], a[1][:8, :4]), np.int8),
 ]
 ok = True
 for i, w in enumerate(want):
