@@ -97,7 +97,7 @@ bool needsWrap(Operation *op) {
              hlo::AbsOp, hlo::DivideOp, hlo::RemainderOp, hlo::ShiftLeftOp,
              hlo::ShiftRightLogicalOp, hlo::ShiftRightArithmeticOp, hlo::NotOp,
              hlo::IotaOp, hlo::ReduceOp, hlo::ReduceWindowOp, hlo::ScatterOp,
-             hlo::PowerOp, hlo::SignOp>(op);
+             hlo::PowerOp, hlo::SignOp, hlo::DotGeneralOp>(op);
 }
 
 /// Ops that take narrow values as the integers they hold (the result
@@ -137,7 +137,7 @@ LogicalResult Widener::widen(Operation *op) {
         }
   if (!anyNarrow)
     return success();
-  if (isa<hlo::BitcastConvertOp, hlo::DotGeneralOp, hlo::ConvolutionOp,
+  if (isa<hlo::BitcastConvertOp, hlo::ConvolutionOp,
           hlo::RngBitGeneratorOp>(op) ||
       (!needsWrap(op) && !keepsRange(op) && !isa<func::ReturnOp>(op)))
     return op->emitError() << "tpuc does not compute '" << op->getName()

@@ -92,6 +92,9 @@ void buildFrontEndPipeline(mlir::OpPassManager &pm,
   FloatNormalizationOptions normalization;
   normalization.targetName = config.target;
   pm.addPass(createFloatNormalization(normalization));
+  // Integer dots and convolutions as exact bf16 contractions on the MXU
+  // (after the bf16 policy, which must not touch their f32 sums).
+  pm.addPass(createExpandIntegerContractions());
   // 8- and 16-bit integers in s32, then 64-bit ones on 32-bit words,
   // before fusion and layouts (64-bit ops are checked after the expansions).
   pm.addPass(createExpandNarrowInts());

@@ -582,6 +582,52 @@ def ExpandRngBitGenerator : Pass<"tpuc-expand-rng-bit-generator"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
+def ExpandIntegerContractions : Pass<"tpuc-expand-integer-contractions", "::mlir::ModuleOp"> {
+  let summary = "Compute integer dot_generals and convolutions exactly on the MXU";
+  let description = [{
+    The MXU multiplies bf16 and accumulates in f32; both are exact on
+    bytes. An integer dot_general or convolution with 8, 16 or 32-bit
+    operands and an 8, 16 or 32-bit integer result is rewritten as: each operand split into byte pieces (the low ones zero-extended, the
+    top one sign-extended for signed types: bounds 255 and 128), converted
+    to bf16; for every pair of pieces (i, j) with 8(i+j) below the result's
+    width, the op on those pieces with an f32 result, chunked along the
+    contraction (a dot's largest contracting dimension, an ungrouped
+    convolution's input feature) so that no chunk is deeper than
+    2^24 / (bound_i * bound_j): every f32 sum stays exact; each chunk
+    converted to s32 and added, each term shifted left by 8(i+j) and added
+    in s32 (wrapping: XLA's integer accumulation), then converted to the
+    result type (a u32's bits; narrow integers wrap). With an f32/bf16/f16
+    result the op is a float contraction (XLA's evaluator): 8-bit operands
+    are converted to bf16, wider ones to f32, and the op stays. An
+    s8 x s8 dot is one contraction per 1024-deep chunk, s32 x s32 ten per
+    258-deep chunk. A convolution whose window (times its grouped features)
+    alone exceeds the exact depth is an error naming the op. 64-bit integers
+    stay for tpuc-expand-x64, pred for the dot's own errors. A dot_general
+    that tpuc-strength-reduce-dots' cost rule (the MXU contractions counted
+    for every piece pair and chunk) computes more cheaply on the VPU stays
+    as it is (tpuc-expand-narrow-ints widens it to s32, and
+    tpuc-strength-reduce-dots rewrites it). See docs/integers.md.
+
+    ```mlir
+    // Before:
+    %0 = hlo.dot_general %a, %b, dims = <lhs_contracting = [1], rhs_contracting = [0]>
+         : (tensor<4x64xi8>, tensor<64x8xi8>) -> tensor<4x8xi32>
+    // After:
+    %a32 = hlo.convert %a : (tensor<4x64xi8>) -> tensor<4x64xi32>
+    %ab = hlo.convert %a32 : (tensor<4x64xi32>) -> tensor<4x64xbf16>
+    ... (%bb alike)
+    %p = hlo.dot_general %ab, %bb, dims = <lhs_contracting = [1], rhs_contracting = [0]>
+         : (tensor<4x64xbf16>, tensor<64x8xbf16>) -> tensor<4x8xf32>
+    %0 = hlo.convert %p : (tensor<4x8xf32>) -> tensor<4x8xi32>
+    ```
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", "\"tpu-v3\"",
+           "Target preset, when the module does not name one (tpuc.target)">
+  ];
+  let dependentDialects = ["::tpuc::hlo::HloDialect"];
+}
+
 def ExpandNarrowInts : Pass<"tpuc-expand-narrow-ints", "::mlir::ModuleOp"> {
   let summary = "Compute s8/u8/s16/u16 in s32 with XLA's wrap-around";
   let description = [{

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/DotCost.h"
 #include "passes/DotOperands.h"
 #include "passes/ModuleTarget.h"
 #include "passes/Passes.h"
@@ -22,10 +23,6 @@ namespace tpuc {
 
 namespace {
 using namespace mlir;
-
-constexpr int64_t kSublanes = 8, kLanes = 128;
-
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /// The accumulation type of a dot of `result` elements, as the reference
 /// interpreter accumulates (f32 for bf16/f16/f32 results, the result's own
@@ -47,45 +44,10 @@ Type accumulationType(hlo::DotGeneralOp op) {
   return result;
 }
 
-/// Vregs of the product [B,M,K,N] (batch-major: N on the lanes, K on the
-/// sublanes) and of [M,N,K,B] (batch-minor: B on the lanes).
-int64_t batchMajorVregs(const DotSizes &s) {
-  return s.b * s.m * ceilDiv(s.k, kSublanes) * ceilDiv(s.n, kLanes);
-}
-int64_t batchMinorVregs(const DotSizes &s) {
-  return s.m * s.n * ceilDiv(s.k, kSublanes) * ceilDiv(s.b, kLanes);
-}
-
-/// The machine figures the cost rule reads from the module's target.
-struct Machine {
-  int64_t mxuDim;           // D of the D x D MXU
-  double hbmBytesPerCycle;  // HBM bandwidth over the clock
-  int64_t dmaLatencyCycles; // one DMA's fixed cost
-};
-
-/// The cost rule (docs/fusion.md, "Small and integer dots"). The MXU
-/// kernel runs, per batch and per D x D weight tile, one weight load (D
-/// cycles) and one pass of the M rows padded to 8. The VPU form multiplies
-/// and adds each vreg of the product once, and today's kernels store the
-/// two product-sized broadcasts and read them back (4 vregs of HBM traffic
-/// per product vreg: the reduce kernel does not stream an outer-product
-/// broadcast), in three more kernels than the MXU form (the broadcasts and
-/// a relayout), each waiting at least one input and one output DMA.
-bool mostlyPadding(const DotSizes &s, const Machine &t) {
-  int64_t d = t.mxuDim;
-  double mxu = double(s.b) * ceilDiv(s.k, d) * ceilDiv(s.n, d) *
-               (ceilDiv(s.m, kSublanes) * kSublanes + d);
-  double vregBytes = kSublanes * kLanes * 4;
-  double vregs = std::min(batchMajorVregs(s), batchMinorVregs(s));
-  double vpu = vregs * (2 + 4 * vregBytes / t.hbmBytesPerCycle) +
-               3 * 2 * t.dmaLatencyCycles;
-  return vpu < mxu;
-}
-
 struct StrengthReduceDot : public OpRewritePattern<hlo::DotGeneralOp> {
-  StrengthReduceDot(MLIRContext *context, Machine machine)
+  StrengthReduceDot(MLIRContext *context, DotMachine machine)
       : OpRewritePattern(context), machine(machine) {}
-  Machine machine;
+  DotMachine machine;
 
   LogicalResult matchAndRewrite(hlo::DotGeneralOp op,
                                 PatternRewriter &rewriter) const override {
@@ -102,7 +64,7 @@ struct StrengthReduceDot : public OpRewritePattern<hlo::DotGeneralOp> {
     DotSizes s = dotSizes(op);
     bool integer = !isa<FloatType>(acc);
     // Tiny batched float dots have a kernel of their own (Dot.cpp).
-    if (!integer && (isVpuBatchedDot(op) || !mostlyPadding(s, machine)))
+    if (!integer && (isVpuBatchedDot(op) || !vpuDotIsCheaper(s, machine)))
       return failure();
     bool batchMinor = batchMinorVregs(s) < batchMajorVregs(s);
     Location loc = op.getLoc();
@@ -226,10 +188,7 @@ public:
         moduleTarget(getOperation(), targetName);
     if (failed(spec))
       return signalPassFailure();
-    const exe::Target &m = spec->machine;
-    Machine machine{static_cast<int64_t>(m.mxu_rows()),
-                    m.hbm_bytes_per_second() / m.clock_hz(),
-                    static_cast<int64_t>(m.dma_latency_cycles())};
+    DotMachine machine = DotMachine::of(*spec);
     RewritePatternSet patterns(&getContext());
     patterns.add<StrengthReduceDot>(&getContext(), machine);
     patterns.add<NarrowVpuDotResult>(&getContext());

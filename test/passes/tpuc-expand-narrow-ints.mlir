@@ -91,3 +91,19 @@ func.func @mulhi(%a: tensor<4xi32>) -> tensor<4xi32> {
   %r = hlo.convert %m : (tensor<4xi8>) -> tensor<4xi32>
   return %r : tensor<4xi32>
 }
+
+// -----
+
+// An s8 dot that tpuc-expand-integer-contractions left for the VPU: the
+// dot of the s32 values, wrapped to s8 (tpuc-strength-reduce-dots then
+// makes it a multiply + reduce).
+// CHECK-LABEL: func.func @dot
+// CHECK: %[[D:.+]] = hlo.dot_general %{{.+}}, %{{.+}}, dims = <lhs_contracting = [1], rhs_contracting = [0]> : (tensor<2x3xi32>, tensor<3x2xi32>) -> tensor<2x2xi32>
+// CHECK: %[[C:.+]] = hlo.constant dense<24> : tensor<2x2xi32>
+// CHECK: %[[L:.+]] = hlo.shift_left %[[D]], %[[C]]
+// CHECK: hlo.shift_right_arithmetic %[[L]], %[[C]]
+func.func @dot(%a: tensor<2x3xi8>, %b: tensor<3x2xi8>) -> tensor<2x2xi8> {
+  %0 = hlo.dot_general %a, %b, dims = <lhs_contracting = [1], rhs_contracting = [0]>
+       : (tensor<2x3xi8>, tensor<3x2xi8>) -> tensor<2x2xi8>
+  return %0 : tensor<2x2xi8>
+}
