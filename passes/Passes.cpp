@@ -97,7 +97,7 @@ void buildFrontEndPipeline(mlir::OpPassManager &pm,
   pm.addPass(createExpandNarrowInts());
   // f16 in f32, rounded after each op (after the bf16 policy, which
   // rewrites f32 only, so f16 values stay f16).
-  pm.addPass(createExpandF16());
+  pm.addPass(createExpandNarrowFloats());
   // Reduces the kernel lacks (argmax) as elementwise trees the fusion
   // planner sees, with their s64 indices expanded next.
   pm.addPass(createExpandVariadicReduce());
