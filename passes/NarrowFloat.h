@@ -84,8 +84,15 @@ struct NarrowFloatRounding {
     mlir::Value tiny = ops.lessThan(ops.abs(x), smallest);
     mlir::Value r = ops.select(tiny, subnormal, normal);
     if (overflowToNaN) {
-      mlir::Value nan =
-          ops.constant(std::numeric_limits<double>::quiet_NaN());
+      // The fn types' NaN keeps the sign (S.1111.111), as XLA's and
+      // APFloat's conversions; the fnuz types have one NaN.
+      double qnan = std::numeric_limits<double>::quiet_NaN();
+      mlir::Value nan = ops.constant(qnan);
+      if (!unsignedZero) {
+        mlir::Value negative = ops.constant(-qnan);
+        mlir::Value zero = ops.constant(0.0);
+        nan = ops.select(ops.lessThan(r, zero), negative, nan);
+      }
       mlir::Value largest = ops.constant(maxFinite);
       r = ops.select(ops.greaterThan(ops.abs(r), largest), nan, r);
     }

@@ -5,7 +5,9 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/APFloat.h"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace tpuc::interpreter {
 
@@ -63,12 +65,29 @@ const llvm::fltSemantics &f8Semantics(DType dtype) {
 float f8ToFloat(DType dtype, uint8_t bits) {
   llvm::APFloat value(f8Semantics(dtype), llvm::APInt(8, bits));
   bool lost;
+  // A NaN is the canonical quiet NaN of its sign, as ml_dtypes widens it
+  // (APFloat would carry the f8 mantissa over as a payload); the fnuz
+  // types' one NaN (0x80) has none.
+  if (value.isNaN()) {
+    bool signedNaN = value.isNegative() &&
+                     llvm::APFloat::getZero(f8Semantics(dtype), true)
+                         .isNegative();
+    return std::copysign(std::numeric_limits<float>::quiet_NaN(),
+                         signedNaN ? -1.0f : 1.0f);
+  }
   value.convert(llvm::APFloat::IEEEsingle(),
                 llvm::APFloat::rmNearestTiesToEven, &lost);
   return value.convertToFloat();
 }
 
 uint8_t floatToF8(DType dtype, float value) {
+  // A NaN becomes the type's quiet NaN of its sign (no payload), as the
+  // runtime and ml_dtypes narrow it.
+  if (std::isnan(value))
+    return static_cast<uint8_t>(
+        llvm::APFloat::getQNaN(f8Semantics(dtype), std::signbit(value))
+            .bitcastToAPInt()
+            .getZExtValue());
   llvm::APFloat f8(value);
   bool lost;
   f8.convert(f8Semantics(dtype), llvm::APFloat::rmNearestTiesToEven, &lost);

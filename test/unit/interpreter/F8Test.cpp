@@ -139,8 +139,9 @@ TEST(F8, RuntimeMatchesAPFloatOnEveryBitPattern) {
           << runtime << " vs " << apfloat;
       // Every value (every NaN too) converts back to its own bits, but a
       // NaN's to the canonical NaN of its sign.
-      if (!std::isnan(runtime))
+      if (!std::isnan(runtime)) {
         ASSERT_EQ(f32ToF8Bits(runtime, *f8Format(f.dtype)), bits);
+      }
     }
 }
 
