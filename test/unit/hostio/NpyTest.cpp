@@ -243,7 +243,8 @@ TEST(Npy, MalformedFilesGiveClearErrors) {
                              "'shape': ()}",
                              "")),
             "in.npy: unsupported descr '<c8' (supported: <f4 <f8 <f2 |i1 <i2 "
-            "<i4 <i8 |u1 <u2 <u4 <u8 |b1, and <V2 for bf16)");
+            "<i4 <i8 |u1 <u2 <u4 <u8 |b1, <V2 for bf16 and |V1 for the f8 "
+            "types)");
   EXPECT_EQ(errorOf(npyBytes("{'descr': '>f4', 'fortran_order': False, "
                              "'shape': ()}",
                              "")),
