@@ -3,7 +3,7 @@
 // Shared by tpuc-mixed-precision and tpuc-float-normalization: both move an
 // op from one float type to another with converts around it, then fold the
 // convert pairs that round-trip exactly. widenFunction and WideningPass
-// are the walk and the pass of tpuc-expand-narrow-ints and tpuc-expand-f16,
+// are the walk and the pass of tpuc-expand-narrow-ints and tpuc-expand-narrow-floats,
 // which compute a narrow type in a wide one; wrapToNarrow and narrowBounds
 // are the narrow-integer forms that tpuc-expand-narrow-ints builds in hlo
 // ops and the elementwise kernels in tpu ops.
@@ -103,7 +103,7 @@ widenFunction(mlir::func::FuncOp func, mlir::OpBuilder &b,
   return mlir::success();
 }
 
-/// The pass of tpuc-expand-narrow-ints and tpuc-expand-f16 (`Base` is its
+/// The pass of tpuc-expand-narrow-ints and tpuc-expand-narrow-floats (`Base` is its
 /// generated base): a `Widener` built from the context runs on each
 /// function of the module; the first failure fails the pass.
 template <typename Base, typename Widener> class WideningPass : public Base {

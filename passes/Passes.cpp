@@ -98,9 +98,9 @@ void buildFrontEndPipeline(mlir::OpPassManager &pm,
   // 8- and 16-bit integers in s32, then 64-bit ones on 32-bit words,
   // before fusion and layouts (64-bit ops are checked after the expansions).
   pm.addPass(createExpandNarrowInts());
-  // f16 in f32, rounded after each op (after the bf16 policy, which
-  // rewrites f32 only, so f16 values stay f16).
-  pm.addPass(createExpandF16());
+  // f16 and f8 in f32, rounded after each op (after the bf16 policy, which
+  // rewrites f32 only, so f16 and f8 values keep their types).
+  pm.addPass(createExpandNarrowFloats());
   // Reduces the kernel lacks (argmax) as elementwise trees the fusion
   // planner sees, with their s64 indices expanded next.
   pm.addPass(createExpandVariadicReduce());

@@ -659,10 +659,16 @@ def ExpandNarrowInts : Pass<"tpuc-expand-narrow-ints", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tpuc::hlo::HloDialect"];
 }
 
-def ExpandF16 : Pass<"tpuc-expand-f16", "::mlir::ModuleOp"> {
-  let summary = "Compute f16 in f32, rounded to f16 after each op";
+def ExpandNarrowFloats : Pass<"tpuc-expand-narrow-floats", "::mlir::ModuleOp"> {
+  let summary = "Compute f16 and f8 in f32, rounded to the type after each op";
   let description = [{
-    The VPU and the MXU compute on f32. Every f16 value inside a function
+    The VPU and the MXU compute on f32. Every f16 or f8 value (f8e4m3fn,
+    f8e5m2, f8e4m3, f8e4m3fnuz, f8e5m2fnuz, f8e4m3b11fnuz, f8e3m4) inside a
+    function becomes an f32 array holding the same value, rounded to its
+    type after each op as below for f16 (passes/NarrowFloat.h: the type's
+    exponent width where it has infinities; else a mantissa-only
+    reduce_precision, overflow to NaN, and -0 to +0 in the fnuz types).
+    Every f16 value inside a function
     becomes an f32 array holding the same value, and an op whose result can
     leave the f16 value set (arithmetic, math functions, dot, convolution,
     iota, the results of reduce, reduce_window and scatter, whose reducers
@@ -676,7 +682,7 @@ def ExpandF16 : Pass<"tpuc-expand-f16", "::mlir::ModuleOp"> {
     the integral roundings keep the set. A convert to f16 is the rounding
     (of the value converted to f32 first), one from f16 reads the f32 value.
     Entry parameters and results keep their types (converted where they
-    enter and leave); `bitcast_convert` on f16 is an error. See
+    enter and leave); `bitcast_convert` on them is an error. See
     docs/integers.md.
 
     ```mlir

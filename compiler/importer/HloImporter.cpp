@@ -311,7 +311,23 @@ FailureOr<Type> Importer::convertElementType(ElementType type, Loc at) {
     return Type(Float32Type::get(ctx));
   case ElementType::F64:
     return Type(Float64Type::get(ctx));
+  case ElementType::F8E4M3FN:
+    return Type(Float8E4M3FNType::get(ctx));
+  case ElementType::F8E5M2:
+    return Type(Float8E5M2Type::get(ctx));
+  case ElementType::F8E4M3:
+    return Type(Float8E4M3Type::get(ctx));
+  case ElementType::F8E4M3FNUZ:
+    return Type(Float8E4M3FNUZType::get(ctx));
+  case ElementType::F8E5M2FNUZ:
+    return Type(Float8E5M2FNUZType::get(ctx));
+  case ElementType::F8E4M3B11FNUZ:
+    return Type(Float8E4M3B11FNUZType::get(ctx));
+  case ElementType::F8E3M4:
+    return Type(Float8E3M4Type::get(ctx));
   default: {
+    // f4e2m1fn and f8e8m0fnu (MX scale types): no sign/zero or no NaN,
+    // not computed by tpuc yet (docs/integers.md).
     InFlightDiagnostic diag = error(at);
     diag << "unsupported element type '" << elementTypeName(type) << "'";
     if (!currentOpcode.empty())

@@ -3,8 +3,11 @@
 #include "compiler/interpreter/Tensor.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/APFloat.h"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace tpuc::interpreter {
 
@@ -17,6 +20,20 @@ std::optional<DType> dtypeOf(mlir::Type type) {
     return DType::F16;
   if (type.isF64())
     return DType::F64;
+  if (llvm::isa<mlir::Float8E4M3FNType>(type))
+    return DType::F8E4M3FN;
+  if (llvm::isa<mlir::Float8E5M2Type>(type))
+    return DType::F8E5M2;
+  if (llvm::isa<mlir::Float8E4M3Type>(type))
+    return DType::F8E4M3;
+  if (llvm::isa<mlir::Float8E4M3FNUZType>(type))
+    return DType::F8E4M3FNUZ;
+  if (llvm::isa<mlir::Float8E5M2FNUZType>(type))
+    return DType::F8E5M2FNUZ;
+  if (llvm::isa<mlir::Float8E4M3B11FNUZType>(type))
+    return DType::F8E4M3B11FNUZ;
+  if (llvm::isa<mlir::Float8E3M4Type>(type))
+    return DType::F8E3M4;
   auto integer = llvm::dyn_cast<mlir::IntegerType>(type);
   if (!integer)
     return std::nullopt;
@@ -29,6 +46,52 @@ std::optional<DType> dtypeOf(mlir::Type type) {
   case 64: return isUnsigned ? DType::U64 : DType::S64;
   default: return std::nullopt;
   }
+}
+
+namespace {
+const llvm::fltSemantics &f8Semantics(DType dtype) {
+  switch (dtype) {
+  case DType::F8E5M2: return llvm::APFloat::Float8E5M2();
+  case DType::F8E4M3: return llvm::APFloat::Float8E4M3();
+  case DType::F8E4M3FNUZ: return llvm::APFloat::Float8E4M3FNUZ();
+  case DType::F8E5M2FNUZ: return llvm::APFloat::Float8E5M2FNUZ();
+  case DType::F8E4M3B11FNUZ: return llvm::APFloat::Float8E4M3B11FNUZ();
+  case DType::F8E3M4: return llvm::APFloat::Float8E3M4();
+  default: return llvm::APFloat::Float8E4M3FN();
+  }
+}
+} // namespace
+
+float f8ToFloat(DType dtype, uint8_t bits) {
+  llvm::APFloat value(f8Semantics(dtype), llvm::APInt(8, bits));
+  bool lost;
+  // A NaN is the canonical quiet NaN of its sign, as ml_dtypes widens it
+  // (APFloat would carry the f8 mantissa over as a payload); the fnuz
+  // types' one NaN (0x80) has none.
+  if (value.isNaN()) {
+    bool signedNaN = value.isNegative() &&
+                     llvm::APFloat::getZero(f8Semantics(dtype), true)
+                         .isNegative();
+    return std::copysign(std::numeric_limits<float>::quiet_NaN(),
+                         signedNaN ? -1.0f : 1.0f);
+  }
+  value.convert(llvm::APFloat::IEEEsingle(),
+                llvm::APFloat::rmNearestTiesToEven, &lost);
+  return value.convertToFloat();
+}
+
+uint8_t floatToF8(DType dtype, float value) {
+  // A NaN becomes the type's quiet NaN of its sign (no payload), as the
+  // runtime and ml_dtypes narrow it.
+  if (std::isnan(value))
+    return static_cast<uint8_t>(
+        llvm::APFloat::getQNaN(f8Semantics(dtype), std::signbit(value))
+            .bitcastToAPInt()
+            .getZExtValue());
+  llvm::APFloat f8(value);
+  bool lost;
+  f8.convert(f8Semantics(dtype), llvm::APFloat::rmNearestTiesToEven, &lost);
+  return static_cast<uint8_t>(f8.bitcastToAPInt().getZExtValue());
 }
 
 llvm::SmallVector<int64_t, 6> rowMajorStrides(llvm::ArrayRef<int64_t> shape) {

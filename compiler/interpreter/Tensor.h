@@ -7,7 +7,7 @@
 // plumbing are free, and kernels only ever write into tensors they created.
 //
 // Element traits (F32Traits, Bf16Traits, ...) say how an element is stored
-// and in which type XLA computes with it: f32/bf16/f16 in float, f64 in
+// and in which type XLA computes with it: f32/bf16/f16/f8 in float, f64 in
 // double, integers in their own type, pred in bool. `dispatch` calls a
 // generic lambda with the traits of a runtime element type, so kernels are
 // written once and instantiated per type, with no per-element dispatch.
@@ -120,6 +120,18 @@ struct F16Traits : ElementTraitsBase<uint16_t, float, ElementKind::Float, DType:
   static float load(uint16_t s) { return hostio::f16BitsToF32(s); }
   static uint16_t store(float c) { return hostio::f32ToF16Bits(c); }
 };
+/// The value of the f8 bits `bits` of type `dtype`, and `value` rounded to
+/// that type (to nearest even), as LLVM's APFloat defines the formats.
+float f8ToFloat(DType dtype, uint8_t bits);
+uint8_t floatToF8(DType dtype, float value);
+/// f8 types: computed in float and rounded to the type after every op, as
+/// XLA's evaluator does (ml_dtypes' float8 C++ types, whose operators
+/// compute in float and convert back; docs/integers.md).
+template <DType D>
+struct F8Traits : ElementTraitsBase<uint8_t, float, ElementKind::Float, D> {
+  static float load(uint8_t s) { return f8ToFloat(D, s); }
+  static uint8_t store(float c) { return floatToF8(D, c); }
+};
 template <typename I, DType D>
 struct IntTraits
     : ElementTraitsBase<I, I,
@@ -146,6 +158,13 @@ template <typename F> decltype(auto) dispatch(DType dtype, F &&f) {
   case DType::U16: return f(IntTraits<uint16_t, DType::U16>{});
   case DType::U32: return f(IntTraits<uint32_t, DType::U32>{});
   case DType::U64: return f(IntTraits<uint64_t, DType::U64>{});
+  case DType::F8E4M3FN: return f(F8Traits<DType::F8E4M3FN>{});
+  case DType::F8E5M2: return f(F8Traits<DType::F8E5M2>{});
+  case DType::F8E4M3: return f(F8Traits<DType::F8E4M3>{});
+  case DType::F8E4M3FNUZ: return f(F8Traits<DType::F8E4M3FNUZ>{});
+  case DType::F8E5M2FNUZ: return f(F8Traits<DType::F8E5M2FNUZ>{});
+  case DType::F8E4M3B11FNUZ: return f(F8Traits<DType::F8E4M3B11FNUZ>{});
+  case DType::F8E3M4: return f(F8Traits<DType::F8E3M4>{});
   case DType::Pred: break;
   }
   return f(PredTraits{});

@@ -68,6 +68,20 @@ exe::DType runtimeDType(Type elementType) {
     return exe::F16;
   if (elementType.isF64())
     return exe::F64;
+  if (isa<Float8E4M3FNType>(elementType))
+    return exe::F8E4M3FN;
+  if (isa<Float8E5M2Type>(elementType))
+    return exe::F8E5M2;
+  if (isa<Float8E4M3Type>(elementType))
+    return exe::F8E4M3;
+  if (isa<Float8E4M3FNUZType>(elementType))
+    return exe::F8E4M3FNUZ;
+  if (isa<Float8E5M2FNUZType>(elementType))
+    return exe::F8E5M2FNUZ;
+  if (isa<Float8E4M3B11FNUZType>(elementType))
+    return exe::F8E4M3B11FNUZ;
+  if (isa<Float8E3M4Type>(elementType))
+    return exe::F8E3M4;
   auto integer = dyn_cast<IntegerType>(elementType);
   if (!integer)
     return exe::DTYPE_INVALID;

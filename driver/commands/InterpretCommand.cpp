@@ -193,7 +193,7 @@ bool makeInputs(mlir::func::FuncOp entry, std::vector<Tensor> &args) {
         random ? hostio::randomInput(
                      randomSeed, i, spec->dtype,
                      std::vector<int64_t>(spec->shape.begin(), spec->shape.end()))
-               : hostio::readNpyFile(filePath(inputFiles[i]));
+               : hostio::readNpyFileAs(filePath(inputFiles[i]), spec->dtype);
     if (!array.ok())
       return fail(std::string(array.status().message())), false;
     if (array->dtype() != spec->dtype ||
@@ -330,7 +330,7 @@ bool makeDeviceInputs(mlir::func::FuncOp entry,
           random ? "" : filePath(inputFiles[perDevice ? d * count + i : i]);
       absl::StatusOr<hostio::HostArray> array =
           random ? hostio::randomInput(randomSeed, i, spec->dtype, shape)
-                 : hostio::readNpyFile(path);
+                 : hostio::readNpyFileAs(path, spec->dtype);
       if (!array.ok())
         return fail(std::string(array.status().message())), false;
       Tensor value = Tensor::fromHostArray(*array);

@@ -136,6 +136,29 @@ DirectBuilder directBuilder(Operation *op) {
 /// 32-bit element types: the ones bitcast-convert reinterprets in place.
 bool is32Bit(Type elem) { return elem.isF32() || elem.isInteger(32); }
 
+/// tpu ops on f32 registers for NarrowFloatRounding::build.
+struct TpuRoundingOps {
+  KernelBuilder &k;
+
+  Value constant(double c) { return k.splatF32(c); }
+  Value reducePrecision(Value x, int e, int m) {
+    return tpu::VReducePrecisionOp::create(k.b, k.loc, x, k.c(e), k.c(m));
+  }
+  Value multiply(Value x, Value y) {
+    return tpu::VMulOp::create(k.b, k.loc, x, y);
+  }
+  Value roundNearestEven(Value x) {
+    return tpu::VRoundEvenOp::create(k.b, k.loc, x);
+  }
+  Value abs(Value x) { return tpu::VAbsOp::create(k.b, k.loc, x); }
+  Value lessThan(Value x, Value y) { return k.vcmp(tpu::CmpKind::lt, x, y); }
+  Value greaterThan(Value x, Value y) {
+    return k.vcmp(tpu::CmpKind::gt, x, y);
+  }
+  Value equal(Value x, Value y) { return k.vcmp(tpu::CmpKind::eq, x, y); }
+  Value select(Value p, Value a, Value b) { return k.vsel(p, a, b); }
+};
+
 } // namespace
 
 bool isLoopKernelOp(Operation *op) {
@@ -152,11 +175,17 @@ std::string unsupportedForm(Operation *op) {
   bool isFloat = elem.isF32() || elem.isBF16();
   if (isa<hlo::CompareOp>(op))
     return "";
-  // f16 arrays are f32 words holding f16 values: a convert rounds to them,
-  // other arithmetic is tpuc-expand-f16's (in f32, then that rounding).
-  if (elementOf(op->getResult(0)).isF16() &&
-      !isa<hlo::ConvertOp, hlo::CopyOp>(op))
-    return "on f16 (tpuc-expand-f16 computes it in f32)";
+  // f16 and f8 arrays are f32 words holding their values: a convert rounds
+  // to them, other arithmetic is tpuc-expand-narrow-floats's (in f32, then
+  // that rounding).
+  Type result = elementOf(op->getResult(0));
+  if (isNarrowFloat(result) && !isa<hlo::ConvertOp, hlo::CopyOp>(op)) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << "on " << result
+       << " (tpuc-expand-narrow-floats computes it in f32)";
+    return s;
+  }
   if (isa<hlo::BitcastConvertOp>(op)) {
     Type out = cast<RankedTensorType>(op->getResult(0).getType())
                    .getElementType();
@@ -307,26 +336,16 @@ Lowering::emitTile(Value v, Value tileIndex,
                 return cmp(tpu::CmpKind::ne, x[0], zero());
               if (isNarrowInt(out)) // s32 words holding the narrow value
                 return toNarrow(x[0], out, isFloat);
-              if (out.isF16()) { // f32 words holding the f16 value
+              // f32 words holding an f16 or f8 value: XLA's convert,
+              // the rounding tpuc-expand-narrow-floats builds
+              // (passes/NarrowFloat.h, docs/integers.md).
+              if (std::optional<NarrowFloatRounding> rounding =
+                      NarrowFloatRounding::of(out)) {
                 Value f = isIntLike(in) ? tpu::VConvertOp::create(
                                               b, loc, f32Reg(), x[0], isUnsigned)
                                         : x[0];
-                // XLA's convert f32 -> f16, the form tpuc-expand-f16 builds
-                // (docs/integers.md): from 2^-14 (the smallest normal f16)
-                // up reduce_precision to (5, 10); below it, where that
-                // flushes to zero, the subnormals (multiples of 2^-24):
-                // f * 2^24 rounded to an integer and scaled back (exact).
-                Value normal =
-                    tpu::VReducePrecisionOp::create(b, loc, f, c(5), c(10));
-                Value scaled =
-                    tpu::VMulOp::create(b, loc, f, splatF32(0x1p24));
-                Value subnormal = tpu::VMulOp::create(
-                    b, loc, tpu::VRoundEvenOp::create(b, loc, scaled),
-                    splatF32(0x1p-24));
-                return sel(cmp(tpu::CmpKind::lt,
-                               tpu::VAbsOp::create(b, loc, f),
-                               splatF32(0x1p-14)),
-                           subnormal, normal);
+                TpuRoundingOps ops{*this};
+                return rounding->build(ops, f);
               }
               if (isIntLike(in) == isIntLike(out))
                 return x[0]; // a bf16 result is rounded by its store

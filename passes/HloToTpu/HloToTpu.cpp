@@ -72,10 +72,11 @@ LogicalResult Lowering::run() {
   newFunc = func::FuncOp::create(b, oldFunc.getLoc(), oldFunc.getName(),
                                    b.getFunctionType(argTypes, resultTypes));
   // Pred and 8/16-bit integer arrays are s32 words on the device (0/1, or
-  // the value extended), f16 arrays f32 words, their own type on the host.
+  // the value extended), f16 and f8 arrays f32 words, their own type on the
+  // host.
   auto hostType = [](Type type) -> TypeAttr {
     Type elem = cast<RankedTensorType>(type).getElementType();
-    if (elem.isInteger(1) || isNarrowInt(elem) || elem.isF16())
+    if (elem.isInteger(1) || isNarrowInt(elem) || isNarrowFloat(elem))
       return TypeAttr::get(elem);
     return nullptr;
   };

@@ -18,6 +18,7 @@
 #include "dialects/hlo/HloOps.h"
 #include "dialects/tpu/TpuDialect.h"
 #include "dialects/tpu/TpuOps.h"
+#include "passes/NarrowFloat.h"
 #include "passes/Passes.h"
 #include "runtime/target/Targets.h"
 
@@ -95,21 +96,22 @@ inline bool isNarrowInt(Type elem) {
 
 /// The element type a tensor element type is stored as in HBM and VMEM:
 /// pred (i1) is stored as s32 0/1 (VLD/VST move 32-bit or bf16 lanes), the
-/// narrow integers as s32 holding the value, f16 (entry arrays only:
-/// tpuc-expand-f16 computes it in f32) as f32 holding the value.
+/// narrow integers as s32 holding the value, f16 and the f8 types (entry
+/// arrays only: tpuc-expand-narrow-floats computes them in f32) as f32
+/// holding the value.
 inline Type storageType(Type elem) {
   if (elem.isInteger(1) || elem.isUnsignedInteger(32) || isNarrowInt(elem))
     return IntegerType::get(elem.getContext(), 32);
-  if (elem.isF16())
+  if (isNarrowFloat(elem))
     return mlir::Float32Type::get(elem.getContext());
   return elem;
 }
 
 /// Element types the lowering handles: f32, bf16, s32, pred, the narrow
-/// integers in s32 words and f16 in f32 words.
+/// integers in s32 words and f16/f8 in f32 words.
 inline bool isLowerableElementType(Type elem) {
   return elem.isF32() || elem.isBF16() || elem.isInteger(32) ||
-         elem.isInteger(1) || isNarrowInt(elem) || elem.isF16();
+         elem.isInteger(1) || isNarrowInt(elem) || isNarrowFloat(elem);
 }
 
 inline int64_t elementBytes(Type type) { return type.isBF16() ? 2 : 4; }

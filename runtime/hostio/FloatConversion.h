@@ -1,6 +1,6 @@
-//===- FloatConversion.h - Exact bf16/f16 <-> f32 conversions ---*- C++ -*-===//
+//===- FloatConversion.h - Exact bf16/f16/f8 <-> f32 conversions -*- C++ -*-===//
 //
-// bf16 and f16 are stored as raw uint16_t bits. Narrowing rounds to nearest,
+// bf16 and f16 are stored as raw uint16_t bits, the f8 types as uint8_t. Narrowing rounds to nearest,
 // ties to even (RNE), as XLA and the TPU do; overflow gives +-inf; a NaN stays
 // a NaN of the same sign (made quiet, top payload bits kept). Widening is
 // exact. The reference interpreter and the emulator must both use these so
@@ -11,8 +11,10 @@
 #ifndef TPUC_RUNTIME_HOSTIO_FLOATCONVERSION_H
 #define TPUC_RUNTIME_HOSTIO_FLOATCONVERSION_H
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <cstring>
 
 namespace tpuc::hostio {
@@ -95,6 +97,115 @@ inline float f16BitsToF32(uint16_t bits) {
 /// Rounds an f32 to the nearest f16 value, returned as an f32.
 inline float roundToF16(float value) {
   return f16BitsToF32(f32ToF16Bits(value));
+}
+
+/// An 8-bit float format (XLA's, ml_dtypes' and LLVM APFloat's f8 types):
+/// a sign bit, `exponentBits`, `mantissaBits` and the exponent `bias`, and
+/// what the format does with infinities, NaN and negative zero.
+struct F8Format {
+  enum class Special {
+    IEEE,              // f8e5m2, f8e4m3, f8e3m4: +-inf, NaNs, -0 as IEEE 754
+    NaNAllOnes,        // "fn": no inf; NaN is S.1111.111; overflow -> NaN
+    NaNNegativeZero,   // "fnuz": no inf, no -0; NaN is 0x80; overflow -> NaN
+  };
+  int exponentBits;
+  int mantissaBits;
+  int bias;
+  Special special;
+};
+
+/// The largest finite value of `f`.
+inline double f8MaxFinite(const F8Format &f) {
+  int topExponent = (1 << f.exponentBits) - 1 - f.bias;
+  switch (f.special) {
+  case F8Format::Special::IEEE: // the top exponent holds inf and NaN
+    return std::ldexp(2.0 - std::ldexp(1.0, -f.mantissaBits), topExponent - 1);
+  case F8Format::Special::NaNAllOnes: // S.1111.111 is NaN
+    return std::ldexp(2.0 - std::ldexp(1.0, 1 - f.mantissaBits), topExponent);
+  case F8Format::Special::NaNNegativeZero:
+    break;
+  }
+  return std::ldexp(2.0 - std::ldexp(1.0, -f.mantissaBits), topExponent);
+}
+
+/// The f8 bits' value (exact). A NaN keeps its sign where the format has one.
+inline float f8BitsToF32(uint8_t bits, const F8Format &f) {
+  bool negative = (bits & 0x80u) != 0;
+  int mantissa = bits & ((1 << f.mantissaBits) - 1);
+  int exponent = (bits >> f.mantissaBits) & ((1 << f.exponentBits) - 1);
+  int topExponent = (1 << f.exponentBits) - 1;
+  float nan = std::numeric_limits<float>::quiet_NaN();
+  switch (f.special) {
+  case F8Format::Special::IEEE:
+    if (exponent == topExponent) {
+      float special = mantissa ? nan : std::numeric_limits<float>::infinity();
+      return negative ? -special : special;
+    }
+    break;
+  case F8Format::Special::NaNAllOnes:
+    if (exponent == topExponent && mantissa == (1 << f.mantissaBits) - 1)
+      return negative ? -nan : nan;
+    break;
+  case F8Format::Special::NaNNegativeZero:
+    if (bits == 0x80u)
+      return nan;
+    break;
+  }
+  double magnitude =
+      exponent == 0
+          ? std::ldexp(mantissa, 1 - f.bias - f.mantissaBits)
+          : std::ldexp(mantissa + (1 << f.mantissaBits),
+                       exponent - f.bias - f.mantissaBits);
+  return static_cast<float>(negative ? -magnitude : magnitude);
+}
+
+/// `value` rounded to the nearest `f` value, ties to even (XLA's convert,
+/// ml_dtypes', APFloat's rmNearestTiesToEven): subnormals kept; overflow
+/// (and inf) to inf in IEEE formats, to NaN in the others; fnuz formats
+/// give +0 for -0 and for negative values that round to zero.
+inline uint8_t f32ToF8Bits(float value, const F8Format &f) {
+  using Special = F8Format::Special;
+  uint8_t sign = std::signbit(value) ? 0x80u : 0;
+  int topExponent = (1 << f.exponentBits) - 1;
+  uint8_t nan = f.special == Special::NaNNegativeZero ? 0x80u
+                : f.special == Special::NaNAllOnes
+                    ? static_cast<uint8_t>(sign | 0x7Fu)
+                    : static_cast<uint8_t>(sign | topExponent << f.mantissaBits |
+                                           1 << (f.mantissaBits - 1));
+  uint8_t zero = f.special == Special::NaNNegativeZero ? 0 : sign;
+  if (std::isnan(value))
+    return nan;
+  uint8_t overflow =
+      f.special == Special::IEEE
+          ? static_cast<uint8_t>(sign | topExponent << f.mantissaBits)
+          : nan;
+  if (std::isinf(value))
+    return overflow;
+  double magnitude = std::fabs(static_cast<double>(value));
+  if (magnitude == 0)
+    return zero;
+  // In units of the spacing at magnitude's exponent (at least the smallest
+  // normal's: the subnormals' spacing), rounded to an integer, ties to even.
+  int minExponent = 1 - f.bias;
+  int exponent = std::max(std::ilogb(magnitude), minExponent);
+  double scaled = std::ldexp(magnitude, f.mantissaBits - exponent);
+  double units = std::floor(scaled);
+  double rest = scaled - units;
+  if (rest > 0.5 || (rest == 0.5 && std::fmod(units, 2.0) != 0))
+    units += 1;
+  double rounded = std::ldexp(units, exponent - f.mantissaBits);
+  if (rounded > f8MaxFinite(f))
+    return overflow;
+  if (units == 0)
+    return zero;
+  int roundedExponent = std::ilogb(rounded);
+  if (roundedExponent < minExponent) // subnormal: units < 2^mantissaBits
+    return static_cast<uint8_t>(sign | static_cast<int>(units));
+  int mantissa =
+      static_cast<int>(std::ldexp(rounded, f.mantissaBits - roundedExponent)) -
+      (1 << f.mantissaBits);
+  return static_cast<uint8_t>(
+      sign | (roundedExponent + f.bias) << f.mantissaBits | mantissa);
 }
 
 /// XLA's reduce-precision on the bits of an IEEE float with `kMantissa`

@@ -22,7 +22,23 @@ constexpr DTypeInfo kDTypes[] = {
     {DType::S32, "s32", 4}, {DType::S64, "s64", 8},   {DType::U8, "u8", 1},
     {DType::U16, "u16", 2}, {DType::U32, "u32", 4},   {DType::U64, "u64", 8},
     {DType::Pred, "pred", 1},
+    {DType::F8E4M3FN, "f8e4m3fn", 1},
+    {DType::F8E5M2, "f8e5m2", 1},
+    {DType::F8E4M3, "f8e4m3", 1},
+    {DType::F8E4M3FNUZ, "f8e4m3fnuz", 1},
+    {DType::F8E5M2FNUZ, "f8e5m2fnuz", 1},
+    {DType::F8E4M3B11FNUZ, "f8e4m3b11fnuz", 1},
+    {DType::F8E3M4, "f8e3m4", 1},
 };
+
+using Special = F8Format::Special;
+constexpr F8Format kE4M3FN{4, 3, 7, Special::NaNAllOnes};
+constexpr F8Format kE5M2{5, 2, 15, Special::IEEE};
+constexpr F8Format kE4M3{4, 3, 7, Special::IEEE};
+constexpr F8Format kE4M3FNUZ{4, 3, 8, Special::NaNNegativeZero};
+constexpr F8Format kE5M2FNUZ{5, 2, 16, Special::NaNNegativeZero};
+constexpr F8Format kE4M3B11FNUZ{4, 3, 11, Special::NaNNegativeZero};
+constexpr F8Format kE3M4{3, 4, 3, Special::IEEE};
 
 const DTypeInfo &info(DType dtype) {
   return kDTypes[static_cast<int>(dtype)];
@@ -40,12 +56,26 @@ absl::StatusOr<DType> parseDType(absl::string_view name) {
   return absl::InvalidArgumentError(
       absl::StrCat("unsupported element type '", name,
                    "' (expected one of f32 bf16 f16 f64 s8 s16 s32 s64 u8 u16 "
-                   "u32 u64 pred)"));
+                   "u32 u64 pred f8e4m3fn f8e5m2 f8e4m3 f8e4m3fnuz f8e5m2fnuz "
+                   "f8e4m3b11fnuz f8e3m4)"));
 }
 
 bool isFloatDType(DType dtype) {
   return dtype == DType::F32 || dtype == DType::BF16 || dtype == DType::F16 ||
-         dtype == DType::F64;
+         dtype == DType::F64 || f8Format(dtype);
+}
+
+const F8Format *f8Format(DType dtype) {
+  switch (dtype) {
+  case DType::F8E4M3FN: return &kE4M3FN;
+  case DType::F8E5M2: return &kE5M2;
+  case DType::F8E4M3: return &kE4M3;
+  case DType::F8E4M3FNUZ: return &kE4M3FNUZ;
+  case DType::F8E5M2FNUZ: return &kE5M2FNUZ;
+  case DType::F8E4M3B11FNUZ: return &kE4M3B11FNUZ;
+  case DType::F8E3M4: return &kE3M4;
+  default: return nullptr;
+  }
 }
 
 bool isSignedIntDType(DType dtype) {

@@ -2,7 +2,7 @@
 //
 // The host-side value of one parameter or result: an element type, a shape
 // and the elements as little-endian bytes in C (row-major) order. bf16 and
-// f16 elements are their raw 16-bit patterns; pred elements are bytes 0 or 1.
+// f16 elements are their raw 16-bit patterns, f8 ones their bytes; pred elements are bytes 0 or 1.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +10,7 @@
 #define TPUC_RUNTIME_HOSTIO_HOSTARRAY_H
 
 #include "absl/status/statusor.h"
+#include "runtime/hostio/FloatConversion.h"
 
 #include <cstdint>
 #include <string>
@@ -32,6 +33,14 @@ enum class DType : uint8_t {
   U32,
   U64,
   Pred,
+  // 8-bit floats (runtime/hostio/FloatConversion.h), stored as their bits.
+  F8E4M3FN,
+  F8E5M2,
+  F8E4M3,
+  F8E4M3FNUZ,
+  F8E5M2FNUZ,
+  F8E4M3B11FNUZ,
+  F8E3M4,
 };
 
 /// Bytes per element.
@@ -41,6 +50,8 @@ absl::string_view dtypeName(DType dtype);
 /// Parses the XLA spelling; an error names the unknown type.
 absl::StatusOr<DType> parseDType(absl::string_view name);
 bool isFloatDType(DType dtype);
+/// The format of an 8-bit float type; null for the other types.
+const F8Format *f8Format(DType dtype);
 bool isSignedIntDType(DType dtype);
 bool isUnsignedIntDType(DType dtype);
 

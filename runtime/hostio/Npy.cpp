@@ -45,6 +45,11 @@ absl::StatusOr<DType> descrToDType(absl::string_view descr,
                                    absl::string_view name) {
   if (descr == "bfloat16")
     return DType::BF16;
+  // ml_dtypes' float8 arrays (and tpuc's f8 results): 1-byte voids, read as
+  // their bytes; a reader that knows the f8 type retags them
+  // (`asF8Bits`).
+  if (descr == "|V1" || descr == "<V1" || descr == ">V1")
+    return DType::U8;
   if (descr.size() >= 2) {
     char order = descr[0];
     absl::string_view code = descr.substr(1);
@@ -64,13 +69,15 @@ absl::StatusOr<DType> descrToDType(absl::string_view descr,
   }
   return npyError(name, absl::StrCat("unsupported descr '", descr,
                                      "' (supported: <f4 <f8 <f2 |i1 <i2 <i4 "
-                                     "<i8 |u1 <u2 <u4 <u8 |b1, and <V2 for "
-                                     "bf16)"));
+                                     "<i8 |u1 <u2 <u4 <u8 |b1, <V2 for "
+                                     "bf16 and |V1 for the f8 types)"));
 }
 
 std::string descrFor(DType dtype) {
   if (dtype == DType::BF16)
     return "<V2";
+  if (f8Format(dtype))
+    return "|V1";
   for (const DescrEntry &entry : kDescrs)
     if (entry.dtype == dtype)
       return absl::StrCat(dtypeByteSize(dtype) == 1 ? "|" : "<", entry.code);
@@ -297,6 +304,16 @@ absl::StatusOr<HostArray> readNpyFile(const std::string &path) {
   if (file.bad())
     return absl::DataLossError(absl::StrCat(path, ": read error"));
   return parseNpy(contents.str(), path);
+}
+
+absl::StatusOr<HostArray> readNpyFileAs(const std::string &path,
+                                        DType expected) {
+  absl::StatusOr<HostArray> array = readNpyFile(path);
+  if (!array.ok() || !f8Format(expected) || array->dtype() != DType::U8)
+    return array;
+  return HostArray::fromBytes(
+      expected, array->shape(),
+      std::vector<uint8_t>(array->data(), array->data() + array->byteSize()));
 }
 
 std::string serializeNpy(const HostArray &array,

@@ -50,6 +50,11 @@ struct NpyWriteOptions {
 absl::StatusOr<HostArray> parseNpy(absl::string_view bytes,
                                    absl::string_view name);
 absl::StatusOr<HostArray> readNpyFile(const std::string &path);
+/// readNpyFile for a parameter of type `expected`: when that is an f8 type,
+/// a 1-byte array (ml_dtypes writes float8 arrays as '|V1' voids; '|u1'
+/// too) is taken as its bits. Other arrays are returned as they are read.
+absl::StatusOr<HostArray> readNpyFileAs(const std::string &path,
+                                        DType expected);
 
 /// The bytes of a .npy file for `array` (format 1.0, or 2.0 when the header
 /// needs more than 65535 bytes).

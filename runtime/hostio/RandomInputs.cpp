@@ -68,6 +68,15 @@ absl::StatusOr<HostArray> randomInput(uint64_t seed, uint64_t paramIndex,
     case DType::Pred:
       store(data, i, static_cast<uint8_t>(r >> 63));
       break;
+    case DType::F8E4M3FN:
+    case DType::F8E5M2:
+    case DType::F8E4M3:
+    case DType::F8E4M3FNUZ:
+    case DType::F8E5M2FNUZ:
+    case DType::F8E4M3B11FNUZ:
+    case DType::F8E3M4: // in [-1, 1), rounded to the f8 type
+      store(data, i, f32ToF8Bits(unit, *f8Format(dtype)));
+      break;
     }
   }
   return array;

@@ -145,18 +145,18 @@ absl::StatusOr<int64_t> validateArray(const exe::Executable &e,
 }
 
 // host_dtype: unset, pred/s8/u8/s16/u16 over an S32 device array, or f16
-// over an F32 one.
+// or an f8 type over an F32 one.
 template <typename ParameterOrResult>
 absl::Status validateHostDType(absl::string_view what, int index,
                                const ParameterOrResult &p) {
   if (p.host_dtype() == exe::DTYPE_INVALID ||
       (isWordHostType(p.host_dtype()) && p.shape().dtype() == exe::S32) ||
-      (p.host_dtype() == exe::F16 && p.shape().dtype() == exe::F32))
+      (isFloatWordHostType(p.host_dtype()) && p.shape().dtype() == exe::F32))
     return absl::OkStatus();
   return invalid(what, "[", index,
                  "].host_dtype: ", static_cast<int>(p.host_dtype()),
                  " over a device ", dtypeName(p.shape().dtype()),
-                 " array (only pred, s8, u8, s16 or u16 over s32, f16 over f32)");
+                 " array (only pred, s8, u8, s16 or u16 over s32, f16 or f8 over f32)");
 }
 
 absl::Status validateArrays(const exe::Executable &e,

@@ -107,7 +107,7 @@ absl::Status checkConvertible(exe::DType host, exe::DType device) {
   if (host == device || (host == exe::F32 && device == exe::BF16) ||
       (host == exe::BF16 && device == exe::F32) ||
       (isWordHostType(host) && device == exe::S32) ||
-      (host == exe::F16 && device == exe::F32))
+      (isFloatWordHostType(host) && device == exe::F32))
     return absl::OkStatus();
   return absl::InvalidArgumentError(
       absl::StrCat("cannot convert host ", dtypeName(host), " to device ",
@@ -175,20 +175,25 @@ void convertElements(const exe::Shape &shape, exe::DType from,
     });
     return;
   }
-  // f16: f32 words holding the value (exact both ways for f16 values).
-  if (from == exe::F16 || to == exe::F16) {
-    bool in = from == exe::F16;
+  // f16 and the f8 types: f32 words holding the value (exact both ways for
+  // their values).
+  if (isFloatWordHostType(from) || isFloatWordHostType(to)) {
+    bool in = isFloatWordHostType(from);
+    exe::DType narrow = in ? from : to;
+    int64_t n = elementBytes(narrow);
+    const hostio::F8Format *f8 = hostio::f8Format(toHostDType(narrow));
     forEachElement(shape, [&](int64_t h, int64_t d) {
+      uint16_t bits = 0; // little-endian: the low n bytes
+      float f;
       if (in) {
-        uint16_t bits;
-        std::memcpy(&bits, src + srcIndex(h, d) * 2, 2);
-        float f = hostio::f16BitsToF32(bits);
+        std::memcpy(&bits, src + srcIndex(h, d) * n, n);
+        f = f8 ? hostio::f8BitsToF32(static_cast<uint8_t>(bits), *f8)
+               : hostio::f16BitsToF32(bits);
         std::memcpy(dst + dstIndex(h, d) * 4, &f, 4);
       } else {
-        float f;
         std::memcpy(&f, src + srcIndex(h, d) * 4, 4);
-        uint16_t bits = hostio::f32ToF16Bits(f);
-        std::memcpy(dst + dstIndex(h, d) * 2, &bits, 2);
+        bits = f8 ? hostio::f32ToF8Bits(f, *f8) : hostio::f32ToF16Bits(f);
+        std::memcpy(dst + dstIndex(h, d) * n, &bits, n);
       }
     });
     return;
@@ -253,6 +258,13 @@ constexpr DTypeInfo kDTypes[] = {
     {exe::U16, 2, "u16", hostio::DType::U16},
     {exe::U32, 4, "u32", hostio::DType::U32},
     {exe::U64, 8, "u64", hostio::DType::U64},
+    {exe::F8E4M3FN, 1, "f8e4m3fn", hostio::DType::F8E4M3FN},
+    {exe::F8E5M2, 1, "f8e5m2", hostio::DType::F8E5M2},
+    {exe::F8E4M3, 1, "f8e4m3", hostio::DType::F8E4M3},
+    {exe::F8E4M3FNUZ, 1, "f8e4m3fnuz", hostio::DType::F8E4M3FNUZ},
+    {exe::F8E5M2FNUZ, 1, "f8e5m2fnuz", hostio::DType::F8E5M2FNUZ},
+    {exe::F8E4M3B11FNUZ, 1, "f8e4m3b11fnuz", hostio::DType::F8E4M3B11FNUZ},
+    {exe::F8E3M4, 1, "f8e3m4", hostio::DType::F8E3M4},
 };
 
 const DTypeInfo *findDType(exe::DType dtype) {
@@ -266,6 +278,10 @@ const DTypeInfo *findDType(exe::DType dtype) {
 int64_t elementBytes(exe::DType dtype) {
   const DTypeInfo *info = findDType(dtype);
   return info ? info->bytes : 0;
+}
+
+bool isFloatWordHostType(exe::DType host) {
+  return host == exe::F16 || hostio::f8Format(toHostDType(host));
 }
 
 bool isWordHostType(exe::DType host) {

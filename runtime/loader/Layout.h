@@ -52,6 +52,9 @@ absl::StatusOr<std::vector<int64_t>> tiledDims(const exe::Shape &shape);
 // device (its host_dtype): pred as 0/1, s8/u8/s16/u16 sign- or
 // zero-extended.
 bool isWordHostType(exe::DType host);
+// Whether an entry array of `host` type lives in F32 words holding its
+// values on the device: f16 and the f8 types.
+bool isFloatWordHostType(exe::DType host);
 
 // The element type of a parameter's or result's host array: its host_dtype
 // (isWordHostType, over an S32 device array), else the device's.

@@ -198,6 +198,11 @@ std::string firstElementText(const hostio::HostArray &a) {
   case hostio::DType::Pred:
     return bits ? "true" : "false";
   default:
+    if (const hostio::F8Format *f8 = hostio::f8Format(dtype)) {
+      std::snprintf(text, sizeof(text), "%.3g",
+                    hostio::f8BitsToF32(static_cast<uint8_t>(bits), *f8));
+      return text;
+    }
     break;
   }
   if (!hostio::isSignedIntDType(dtype))

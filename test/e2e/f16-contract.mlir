@@ -1,5 +1,5 @@
 // dot, convolution and reduce on f16, as XLA TPU computes them: in f32
-// (f32 accumulation) with the result rounded to f16 (tpuc-expand-f16), on
+// (f32 accumulation) with the result rounded to f16 (tpuc-expand-narrow-floats), on
 // tpu-v3 and tpu-v6e, against the interpreter. Not bit for bit: the
 // interpreter's dot and convolution accumulate in f32 too but in another
 // order, and its reduce rounds the running sum to f16 after every add (f16

@@ -1,10 +1,10 @@
 // The code generator's own convert to f16 (f16 arrays are f32 words
-// holding f16 values), without tpuc-expand-f16: the f32 -> f16 rounding on
+// holding f16 values), without tpuc-expand-narrow-floats: the f32 -> f16 rounding on
 // registers (Lowering::roundToF16: vreduce_precision from 2^-14 up, the
 // subnormals below) and s32 -> f16 through f32, bit for bit against the
 // interpreter on the boundary values of Inputs/f16_inputs.py (65520 -> inf,
 // 2^-25 -> 0, subnormal ties to even, f32 subnormals, NaN, -0, ...). Other
-// f16 arithmetic is tpuc-expand-f16's: the lowering alone rejects it
+// f16 arithmetic is tpuc-expand-narrow-floats's: the lowering alone rejects it
 // (CodegenTest.UnsupportedOpIsOneErrorNamingIt).
 // RUN: rm -rf %t && mkdir -p %t/in %t/got %t/want
 // RUN: %python_numpy %S/Inputs/f16_inputs.py %t/in

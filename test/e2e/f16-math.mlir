@@ -1,5 +1,5 @@
 // f16 math functions and the other arithmetic families through
-// tpuc-expand-f16 (f32, rounded to f16 after each op) against the
+// tpuc-expand-narrow-floats (f32, rounded to f16 after each op) against the
 // interpreter (f16 computed in float, each result rounded to f16), on
 // tpu-v3 and tpu-v6e: exp, log, tanh, logistic, rsqrt, power, remainder,
 // sine. The device's math functions are polynomials within a few f32 ulps

@@ -1,4 +1,4 @@
-// f16 data movement and control flow through tpuc-expand-f16, bit for bit
+// f16 data movement and control flow through tpuc-expand-narrow-floats, bit for bit
 // against the interpreter on tpu-v3 and tpu-v6e: f16 entry parameters
 // (random f16 inputs on both sides), a sort by f16 keys, a while loop whose
 // tuple state holds an f16 array (multiplied by an f16 constant, rounded

@@ -1,4 +1,4 @@
-// f16 reduce_window and scatter through tpuc-expand-f16 on tpu-v3 and
+// f16 reduce_window and scatter through tpuc-expand-narrow-floats on tpu-v3 and
 // tpu-v6e against the interpreter: a 2x2/2 window sum, a padded 3x3/2 max
 // pool, a row scatter-add (random s32 indices in [-8, 7]: out-of-range
 // windows skipped, repeats combined) and a scatter-max. The device combines

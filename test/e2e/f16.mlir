@@ -1,4 +1,4 @@
-// f16 compiled through tpuc-expand-f16 (computed in f32, rounded to f16
+// f16 compiled through tpuc-expand-narrow-floats (computed in f32, rounded to f16
 // after each op) against the interpreter, bit for bit: the interpreter
 // computes f16 in float and rounds every result to f16 too, and for add,
 // subtract, multiply, divide and sqrt rounding first to f32 (24 bits) then

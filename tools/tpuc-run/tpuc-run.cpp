@@ -306,7 +306,8 @@ gatherInputs(const Options &o, const runtime::Executable &e) {
     std::vector<int64_t> dims(params[i].shape().dims().begin(),
                               params[i].shape().dims().end());
     absl::StatusOr<hostio::HostArray> a =
-        i < static_cast<int>(o.inputs.size()) ? hostio::readNpyFile(o.inputs[i])
+        i < static_cast<int>(o.inputs.size())
+            ? hostio::readNpyFileAs(o.inputs[i], dtype)
         : o.randomInputs ? hostio::randomInput(o.seed, i, dtype, dims)
                          : hostio::HostArray::zeros(dtype, dims);
     if (!a.ok())
@@ -527,7 +528,8 @@ sliceInputs(const Options &o, const runtime::Executable &e) {
                               param.shape().dims().end());
     std::optional<hostio::HostArray> whole;
     if (global && i < o.inputs.size()) {
-      absl::StatusOr<hostio::HostArray> a = hostio::readNpyFile(o.inputs[i]);
+      absl::StatusOr<hostio::HostArray> a =
+          hostio::readNpyFileAs(o.inputs[i], dtype);
       if (!a.ok())
         return a.status();
       whole = std::move(*a);
@@ -538,7 +540,7 @@ sliceInputs(const Options &o, const runtime::Executable &e) {
                                    param.has_sharding() ? &param.sharding()
                                                         : nullptr,
                                    partitions, d)
-          : !global ? hostio::readNpyFile(o.inputs[d * perDevice + i])
+          : !global ? hostio::readNpyFileAs(o.inputs[d * perDevice + i], dtype)
           : o.randomInputs ? hostio::randomInput(o.seed, static_cast<int>(i),
                                                  dtype, dims)
                            : hostio::HostArray::zeros(dtype, dims);

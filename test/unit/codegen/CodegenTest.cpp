@@ -232,7 +232,7 @@ func.func @f(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
   return %t : tensor<8x128xf32>
 })mlir");
   EXPECT_TRUE(mlir::failed(e));
-  EXPECT_EQ(errors, "tpuc cannot lower 'hlo.add' on f16 (tpuc-expand-f16 "
+  EXPECT_EQ(errors, "tpuc cannot lower 'hlo.add' on f16 (tpuc-expand-narrow-floats "
                     "computes it in f32) yet\n");
 }
 

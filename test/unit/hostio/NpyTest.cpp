@@ -75,14 +75,19 @@ TEST(HostArray, DTypeNamesFollowXla) {
   EXPECT_EQ(dtypeByteSize(DType::S64), 8);
   for (absl::string_view name : {"f32", "bf16", "f16", "f64", "s8", "s16",
                                 "s32", "s64", "u8", "u16", "u32", "u64",
-                                "pred"}) {
+                                "pred", "f8e4m3fn", "f8e5m2", "f8e4m3",
+                                "f8e4m3fnuz", "f8e5m2fnuz", "f8e4m3b11fnuz",
+                                "f8e3m4"}) {
     absl::StatusOr<DType> dtype = parseDType(name);
     ASSERT_TRUE(dtype.ok()) << name;
     EXPECT_EQ(dtypeName(*dtype), name);
   }
   EXPECT_EQ(parseDType("c64").status().message(),
             "unsupported element type 'c64' (expected one of f32 bf16 f16 f64 "
-            "s8 s16 s32 s64 u8 u16 u32 u64 pred)");
+            "s8 s16 s32 s64 u8 u16 u32 u64 pred f8e4m3fn f8e5m2 f8e4m3 "
+            "f8e4m3fnuz f8e5m2fnuz f8e4m3b11fnuz f8e3m4)");
+  EXPECT_EQ(dtypeByteSize(DType::F8E4M3FN), 1);
+  EXPECT_FALSE(parseDType("f8e8m0fnu").ok()); // MX scales: not supported
 }
 
 TEST(HostArray, SizesAndErrors) {
@@ -130,6 +135,41 @@ TEST(Npy, RoundTripsEveryDType) {
   ASSERT_TRUE(back.ok());
   EXPECT_EQ(*back, *scalar);
   EXPECT_NE(serializeNpy(*scalar).find("'shape': ()"), std::string::npos);
+}
+
+// f8 arrays are written as 1-byte voids ('|V1', what ml_dtypes' float8
+// arrays save as) and read back as their bytes (u8), which readNpyFileAs
+// takes as the bits of the f8 type a parameter expects.
+TEST(Npy, F8ArraysRoundTripAsOneByteVoids) {
+  for (DType dtype : {DType::F8E4M3FN, DType::F8E5M2, DType::F8E4M3,
+                      DType::F8E4M3FNUZ, DType::F8E5M2FNUZ,
+                      DType::F8E4M3B11FNUZ, DType::F8E3M4}) {
+    absl::StatusOr<HostArray> array = randomInput(3, 1, dtype, {2, 5});
+    ASSERT_TRUE(array.ok());
+    std::string bytes = serializeNpy(*array);
+    EXPECT_NE(bytes.find("'descr': '|V1'"), std::string::npos);
+    absl::StatusOr<HostArray> raw = parseNpy(bytes, "x.npy");
+    ASSERT_TRUE(raw.ok()) << raw.status();
+    EXPECT_EQ(raw->dtype(), DType::U8);
+    std::string path = tempPath("f8.npy");
+    ASSERT_TRUE(writeNpyFile(path, *array).ok());
+    absl::StatusOr<HostArray> back = readNpyFileAs(path, dtype);
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_EQ(*back, *array) << dtypeName(dtype);
+    // A parameter of another type gets the bytes as they are (u8), which
+    // its caller then reports as a type mismatch.
+    absl::StatusOr<HostArray> other = readNpyFileAs(path, DType::F32);
+    ASSERT_TRUE(other.ok());
+    EXPECT_EQ(other->dtype(), DType::U8);
+    std::remove(path.c_str());
+  }
+  // Random f8 inputs are values in [-1, 1) rounded to the type.
+  absl::StatusOr<HostArray> r = randomInput(3, 1, DType::F8E4M3FN, {64});
+  ASSERT_TRUE(r.ok());
+  for (int64_t i = 0; i < 64; ++i) {
+    float v = f8BitsToF32(r->data()[i], *f8Format(DType::F8E4M3FN));
+    EXPECT_TRUE(v >= -1 && v <= 1) << v;
+  }
 }
 
 TEST(Npy, Bf16AsFloat32IsExact) {
@@ -203,7 +243,8 @@ TEST(Npy, MalformedFilesGiveClearErrors) {
                              "'shape': ()}",
                              "")),
             "in.npy: unsupported descr '<c8' (supported: <f4 <f8 <f2 |i1 <i2 "
-            "<i4 <i8 |u1 <u2 <u4 <u8 |b1, and <V2 for bf16)");
+            "<i4 <i8 |u1 <u2 <u4 <u8 |b1, <V2 for bf16 and |V1 for the f8 "
+            "types)");
   EXPECT_EQ(errorOf(npyBytes("{'descr': '>f4', 'fortran_order': False, "
                              "'shape': ()}",
                              "")),

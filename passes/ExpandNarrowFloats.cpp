@@ -1,13 +1,12 @@
-//===- ExpandF16.cpp - f16 computed in f32, rounded after each op ---------===//
+//===- ExpandNarrowFloats.cpp - f16/f8 in f32, rounded after each op ------===//
 //
-// tpuc-expand-f16: the VPU and the MXU compute on f32 (and bf16), so (as
-// XLA TPU's float normalization does for f16) every f16 value inside a
-// function becomes an f32 array holding the same value, and every op whose
-// f32 result can leave the f16 value set is followed by a rounding to f16:
-// to nearest even, overflow to +-inf, f16 subnormals kept, NaN kept (what
-// XLA's convert f32 -> f16 does). Data movement, compares, selects,
-// min/max, negate and abs keep the set and need none. See Passes.td and
-// docs/integers.md.
+// tpuc-expand-narrow-floats: the VPU and the MXU compute on f32 (and bf16),
+// so (as XLA TPU's float normalization does for f16 and the f8 types) every
+// f16 or f8 value inside a function becomes an f32 array holding the same
+// value, and every op whose f32 result can leave the type's value set is
+// followed by the rounding to the type (NarrowFloatRounding: XLA's convert
+// f32 -> the type). Data movement, compares, selects, min/max, negate and
+// abs keep the set and need none. See Passes.td and docs/integers.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,13 +14,14 @@
 
 #include "passes/ElementTypeChange.h"
 #include "passes/LinalgBuilder.h"
+#include "passes/NarrowFloat.h"
 
 #include "dialects/hlo/HloOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace tpuc {
-#define GEN_PASS_DEF_EXPANDF16
+#define GEN_PASS_DEF_EXPANDNARROWFLOATS
 #include "passes/Passes.h.inc"
 
 namespace {
@@ -29,10 +29,10 @@ using namespace mlir;
 
 bool isF16Tensor(Type t) {
   auto tensor = dyn_cast<RankedTensorType>(t);
-  return tensor && tensor.getElementType().isF16();
+  return tensor && isNarrowFloat(tensor.getElementType());
 }
 
-/// `t` with f16 tensors (also inside tuples: a while loop's state) made
+/// `t` with f16 and f8 tensors (also inside tuples: a while loop's state) made
 /// f32; null if it holds none.
 Type widenedType(Type t) {
   if (isF16Tensor(t))
@@ -53,6 +53,40 @@ Type widenedType(Type t) {
 RankedTensorType wideType(Type t) {
   return cast<RankedTensorType>(widenedType(t));
 }
+
+/// hlo ops for NarrowFloatRounding::build, splats of `type`.
+struct HloRoundingOps {
+  OpBuilder &b;
+  Location loc;
+  RankedTensorType type;
+
+  Value constant(double c) { return LinalgBuilder(b, loc).splat(type, c); }
+  Value reducePrecision(Value x, int e, int m) {
+    return hlo::ReducePrecisionOp::create(b, loc, x, e, m);
+  }
+  Value multiply(Value x, Value y) {
+    return hlo::MultiplyOp::create(b, loc, x, y);
+  }
+  Value roundNearestEven(Value x) {
+    return hlo::RoundNearestEvenOp::create(b, loc, x);
+  }
+  Value abs(Value x) { return hlo::AbsOp::create(b, loc, x); }
+  Value compare(hlo::ComparisonDirection d, Value x, Value y) {
+    return hlo::CompareOp::create(b, loc, d, x, y, hlo::ComparisonTypeAttr());
+  }
+  Value lessThan(Value x, Value y) {
+    return compare(hlo::ComparisonDirection::LT, x, y);
+  }
+  Value greaterThan(Value x, Value y) {
+    return compare(hlo::ComparisonDirection::GT, x, y);
+  }
+  Value equal(Value x, Value y) {
+    return compare(hlo::ComparisonDirection::EQ, x, y);
+  }
+  Value select(Value p, Value a, Value b2) {
+    return hlo::SelectOp::create(b, loc, p, a, b2);
+  }
+};
 
 /// Ops whose result holds f16 values when their operands do: data
 /// movement, compares, selects, min/max, negate, abs, and the integral
@@ -86,33 +120,19 @@ public:
   LogicalResult run(func::FuncOp func);
 
 private:
-  /// x (f32) rounded to the nearest f16 value, kept in f32: reduce_precision
-  /// to 5 exponent and 10 mantissa bits from the smallest normal f16 (2^-14)
-  /// up; below it (where reduce_precision flushes to zero) the f16
-  /// subnormals, multiples of 2^-24: x * 2^24 rounded to an integer (to
-  /// nearest even, the sign kept) and scaled back, both exact in f32.
-  Value roundToF16(Value x) {
-    Location loc = x.getLoc();
-    LinalgBuilder lb(b, loc);
-    RankedTensorType type = tensorType(x);
-    Value normal = hlo::ReducePrecisionOp::create(b, loc, x, 5, 10);
-    Value scaled = hlo::MultiplyOp::create(b, loc, x, lb.splat(type, 0x1p24));
-    Value subnormal = hlo::MultiplyOp::create(
-        b, loc, hlo::RoundNearestEvenOp::create(b, loc, scaled),
-        lb.splat(type, 0x1p-24));
-    Value tiny = hlo::CompareOp::create(
-        b, loc, hlo::ComparisonDirection::LT, hlo::AbsOp::create(b, loc, x),
-        lb.splat(type, 0x1p-14), hlo::ComparisonTypeAttr());
-    return hlo::SelectOp::create(b, loc, tiny, subnormal, normal);
+  /// x (f32) rounded to the nearest value of `narrow`, kept in f32.
+  Value roundTo(Type narrow, Value x) {
+    HloRoundingOps ops{b, x.getLoc(), tensorType(x)};
+    return NarrowFloatRounding::of(narrow)->build(ops, x);
   }
   /// Gives r's readers the rounding of r (built after r).
-  void roundUses(Value r) {
+  void roundUses(Value r, Type narrow) {
     SmallVector<OpOperand *> uses;
     for (OpOperand &use : r.getUses())
       uses.push_back(&use);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointAfterValue(r);
-    Value v = roundToF16(r);
+    Value v = roundTo(narrow, r);
     for (OpOperand *use : uses)
       use->set(v);
   }
@@ -139,7 +159,7 @@ LogicalResult Widener::widen(Operation *op) {
   b.setInsertionPoint(op);
   if (isa<hlo::BitcastConvertOp>(op) && anyF16)
     return op->emitError() << "tpuc does not compute 'hlo.bitcast_convert' "
-                              "on f16 yet (docs/integers.md)";
+                              "on f16 or f8 types yet (docs/integers.md)";
   if (isa<func::ReturnOp>(op)) {
     // Entry results keep their f16 types (their values are f16 already).
     auto func = cast<func::FuncOp>(op->getParentOp());
@@ -160,7 +180,7 @@ LogicalResult Widener::widen(Operation *op) {
   if (auto c = dyn_cast<hlo::ConstantOp>(op)) {
     auto attr = dyn_cast<DenseFPElementsAttr>(c.getValue());
     if (!attr)
-      return c.emitError("tpuc expects a dense f16 constant");
+      return c.emitError("tpuc expects a dense f16 or f8 constant");
     auto wide = hlo::ConstantOp::create(
         b, loc, attr.mapValues(b.getF32Type(), [](const APFloat &v) {
           bool lost;
@@ -183,7 +203,7 @@ LogicalResult Widener::widen(Operation *op) {
     Value wide = in;
     if (!tensorType(in).getElementType().isF32())
       wide = hlo::ConvertOp::create(b, loc, wideType(cv.getType()), in);
-    Value r = roundToF16(wide);
+    Value r = roundTo(tensorType(cv.getResult()).getElementType(), wide);
     cv.getResult().replaceAllUsesWith(r);
     cv->erase();
     return success();
@@ -192,9 +212,10 @@ LogicalResult Widener::widen(Operation *op) {
   for (auto [r, isF16] : llvm::zip(op->getResults(), f16Results)) {
     if (!isF16)
       continue;
+    Type narrow = getElementTypeOrSelf(r.getType());
     r.setType(widenedType(r.getType()));
     if (round && isa<RankedTensorType>(r.getType()))
-      roundUses(r);
+      roundUses(r, narrow);
   }
   return success();
 }
@@ -206,8 +227,9 @@ LogicalResult Widener::run(func::FuncOp func) {
       [](Value, Type) {}, [&](Operation *op) { return widen(op); });
 }
 
-class ExpandF16Pass
-    : public WideningPass<impl::ExpandF16Base<ExpandF16Pass>, Widener> {
+class ExpandNarrowFloatsPass
+    : public WideningPass<impl::ExpandNarrowFloatsBase<ExpandNarrowFloatsPass>,
+                          Widener> {
 public:
   using WideningPass::WideningPass;
 };

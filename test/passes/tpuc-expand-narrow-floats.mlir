@@ -1,4 +1,4 @@
-// RUN: tpuc-opt %s --split-input-file --tpuc-expand-f16 --verify-diagnostics | FileCheck %s
+// RUN: tpuc-opt %s --split-input-file --tpuc-expand-narrow-floats --verify-diagnostics | FileCheck %s
 
 // f16 add computes in f32 and is rounded to f16: reduce_precision(5, 10)
 // from 2^-14 up, the subnormals (x * 2^24 rounded to an integer, times
@@ -116,7 +116,7 @@ func.func @loop(%a: tensor<4xf16>) -> tensor<4xf16> {
 
 // bitcast_convert has no f16 form.
 func.func @bitcast(%a: tensor<4xi32>) -> tensor<4x2xf16> {
-  // expected-error @+1 {{tpuc does not compute 'hlo.bitcast_convert' on f16 yet (docs/integers.md)}}
+  // expected-error @+1 {{tpuc does not compute 'hlo.bitcast_convert' on f16 or f8 types yet (docs/integers.md)}}
   %r = hlo.bitcast_convert %a : (tensor<4xi32>) -> tensor<4x2xf16>
   return %r : tensor<4x2xf16>
 }
