@@ -3,6 +3,7 @@
 #include "compiler/analysis/BufferAssignment.h"
 
 #include "compiler/analysis/HeapSimulator.h"
+#include "compiler/analysis/Immediates.h"
 #include "dialects/hlo/HloOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -125,6 +126,8 @@ private:
 LogicalResult Planner::track(Value value, int64_t at) {
   if (!isa<RankedTensorType>(value.getType()))
     return success(); // tuples are views of their elements
+  if (isReadOnlyAsImmediate(value))
+    return success(); // in registers, like the lowering reads it
   std::string error;
   FailureOr<layout::DeviceBytes> bytes =
       layout::deviceBytes(value, target.tiling, error);

@@ -1661,7 +1661,7 @@ static FailureOr<bool> lowerDepthwiseNchwPacked(Lowering &l,
   int64_t inBytes = 2 * G * slotBytes, outBytes = 2 * groupPlanes * outPlane;
   int64_t needed = gk.bytes() + Lowering::pages(inBytes) + outBytes;
   VBuf kbuf;
-  std::optional<double> splatFilter = splatValue(op.getRhs());
+  std::optional<double> splatFilter = analysis::filterImmediate(op);
   FailureOr<ConvMems> mems =
       startDepthwise(l, op, ct, gk, needed, splatFilter, kbuf);
   if (failed(mems))
@@ -1820,7 +1820,7 @@ static LogicalResult lowerDepthwiseNchw(Lowering &l, hlo::ConvolutionOp op) {
   int64_t inPlane = Ht * Wl * inTile, outPlane = OHt * OWl * outTile;
   int64_t needed = gk.bytes() + planeBytes + 2 * inPlane + 2 * outPlane;
   VBuf kbuf;
-  std::optional<double> splatFilter = splatValue(op.getRhs());
+  std::optional<double> splatFilter = analysis::filterImmediate(op);
   FailureOr<ConvMems> mems =
       startDepthwise(l, op, ct, gk, needed, splatFilter, kbuf);
   if (failed(mems))
@@ -1956,7 +1956,7 @@ static LogicalResult lowerDepthwiseNhwc(Lowering &l, hlo::ConvolutionOp op) {
   // Q output rows in flight: a row's write-back is waited for Q rows on.
   int64_t Q = D + 1;
   // A splat filter is one register: no table.
-  std::optional<double> splatFilter = splatValue(op.getRhs());
+  std::optional<double> splatFilter = analysis::filterImmediate(op);
   int64_t tableBytes = splatFilter ? 0 : taps * Ct * kSublanes * kLanes * 4;
   int64_t outRowBytes = OWt * Ct * outTile;
   Geometry gk = geometryOf(ct.rhs);
@@ -2147,24 +2147,16 @@ LogicalResult Lowering::lowerConvolution(hlo::ConvolutionOp op) {
     if (inElem != kerElem)
       return unsupported(op, "with feature_group_count > 1 and operands of "
                              "different element types");
-    // Depthwise NCHW: one kernel row per channel.
-    bool nchw = dn.getInputBatch() == 0 && dn.getInputFeature() == 1 &&
-                is[0] == 2 && is[1] == 3 && dn.getKernelOutputFeature() == 0 &&
-                dn.getKernelInputFeature() == 1 && ks[0] == 2 && ks[1] == 3 &&
-                dn.getOutputBatch() == 0 && dn.getOutputFeature() == 1 &&
-                os[0] == 2 && os[1] == 3;
-    if (groups == lhsType.getDimSize(1) && nchw &&
-        rhsType.getDimSize(0) == groups)
+    // Depthwise NCHW: one kernel row per channel; depthwise NHWC: kernel
+    // [kh, kw, 1, C].
+    switch (analysis::depthwiseForm(op)) {
+    case analysis::DepthwiseForm::Nchw:
       return lowerDepthwiseNchw(*this, op);
-    // Depthwise NHWC: kernel [kh, kw, 1, C].
-    bool nhwc = dn.getInputBatch() == 0 && is[0] == 1 && is[1] == 2 &&
-                dn.getInputFeature() == 3 && ks[0] == 0 && ks[1] == 1 &&
-                dn.getKernelInputFeature() == 2 &&
-                dn.getKernelOutputFeature() == 3 && dn.getOutputBatch() == 0 &&
-                os[0] == 1 && os[1] == 2 && dn.getOutputFeature() == 3;
-    if (groups == lhsType.getDimSize(3) && nhwc &&
-        rhsType.getDimSize(2) == 1 && rhsType.getDimSize(3) == groups)
+    case analysis::DepthwiseForm::Nhwc:
       return lowerDepthwiseNhwc(*this, op);
+    case analysis::DepthwiseForm::None:
+      break;
+    }
     return unsupported(op, "with feature_group_count " + Twine(groups) + " " +
                                labels +
                                " (only depthwise bf01_oi01->bf01 and "

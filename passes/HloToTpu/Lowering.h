@@ -13,6 +13,7 @@
 #ifndef TPUC_PASSES_HLOTOTPU_LOWERING_H
 #define TPUC_PASSES_HLOTOTPU_LOWERING_H
 
+#include "compiler/analysis/Immediates.h"
 #include "compiler/layout/TiledLayout.h"
 #include "compiler/interpreter/Interpreter.h"
 #include "dialects/hlo/HloOps.h"
@@ -172,15 +173,7 @@ inline Geometry geometryOf(RankedTensorType type) {
 }
 
 /// A splat f32/bf16 constant's value, if `v` is one.
-inline std::optional<double> splatValue(Value v) {
-  auto cst = v.getDefiningOp<hlo::ConstantOp>();
-  if (!cst)
-    return std::nullopt;
-  auto dense = dyn_cast<DenseFPElementsAttr>(cst.getValue());
-  if (!dense || !dense.isSplat())
-    return std::nullopt;
-  return dense.getSplatValue<APFloat>().convertToDouble();
-}
+using analysis::splatValue;
 
 /// Whether the VPU loop kernel computes `op` in registers: an elementwise
 /// op of a lowerable form whose operands have its shape or are rank 0

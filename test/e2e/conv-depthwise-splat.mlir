@@ -25,6 +25,14 @@
 // The lowered program: no HBM buffer of a splat filter's shape (no fill
 // kernel); the non-splat filter keeps its buffer.
 // RUN: tpuc-opt %s --canonicalize --tpuc-convert-hlo-to-tpu | FileCheck %s --check-prefix=TPU
+// One memory truth (issue 11): the memory plan has no buffer for the splat
+// filter either (compiler/analysis/Immediates.h, the rule the lowering
+// uses), so the corpus graph's report and executable agree: no global,
+// totals.used_bytes = tpuc-run's hbm_used_bytes (7,340,032: argument and
+// result; 7,864,320 when the plan kept the 524,288-byte filter).
+// RUN: tpuc compile %corpus/depthwise_conv_3x3_1x256x56x56_bf16.hlo -o %t/dw.tpx --report=memory --report-format=json > %t/dw-memory.json
+// RUN: tpuc-run %t/dw.tpx --timing-only --profile=json > %t/dw-profile.json
+// RUN: cat %t/dw-memory.json %t/dw-profile.json | FileCheck %s --check-prefix=USED
 // CHECK: result0: ok shape=[1, 64, 56, 56] max_abs=0 max_rel=0
 // CHECK: result1: ok shape=[1, 4, 5, 200] max_abs=0 max_rel=0
 // CHECK: result2: ok shape=[2, 9, 9, 130] max_abs=0 max_rel=0
@@ -56,3 +64,11 @@ func.func @main(%x: tensor<1x64x56x56xbf16>, %y: tensor<1x4x10x200xf32>,
        : (tensor<1x3x10x20xf32>, tensor<3x1x3x3xf32>) -> tensor<1x3x10x20xf32>
   return %0, %1, %2, %3 : tensor<1x64x56x56xbf16>, tensor<1x4x5x200xf32>, tensor<2x9x9x130xf32>, tensor<1x3x10x20xf32>
 }
+// USED:      "executable": {
+// USED:        "global_bytes": 0,
+// USED:        "used_bytes": [[USED:7340032]]
+// USED:      "totals": {
+// USED:        "global_bytes": 0,
+// USED:        "used_bytes": [[USED]]
+// USED:      "hbm_used_bytes": [[USED]],
+// USED-NEXT: "hbm_planned_bytes": [[USED]],
