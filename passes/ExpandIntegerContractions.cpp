@@ -43,6 +43,9 @@ using namespace mlir;
 /// The largest f32 sum of integers that is exact whatever their order.
 constexpr int64_t kExactF32 = int64_t(1) << 24;
 
+/// The deepest exact chunk for pieces whose product is at most `bound`.
+constexpr int64_t exactDepth(int64_t bound) { return kExactF32 / bound; }
+
 /// `t`'s element type when it is an 8, 16 or 32-bit integer, else null.
 IntegerType contractedIntType(Type t) {
   auto elem = dyn_cast<IntegerType>(cast<RankedTensorType>(t).getElementType());
@@ -137,11 +140,10 @@ Pieces Expander::split(Value operand, IntegerType elem, int64_t needed) {
 Value Expander::contract(Operation *op, Value lhs, Value rhs) {
   Operation *clone = b.clone(*op);
   clone->setOperands({lhs, rhs});
-  auto result = cast<RankedTensorType>(op->getResult(0).getType());
-  SmallVector<int64_t> shape(result.getShape());
-  // The result's shape follows the operands' along a chunked dimension
-  // only for a dot's free dims, which are not chunked: it stays.
-  clone->getResult(0).setType(RankedTensorType::get(shape, b.getF32Type()));
+  // Chunks slice contracted dims only: the result keeps its shape.
+  clone->getResult(0).setType(
+      cast<RankedTensorType>(op->getResult(0).getType())
+          .clone(b.getF32Type()));
   clone->removeAttr("precision_config");
   return clone->getResult(0);
 }
@@ -151,7 +153,7 @@ Value Expander::contract(Operation *op, Value lhs, Value rhs) {
 FailureOr<Value> Expander::term(Operation *op, Value lhs, Value rhs,
                                 const Contraction &c, int64_t bound) {
   Location loc = op->getLoc();
-  int64_t depth = kExactF32 / bound;
+  int64_t depth = exactDepth(bound);
   auto s32Type =
       cast<RankedTensorType>(op->getResult(0).getType()).clone(b.getI32Type());
   int64_t chunk = c.size;
@@ -254,8 +256,9 @@ LogicalResult Expander::expand(Operation *op) {
     int64_t lp = le.getWidth() / 8, rp = re.getWidth() / 8, pairs = 0;
     for (int64_t i = 0; i < lp; ++i)
       pairs += std::max<int64_t>(0, std::min(rp, resultBytes - i));
+    constexpr int64_t shallowest = exactDepth(255 * 255); // low x low
     int64_t chunks = std::max<int64_t>(
-        1, (c.size * c.otherDepth + 257) / 258); // the shallowest chunks
+        1, (c.size * c.otherDepth + shallowest - 1) / shallowest);
     if (vpuDotIsCheaper(dotSizes(dot), machine, pairs * chunks))
       return success();
   }
