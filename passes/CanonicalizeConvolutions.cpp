@@ -174,17 +174,48 @@ Value splat(OpBuilder &b, Location loc, RankedTensorType type, int64_t v) {
   return hlo::ConstantOp::create(b, loc, DenseElementsAttr::get(type, a));
 }
 
-Value transpose(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> perm) {
-  if (isIdentity(perm))
-    return v;
-  return hlo::TransposeOp::create(b, loc, v, b.getDenseI64ArrayAttr(perm));
-}
-
 Value reshape(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape) {
   auto type = cast<RankedTensorType>(v.getType());
   if (type.getShape() == shape)
     return v;
   return hlo::ReshapeOp::create(b, loc, type.clone(shape), v);
+}
+
+/// `v` transposed by `perm`. When `v` is a reshape that only adds or drops
+/// unit dims (a 1-D convolution grown to 2-D), the transpose is applied to
+/// the reshape's operand without its unit dims and the unit dims are added
+/// after it: no array between them has unit minor dims. (The kernel
+/// `[4096, 1024, 1]` of a 1-D convolution grown to `[4096, 1024, 1, 1]` and
+/// laid out in (8, 128) tiles takes a whole tile per element, 16 GiB.)
+Value transpose(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> perm) {
+  if (isIdentity(perm))
+    return v;
+  auto nonUnitDims = [](ArrayRef<int64_t> shape) {
+    return llvm::to_vector(
+        llvm::make_filter_range(shape, [](int64_t d) { return d != 1; }));
+  };
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> kept = nonUnitDims(type.getShape());
+  auto unitReshape = v.getDefiningOp<hlo::ReshapeOp>();
+  if (!unitReshape ||
+      nonUnitDims(unitReshape.getOperand().getType().getShape()) != kept)
+    return hlo::TransposeOp::create(b, loc, v, b.getDenseI64ArrayAttr(perm));
+  // Each non-unit dim's place among the non-unit dims, and the order the
+  // transpose gives them.
+  SmallVector<int64_t> place(type.getRank(), -1), order, shape;
+  for (int64_t d = 0, next = 0; d < type.getRank(); ++d)
+    if (type.getDimSize(d) != 1)
+      place[d] = next++;
+  for (int64_t d : perm) {
+    shape.push_back(type.getDimSize(d));
+    if (place[d] >= 0)
+      order.push_back(place[d]);
+  }
+  Value squeezed = reshape(b, loc, unitReshape.getOperand(), kept);
+  if (!isIdentity(order))
+    squeezed = hlo::TransposeOp::create(b, loc, squeezed,
+                                        b.getDenseI64ArrayAttr(order));
+  return reshape(b, loc, squeezed, shape);
 }
 
 /// `v[start : start + size * stride : stride]` along `dim`.
@@ -622,7 +653,15 @@ public:
         return signalPassFailure();
       }
       op.getResult().replaceAllUsesWith(result);
+      // The operands' producers this rewrite bypassed (a unit-dim reshape
+      // that `transpose` looked through) go with the op.
+      SmallVector<Value> operands(op->getOperands());
       op.erase();
+      for (Value operand : operands)
+        if (Operation *producer = operand.getDefiningOp();
+            producer && isa<hlo::ReshapeOp>(producer) &&
+            isOpTriviallyDead(producer))
+          producer->erase();
       for (hlo::ConvolutionOp conv : llvm::reverse((*r)->convs))
         work.push_back(conv);
     }

@@ -30,6 +30,9 @@
 // RUN: rm -rf %t.conv1d && tpuc interpret %s --function=conv1d --random-inputs=7 --output-dir=%t.conv1d/want
 // RUN: tpuc interpret %t.mlir --function=conv1d --random-inputs=7 --output-dir=%t.conv1d/got
 // RUN: %python_numpy %S/../e2e/Inputs/compare.py %t.conv1d/got %t.conv1d/want 1 1e-6 0.9999999
+// RUN: rm -rf %t.conv1d_oi0 && tpuc interpret %s --function=conv1d_oi0 --random-inputs=7 --output-dir=%t.conv1d_oi0/want
+// RUN: tpuc interpret %t.mlir --function=conv1d_oi0 --random-inputs=7 --output-dir=%t.conv1d_oi0/got
+// RUN: %python_numpy %S/../e2e/Inputs/compare.py %t.conv1d_oi0/got %t.conv1d_oi0/want 1 1e-6 0.9999999
 // RUN: rm -rf %t.conv3d && tpuc interpret %s --function=conv3d --random-inputs=7 --output-dir=%t.conv3d/want
 // RUN: tpuc interpret %t.mlir --function=conv3d --random-inputs=7 --output-dir=%t.conv3d/got
 // RUN: %python_numpy %S/../e2e/Inputs/compare.py %t.conv3d/got %t.conv3d/want 1 1e-6 0.9999999
@@ -166,6 +169,26 @@ func.func @conv1d(%x: tensor<2x17x5xf32>, %w: tensor<3x5x6xf32>) -> tensor<2x9x6
   %0 = hlo.convolution %x, %w, dim_labels = <"b0f_0io->b0f"> {window_strides = array<i64: 2>, padding = array<i64: 1, 1>}
        : (tensor<2x17x5xf32>, tensor<3x5x6xf32>) -> tensor<2x9x6xf32>
   return %0 : tensor<2x9x6xf32>
+}
+
+// A 1-D convolution with its window dim minor in both operands
+// (`0bf_oi0->0bf`, XLA's algebraic-simplifier test): the kernel
+// [O, I, 1] is transposed as [O, I] and only then given its unit dims, so
+// no array with unit minor dims ([O, I, 1, 1]: one (8, 128) tile per
+// element) is made. (It was: a 16 GiB scratch for a [4096, 1024, 1] kernel.)
+// CHECK-LABEL: func.func @conv1d_oi0
+// CHECK-NOT:  tensor<8x16x1x1xf32>
+// CHECK:      %[[XT:.+]] = hlo.transpose %arg0, dims = [1, 0, 2] : (tensor<4x6x16xf32>) -> tensor<6x4x16xf32>
+// CHECK:      %[[X:.+]] = hlo.reshape %[[XT]] : (tensor<6x4x16xf32>) -> tensor<6x1x4x16xf32>
+// CHECK:      %[[W2:.+]] = hlo.reshape %arg1 : (tensor<8x16x1xf32>) -> tensor<8x16xf32>
+// CHECK:      %[[WT:.+]] = hlo.transpose %[[W2]], dims = [1, 0] : (tensor<8x16xf32>) -> tensor<16x8xf32>
+// CHECK:      %[[W:.+]] = hlo.reshape %[[WT]] : (tensor<16x8xf32>) -> tensor<1x1x16x8xf32>
+// CHECK:      hlo.convolution %[[X]], %[[W]], dim_labels = <"b01f_01io->b01f"> : (tensor<6x1x4x16xf32>, tensor<1x1x16x8xf32>) -> tensor<6x1x4x8xf32>
+// CHECK-NOT:  tensor<8x16x1x1xf32>
+func.func @conv1d_oi0(%x: tensor<4x6x16xf32>, %w: tensor<8x16x1xf32>) -> tensor<4x6x8xf32> {
+  %0 = hlo.convolution %x, %w, dim_labels = <"0bf_oi0->0bf">
+       : (tensor<4x6x16xf32>, tensor<8x16x1xf32>) -> tensor<4x6x8xf32>
+  return %0 : tensor<4x6x8xf32>
 }
 
 // CHECK-LABEL: func.func @conv3d
