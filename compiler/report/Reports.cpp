@@ -152,8 +152,26 @@ std::optional<Alternative> bestAlternative(const Allocation &a,
   return best;
 }
 
+/// Who can give an allocation the better layout: the program (entry
+/// parameters and results keep the module's entry_computation_layout),
+/// `--layout=auto` when the compile preserved layouts, or nobody without a
+/// change of the program (layout assignment kept it for an op that takes
+/// only this layout).
+const char *betterLayoutHint(const Allocation &a, llvm::StringRef layoutMode) {
+  if (a.kind == AllocationKind::Parameter)
+    return "an entry parameter keeps the layout of the module's "
+           "entry_computation_layout: pass it in this layout";
+  if (a.kind == AllocationKind::Output)
+    return "an entry result keeps the layout of the module's "
+           "entry_computation_layout: ask for it in this layout";
+  if (layoutMode == "preserve")
+    return "tpuc compile --layout=auto assigns such layouts";
+  return "layout assignment kept this one: an op producing or reading it "
+         "takes only this layout";
+}
+
 void printAdvice(const Allocation &a, const target::TilingRules &rules,
-                 llvm::raw_ostream &os) {
+                 llvm::StringRef layoutMode, llvm::raw_ostream &os) {
   auto type = cast<RankedTensorType>(a.value.getType());
   const layout::TiledLayout &l = a.layout;
   if (l.tiles.empty() || l.minorToMajor.empty())
@@ -186,8 +204,8 @@ void printAdvice(const Allocation &a, const target::TilingRules &rules,
     os << "     layout " << layout::printLayout(alt->layout) << " needs "
        << formatBytes(alt->padded) << " instead of "
        << formatBytes(a.paddedBytes) << " (saves "
-       << formatBytes(a.paddedBytes - alt->padded)
-       << "); tpuc compile --layout=auto assigns such layouts\n";
+       << formatBytes(a.paddedBytes - alt->padded) << "); "
+       << betterLayoutHint(a, layoutMode) << "\n";
 }
 
 } // namespace
@@ -248,7 +266,8 @@ void printPaddingReport(const MemoryPlan &plan, const ReportContext &context,
       os << ", " << op;
     os << "\n";
     auto target = target::lookupTarget(plan.targetName);
-    printAdvice(*a, target.ok() ? target->tiling : target::TilingRules{}, os);
+    printAdvice(*a, target.ok() ? target->tiling : target::TilingRules{},
+                context.layoutMode, os);
   }
 }
 
