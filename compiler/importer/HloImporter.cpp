@@ -1191,6 +1191,22 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
       values[inst.name] = *called;
       return success();
     }
+    // cuDNN's vectorized int8 layouts (NCHW_VECT_C: a minor vector of 4 or
+    // 32 features, `?` in dim_labels or no label at all, the filter
+    // reordered for the int8x32 kernels) are no convolution tpuc reads.
+    const hlo_text::Attribute *labels = inst.attr("dim_labels");
+    auto operandType = dyn_cast<RankedTensorType>(operands[0].getType());
+    StringRef inputLabels =
+        labels ? StringRef(labels->raw).split('_').first : StringRef();
+    if (!gpuCall->isGemm() && labels && operandType &&
+        (StringRef(labels->raw).contains('?') ||
+         operandType.getRank() > static_cast<int64_t>(inputLabels.size())))
+      return error(labels->valueLoc)
+             << "'" << target->stringValue
+             << "' on cuDNN's vectorized int8 layout (NCHW_VECT_C: a minor "
+                "vector dimension of features dim_labels= does not name) is "
+                "not supported; the module's before-optimizations dump has "
+                "the plain convolution";
     if (gpuCall->isGemm()) {
       opName = "hlo.dot_general";
       addAttr("dot_dimension_numbers",
