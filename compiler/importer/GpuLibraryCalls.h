@@ -54,7 +54,10 @@ enum class GpuCallKind {
 ///         input, kernel and output labels name the dimensions of the
 ///         input, filter and output gradient, whichever is the result).
 /// Operands: A, B (or the two convolution operands), then C when beta != 0
-/// (gemm), then the bias, then (conv) the side input when given.
+/// (gemm), then the bias, then (conv) the side input when given. On integer
+/// operands (cuDNN's and cuBLAS's int8 calls) the contraction is exact in
+/// s32 and the epilogue is computed in f32, an s8 result clamped to
+/// [-128, 127] before the convert; an s32 result takes no epilogue.
 struct GpuLibraryCall {
   GpuCallKind kind = GpuCallKind::Gemm;
   bool isGemm() const { return kind == GpuCallKind::Gemm; }

@@ -1140,11 +1140,34 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     auto tuple = dyn_cast<TupleType>(*resultType);
     auto out =
         dyn_cast<RankedTensorType>(tuple ? tuple.getType(0) : *resultType);
-    if (!out || !isa<FloatType>(out.getElementType()) ||
-        (gpuCall->aux && (!tuple || tuple.size() < 2 ||
+    // Integer operands (cuDNN's and cuBLAS's int8 calls): an exact integer
+    // contraction accumulated in s32, then the epilogue in f32 for an s8 or
+    // float result (emitGpuLibraryEpilogue).
+    auto elementOf = [&](Value v) {
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      return type ? type.getElementType() : Type();
+    };
+    bool integerCall = operands.size() >= 2 && elementOf(operands[0]) &&
+                       isa<IntegerType>(elementOf(operands[0]));
+    if (integerCall &&
+        (elementOf(operands[1]) != elementOf(operands[0]) ||
+         elementOf(operands[0]).isInteger(1) ||
+         gpuCall->kind == importer::GpuCallKind::ConvBackwardInput ||
+         gpuCall->kind == importer::GpuCallKind::ConvBackwardFilter))
+      return error(inst.opcodeLoc)
+             << "'" << target->stringValue
+             << "' on integers needs two forward operands of one integer "
+                "type (cuDNN's and cuBLAS's are s8), not "
+             << operands[0].getType() << " and " << operands[1].getType();
+    if (!out ||
+        !(isa<FloatType>(out.getElementType()) ||
+          (integerCall && isa<IntegerType>(out.getElementType()) &&
+           !out.getElementType().isInteger(1))) ||
+        (gpuCall->aux && (integerCall || !tuple || tuple.size() < 2 ||
                           tuple.getType(1) != out)))
       return error(inst.opcodeLoc)
              << "'" << target->stringValue << "' must return a float array"
+             << (integerCall ? " or (on integer operands) an integer one" : "")
              << (gpuCall->aux ? " and its aux value of the same type"
                               : " (or a tuple of one and its workspace)");
     size_t least =
@@ -1168,6 +1191,22 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
       values[inst.name] = *called;
       return success();
     }
+    // cuDNN's vectorized int8 layouts (NCHW_VECT_C: a minor vector of 4 or
+    // 32 features, `?` in dim_labels or no label at all, the filter
+    // reordered for the int8x32 kernels) are no convolution tpuc reads.
+    const hlo_text::Attribute *labels = inst.attr("dim_labels");
+    auto operandType = dyn_cast<RankedTensorType>(operands[0].getType());
+    StringRef inputLabels =
+        labels ? StringRef(labels->raw).split('_').first : StringRef();
+    if (!gpuCall->isGemm() && labels && operandType &&
+        (StringRef(labels->raw).contains('?') ||
+         operandType.getRank() > static_cast<int64_t>(inputLabels.size())))
+      return error(labels->valueLoc)
+             << "'" << target->stringValue
+             << "' on cuDNN's vectorized int8 layout (NCHW_VECT_C: a minor "
+                "vector dimension of features dim_labels= does not name) is "
+                "not supported; the module's before-optimizations dump has "
+                "the plain convolution";
     if (gpuCall->isGemm()) {
       opName = "hlo.dot_general";
       addAttr("dot_dimension_numbers",
@@ -1180,7 +1219,7 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     }
     gpuExtras.assign(operands.begin() + 2, operands.end());
     operands.resize(2);
-    resultTypes.assign({out});
+    resultTypes.assign({integerCall ? out.clone(builder.getI32Type()) : out});
   } else if (opcode == "dot" || opcode == "scaled-dot") {
     if (opcode == "scaled-dot") {
       // XLA's ScaledDotRewriter: a dot of the dequantized operands.
@@ -1583,7 +1622,51 @@ Value Importer::createSplat(Location location, RankedTensorType type,
 FailureOr<Value> Importer::emitGpuLibraryEpilogue(
     const Instruction &inst, const importer::GpuLibraryCall &call, Value core,
     ValueRange extras, Type resultType, Location location) {
-  auto type = cast<RankedTensorType>(core.getType());
+  StringRef target = inst.attr("custom_call_target")->stringValue;
+  auto tuple = dyn_cast<TupleType>(resultType);
+  // The call's result (tuple: with the aux value and zero workspaces).
+  auto finish = [&](Value x, Value aux) -> FailureOr<Value> {
+    if (!tuple)
+      return x;
+    SmallVector<Value> elements{x};
+    if (call.aux)
+      elements.push_back(aux);
+    for (Type rest : tuple.getTypes().drop_front(elements.size())) {
+      auto workspace = dyn_cast<RankedTensorType>(rest);
+      if (!workspace)
+        return error(inst.opcodeLoc) << "the workspace of '" << target
+                                     << "' must be an array, not " << rest;
+      elements.push_back(createZeros(location, workspace));
+    }
+    return hlo::TupleOp::create(builder, location, elements).getResult();
+  };
+  auto out = cast<RankedTensorType>(tuple ? tuple.getType(0) : resultType);
+  Type outElement = out.getElementType();
+  // An integer contraction (s32): cuDNN and cuBLAS compute an s8 or float
+  // result's epilogue in f32 and clamp an s8 one to [-128, 127] before the
+  // convert (XLA's CudnnFusedConvRewriter idioms); another integer result is
+  // the contraction itself, which takes no epilogue.
+  bool integerCore = isa<IntegerType>(
+      cast<RankedTensorType>(core.getType()).getElementType());
+  if (integerCore && isa<IntegerType>(outElement) &&
+      !outElement.isInteger(8)) {
+    bool plain = call.alpha == 1 && !call.bias &&
+                 !(call.isGemm() && call.beta != 0) &&
+                 (extras.empty() || call.sideScale == 0) &&
+                 call.activation == importer::GpuActivation::None;
+    if (!plain)
+      return error(inst.opcodeLoc)
+             << "'" << target << "' on integers returning " << out
+             << " takes no scale, bias, side input or activation (cuDNN "
+                "computes those in f32 for an s8 or f32 result)";
+    if (core.getType() != out)
+      core = createOp(location, "hlo.convert", {core}, out);
+    return finish(core, Value());
+  }
+  Value value = integerCore ? createOp(location, "hlo.convert", {core},
+                                       out.clone(builder.getF32Type()))
+                            : core;
+  auto type = cast<RankedTensorType>(value.getType());
   auto op = [&](StringRef name, ValueRange operands) {
     return createOp(location, name, operands, type);
   };
@@ -1598,10 +1681,12 @@ FailureOr<Value> Importer::emitGpuLibraryEpilogue(
     auto vType = dyn_cast<RankedTensorType>(v.getType());
     bool vector = dim && vType && vType.getRank() == 1 &&
                   vType.getDimSize(0) == type.getDimSize(*dim);
-    if (!vType || !isa<FloatType>(vType.getElementType()) ||
+    if (!vType ||
+        !(isa<FloatType>(vType.getElementType()) ||
+          (integerCore && isa<IntegerType>(vType.getElementType()))) ||
         (vType.getShape() != type.getShape() && !vector))
       return error(inst.opcodeLoc)
-             << what << " of '" << inst.attr("custom_call_target")->stringValue
+             << what << " of '" << target
              << "' must have the shape of its result " << type
              << (dim ? " or be a vector along dimension " +
                            std::to_string(*dim)
@@ -1618,7 +1703,7 @@ FailureOr<Value> Importer::emitGpuLibraryEpilogue(
     return v;
   };
 
-  Value x = scaled(core, call.alpha);
+  Value x = scaled(value, call.alpha);
   size_t next = 0;
   if (call.isGemm() && call.beta != 0) {
     FailureOr<Value> c = addend(extras[next++], "C", std::nullopt);
@@ -1684,22 +1769,16 @@ FailureOr<Value> Importer::emitGpuLibraryEpilogue(
     break;
   }
   }
-  auto tuple = dyn_cast<TupleType>(resultType);
-  if (!tuple)
-    return x;
-  SmallVector<Value> elements{x};
-  if (call.aux)
-    elements.push_back(aux);
-  for (Type rest : tuple.getTypes().drop_front(elements.size())) {
-    auto workspace = dyn_cast<RankedTensorType>(rest);
-    if (!workspace)
-      return error(inst.opcodeLoc)
-             << "the workspace of '"
-             << inst.attr("custom_call_target")->stringValue
-             << "' must be an array, not " << rest;
-    elements.push_back(createZeros(location, workspace));
+  if (auto narrow = dyn_cast<IntegerType>(outElement)) {
+    // An 8-bit result: clamped to its range in f32, then converted (which
+    // rounds toward zero).
+    bool isUnsigned = narrow.isUnsigned();
+    x = op("hlo.clamp", {splat(isUnsigned ? 0 : -128), x,
+                         splat(isUnsigned ? 255 : 127)});
   }
-  return hlo::TupleOp::create(builder, location, elements).getResult();
+  if (x.getType() != out)
+    x = createOp(location, "hlo.convert", {x}, out);
+  return finish(x, aux);
 }
 
 //===----------------------------------------------------------------------===//
