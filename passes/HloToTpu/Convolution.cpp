@@ -378,6 +378,10 @@ private:
 };
 
 constexpr int kSemEpilogue = 3, kSemPack = 4;
+/// The epilogue's resident sources (batch norm's parameters): fetched
+/// first, waited for and computed once the halo's and the first weights'
+/// DMAs are issued (EpilogueKernel::sourcesReady).
+constexpr int kSemSources = 5;
 /// Convolutions with at most this many input features pack window
 /// positions into the MXU's contraction (docs/codegen.md, "convolution").
 constexpr int64_t kMaxPackedFeatures = 64;
@@ -576,7 +580,8 @@ LogicalResult ConvMxuKernel::allocate() {
     wStage = l.vmem(ct.wElem, (streams(R) ? wSlots * blocks : 2 * Ct) *
                                   G * blocks * kLanes * kLanes * ct.wb);
   }
-  if (ep && failed(ep->begin(G * M * D / (kSublanes * kLanes), 1)))
+  if (ep && failed(ep->beginFetching(G * M * D / (kSublanes * kLanes), 1,
+                                     kSemSources)))
     return failure();
   // The halo's padding stays zero: data stores only touch the data columns
   // (and write zeros where the input is ragged or out of range). The
@@ -1109,6 +1114,8 @@ LogicalResult ConvMxuKernel::run() {
     packedBlocks(status);
     return status;
   }
+  if (ep && failed(ep->sourcesReady()))
+    return failure();
   l.loop(OtD / G, [&](Value og) {
     prepareWeights(og);
     l.loop(N, [&](Value n) {
@@ -1159,6 +1166,8 @@ void ConvMxuKernel::packedBlocks(LogicalResult &status) {
   // is zeroed while the weights arrive, set 1 while block 0's LHS DMAs run.
   zeroFill(l, wStage, ct.wElem,
            Lowering::pages(pBlocks * kLanes * kLanes * ct.wb));
+  if (ep && failed(ep->sourcesReady()))
+    status = failure();
   auto zeroLhs = [&](int64_t set) {
     VBuf at = lhs;
     at.offset += set * lhsSet;
@@ -1252,6 +1261,8 @@ void ConvMxuKernel::streamedGroups(LogicalResult &status) {
       fetch(l.c(i), i % CtD);
     zeroFill(l, halo, l.b.getBF16Type(),
              Lowering::pages(CtPad * HR * Wp * kBfRow + spare));
+    if (ep && failed(ep->sourcesReady()))
+      status = failure();
   });
   // Steps of position kp of group og; `prefetch(cbD)`: whether its step
   // cbD fetches step i + ahead (not past the last).

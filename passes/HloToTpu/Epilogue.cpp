@@ -138,6 +138,13 @@ int64_t EpilogueKernel::vmemBytes(int64_t tiles, int64_t slots) const {
 }
 
 LogicalResult EpilogueKernel::begin(int64_t panelTiles, int64_t slots) {
+  if (failed(beginFetching(panelTiles, slots, 0)))
+    return failure();
+  return sourcesReady();
+}
+
+LogicalResult EpilogueKernel::beginFetching(int64_t panelTiles, int64_t slots,
+                                            int sem) {
   tiles = panelTiles;
   auto elemOf = [](Value v) {
     return storageType(cast<RankedTensorType>(v.getType()).getElementType());
@@ -156,7 +163,17 @@ LogicalResult EpilogueKernel::begin(int64_t panelTiles, int64_t slots) {
     if (static_cast<int64_t>(i) != inPanels)
       a.buf = l.vmem(elemOf(a.value), slots * tiles * a.tileBytes);
   }
-  auto perCol = l.loadEpilogueSources(ops, hoisted);
+  auto finish = l.fetchEpilogueSources(ops, hoisted, sem);
+  if (failed(finish))
+    return failure();
+  finishSources = std::move(*finish);
+  return success();
+}
+
+LogicalResult EpilogueKernel::sourcesReady() {
+  assert(finishSources && "sourcesReady() once, after beginFetching()");
+  FailureOr<Lowering::EpilogueColumns> perCol = finishSources(hoisted);
+  finishSources = nullptr;
   if (failed(perCol))
     return failure();
   perColumn = std::move(*perCol);
@@ -182,6 +199,7 @@ LogicalResult EpilogueKernel::apply(const EpiloguePiece &p,
                                     const VBuf &panels, Value panelOff,
                                     Value slot) {
   constexpr int64_t kF32Tile = kSublanes * kLanes * 4;
+  assert(perColumn && "apply() after sourcesReady()");
   llvm::DenseMap<Value, Value> base = hoisted;
   perColumn(base, p.col);
   llvm::DenseMap<Value, std::pair<VBuf, int64_t>> ins;

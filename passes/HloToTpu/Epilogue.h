@@ -63,6 +63,12 @@ public:
   /// Allocates the staging for `tiles` panel tiles (roots in `slots`
   /// slots), the roots' HBM buffers, and loads the resident sources.
   LogicalResult begin(int64_t tiles, int64_t slots);
+  /// begin(), but the resident sources' DMAs go out on semaphore `sem` and
+  /// are waited for and computed (batch norm's rsqrt of the variance) by
+  /// sourcesReady(), which the kernel calls once its own first DMAs are
+  /// issued, before the first apply().
+  LogicalResult beginFetching(int64_t tiles, int64_t slots, int sem);
+  LogicalResult sourcesReady();
 
   /// Fetches the piece's tiles of the same-shape inputs (one DMA each on
   /// `sem`); `fetches()` DMAs per piece.
@@ -102,7 +108,8 @@ private:
   int64_t residentBytes = 0, tiles = 0;
   int64_t inPanels = -1; // the index of the root in the panels
   llvm::DenseMap<Value, Value> hoisted;
-  std::function<void(llvm::DenseMap<Value, Value> &, Value)> perColumn;
+  Lowering::FinishEpilogueSources finishSources;
+  Lowering::EpilogueColumns perColumn;
 };
 
 } // namespace tpuc::hlotpu

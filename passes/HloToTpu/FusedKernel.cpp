@@ -949,21 +949,32 @@ LogicalResult computeSideCones(Lowering &l,
                                const llvm::DenseMap<Value, Resident> &leaves,
                                SmallVectorImpl<Resident> &residents);
 
-/// Loads the broadcast sources into VMEM (one DMA each, waited for), and
-/// puts the splats and one-element sources, spread to every lane, in
-/// `hoisted`; the others are returned for per-tile reads.
-FailureOr<SmallVector<Resident>>
-loadResidents(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
-              llvm::DenseMap<Value, Value> &hoisted) {
-  OpBuilder &b = l.b;
-  Location loc = l.loc;
+/// Broadcast sources whose DMAs are issued (fetchResidents) and not yet
+/// waited for (finishResidents).
+struct PendingResidents {
   SmallVector<Resident> residents;
-  int64_t dmas = 0;
   // Side cones (a per-column source the fusion computes from parameters):
   // the parameters' DMAs go out with the others, and the cone is computed
   // once per column tile after the wait.
   SmallVector<std::pair<Value, SideCone>> cones;
   llvm::DenseMap<Value, Resident> coneLeaves;
+  int64_t dmas = 0;
+  int sem = 0;
+};
+
+/// Issues the broadcast sources' DMAs into VMEM (one each, on `sem`) and
+/// puts the splats in `hoisted`.
+FailureOr<PendingResidents>
+fetchResidents(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
+               llvm::DenseMap<Value, Value> &hoisted, int sem) {
+  OpBuilder &b = l.b;
+  Location loc = l.loc;
+  PendingResidents pending;
+  pending.sem = sem;
+  SmallVector<Resident> &residents = pending.residents;
+  int64_t &dmas = pending.dmas;
+  SmallVector<std::pair<Value, SideCone>> &cones = pending.cones;
+  llvm::DenseMap<Value, Resident> &coneLeaves = pending.coneLeaves;
   auto fetchWhole = [&](Value source, BroadcastForm form,
                         bool isInt) -> FailureOr<Resident> {
     FailureOr<Value> mem = l.memOf(source);
@@ -974,7 +985,7 @@ loadResidents(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
     VBuf buf = l.vmem(storageType(x.getElementType()),
                       form.spread == Spread::Scalar ? xg.tileBytes()
                                                     : xg.bytes());
-    l.dma(*mem, l.c(0), buf.arena, l.c(buf.offset), 1, buf.bytes, 0, 0, 0);
+    l.dma(*mem, l.c(0), buf.arena, l.c(buf.offset), 1, buf.bytes, 0, 0, sem);
     ++dmas;
     return Resident{source, form, buf, xg.tileBytes(), isInt};
   };
@@ -1025,8 +1036,21 @@ loadResidents(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
     r->value = value;
     residents.push_back(*r);
   }
-  l.wait(0, dmas);
-  if (failed(computeSideCones(l, cones, coneLeaves, residents)))
+  return pending;
+}
+
+/// Waits for the sources' DMAs, computes the side cones, and puts the
+/// one-element sources, spread to every lane, in `hoisted`; the others are
+/// returned for per-tile reads.
+FailureOr<SmallVector<Resident>>
+finishResidents(Lowering &l, PendingResidents &pending,
+                llvm::DenseMap<Value, Value> &hoisted) {
+  OpBuilder &b = l.b;
+  Location loc = l.loc;
+  SmallVector<Resident> &residents = pending.residents;
+  l.wait(pending.sem, pending.dmas);
+  if (failed(computeSideCones(l, pending.cones, pending.coneLeaves,
+                              residents)))
     return failure();
   SmallVector<Resident> perTile;
   for (const Resident &r : residents) {
@@ -1040,6 +1064,18 @@ loadResidents(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
     hoisted[r.value] = tpu::VBroadcastSublaneOp::create(b, loc, lane, l.c(0));
   }
   return perTile;
+}
+
+/// Loads the broadcast sources into VMEM (one DMA each, waited for), and
+/// puts the splats and one-element sources, spread to every lane, in
+/// `hoisted`; the others are returned for per-tile reads.
+FailureOr<SmallVector<Resident>>
+loadResidents(Lowering &l, ArrayRef<std::pair<Value, BroadcastForm>> spreads,
+              llvm::DenseMap<Value, Value> &hoisted) {
+  FailureOr<PendingResidents> pending = fetchResidents(l, spreads, hoisted, 0);
+  if (failed(pending))
+    return failure();
+  return finishResidents(l, *pending, hoisted);
 }
 
 /// The `kind` spreads of `spreads`: (the broadcast, its source's HBM
@@ -1304,24 +1340,33 @@ LogicalResult Lowering::epilogueLeaves(const EpilogueOps &e,
   return success();
 }
 
-FailureOr<std::function<void(llvm::DenseMap<Value, Value> &, Value)>>
-Lowering::loadEpilogueSources(const EpilogueOps &e,
-                              llvm::DenseMap<Value, Value> &hoisted) {
+FailureOr<Lowering::FinishEpilogueSources>
+Lowering::fetchEpilogueSources(const EpilogueOps &e,
+                               llvm::DenseMap<Value, Value> &hoisted, int sem) {
   SmallVector<Value> inputs;
   SmallVector<std::pair<Value, BroadcastForm>> spreads;
   if (failed(epilogueSpreads(e, inputs, spreads)))
     return failure();
-  FailureOr<SmallVector<Resident>> perTile =
-      loadResidents(*this, spreads, hoisted);
-  if (failed(perTile))
+  FailureOr<PendingResidents> pending =
+      fetchResidents(*this, spreads, hoisted, sem);
+  if (failed(pending))
     return failure();
   // Only per-column forms are left (epilogueSpreads): the row is unused.
   Geometry g = geometryOf(cast<RankedTensorType>(e.result.getType()));
-  return std::function<void(llvm::DenseMap<Value, Value> &, Value)>(
-      [this, g, residents = std::move(*perTile)](
-          llvm::DenseMap<Value, Value> &memo, Value col) {
-        for (const Resident &r : residents)
-          memo[r.value] = residentAt(*this, r, g, c(0), col);
+  return FinishEpilogueSources(
+      [this, g, pending = std::move(*pending)](
+          llvm::DenseMap<Value, Value> &hoisted) mutable
+      -> FailureOr<EpilogueColumns> {
+        FailureOr<SmallVector<Resident>> perTile =
+            finishResidents(*this, pending, hoisted);
+        if (failed(perTile))
+          return failure();
+        return EpilogueColumns(
+            [this, g, residents = std::move(*perTile)](
+                llvm::DenseMap<Value, Value> &memo, Value col) {
+              for (const Resident &r : residents)
+                memo[r.value] = residentAt(*this, r, g, c(0), col);
+            });
       });
 }
 

@@ -813,13 +813,21 @@ public:
   LogicalResult epilogueLeaves(const EpilogueOps &e,
                                SmallVectorImpl<Value> &inputs,
                                int64_t &residentBytes);
-  /// Loads the epilogue's broadcast sources into VMEM (one DMA each,
-  /// waited); splats and one-element sources go to `hoisted` spread to
-  /// every lane. The returned function puts the per-column sources' tiles
-  /// for column tile `col` in a memo (FusedKernel.cpp).
-  FailureOr<std::function<void(llvm::DenseMap<Value, Value> &, Value)>>
-  loadEpilogueSources(const EpilogueOps &e,
-                      llvm::DenseMap<Value, Value> &hoisted);
+  /// Puts the per-column sources' tiles for column tile `col` in a memo.
+  using EpilogueColumns =
+      std::function<void(llvm::DenseMap<Value, Value> &, Value)>;
+  /// Waits for the sources' DMAs, computes the ones computed from
+  /// parameters (batch norm's scale and offset), and puts the one-element
+  /// sources, spread to every lane, in `hoisted`.
+  using FinishEpilogueSources =
+      std::function<FailureOr<EpilogueColumns>(llvm::DenseMap<Value, Value> &)>;
+  /// Issues the DMAs of the epilogue's broadcast sources into VMEM (one
+  /// each, on semaphore `sem`) and puts the splats in `hoisted`; the kernel
+  /// calls the returned function before the epilogue's first tile, after
+  /// its own first DMAs if it likes (FusedKernel.cpp).
+  FailureOr<FinishEpilogueSources>
+  fetchEpilogueSources(const EpilogueOps &e,
+                       llvm::DenseMap<Value, Value> &hoisted, int sem);
   // Constant.cpp: constants that are not splats (the executable's constant
   // table), iota.
   LogicalResult lowerConstant(hlo::ConstantOp op);
