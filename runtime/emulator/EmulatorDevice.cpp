@@ -57,9 +57,9 @@ struct Range {
 
 // A DMA issued but not yet retired by a SEM_WAIT.
 struct InFlightDma {
-  int64_t pc;
-  uint32_t sem;
-  uint64_t end; // completion cycle
+  int64_t pc = 0;
+  uint32_t sem = 0;
+  uint64_t end = 0; // completion cycle
   std::vector<Range> touched; // chunk ranges read and written
   uint64_t serial = 0; // issue order
   std::vector<uint64_t> keys; // its InFlightRanges pages (set by add)
@@ -513,6 +513,8 @@ private:
   // The DMAs in flight by semaphore, each queue in issue order = completion
   // order, and how many there are in all.
   std::vector<std::deque<InFlightDma>> inFlight_;
+  // Retired DMAs, whose range and key vectors the next DMAs reuse.
+  std::vector<InFlightDma> spareFlights_;
   int64_t inFlightCount_ = 0;
   InFlightRanges &inFlightRanges_;   // their ranges, by page (the device's)
   std::vector<Range> dmaReads_, dmaWrites_; // dma()'s scratch
@@ -1109,6 +1111,7 @@ absl::Status Machine::semWait(const exe::Instruction &in) {
     ready = std::max(ready, queue.front().end);
     ++sems_[sem];
     inFlightRanges_.remove(queue.front());
+    spareFlights_.push_back(std::move(queue.front()));
     queue.pop_front();
     --inFlightCount_;
   }
@@ -1138,7 +1141,15 @@ absl::Status Machine::dma(const exe::Instruction &in) {
   exe::MemorySpace srcSpace = in.src_space(), dstSpace = in.dst_space();
   // The chunks' ranges, read and written ones apart so that each side's
   // merge (dmaReads_ and dmaWrites_, reused), then in flight.touched.
-  InFlightDma flight{pc_, static_cast<uint32_t>(sem), 0, {}, 0, {}};
+  InFlightDma flight;
+  if (!spareFlights_.empty()) {
+    flight = std::move(spareFlights_.back());
+    spareFlights_.pop_back();
+    flight.touched.clear();
+    flight.keys.clear();
+  }
+  flight.pc = pc_;
+  flight.sem = static_cast<uint32_t>(sem);
   dmaReads_.clear();
   dmaWrites_.clear();
   uint64_t deps = issue_;
