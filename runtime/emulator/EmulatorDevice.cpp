@@ -57,9 +57,9 @@ struct Range {
 
 // A DMA issued but not yet retired by a SEM_WAIT.
 struct InFlightDma {
-  int64_t pc;
-  uint32_t sem;
-  uint64_t end; // completion cycle
+  int64_t pc = 0;
+  uint32_t sem = 0;
+  uint64_t end = 0; // completion cycle
   std::vector<Range> touched; // chunk ranges read and written
   uint64_t serial = 0; // issue order
   std::vector<uint64_t> keys; // its InFlightRanges pages (set by add)
@@ -361,7 +361,9 @@ public:
         mxuDim_(mxuDim(t_)),
         weights_(t_.mxu_count()), weightsLoaded_(t_.mxu_count(), false),
         mxus_(t_.mxu_count()),
-        ops_(e.proto().debug_ops_size() + 1), v_(kNumVectorRegs) {
+        ops_(e.proto().debug_ops_size() + 1), v_(kNumVectorRegs),
+        vpuAvx2_(device.kernels_ != KernelPath::Portable &&
+                 isKernelPathSupported(KernelPath::Avx2)) {
     bytesPerCycle_ = t_.hbm_bytes_per_second() / t_.clock_hz();
     if (tracking_)
       initProvenance();
@@ -438,6 +440,12 @@ private:
   absl::Status vectorOp(const exe::Instruction &in);
   absl::Status vectorMemory(const exe::Instruction &in);
   absl::Status vectorCompute(const exe::Instruction &in);
+  // vectorCompute's lane loops over whole vregs (computeLanes), compiled
+  // for the baseline ISA and for AVX2 (4 KiB a register: the loops are
+  // most of the VPU's host time).
+  absl::Status computeLanes(const exe::Instruction &in);
+  absl::Status computeLanesBaseline(const exe::Instruction &in);
+  absl::Status computeLanesAvx2(const exe::Instruction &in);
   absl::Status collective(const exe::Instruction &in); // ICI (Ici.h)
 
   // Bounds, in-flight-DMA and (for reads) initialisation checks of a VMEM or
@@ -505,6 +513,8 @@ private:
   // The DMAs in flight by semaphore, each queue in issue order = completion
   // order, and how many there are in all.
   std::vector<std::deque<InFlightDma>> inFlight_;
+  // Retired DMAs, whose range and key vectors the next DMAs reuse.
+  std::vector<InFlightDma> spareFlights_;
   int64_t inFlightCount_ = 0;
   InFlightRanges &inFlightRanges_;   // their ranges, by page (the device's)
   std::vector<Range> dmaReads_, dmaWrites_; // dma()'s scratch
@@ -543,6 +553,8 @@ private:
   std::vector<Vreg> v_;
   std::vector<uint16_t> lhsScratch_;
   std::vector<float> outScratch_;
+  // computeLanesAvx2 runs (a SIMD kernel path on a CPU with AVX2).
+  const bool vpuAvx2_;
 };
 
 void Machine::record(Unit unit, int index, uint64_t start, uint64_t end,
@@ -1099,6 +1111,7 @@ absl::Status Machine::semWait(const exe::Instruction &in) {
     ready = std::max(ready, queue.front().end);
     ++sems_[sem];
     inFlightRanges_.remove(queue.front());
+    spareFlights_.push_back(std::move(queue.front()));
     queue.pop_front();
     --inFlightCount_;
   }
@@ -1128,7 +1141,15 @@ absl::Status Machine::dma(const exe::Instruction &in) {
   exe::MemorySpace srcSpace = in.src_space(), dstSpace = in.dst_space();
   // The chunks' ranges, read and written ones apart so that each side's
   // merge (dmaReads_ and dmaWrites_, reused), then in flight.touched.
-  InFlightDma flight{pc_, static_cast<uint32_t>(sem), 0, {}, 0, {}};
+  InFlightDma flight;
+  if (!spareFlights_.empty()) {
+    flight = std::move(spareFlights_.back());
+    spareFlights_.pop_back();
+    flight.touched.clear();
+    flight.keys.clear();
+  }
+  flight.pc = pc_;
+  flight.sem = static_cast<uint32_t>(sem);
   dmaReads_.clear();
   dmaWrites_.clear();
   uint64_t deps = issue_;
@@ -1687,28 +1708,35 @@ uint32_t convert(exe::DType from, exe::DType to, uint32_t bits) {
 // `dispatch<E, V...>(v, f)` calls f(std::integral_constant<E, v>) for the
 // value v among V..., so each loop body is one operation the compiler can
 // vectorize (the scalar definitions above, so the same bits).
-template <typename E, E... Vs, typename F> bool dispatch(E value, F f) {
+// Inlined into both compilations of Machine::computeLanes, so each loop is
+// vectorised for that one's ISA.
+#define TPUC_LANE_LOOP inline __attribute__((always_inline))
+#define TPUC_LANE_LOOP_LAMBDA __attribute__((always_inline))
+
+template <typename E, E... Vs, typename F>
+TPUC_LANE_LOOP bool dispatch(E value, F f) {
   return ((value == Vs ? (f(std::integral_constant<E, Vs>()), true) : false) ||
           ...);
 }
 
-template <typename F> void map1(const Vreg &a, Vreg &out, F f) {
+template <typename F> TPUC_LANE_LOOP void map1(const Vreg &a, Vreg &out, F f) {
   for (int i = 0; i < kVregElements; ++i)
     out[i] = f(a[i]);
 }
 
 template <typename F>
-void map2(const Vreg &a, const Vreg &b, Vreg &out, F f) {
+TPUC_LANE_LOOP void map2(const Vreg &a, const Vreg &b, Vreg &out, F f) {
   for (int i = 0; i < kVregElements; ++i)
     out[i] = f(a[i], b[i]);
 }
 
 // f32 lanes through `f` (float -> float or float, float -> float).
-template <typename F> void mapF32(const Vreg &a, Vreg &out, F f) {
+template <typename F>
+TPUC_LANE_LOOP void mapF32(const Vreg &a, Vreg &out, F f) {
   map1(a, out, [&](uint32_t x) { return floatBits(f(floatFromBits(x))); });
 }
 template <typename F>
-void mapF32(const Vreg &a, const Vreg &b, Vreg &out, F f) {
+TPUC_LANE_LOOP void mapF32(const Vreg &a, const Vreg &b, Vreg &out, F f) {
   map2(a, b, out, [&](uint32_t x, uint32_t y) {
     return floatBits(f(floatFromBits(x), floatFromBits(y)));
   });
@@ -1718,7 +1746,8 @@ void mapF32(const Vreg &a, const Vreg &b, Vreg &out, F f) {
 // lane's 8 sublanes) folded in sequential order, so the result is defined
 // bit for bit, and broadcast back to the group.
 template <typename T, typename Combine>
-void reduceGroups(const Vreg &a, Vreg &out, bool lanes, Combine combine) {
+TPUC_LANE_LOOP void reduceGroups(const Vreg &a, Vreg &out, bool lanes,
+                                 Combine combine) {
   int groups = lanes ? kSublanes : kLanes, width = lanes ? kLanes : kSublanes;
   auto load = [](uint32_t bits) {
     T x;
@@ -1770,6 +1799,13 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
                              " mantissa bits (needs >= 1 and >= 0)"));
   if (!computes())
     return absl::OkStatus();
+  return vpuAvx2_ ? computeLanesAvx2(in) : computeLanesBaseline(in);
+}
+
+TPUC_LANE_LOOP absl::Status
+Machine::computeLanes(const exe::Instruction &in) {
+  exe::Opcode op = in.opcode();
+  int64_t index = in.args_size() > 0 ? arg(in, 0) : 0;
   bool isF32 = in.dtype() == exe::F32, isU32 = in.dtype() == exe::U32;
   const Vreg &a = v_[in.vsrc_size() > 0 ? in.vsrc(0) : 0];
   const Vreg &b = v_[in.vsrc_size() > 1 ? in.vsrc(1) : 0];
@@ -1824,7 +1860,7 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
     break;
   case exe::VCMP:
     dispatch<exe::CmpKind, exe::EQ, exe::NE, exe::LT, exe::LE, exe::GT,
-             exe::GE>(in.cmp(), [&](auto c) {
+             exe::GE>(in.cmp(), [&](auto c) TPUC_LANE_LOOP_LAMBDA {
       constexpr exe::CmpKind kind = decltype(c)::value;
       if (isF32)
         map2(a, b, out, [](uint32_t x, uint32_t y) -> uint32_t {
@@ -2001,6 +2037,17 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
     return unimplemented(in);
   }
   return absl::OkStatus();
+}
+
+// The same lane operations compiled twice: integer and IEEE operations
+// (no FMA: "avx2" alone does not enable it) give the same bits on both.
+absl::Status Machine::computeLanesBaseline(const exe::Instruction &in) {
+  return computeLanes(in);
+}
+
+__attribute__((target("avx2"))) absl::Status
+Machine::computeLanesAvx2(const exe::Instruction &in) {
+  return computeLanes(in);
 }
 
 EmulatorDevice::EmulatorDevice(exe::Target target, KernelPath kernels)

@@ -437,24 +437,40 @@ int64_t columnBlock(KernelPath path) {
 }
 
 bool isZeroBf16(uint16_t bits) { return (bits & 0x7FFF) == 0; }
-bool isFiniteBf16(uint16_t bits) { return (bits & 0x7F80) != 0x7F80; }
 uint32_t f32Bits(float f) {
   uint32_t b;
   std::memcpy(&b, &f, 4);
   return b;
 }
-// A result that a skipped +-0 product could have changed: -0 or NaN.
-bool isSignedZeroOrNan(float f) {
-  uint32_t b = f32Bits(f);
-  return b == 0x80000000u || (b & 0x7FFFFFFFu) > 0x7F800000u;
+
+// The per-row tests of matmulTrimmed, each a count over the whole row
+// with no early exit and no branch per element, so the compiler
+// vectorises them (a row is 128 values, the test almost always passes).
+bool allFiniteBf16(const uint16_t *bits, int64_t n) {
+  uint32_t bad = 0;
+  for (int64_t i = 0; i < n; ++i)
+    bad |= (bits[i] & 0x7F80u) == 0x7F80u;
+  return !bad;
 }
-// An initial value that adding +-0 products leaves as it is on every path:
-// +0 (a sum of zeros is -0 only if all are), a normal number or an
-// infinity.
-bool keepsUnderZeroes(float f) {
-  uint32_t b = f32Bits(f);
-  return b == 0 || ((b & 0x7FFFFFFFu) >= 0x00800000u &&
-                    (b & 0x7FFFFFFFu) <= 0x7F800000u);
+// A result that a skipped +-0 product could have changed: -0 or NaN.
+bool anySignedZeroOrNan(const float *f, int64_t n) {
+  uint32_t bad = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t b = f32Bits(f[i]);
+    bad |= (b == 0x80000000u) | ((b & 0x7FFFFFFFu) > 0x7F800000u);
+  }
+  return bad;
+}
+// Initial values that adding +-0 products leaves as they are on every path:
+// +0 (a sum of zeros is -0 only if all are), normal numbers or infinities.
+bool allKeepUnderZeroes(const float *f, int64_t n) {
+  uint32_t bad = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t b = f32Bits(f[i]), magnitude = b & 0x7FFFFFFFu;
+    bad |= (b != 0) &
+           ((magnitude < 0x00800000u) | (magnitude > 0x7F800000u));
+  }
+  return !bad;
 }
 
 } // namespace
@@ -468,15 +484,25 @@ void PackedRhs::packTrimmed(const uint16_t *rhs) {
       bits |= rhs[r * n_ + c];
     return isZeroBf16(bits);
   };
-  int64_t usedK = k_, usedN = 0;
+  int64_t usedK = k_, usedN = n_;
   while (usedK > 0 && zeroRow(usedK - 1))
     --usedK;
-  for (int64_t r = 0; r < usedK && usedN < n_; ++r)
-    for (int64_t c = n_; c > usedN; --c)
-      if (!isZeroBf16(rhs[r * n_ + c - 1])) {
-        usedN = c;
-        break;
-      }
+  auto lastColumnUsed = [&] {
+    for (int64_t r = 0; r < usedK; ++r)
+      if (!isZeroBf16(rhs[r * n_ + n_ - 1]))
+        return true;
+    return false;
+  };
+  if (usedK > 0 && !lastColumnUsed()) {
+    // Each column's bits ORed over the used rows (a vectorised OR per row,
+    // not a branch per element), then scanned from the end.
+    columnBits_.assign(n_, 0);
+    for (int64_t r = 0; r < usedK; ++r)
+      for (int64_t c = 0; c < n_; ++c)
+        columnBits_[c] |= rhs[r * n_ + c];
+    while (usedN > 0 && isZeroBf16(columnBits_[usedN - 1]))
+      --usedN;
+  }
   // Whole pairs on Avx512Bf16 (a pair is one step of its own rounding).
   int64_t kStep = path_ == KernelPath::Avx512Bf16 ? 2 : 1;
   int64_t block = columnBlock(path_);
@@ -540,10 +566,8 @@ void matmulTrimmed(const PackedRhs &rhs, const uint16_t *lhs, float *out,
     const uint16_t *lhsRow = lhs + i * k;
     float *outRow = out + i * n;
     const float *got = &o[i * tn];
-    bool exact = std::all_of(lhsRow, lhsRow + k, isFiniteBf16) &&
-                 std::none_of(got, got + tn, isSignedZeroOrNan) &&
-                 (!accumulate ||
-                  std::all_of(outRow + tn, outRow + n, keepsUnderZeroes));
+    bool exact = allFiniteBf16(lhsRow, k) && !anySignedZeroOrNan(got, tn) &&
+                 (!accumulate || allKeepUnderZeroes(outRow + tn, n - tn));
     if (!exact) {
       // Each output is computed alone: this row multiplied whole is what
       // the whole matmul gives it.

@@ -102,6 +102,7 @@ private:
   bool trim_ = false;
   std::unique_ptr<PackedRhs> trimmed_;
   std::vector<uint16_t> trimScratch_;
+  std::vector<uint16_t> columnBits_; // packTrimmed's OR of each column
 };
 
 // out[m x n] (+)= lhs[m x k] * rhs[k x n]; lhs and rhs are bf16 bit

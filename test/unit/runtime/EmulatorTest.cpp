@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "runtime/hostio/FloatConversion.h"
+#include "runtime/loader/Isa.h"
 
 namespace tpuc::runtime {
 namespace {
@@ -321,6 +322,119 @@ TEST(Vector, TransposeBetweenOverlappingAndDisjointBlocks) {
     EXPECT_EQ(once[i], l * 1000 + 8 + s);
     EXPECT_EQ(twice[i], (16 + s) * 1000 + l);
     EXPECT_EQ(thrice[i], l * 1000 + 24 + s);
+  }
+}
+
+// The VPU's lane loops are compiled for the baseline ISA and for AVX2
+// (Machine::computeLanes): every lane operation, on every dtype it takes,
+// gives the same bits on every kernel path. The operands hold the special
+// f32 values (NaN with payloads, infinities, zeros, subnormals, the
+// largest finite values, halfway cases of bf16 rounding), s32 extremes and
+// shift amounts, then random bits. Which NaN an f32 result carries is
+// open (IEEE 754 leaves it unspecified, and the compiler may commute an
+// add), so an f32 NaN matches any NaN; every other result bit for bit.
+TEST(Vector, LaneLoopsSameBitsOnEveryKernelPath) {
+  std::vector<uint32_t> special = {
+      0x7FC00000, 0xFFC00001, 0x7F800001, 0x7F800000, 0xFF800000, 0x00000000,
+      0x80000000, 0x00000001, 0x807FFFFF, 0x00800000, 0x7F7FFFFF, 0xFF7FFFFF,
+      0x3F808000, 0x3F818000, 0x4F000000, 0xCF000001, 0x4F800000, 0x80000001,
+      0x7FFFFFFF, 0xFFFFFFFF, 0x0000001F, 0x00000020, 0x3F800000, 0xBF800000};
+  auto isNanBits = [](uint32_t b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; };
+  std::mt19937 rng(20);
+  std::vector<int32_t> x(kVregElements), y(kVregElements);
+  for (int i = 0; i < kVregElements; ++i) {
+    x[i] = static_cast<int32_t>(i < int(special.size()) ? special[i] : rng());
+    y[i] = static_cast<int32_t>(special[(i * 7 + 3) % special.size()]);
+    if (i >= 256)
+      y[i] = static_cast<int32_t>(rng());
+  }
+  ProgramBuilder p;
+  loadVregParameter(p, 0, exe::S32, 0, 30);
+  loadVregParameter(p, 1, exe::S32, 4096, 29);
+  using exe::Opcode;
+  // Each operation writes v2, stored as result r (instruction 6 + 4r);
+  // f32Result[r]: its lanes are f32.
+  std::vector<bool> f32Result;
+  auto result = [&](exe::DType t) {
+    storeVregResult(p, 2, exe::S32, 8192);
+    f32Result.push_back(t == exe::F32);
+  };
+  auto allowed = [](Opcode op, exe::DType t) {
+    return (getOpcodeInfo(op)->dtypes & dtypeBit(t)) != 0;
+  };
+  for (exe::DType t : {exe::F32, exe::S32, exe::U32}) {
+    for (Opcode op : {exe::VADD, exe::VSUB, exe::VMUL, exe::VDIV, exe::VMAX,
+                      exe::VMIN, exe::VREM, exe::VMULHI, exe::VAND, exe::VOR,
+                      exe::VXOR, exe::VSHL, exe::VSHRL, exe::VSHRA})
+      if (allowed(op, t)) {
+        p.vector(op, 2, {0, 1}, t);
+        result(t);
+      }
+    for (exe::CmpKind k :
+         {exe::EQ, exe::NE, exe::LT, exe::LE, exe::GT, exe::GE}) {
+      if (!allowed(exe::VCMP, t))
+        continue;
+      p.vector(exe::VCMP, 2, {0, 1}, t).set_cmp(k);
+      result(exe::S32); // 0 or 1
+    }
+    for (exe::ReduceKind k :
+         {exe::REDUCE_SUM, exe::REDUCE_MAX, exe::REDUCE_MIN}) {
+      if (!allowed(exe::VREDUCE_LANES, t))
+        continue;
+      p.vector(exe::VREDUCE_LANES, 2, {0}, t).set_reduce(k);
+      result(t);
+      p.vector(exe::VREDUCE_SUBLANES, 2, {1}, t).set_reduce(k);
+      result(t);
+    }
+  }
+  for (Opcode op : {exe::VNEG, exe::VABS, exe::VEXP, exe::VLOG, exe::VTANH,
+                    exe::VRSQRT, exe::VSQRT, exe::VRCP, exe::VFLOOR, exe::VCEIL,
+                    exe::VROUND_AFZ, exe::VROUND_EVEN, exe::VPOPCNT,
+                    exe::VCLZ})
+    for (exe::DType t : {exe::F32, exe::S32, exe::U32})
+      if (allowed(op, t)) {
+        p.vector(op, 2, {0}, t);
+        result(t);
+      }
+  for (exe::DType from : {exe::F32, exe::BF16, exe::S32, exe::U32})
+    for (exe::DType to : {exe::F32, exe::BF16, exe::S32, exe::U32}) {
+      // VCVT converts to or from f32.
+      if ((from == exe::F32) == (to == exe::F32) || !allowed(exe::VCVT, to) ||
+          !(getOpcodeInfo(exe::VCVT)->srcDtypes & dtypeBit(from)))
+        continue;
+      p.vector(exe::VCVT, 2, {0}, to).set_src_dtype(from);
+      result(to);
+    }
+  p.vector(exe::VREDUCE_PRECISION, 2, {0}, exe::F32, {imm(5), imm(10)});
+  result(exe::F32);
+  p.vector(exe::VSEL, 2, {1, 0, 1});
+  result(exe::S32);
+  p.vector(exe::VBCAST_LANE, 2, {0}, exe::DTYPE_INVALID, {imm(77)});
+  result(exe::S32);
+  p.vector(exe::VBCAST_SUBLANE, 2, {0}, exe::DTYPE_INVALID, {imm(5)});
+  result(exe::S32);
+  absl::StatusOr<Executable> e = p.build();
+  ASSERT_TRUE(e.ok()) << e.status();
+  std::vector<hostio::HostArray> inputs = {makeS32({8, 128}, x),
+                                           makeS32({8, 128}, y)};
+  EmulatorDevice portable(e->target(), KernelPath::Portable);
+  absl::StatusOr<RunResult> want = runExecutable(portable, *e, inputs);
+  ASSERT_TRUE(want.ok()) << want.status();
+  ASSERT_EQ(want->results.size(), 88u); // every operation above ran
+  for (KernelPath path : supportedKernelPaths()) {
+    EmulatorDevice device(e->target(), path);
+    absl::StatusOr<RunResult> got = runExecutable(device, *e, inputs);
+    ASSERT_TRUE(got.ok()) << got.status();
+    for (size_t r = 0; r < want->results.size(); ++r) {
+      std::vector<uint32_t> g = values<uint32_t>(got->results[r]),
+                            w = values<uint32_t>(want->results[r]);
+      for (int i = 0; i < kVregElements; ++i)
+        ASSERT_TRUE(g[i] == w[i] || (f32Result[r] && isNanBits(g[i]) &&
+                                     isNanBits(w[i])))
+            << kernelPathName(path) << ": result " << r << " ("
+            << exe::Opcode_Name(e->instruction(6 + 4 * r).opcode())
+            << ") lane " << i << ": " << g[i] << " vs " << w[i];
+    }
   }
 }
 
