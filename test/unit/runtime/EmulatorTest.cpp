@@ -776,6 +776,24 @@ TEST(Kernels, TrimmedZeroPaddingChangesNoBit) {
     }
 }
 
+TEST(Kernels, ExactPathsRoundEachProduct) {
+  // 2^-75 x 2^-75 = 2^-150, half the smallest subnormal: rounded alone it
+  // is 0 (ties to even), so 2^-149 + it stays 2^-149. An FMA (what GCC
+  // makes of a multiply and an add where the ISA has one) rounds the sum
+  // once, to 2^-148.
+  const int64_t m = 8, k = 1, n = 64;
+  std::vector<uint16_t> lhs(m * k, 0x1A00), rhs(k * n, 0x1A00); // 2^-75
+  for (KernelPath path : supportedKernelPaths()) {
+    if (!isKernelPathExact(path)) // avx512-bf16 flushes subnormals (below)
+      continue;
+    std::vector<float> out(m * n, std::ldexp(1.0f, -149));
+    matmulBf16(path, lhs.data(), rhs.data(), out.data(), m, k, n, true);
+    for (int64_t i = 0; i < m * n; ++i)
+      ASSERT_EQ(out[i], std::ldexp(1.0f, -149))
+          << kernelPathName(path) << " at " << i;
+  }
+}
+
 TEST(Kernels, Bf16PathFlushesSubnormals) {
   if (!isKernelPathSupported(KernelPath::Avx512Bf16))
     GTEST_SKIP() << "no AVX512-BF16 here";
