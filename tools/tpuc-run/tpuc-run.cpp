@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <new>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -809,7 +810,17 @@ int main(int argc, char **argv) {
 #endif
   if (status.ok()) {
     absl::StatusOr<Options> options = parseArgs(argc, argv);
-    status = options.ok() ? run(*options, world) : options.status();
+    // A run whose host memory runs out (the emulated HBM is backed as it is
+    // touched; the DMAs in flight are indexed by page) ends with an error,
+    // not an abort.
+    try {
+      status = options.ok() ? run(*options, world) : options.status();
+    } catch (const std::bad_alloc &) {
+      status = absl::ResourceExhaustedError(
+          "the host ran out of memory emulating the program (its arrays, "
+          "the HBM it touches and the DMAs in flight); run it on a host "
+          "with more memory, or with a higher limit (ulimit -v)");
+    }
   }
 #ifdef TPUC_HAVE_MPI
   if (mpi)
