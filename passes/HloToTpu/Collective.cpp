@@ -142,24 +142,23 @@ LogicalResult Lowering::lowerCollective(Operation *op) {
   // module written for more devices than the run has fails here, at the op.
   int64_t groupSize = groups->getType().getDimSize(1);
   auto checkSplit = [&](StringRef verb, RankedTensorType whole,
-                        RankedTensorType part, int64_t dim,
-                        Type shown) -> LogicalResult {
+                        RankedTensorType part, int64_t dim) -> LogicalResult {
     if (part.getDimSize(dim) * groupSize == whole.getDimSize(dim))
       return success();
     return op->emitOpError() << verb << " " << op->getOperand(0).getType()
                              << " along dimension " << dim << " over a group of "
-                             << groupSize << " devices, but returns " << shown;
+                             << groupSize << " devices, but returns "
+                             << op->getResult(0).getType();
   };
   if (auto gather = dyn_cast<hlo::AllGatherOp>(op);
       gather && failed(checkSplit("gathers", gather.getType(),
                                   gather.getOperand().getType(),
-                                  gather.getAllGatherDim(), gather.getType())))
+                                  gather.getAllGatherDim())))
     return failure();
   if (auto scatter = dyn_cast<hlo::ReduceScatterOp>(op);
       scatter && failed(checkSplit("scatters", scatter.getOperand().getType(),
                                    scatter.getType(),
-                                   scatter.getScatterDimension(),
-                                   scatter.getType())))
+                                   scatter.getScatterDimension())))
     return failure();
   auto reduceOf = [&](Region &region) -> FailureOr<std::string> {
     std::string kind = reducerOf(region);
