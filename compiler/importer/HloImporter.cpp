@@ -122,6 +122,27 @@ const char *unsupportedReason(StringRef opcode) {
       .Default(nullptr);
 }
 
+/// The op `opcode` wraps when it is XLA's async form of any op X
+/// (`X-start`, `X-update`, `X-done`: HloParser's sugar for an
+/// async-start/update/done around a computation holding X), with `part`
+/// set to "start", "update" or "done"; empty for every other opcode. The
+/// collectives, copy, send/recv and async-start itself have async forms of
+/// their own, imported where they are.
+StringRef asyncWrappedOp(StringRef opcode, StringRef &part) {
+  for (StringRef suffix : {"-start", "-update", "-done"}) {
+    StringRef base = opcode;
+    if (!base.consume_back(suffix))
+      continue;
+    if (llvm::is_contained({"all-reduce", "all-gather", "collective-permute",
+                            "copy", "send", "recv", "async"},
+                           base))
+      return {};
+    part = suffix.drop_front();
+    return base;
+  }
+  return {};
+}
+
 class Importer {
 public:
   Importer(const Module &module, StringRef fileName, MLIRContext &context)
@@ -166,6 +187,15 @@ private:
   /// The function of the computation `inst` names in `key`, emitted once;
   /// an error for a computation that (indirectly) calls itself.
   FailureOr<func::FuncOp> emitCallee(const Instruction &inst, StringRef key);
+  /// `X-start` (asyncWrappedOp): X emitted with the start's result element
+  /// as its shape, and the start's value XLA's ((operands), result,
+  /// context...) tuple with zero contexts.
+  LogicalResult emitAsyncWrappedStart(const Instruction &inst, StringRef op,
+                                      ValueMap &values, ValueRange params);
+  /// An all-gather or reduce-scatter of several operands (XLA's combiners
+  /// join independent ones): one op per operand, the results a tuple.
+  LogicalResult emitCombinedCollective(const Instruction &inst,
+                                       ValueMap &values, ValueRange params);
   /// Zeros for the context elements (from index 2) of an async start's
   /// tuple, which a synchronous program does not need.
   LogicalResult appendZeroContexts(const Instruction &inst, TupleType start,
@@ -601,6 +631,18 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     return success();
   }
 
+  StringRef asyncPart;
+  StringRef asyncOp = asyncWrappedOp(opcode, asyncPart);
+  if (asyncPart == "start")
+    return emitAsyncWrappedStart(inst, asyncOp, values, params);
+  // A combined all-gather-start returns ((operands), (results)).
+  if (opcode == "all-gather-start" && inst.shape.isTuple() &&
+      !inst.shape.tupleElements.empty() && inst.shape.tupleElements[0].isTuple())
+    return emitAsyncWrappedStart(inst, "all-gather", values, params);
+  if ((opcode == "all-gather" || opcode == "reduce-scatter") &&
+      inst.operands.size() > 1)
+    return emitCombinedCollective(inst, values, params);
+
   if (const char *reason = unsupportedReason(opcode))
     return error(inst.opcodeLoc) << "'" << opcode << "' is not supported: "
                                  << reason;
@@ -936,7 +978,7 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     if (failed(needOperands(1)))
       return failure();
     Value started = operands[0];
-    if (isa<TupleType>(started.getType()) && !isa<TupleType>(*resultType))
+    if (isa<TupleType>(started.getType()) && started.getType() != *resultType)
       started = hlo::GetTupleElementOp::create(builder, location, started, 1);
     return identity(started);
   } else if (llvm::is_contained(
@@ -1397,14 +1439,15 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
       return failure();
     values[inst.name] = hlo::TupleOp::create(builder, location, elements);
     return success();
-  } else if (opcode == "async-update" || opcode == "async-done") {
+  } else if (opcode == "async-update" || opcode == "async-done" ||
+             asyncPart == "update" || asyncPart == "done") {
     auto started = operands.size() == 1
                        ? dyn_cast<TupleType>(operands[0].getType())
                        : nullptr;
     if (!started || started.size() < 2)
       return error(inst.opcodeLoc) << "'" << opcode
                                    << "' needs one async-start operand";
-    if (opcode == "async-update")
+    if (opcode == "async-update" || asyncPart == "update")
       return identity(operands[0]);
     return identity(
         hlo::GetTupleElementOp::create(builder, location, operands[0], 1));
@@ -1915,6 +1958,75 @@ FailureOr<func::FuncOp> Importer::emitCallee(const Instruction &inst,
     return error(inst.loc) << "computation '" << comp->name
                            << "' calls itself";
   return emitFunction(*comp, /*isEntry=*/false);
+}
+
+LogicalResult Importer::emitCombinedCollective(const Instruction &inst,
+                                               ValueMap &values,
+                                               ValueRange params) {
+  const Shape &shape = inst.shape;
+  if (!shape.isTuple() || shape.tupleElements.size() != inst.operands.size())
+    return error(inst.opcodeLoc)
+           << "'" << inst.opcode << "' of " << inst.operands.size()
+           << " operands must return a tuple of as many arrays";
+  SmallVector<Value> results;
+  for (auto [i, operand] : llvm::enumerate(inst.operands)) {
+    Instruction one = inst;
+    one.operands = {operand};
+    one.shape = shape.tupleElements[i];
+    one.name = inst.name + " " + std::to_string(i);
+    one.isRoot = false;
+    if (failed(emitInstruction(one, values, params)))
+      return failure();
+    results.push_back(values.lookup(one.name));
+    values.erase(one.name);
+  }
+  values[inst.name] =
+      hlo::TupleOp::create(builder, instructionLoc(inst), results);
+  return success();
+}
+
+LogicalResult Importer::emitAsyncWrappedStart(const Instruction &inst,
+                                              StringRef op, ValueMap &values,
+                                              ValueRange params) {
+  const Shape &shape = inst.shape;
+  if (!shape.isTuple() || shape.tupleElements.size() < 2 ||
+      !shape.tupleElements[0].isTuple())
+    return error(inst.opcodeLoc)
+           << "'" << inst.opcode << "' must return ((operands), result of '"
+           << op << "', context...)";
+  FailureOr<Type> startType = convertType(shape);
+  if (failed(startType))
+    return failure();
+  auto startTuple = cast<TupleType>(*startType);
+  SmallVector<Value> operands;
+  for (const Operand &operand : inst.operands)
+    operands.push_back(values.lookup(operand.name));
+  // (An undefined operand is reported by the wrapped op.)
+  if (llvm::all_of(operands, [](Value v) { return v != nullptr; })) {
+    auto operandTuple =
+        TupleType::get(&context, ValueRange(operands).getTypes());
+    if (startTuple.getType(0) != operandTuple)
+      return error(inst.opcodeLoc)
+             << "'" << inst.opcode << "' returns " << startTuple.getType(0)
+             << " as its operands, but they are " << operandTuple;
+  }
+  // The wrapped op under a name no HLO instruction can have.
+  Instruction wrapped = inst;
+  wrapped.opcode = op.str();
+  wrapped.shape = shape.tupleElements[1];
+  wrapped.name = inst.name + " wrapped";
+  wrapped.isRoot = false;
+  if (failed(emitInstruction(wrapped, values, params)))
+    return failure();
+  Value result = values.lookup(wrapped.name);
+  values.erase(wrapped.name);
+  Location location = instructionLoc(inst);
+  SmallVector<Value> elements{
+      hlo::TupleOp::create(builder, location, operands), result};
+  if (failed(appendZeroContexts(inst, startTuple, location, elements)))
+    return failure();
+  values[inst.name] = hlo::TupleOp::create(builder, location, elements);
+  return success();
 }
 
 LogicalResult Importer::appendZeroContexts(const Instruction &inst,
