@@ -24,6 +24,7 @@
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/InterleavedRange.h"
 
 #include <cmath>
 #include <functional>
@@ -141,6 +142,16 @@ StringRef asyncWrappedOp(StringRef opcode, StringRef &part) {
     return base;
   }
   return {};
+}
+
+/// The array shapes of `shape`, depth first (itself when it is no tuple).
+void flattenShape(const Shape &shape, SmallVectorImpl<const Shape *> &leaves) {
+  if (!shape.isTuple()) {
+    leaves.push_back(&shape);
+    return;
+  }
+  for (const Shape &element : shape.tupleElements)
+    flattenShape(element, leaves);
 }
 
 class Importer {
@@ -285,6 +296,17 @@ private:
                                  Location location);
   /// Leaves of `value` (a tuple is split recursively) for function results.
   void flattenTuple(Value value, SmallVectorImpl<Value> &leaves);
+  /// The entry function's argument (and the index into it) for XLA's
+  /// parameter `number` at tuple `index`: tuple parameters are passed as
+  /// their leaves (emitFunction).
+  FailureOr<std::pair<int64_t, SmallVector<int64_t>>>
+  entryArgument(int64_t number, ArrayRef<int64_t> index, Loc at) const;
+  /// Sets `text` on `count` results or arguments of `func` from `first`:
+  /// a tuple sharding one leaf each (an error at `at` when the leaves do not
+  /// match), any other sharding on each.
+  LogicalResult setShardingLeaves(func::FuncOp func, bool results,
+                                  unsigned first, unsigned count,
+                                  StringAttr text, Loc at);
   /// XLA's `sharding=` as the canonical `hlo.sharding` string; errors at
   /// the offending character.
   FailureOr<StringAttr> convertSharding(const hlo_text::Attribute &attr);
@@ -3127,6 +3149,42 @@ void Importer::flattenTuple(Value value, SmallVectorImpl<Value> &leaves) {
     tuple->erase();
 }
 
+LogicalResult Importer::setShardingLeaves(func::FuncOp func, bool results,
+                                         unsigned first, unsigned count,
+                                         StringAttr text, Loc at) {
+  hlo::ShardingError ignored;
+  hlo::Sharding parsed = *hlo::parseSharding(text.getValue(), ignored);
+  SmallVector<hlo::Sharding> leaves;
+  std::function<void(const hlo::Sharding &)> flatten =
+      [&](const hlo::Sharding &s) {
+        if (s.kind != hlo::Sharding::Kind::Tuple)
+          leaves.push_back(s);
+        for (const hlo::Sharding &element : s.elements)
+          flatten(element);
+      };
+  flatten(parsed);
+  auto set = [&](unsigned i, StringAttr value) {
+    if (results)
+      func.setResultAttr(first + i, "hlo.sharding", value);
+    else
+      func.setArgAttr(first + i, "hlo.sharding", value);
+  };
+  // One sharding for a tuple holds for each of its arrays, as in XLA.
+  if (parsed.kind != hlo::Sharding::Kind::Tuple)
+    for (unsigned i = 0; i < count; ++i)
+      set(i, text);
+  else if (parsed.kind == hlo::Sharding::Kind::Tuple && leaves.size() == count)
+    for (auto [i, leaf] : llvm::enumerate(leaves))
+      set(i, builder.getStringAttr(leaf.str()));
+  else
+    return error(at) << "the " << (results ? "ROOT" : "parameter")
+                     << "'s sharding has " << leaves.size()
+                     << " leaves but the "
+                     << (results ? "computation returns " : "parameter has ")
+                     << count << " arrays";
+  return success();
+}
+
 FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
                                                bool isEntry) {
   if (func::FuncOp existing = functions.lookup(comp.name))
@@ -3144,7 +3202,12 @@ FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
         return error(inst.loc) << "parameter(" << n << ") appears twice";
       params[n] = &inst;
     }
-  SmallVector<Type> argTypes;
+  // The function's arguments: one per parameter, but an entry parameter of
+  // tuple type is passed as its leaves (depth first), and the body sees the
+  // tuple rebuilt from them.
+  SmallVector<Type> argTypes, paramTypes;
+  SmallVector<const Instruction *> argParams;
+  SmallVector<const Shape *> argShapes;
   for (auto [n, param] : llvm::enumerate(params)) {
     if (!param)
       return error(comp.loc) << "computation '" << comp.name
@@ -3154,7 +3217,16 @@ FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
     currentOpcode = "";
     if (failed(type))
       return failure();
-    argTypes.push_back(*type);
+    paramTypes.push_back(*type);
+    size_t first = argTypes.size();
+    if (auto tuple = dyn_cast<TupleType>(*type); tuple && isEntry) {
+      tuple.getFlattenedTypes(argTypes);
+      flattenShape(param->shape, argShapes);
+    } else {
+      argTypes.push_back(*type);
+      argShapes.push_back(&param->shape);
+    }
+    argParams.append(argTypes.size() - first, param);
   }
 
   OpBuilder::InsertionGuard guard(builder);
@@ -3165,22 +3237,51 @@ FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
     func.setPrivate();
   functions[comp.name] = func;
   Block *block = func.addEntryBlock();
-  for (auto [arg, param] : llvm::zip(block->getArguments(), params)) {
+  for (auto [arg, param, shape] :
+       llvm::zip(block->getArguments(), argParams, argShapes)) {
     arg.setLoc(instructionLoc(*param));
-    std::string layout = nonDefaultLayout(param->shape);
+    std::string layout = nonDefaultLayout(*shape);
     if (!layout.empty())
       func.setArgAttr(arg.getArgNumber(), "hlo.layout",
                       builder.getStringAttr(layout));
-    if (const hlo_text::Attribute *sharding = param->attr("sharding")) {
-      FailureOr<StringAttr> text = convertSharding(*sharding);
-      if (failed(text))
+  }
+  // Shardings, a tuple parameter's split over its leaves.
+  for (auto [n, param] : llvm::enumerate(params)) {
+    const hlo_text::Attribute *sharding = param->attr("sharding");
+    if (!sharding)
+      continue;
+    FailureOr<StringAttr> text = convertSharding(*sharding);
+    if (failed(text))
+      return failure();
+    auto first = static_cast<unsigned>(
+        llvm::find(argParams, param) - argParams.begin());
+    unsigned count = llvm::count(argParams, param);
+    if (isa<TupleType>(paramTypes[n]) && isEntry) {
+      if (failed(setShardingLeaves(func, /*results=*/false, first, count,
+                                   *text, sharding->valueLoc)))
         return failure();
-      func.setArgAttr(arg.getArgNumber(), "hlo.sharding", *text);
+    } else {
+      func.setArgAttr(first, "hlo.sharding", *text);
     }
   }
+  SmallVector<Value> paramValues;
+  unsigned next = 0;
+  std::function<Value(Type, Location)> rebuild = [&](Type type,
+                                                     Location at) -> Value {
+    auto tuple = dyn_cast<TupleType>(type);
+    if (!tuple)
+      return block->getArgument(next++);
+    SmallVector<Value> elements;
+    for (Type element : tuple.getTypes())
+      elements.push_back(rebuild(element, at));
+    return hlo::TupleOp::create(builder, at, elements);
+  };
   builder.setInsertionPointToEnd(block);
+  for (auto [param, type] : llvm::zip(params, paramTypes))
+    paramValues.push_back(isEntry ? rebuild(type, instructionLoc(*param))
+                                  : block->getArgument(next++));
   active[comp.name] = true;
-  FailureOr<Value> root = emitBody(comp, block->getArguments());
+  FailureOr<Value> root = emitBody(comp, paramValues);
   active[comp.name] = false;
   if (failed(root))
     return failure();
@@ -3197,31 +3298,53 @@ FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
     FailureOr<StringAttr> text = convertSharding(*sharding);
     if (failed(text))
       return failure();
-    hlo::ShardingError ignored;
-    hlo::Sharding parsed = *hlo::parseSharding(text->getValue(), ignored);
-    SmallVector<hlo::Sharding> leaves;
-    std::function<void(const hlo::Sharding &)> flatten =
-        [&](const hlo::Sharding &s) {
-          if (s.kind != hlo::Sharding::Kind::Tuple)
-            leaves.push_back(s);
-          for (const hlo::Sharding &element : s.elements)
-            flatten(element);
-        };
-    flatten(parsed);
-    if (parsed.kind != hlo::Sharding::Kind::Tuple && results.size() == 1)
-      func.setResultAttr(0, "hlo.sharding", *text);
-    else if (parsed.kind == hlo::Sharding::Kind::Tuple &&
-             leaves.size() == results.size())
-      for (auto [i, leaf] : llvm::enumerate(leaves))
-        func.setResultAttr(i, "hlo.sharding",
-                           builder.getStringAttr(leaf.str()));
-    else
-      return error(sharding->valueLoc)
-             << "the ROOT's sharding has " << leaves.size()
-             << " leaves but the computation returns " << results.size()
-             << " arrays";
+    if (failed(setShardingLeaves(func, /*results=*/true, 0, results.size(),
+                                 *text, sharding->valueLoc)))
+      return failure();
   }
   return func;
+}
+
+FailureOr<std::pair<int64_t, SmallVector<int64_t>>>
+Importer::entryArgument(int64_t number, ArrayRef<int64_t> index,
+                        Loc at) const {
+  SmallVector<const Shape *> shapes;
+  for (const Instruction &inst : module.entry().instructions)
+    if (inst.parameterNumber) {
+      size_t n = *inst.parameterNumber;
+      if (n >= shapes.size())
+        shapes.resize(n + 1, nullptr);
+      shapes[n] = &inst.shape;
+    }
+  if (number < 0 || number >= static_cast<int64_t>(shapes.size()) ||
+      llvm::is_contained(ArrayRef(shapes).take_front(number + 1), nullptr))
+    return std::make_pair(number, SmallVector<int64_t>(index)); // verified later
+  auto leafCount = [](const Shape &shape) {
+    SmallVector<const Shape *> leaves;
+    flattenShape(shape, leaves);
+    return static_cast<int64_t>(leaves.size());
+  };
+  int64_t first = 0;
+  for (const Shape *shape : ArrayRef(shapes).take_front(number))
+    first += shape->isTuple() ? leafCount(*shape) : 1;
+  const Shape *shape = shapes[number];
+  if (!shape->isTuple())
+    return std::make_pair(first, SmallVector<int64_t>(index));
+  for (auto [depth, i] : llvm::enumerate(index)) {
+    if (!shape->isTuple() || i < 0 ||
+        i >= static_cast<int64_t>(shape->tupleElements.size()))
+      return std::make_pair(first,
+                            SmallVector<int64_t>(index.drop_front(depth)));
+    for (const Shape &before : ArrayRef(shape->tupleElements).take_front(i))
+      first += before.isTuple() ? leafCount(before) : 1;
+    shape = &shape->tupleElements[i];
+  }
+  if (shape->isTuple())
+    return error(at) << "parameter " << number << " at {"
+                     << llvm::interleaved(index, ",")
+                     << "} is a tuple; tpuc passes an entry parameter's "
+                        "tuple as its arrays, so name each of them";
+  return std::make_pair(first, SmallVector<int64_t>());
 }
 
 OwningOpRef<ModuleOp> Importer::run() {
@@ -3236,23 +3359,34 @@ OwningOpRef<ModuleOp> Importer::run() {
   if (!module.inputOutputAliases.empty()) {
     SmallVector<mlir::Attribute> aliases;
     for (const InputOutputAlias &alias : module.inputOutputAliases)
+    {
+      auto argument = entryArgument(alias.parameterNumber,
+                                    alias.parameterIndex, alias.loc);
+      if (failed(argument))
+        return nullptr;
+      auto &[number, index] = *argument;
       aliases.push_back(hlo::InputOutputAliasAttr::get(
-          &context, alias.outputIndex, alias.parameterNumber,
-          alias.parameterIndex,
+          &context, alias.outputIndex, number, index,
           alias.kind == "must-alias" ? hlo::AliasKind::must_alias
                                      : hlo::AliasKind::may_alias));
+    }
     attrs.push_back(builder.getNamedAttr(hlo::kInputOutputAliasAttrName,
                                          builder.getArrayAttr(aliases)));
   }
   if (!module.bufferDonors.empty()) {
     SmallVector<mlir::Attribute> donors;
-    for (const BufferDonor &donor : module.bufferDonors)
+    for (const BufferDonor &donor : module.bufferDonors) {
+      auto argument = entryArgument(donor.parameterNumber,
+                                    donor.parameterIndex, donor.loc);
+      if (failed(argument))
+        return nullptr;
+      auto &[number, index] = *argument;
       donors.push_back(builder.getDictionaryAttr(
           {builder.getNamedAttr("parameter_number",
-                                builder.getI64IntegerAttr(donor.parameterNumber)),
-           builder.getNamedAttr(
-               "parameter_index",
-               builder.getDenseI64ArrayAttr(donor.parameterIndex))}));
+                                builder.getI64IntegerAttr(number)),
+           builder.getNamedAttr("parameter_index",
+                                builder.getDenseI64ArrayAttr(index))}));
+    }
     attrs.push_back(builder.getNamedAttr("hlo.buffer_donor",
                                          builder.getArrayAttr(donors)));
   }
