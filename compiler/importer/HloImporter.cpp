@@ -203,6 +203,11 @@ private:
   /// context...) tuple with zero contexts.
   LogicalResult emitAsyncWrappedStart(const Instruction &inst, StringRef op,
                                       ValueMap &values, ValueRange params);
+  /// The value of an async start: XLA's ((operands), result, context...)
+  /// tuple with zero contexts.
+  LogicalResult setAsyncStart(const Instruction &inst, TupleType start,
+                              ValueRange operands, Value result,
+                              ValueMap &values);
   /// An all-gather or reduce-scatter of several operands (XLA's combiners
   /// join independent ones): one op per operand, the results a tuple.
   LogicalResult emitCombinedCollective(const Instruction &inst,
@@ -1455,12 +1460,7 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
                        FlatSymbolRefAttr::get(callee->getSymNameAttr()),
                        operands, /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr)
                        ->getResult(0);
-    SmallVector<Value> elements{
-        hlo::TupleOp::create(builder, location, operands), result};
-    if (failed(appendZeroContexts(inst, startTuple, location, elements)))
-      return failure();
-    values[inst.name] = hlo::TupleOp::create(builder, location, elements);
-    return success();
+    return setAsyncStart(inst, startTuple, operands, result, values);
   } else if (opcode == "async-update" || opcode == "async-done" ||
              asyncPart == "update" || asyncPart == "done") {
     auto started = operands.size() == 1
@@ -2042,10 +2042,16 @@ LogicalResult Importer::emitAsyncWrappedStart(const Instruction &inst,
     return failure();
   Value result = values.lookup(wrapped.name);
   values.erase(wrapped.name);
+  return setAsyncStart(inst, startTuple, operands, result, values);
+}
+
+LogicalResult Importer::setAsyncStart(const Instruction &inst,
+                                      TupleType start, ValueRange operands,
+                                      Value result, ValueMap &values) {
   Location location = instructionLoc(inst);
   SmallVector<Value> elements{
       hlo::TupleOp::create(builder, location, operands), result};
-  if (failed(appendZeroContexts(inst, startTuple, location, elements)))
+  if (failed(appendZeroContexts(inst, start, location, elements)))
     return failure();
   values[inst.name] = hlo::TupleOp::create(builder, location, elements);
   return success();
