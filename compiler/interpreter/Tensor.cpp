@@ -122,7 +122,7 @@ Tensor Tensor::fromHostArray(const hostio::HostArray &array) {
 }
 
 hostio::HostArray Tensor::toHostArray() const {
-  std::vector<uint8_t> bytes(storage_->begin(), storage_->begin() + byteSize());
+  hostio::Bytes bytes(storage_->begin(), storage_->begin() + byteSize());
   // The shape and byte count agree by construction.
   return *hostio::HostArray::fromBytes(
       dtype_, std::vector<int64_t>(shape_.begin(), shape_.end()),

@@ -114,14 +114,22 @@ absl::StatusOr<HostArray> HostArray::zeros(DType dtype,
   absl::StatusOr<int64_t> count = shapeElementCount(shape);
   if (!count.ok())
     return count.status();
-  std::vector<uint8_t> bytes(
-      static_cast<size_t>(*count * dtypeByteSize(dtype)));
+  Bytes bytes(static_cast<size_t>(*count * dtypeByteSize(dtype)), 0);
+  return HostArray(dtype, std::move(shape), *count, std::move(bytes));
+}
+
+absl::StatusOr<HostArray> HostArray::forOverwrite(DType dtype,
+                                                  std::vector<int64_t> shape) {
+  absl::StatusOr<int64_t> count = shapeElementCount(shape);
+  if (!count.ok())
+    return count.status();
+  Bytes bytes(static_cast<size_t>(*count * dtypeByteSize(dtype)));
   return HostArray(dtype, std::move(shape), *count, std::move(bytes));
 }
 
 absl::StatusOr<HostArray> HostArray::fromBytes(DType dtype,
                                                std::vector<int64_t> shape,
-                                               std::vector<uint8_t> bytes) {
+                                               Bytes bytes) {
   absl::StatusOr<int64_t> count = shapeElementCount(shape);
   if (!count.ok())
     return count.status();

@@ -13,6 +13,7 @@
 #include "runtime/hostio/FloatConversion.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include "absl/strings/string_view.h"
 #include <vector>
@@ -63,22 +64,43 @@ absl::StatusOr<int64_t> shapeElementCount(const std::vector<int64_t> &shape);
 /// "f32[2,3]" (XLA notation, no layout).
 std::string shapeString(DType dtype, const std::vector<int64_t> &shape);
 
+/// std::allocator whose value-less construct leaves the element as it is:
+/// a vector's resize(n) does not write n zeros first.
+template <typename T> struct DefaultInitAllocator : std::allocator<T> {
+  template <typename U> struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  using std::allocator<T>::allocator;
+  template <typename U> void construct(U *p) { ::new (static_cast<void *>(p)) U; }
+  template <typename U, typename... Args> void construct(U *p, Args &&...args) {
+    ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+/// An array's bytes. Sized without a value they are not written (the
+/// hundreds of MB of a model's weights are written once, by their producer).
+using Bytes = std::vector<uint8_t, DefaultInitAllocator<uint8_t>>;
+
 class HostArray {
 public:
   /// A zero-filled array.
   static absl::StatusOr<HostArray> zeros(DType dtype,
                                          std::vector<int64_t> shape);
+  /// An array whose bytes the caller writes, every one of them, before it
+  /// reads any.
+  static absl::StatusOr<HostArray> forOverwrite(DType dtype,
+                                                std::vector<int64_t> shape);
   /// Takes `bytes` as the elements; their size must match the shape.
   static absl::StatusOr<HostArray> fromBytes(DType dtype,
                                              std::vector<int64_t> shape,
-                                             std::vector<uint8_t> bytes);
+                                             Bytes bytes);
 
   DType dtype() const { return dtype_; }
   const std::vector<int64_t> &shape() const { return shape_; }
   int64_t rank() const { return static_cast<int64_t>(shape_.size()); }
   int64_t elementCount() const { return elementCount_; }
   int64_t byteSize() const { return static_cast<int64_t>(bytes_.size()); }
-  const std::vector<uint8_t> &bytes() const { return bytes_; }
+  const Bytes &bytes() const { return bytes_; }
   uint8_t *data() { return bytes_.data(); }
   const uint8_t *data() const { return bytes_.data(); }
   /// "bf16[4,128]".
@@ -93,14 +115,14 @@ public:
 
 private:
   HostArray(DType dtype, std::vector<int64_t> shape, int64_t elementCount,
-            std::vector<uint8_t> bytes)
+            Bytes bytes)
       : dtype_(dtype), shape_(std::move(shape)), elementCount_(elementCount),
         bytes_(std::move(bytes)) {}
 
   DType dtype_;
   std::vector<int64_t> shape_;
   int64_t elementCount_;
-  std::vector<uint8_t> bytes_;
+  Bytes bytes_;
 };
 
 } // namespace tpuc::hostio

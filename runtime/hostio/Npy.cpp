@@ -286,7 +286,7 @@ absl::StatusOr<HostArray> parseNpy(absl::string_view bytes,
         name, absl::StrCat("data size mismatch: ",
                            shapeString(*dtype, *header->shape), " needs ",
                            expected, " bytes but the file has ", data.size()));
-  std::vector<uint8_t> elements(data.begin(), data.end());
+  Bytes elements(data.begin(), data.end());
   if (*dtype == DType::Pred)
     for (uint8_t &byte : elements)
       byte = byte != 0;
@@ -313,7 +313,7 @@ absl::StatusOr<HostArray> readNpyFileAs(const std::string &path,
     return array;
   return HostArray::fromBytes(
       expected, array->shape(),
-      std::vector<uint8_t>(array->data(), array->data() + array->byteSize()));
+      Bytes(array->data(), array->data() + array->byteSize()));
 }
 
 std::string serializeNpy(const HostArray &array,

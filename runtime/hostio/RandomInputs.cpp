@@ -18,7 +18,8 @@ template <typename T> void store(uint8_t *data, int64_t index, T value) {
 absl::StatusOr<HostArray> randomInput(uint64_t seed, uint64_t paramIndex,
                                       DType dtype,
                                       std::vector<int64_t> shape) {
-  absl::StatusOr<HostArray> array = HostArray::zeros(dtype, std::move(shape));
+  absl::StatusOr<HostArray> array =
+      HostArray::forOverwrite(dtype, std::move(shape));
   if (!array.ok())
     return array.status();
   SplitMix64 rng(seed * 1000003ull + paramIndex);

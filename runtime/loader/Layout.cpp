@@ -391,7 +391,11 @@ absl::Status hostToDevice(const exe::Shape &device, exe::DType hostType,
           checkSizes(device, hostType, hostBytes.size(), deviceBytes.size());
       !s.ok())
     return s;
-  std::memset(deviceBytes.data(), 0, deviceBytes.size());
+  // Padding is zero; a layout without any is written whole below (no
+  // first pass over hundreds of MB of weights).
+  if (static_cast<int64_t>(deviceBytes.size()) !=
+      elementCount(device) * elementBytes(device.dtype()))
+    std::memset(deviceBytes.data(), 0, deviceBytes.size());
   convertElements(
       device, hostType, hostBytes.data(), device.dtype(), deviceBytes.data(),
       [](int64_t h, int64_t) { return h; }, [](int64_t, int64_t d) { return d; });

@@ -87,18 +87,25 @@ readResult(Device &device, const Executable &executable, int index) {
     return absl::OutOfRangeError(absl::StrCat(
         "result ", index, " out of range (", e.results_size(), " results)"));
   const exe::Result &r = e.results(index);
-  std::vector<uint8_t> staging(executable.resultBytes(index), 0);
-  if (absl::Status s = device.copyFromDevice(e.buffers(r.buffer()).offset(),
-                                             absl::MakeSpan(staging));
-      !s.ok())
-    return s;
+  // Straight from device memory where the device allows it.
+  uint64_t offset = e.buffers(r.buffer()).offset();
+  int64_t size = executable.resultBytes(index);
+  absl::Span<const uint8_t> deviceBytes = device.hostView(offset, size);
+  std::vector<uint8_t> staging;
+  if (deviceBytes.size() != static_cast<size_t>(size)) {
+    staging.resize(size);
+    if (absl::Status s = device.copyFromDevice(offset, absl::MakeSpan(staging));
+        !s.ok())
+      return s;
+    deviceBytes = staging;
+  }
   std::vector<int64_t> dims(r.shape().dims().begin(), r.shape().dims().end());
   absl::StatusOr<hostio::HostArray> out =
-      hostio::HostArray::zeros(toHostDType(hostDType(r)), dims);
+      hostio::HostArray::forOverwrite(toHostDType(hostDType(r)), dims);
   if (!out.ok())
     return out.status();
   if (absl::Status s =
-          deviceToHost(r.shape(), hostDType(r), staging,
+          deviceToHost(r.shape(), hostDType(r), deviceBytes,
                        absl::MakeSpan(out->data(), out->byteSize()));
       !s.ok())
     return s;

@@ -46,7 +46,7 @@ std::optional<std::string> runNumpy(const std::string &script) {
 template <typename T>
 HostArray makeArray(DType dtype, std::vector<int64_t> shape,
                     std::vector<T> values) {
-  std::vector<uint8_t> bytes(values.size() * sizeof(T));
+  Bytes bytes(values.size() * sizeof(T));
   std::memcpy(bytes.data(), values.data(), bytes.size());
   return *HostArray::fromBytes(dtype, std::move(shape), std::move(bytes));
 }
@@ -99,6 +99,13 @@ TEST(HostArray, SizesAndErrors) {
   absl::StatusOr<HostArray> scalar = HostArray::zeros(DType::F32, {});
   ASSERT_TRUE(scalar.ok());
   EXPECT_EQ(scalar->elementCount(), 1);
+  EXPECT_EQ(array->bytes(), Bytes(12, 0)); // zeros() writes its zeros
+  absl::StatusOr<HostArray> blank = HostArray::forOverwrite(DType::S16, {5, 3});
+  ASSERT_TRUE(blank.ok());
+  EXPECT_EQ(blank->byteSize(), 30);
+  EXPECT_EQ(blank->typeString(), "s16[5,3]");
+  EXPECT_EQ(HostArray::forOverwrite(DType::F32, {-1}).status().message(),
+            "negative dimension -1 in shape [-1]");
   EXPECT_EQ(HostArray::fromBytes(DType::F32, {2}, {1, 2, 3}).status().message(),
             "f32[2] needs 8 bytes but 3 were given");
   EXPECT_EQ(shapeElementCount({-1, 2}).status().message(),
@@ -207,7 +214,7 @@ TEST(Npy, ReadsVersion2And3AndLegacyHeaders) {
                std::string("\x00\x07", 2)),
       "p.npy");
   ASSERT_TRUE(pred.ok());
-  EXPECT_EQ(pred->bytes(), (std::vector<uint8_t>{0, 1}));
+  EXPECT_EQ(pred->bytes(), (Bytes{0, 1}));
 }
 
 TEST(Npy, MalformedFilesGiveClearErrors) {

@@ -125,6 +125,35 @@ TEST(HostToDevice, F32TiledOffsetsAndPadding) {
   EXPECT_EQ(back, host);
 }
 
+TEST(HostToDevice, WholeTilesWriteEveryDeviceByte) {
+  // Without padding the device bytes are not zeroed first: each must be
+  // written by its element, also where a narrow host type fills s32 words.
+  exe::Shape f = makeShape(exe::F32, {8, 128}, {{8, 128}});
+  std::vector<float> host(8 * 128);
+  for (size_t i = 0; i < host.size(); ++i)
+    host[i] = static_cast<float>(i) - 512.0f;
+  std::vector<uint8_t> device(4096, 0xab);
+  ASSERT_TRUE(hostToDevice(f, exe::F32,
+                           {reinterpret_cast<uint8_t *>(host.data()), 4096},
+                           absl::MakeSpan(device))
+                  .ok());
+  EXPECT_EQ(std::memcmp(device.data(), host.data(), 4096), 0);
+  exe::Shape w = makeShape(exe::S32, {8, 128}, {{8, 128}});
+  std::vector<int8_t> narrow(8 * 128);
+  for (size_t i = 0; i < narrow.size(); ++i)
+    narrow[i] = static_cast<int8_t>(i % 7 - 3);
+  std::fill(device.begin(), device.end(), 0xab);
+  ASSERT_TRUE(hostToDevice(w, exe::S8,
+                           {reinterpret_cast<uint8_t *>(narrow.data()), 1024},
+                           absl::MakeSpan(device))
+                  .ok());
+  for (size_t i = 0; i < narrow.size(); ++i) {
+    int32_t word;
+    std::memcpy(&word, device.data() + 4 * i, 4);
+    ASSERT_EQ(word, narrow[i]) << "element " << i;
+  }
+}
+
 TEST(HostToDevice, Bf16SubTilesInterleaveRowPairs) {
   // T(8,128)(2,1): (r, c) of a tile lands at ((r/2)*128 + c)*2 + r%2.
   exe::Shape s = makeShape(exe::BF16, {3, 2}, {{8, 128}, {2, 1}});

@@ -136,7 +136,7 @@ TEST(StepLog, Line) {
             "step 10/100: result4=2.302585 result5=0");
   EXPECT_EQ(formatStepLine(1, 1, {}), "step 1/1:");
   // Every element type: integers sign-extended or not, bf16 with its digits.
-  auto one = [](hostio::DType dtype, std::vector<uint8_t> bytes) {
+  auto one = [](hostio::DType dtype, hostio::Bytes bytes) {
     return *hostio::HostArray::fromBytes(dtype, {}, bytes);
   };
   hostio::HostArray s8 = one(hostio::DType::S8, {0xfe});

@@ -58,7 +58,7 @@ inline uint32_t loadVregParameter(ProgramBuilder &b, uint32_t vreg,
 
 inline hostio::HostArray makeF32(const std::vector<int64_t> &shape,
                                  const std::vector<float> &values) {
-  std::vector<uint8_t> bytes(values.size() * 4);
+  hostio::Bytes bytes(values.size() * 4);
   std::memcpy(bytes.data(), values.data(), bytes.size());
   return hostio::HostArray::fromBytes(hostio::DType::F32, shape,
                                       std::move(bytes))
@@ -67,7 +67,7 @@ inline hostio::HostArray makeF32(const std::vector<int64_t> &shape,
 
 inline hostio::HostArray makeS32(const std::vector<int64_t> &shape,
                                  const std::vector<int32_t> &values) {
-  std::vector<uint8_t> bytes(values.size() * 4);
+  hostio::Bytes bytes(values.size() * 4);
   std::memcpy(bytes.data(), values.data(), bytes.size());
   return hostio::HostArray::fromBytes(hostio::DType::S32, shape,
                                       std::move(bytes))
