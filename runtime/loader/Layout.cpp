@@ -50,13 +50,15 @@ void applyTiles(const exe::Layout &layout, std::vector<int64_t> &dims,
   }
 }
 
-// Calls fn(hostElementIndex, deviceElementIndex) for every element.
+// Calls fn(hostElementIndex, deviceElementIndex, count) for every run of
+// `count` elements that are consecutive on both sides (along the minor
+// logical dim, e.g. the 128 lanes of a tile row), covering every element.
 //
 // Every tiled coordinate comes from exactly one logical dim (i / t or i % t
 // of it), so the device offset is a sum of per-dim terms: table[d][i] is
 // the offset of the element whose only non-zero index is i in dim d.
 template <typename Fn>
-void forEachElement(const exe::Shape &shape, Fn fn) {
+void forEachRun(const exe::Shape &shape, Fn fn) {
   int rank = shape.dims_size();
   if (elementCount(shape) == 0)
     return;
@@ -79,19 +81,30 @@ void forEachElement(const exe::Shape &shape, Fn fn) {
     }
   }
   if (rank == 0) {
-    fn(0, 0);
+    fn(0, 0, 1);
     return;
   }
+  // The minor dim's runs: (first index, device offset, length).
+  struct Run {
+    int64_t first, offset, length;
+  };
+  std::vector<Run> runs;
+  const std::vector<int64_t> &minor = table[rank - 1];
+  for (int64_t i = 0; i < static_cast<int64_t>(minor.size()); ++i)
+    if (!runs.empty() && minor[i] == runs.back().offset + runs.back().length)
+      ++runs.back().length;
+    else
+      runs.push_back({i, minor[i], 1});
   // Row-major odometer over all but the last logical dim.
   std::vector<int64_t> logical(rank, 0);
-  const std::vector<int64_t> &minor = table[rank - 1];
   int64_t host = 0;
   while (true) {
     int64_t base = 0;
     for (int d = 0; d < rank - 1; ++d)
       base += table[d][logical[d]];
-    for (int64_t off : minor)
-      fn(host++, base + off);
+    for (const Run &run : runs)
+      fn(host + run.first, base + run.offset, run.length);
+    host += static_cast<int64_t>(minor.size());
     int d = rank - 2;
     for (; d >= 0; --d) {
       if (++logical[d] < shape.dims(d))
@@ -101,6 +114,15 @@ void forEachElement(const exe::Shape &shape, Fn fn) {
     if (d < 0)
       return;
   }
+}
+
+// Calls fn(hostElementIndex, deviceElementIndex) for every element.
+template <typename Fn>
+void forEachElement(const exe::Shape &shape, Fn fn) {
+  forEachRun(shape, [&](int64_t host, int64_t device, int64_t count) {
+    for (int64_t k = 0; k < count; ++k)
+      fn(host + k, device + k);
+  });
 }
 
 absl::Status checkConvertible(exe::DType host, exe::DType device) {
@@ -117,16 +139,17 @@ absl::Status checkConvertible(exe::DType host, exe::DType device) {
 // Copies every element of `shape` from `src` (element type `from`, indexed
 // by `srcIndex(h, d)`) to `dst` (type `to`, `dstIndex(h, d)`), for element
 // types checked by checkConvertible. The conversion is chosen once, so the
-// per-element work is one fixed-size copy or rounding (resnet50's 100 MB of
-// weights upload in tens of milliseconds).
+// per-element work is one rounding, and an array of one type on both sides
+// is copied a run of consecutive elements (a tile row) at a time.
 template <typename SrcIndex, typename DstIndex>
 void convertElements(const exe::Shape &shape, exe::DType from,
                      const uint8_t *src, exe::DType to, uint8_t *dst,
                      SrcIndex srcIndex, DstIndex dstIndex) {
   auto copy = [&](auto bytes) {
     constexpr int64_t n = decltype(bytes)::value;
-    forEachElement(shape, [&](int64_t h, int64_t d) {
-      std::memcpy(dst + dstIndex(h, d) * n, src + srcIndex(h, d) * n, n);
+    forEachRun(shape, [&](int64_t h, int64_t d, int64_t count) {
+      std::memcpy(dst + dstIndex(h, d) * n, src + srcIndex(h, d) * n,
+                  count * n);
     });
   };
   if (from == to) {
