@@ -65,6 +65,25 @@ void Rendezvous::finish(int64_t device, bool failed) {
   arrivedAll.notify_all();
 }
 
+LogicalResult verifyGroupShape(Operation *op, int64_t groupSize) {
+  auto check = [&](StringRef verb, RankedTensorType whole,
+                   RankedTensorType part, int64_t dim) -> LogicalResult {
+    if (part.getDimSize(dim) * groupSize == whole.getDimSize(dim))
+      return success();
+    return op->emitOpError() << verb << " " << op->getOperand(0).getType()
+                             << " along dimension " << dim << " over a group of "
+                             << groupSize << " devices, but returns "
+                             << op->getResult(0).getType();
+  };
+  if (auto gather = dyn_cast<hlo::AllGatherOp>(op))
+    return check("gathers", gather.getType(), gather.getOperand().getType(),
+                 gather.getAllGatherDim());
+  if (auto scatter = dyn_cast<hlo::ReduceScatterOp>(op))
+    return check("scatters", scatter.getOperand().getType(), scatter.getType(),
+                 scatter.getScatterDimension());
+  return success();
+}
+
 namespace {
 /// XLA's CollectiveOpGroupMode.
 enum class GroupMode { CrossReplica, CrossPartition, CrossReplicaAndPartition,

@@ -61,6 +61,12 @@ mlir::FailureOr<std::vector<int64_t>>
 collectiveParticipants(mlir::Operation *op, const DeviceGrid &grid,
                        int64_t device);
 
+/// Checks that all_gather / reduce_scatter `op` returns its operand joined /
+/// split along its dimension over a group of `groupSize` devices; emits on
+/// `op` otherwise (a module written for more devices than the run has). Other
+/// ops pass.
+mlir::LogicalResult verifyGroupShape(mlir::Operation *op, int64_t groupSize);
+
 /// The device whose operand `device` receives from collective_permute `op`,
 /// or -1 when no pair targets it.
 mlir::FailureOr<int64_t> permuteSource(mlir::Operation *op,

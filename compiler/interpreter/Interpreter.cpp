@@ -679,28 +679,22 @@ FailureOr<llvm::SmallVector<Tensor, 2>> Evaluator::evalCollective(
         return results;
       })
       .Case([&](hlo::ReduceScatterOp o) -> FailureOr<llvm::SmallVector<Tensor, 2>> {
+        if (failed(verifyGroupShape(o, group.size())))
+          return failure();
         FailureOr<Tensor> reduced = reduceOver(o.getComputation(), 0);
         if (failed(reduced))
           return failure();
-        if (reduced->dim(o.getScatterDimension()) % group.size() != 0)
-          return o.emitOpError() << "dimension " << o.getScatterDimension()
-                                 << " is not divisible by the group size "
-                                 << group.size();
         results.push_back(block(*reduced, o.getScatterDimension(),
                                 group.size(), position));
         return results;
       })
       .Case([&](hlo::AllGatherOp o) -> FailureOr<llvm::SmallVector<Tensor, 2>> {
+        if (failed(verifyGroupShape(o, group.size())))
+          return failure();
         std::vector<Tensor> parts;
         for (int64_t member : group)
           parts.push_back(all[member][0]);
-        Tensor gathered = concatenate(parts, o.getAllGatherDim());
-        if (gathered.shape() != shapeOf(o.getResult()))
-          return o.emitOpError() << "gathers " << gathered.typeString()
-                                 << " over a group of " << group.size()
-                                 << " devices, but returns "
-                                 << o.getResult().getType();
-        results.push_back(gathered);
+        results.push_back(concatenate(parts, o.getAllGatherDim()));
         return results;
       })
       .Case([&](hlo::AllToAllOp o) -> FailureOr<llvm::SmallVector<Tensor, 2>> {

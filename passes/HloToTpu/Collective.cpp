@@ -140,25 +140,8 @@ LogicalResult Lowering::lowerCollective(Operation *op) {
     return failure();
   // The result shape the groups give (as the interpreter checks it); a
   // module written for more devices than the run has fails here, at the op.
-  int64_t groupSize = groups->getType().getDimSize(1);
-  auto checkSplit = [&](StringRef verb, RankedTensorType whole,
-                        RankedTensorType part, int64_t dim) -> LogicalResult {
-    if (part.getDimSize(dim) * groupSize == whole.getDimSize(dim))
-      return success();
-    return op->emitOpError() << verb << " " << op->getOperand(0).getType()
-                             << " along dimension " << dim << " over a group of "
-                             << groupSize << " devices, but returns "
-                             << op->getResult(0).getType();
-  };
-  if (auto gather = dyn_cast<hlo::AllGatherOp>(op);
-      gather && failed(checkSplit("gathers", gather.getType(),
-                                  gather.getOperand().getType(),
-                                  gather.getAllGatherDim())))
-    return failure();
-  if (auto scatter = dyn_cast<hlo::ReduceScatterOp>(op);
-      scatter && failed(checkSplit("scatters", scatter.getOperand().getType(),
-                                   scatter.getType(),
-                                   scatter.getScatterDimension())))
+  if (failed(interpreter::verifyGroupShape(op,
+                                           groups->getType().getDimSize(1))))
     return failure();
   auto reduceOf = [&](Region &region) -> FailureOr<std::string> {
     std::string kind = reducerOf(region);
