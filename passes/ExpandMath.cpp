@@ -502,13 +502,17 @@ Value powerByConstant(MathBuilder &m, Value x, double y) {
   return Value();
 }
 
-/// s32 power by squaring over the 31 bits of y (or the bits of a constant
-/// y); y < 0 gives 0 (1 for x = 1), as XLA's integer pow. Products wrap.
+/// s32 power by squaring over the 31 bits of y (32 when y holds u32 bits,
+/// `isUnsigned`; or the bits of a constant y); a signed y < 0 gives 0 (1 for
+/// x = 1), as XLA's integer pow. Products wrap.
 Value integerPower(MathBuilder &m, Value x, Value y,
-                   std::optional<int64_t> constant) {
+                   std::optional<int64_t> constant, bool isUnsigned) {
   if (constant && *constant < 0)
     return m.select(m.eq(x, m.i(1)), m.i(1), m.i(0));
-  int bits = constant ? llvm::bit_width(static_cast<uint64_t>(*constant)) : 31;
+  // An s32 exponent's sign is handled below; a u32's 32 bits all count.
+  int bits = constant ? llvm::bit_width(static_cast<uint64_t>(*constant))
+                      : isUnsigned ? 32
+                                   : 31;
   if (bits == 0)
     return m.i(1);
   Value result = m.i(1), base = x, e = y;
@@ -516,14 +520,14 @@ Value integerPower(MathBuilder &m, Value x, Value y,
     // result * (bit ? base : 1): the kernel emits operands depth-first, so
     // this consumes each bit as it is made (a select chain on result would
     // keep all 31 bits of e live: more than the 32 vregs).
-    Value set = m.eq(m.rem(e, m.i(2)), m.i(1));
+    Value set = m.eq(m.binary<hlo::AndOp>(e, m.i(1)), m.i(1));
     result = m.mul(result, m.select(set, base, m.i(1)));
     if (bit < bits - 1) {
       base = m.mul(base, base);
-      e = m.div(e, m.i(2));
+      e = m.binary<hlo::ShiftRightLogicalOp>(e, m.i(1));
     }
   }
-  if (constant)
+  if (constant || isUnsigned)
     return result;
   Value negative = m.lt(y, m.i(0));
   return m.select(negative, m.select(m.eq(x, m.i(1)), m.i(1), m.i(0)), result);
@@ -547,7 +551,8 @@ bool isExpanded(Operation *op) {
 }
 
 /// Whether the expansion of `op` is for its element type: f32 and bf16
-/// (and s32 for power); other types keep the op (and its codegen error).
+/// (and s32 and u32 for power); other types keep the op (and its codegen
+/// error).
 bool hasExpandedType(Operation *op) {
   Type elem = cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
   if (isa<hlo::MapOp>(op))
@@ -622,12 +627,26 @@ void expandFunction(Operation *op) {
         dense && dense.isSplat())
       exponent = isa<FloatType>(dense.getElementType())
                      ? dense.getSplatValue<APFloat>().convertToDouble()
+                 : dense.getElementType().isUnsignedInteger()
+                     ? static_cast<double>(
+                           dense.getSplatValue<APInt>().getZExtValue())
                      : dense.getSplatValue<APInt>().getSExtValue();
   if (isa<hlo::PowerOp>(op) && type.getElementType().isInteger(32)) {
     std::optional<int64_t> constant;
     if (exponent)
       constant = static_cast<int64_t>(*exponent);
-    result = integerPower(m, op->getOperand(0), op->getOperand(1), constant);
+    // u32 in s32 words: the product wraps alike, the exponent's bits are
+    // read unsigned.
+    bool isUnsigned = type.getElementType().isUnsignedInteger();
+    auto s32 = RankedTensorType::get(type.getShape(), b.getI32Type());
+    auto asS32 = [&](Value v) -> Value {
+      return isUnsigned ? hlo::BitcastConvertOp::create(b, op->getLoc(), s32, v)
+                        : v;
+    };
+    result = integerPower(m, asS32(op->getOperand(0)),
+                          asS32(op->getOperand(1)), constant, isUnsigned);
+    if (isUnsigned)
+      result = hlo::BitcastConvertOp::create(b, op->getLoc(), type, result);
   } else {
     SmallVector<Value> args;
     for (Value operand : op->getOperands())
