@@ -110,7 +110,7 @@ bool keepsRange(Operation *op) {
              hlo::MinimumOp, hlo::AndOp, hlo::OrOp, hlo::XorOp, hlo::CompareOp,
              hlo::SortOp, hlo::WhileOp, hlo::ConditionalOp, hlo::ReturnOp,
              hlo::TupleOp, hlo::GetTupleElementOp, hlo::PopcntOp, hlo::ClzOp,
-             hlo::ConvertOp, hlo::ConstantOp, hlo::MapOp,
+             hlo::ConvertOp, hlo::ConstantOp, hlo::MapOp, hlo::FusionOp,
              hlo::SelectAndScatterOp>(op);
 }
 
