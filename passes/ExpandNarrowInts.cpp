@@ -97,7 +97,8 @@ bool needsWrap(Operation *op) {
              hlo::AbsOp, hlo::DivideOp, hlo::RemainderOp, hlo::ShiftLeftOp,
              hlo::ShiftRightLogicalOp, hlo::ShiftRightArithmeticOp, hlo::NotOp,
              hlo::IotaOp, hlo::ReduceOp, hlo::ReduceWindowOp, hlo::ScatterOp,
-             hlo::PowerOp, hlo::SignOp, hlo::DotGeneralOp>(op);
+             hlo::AllReduceOp, hlo::ReduceScatterOp, hlo::PowerOp, hlo::SignOp,
+             hlo::DotGeneralOp>(op);
 }
 
 /// Ops that take narrow values as the integers they hold (the result
@@ -111,7 +112,8 @@ bool keepsRange(Operation *op) {
              hlo::SortOp, hlo::WhileOp, hlo::ConditionalOp, hlo::ReturnOp,
              hlo::TupleOp, hlo::GetTupleElementOp, hlo::PopcntOp, hlo::ClzOp,
              hlo::ConvertOp, hlo::ConstantOp, hlo::MapOp, hlo::FusionOp,
-             hlo::SelectAndScatterOp>(op);
+             hlo::SelectAndScatterOp, hlo::AllGatherOp, hlo::AllToAllOp,
+             hlo::CollectivePermuteOp, hlo::CollectiveBroadcastOp>(op);
 }
 
 LogicalResult Widener::widen(Operation *op) {
@@ -235,7 +237,8 @@ LogicalResult Widener::widen(Operation *op) {
     // result is wrapped instead (the wrap commutes with add and multiply).
     if (!needsWrap(op) ||
         isa<hlo::ReduceOp, hlo::ReduceWindowOp, hlo::ScatterOp,
-            hlo::SelectAndScatterOp>(op->getParentOp()))
+            hlo::SelectAndScatterOp, hlo::AllReduceOp, hlo::ReduceScatterOp>(
+            op->getParentOp()))
       continue;
     replaceUses(r, [&, r = Value(r), elem = elem] { return wrap(r, elem); });
   }
