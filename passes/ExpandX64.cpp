@@ -385,7 +385,9 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
       .Case([&](hlo::ReduceOp r) { return expandReduce(r); })
       .Case([&](hlo::DotGeneralOp d) { return expandDot(d, handled); })
       .Case([&](hlo::ConvolutionOp c) { return expandConvolution(c, handled); })
-      .Case([&](hlo::WhileOp w) {
+      .Case<hlo::WhileOp, hlo::ConditionalOp>([&](Operation *w) {
+        // A loop's state, a conditional's branch operands and results as
+        // word arrays (a conditional's index is never 64-bit).
         for (OpOperand &operand : w->getOpOperands())
           if (isX64(operand.get().getType()))
             operand.set(words(operand.get(),
@@ -402,10 +404,12 @@ LogicalResult Expander::expand(Operation *op, bool &handled) {
         return success();
       })
       .Case<func::ReturnOp, hlo::ReturnOp>([&](Operation *) {
-        // The function's results and a loop's next state as word arrays.
+        // The function's results, a loop's next state and a branch's
+        // results as word arrays.
         Operation *parent = op->getParentOp();
         auto func = dyn_cast<func::FuncOp>(parent);
-        if ((func && func.isPublic()) || isa<hlo::WhileOp>(parent))
+        if ((func && func.isPublic()) ||
+            isa<hlo::WhileOp, hlo::ConditionalOp>(parent))
           for (OpOperand &operand : op->getOpOperands())
             if (isX64(operand.get().getType()))
               operand.set(words(operand.get(),
@@ -426,7 +430,8 @@ LogicalResult Expander::expandIn(Operation *root) {
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (recorder.created.contains(op) || isa<ModuleOp, func::FuncOp>(op))
       return WalkResult::advance();
-    if (!isa<hlo::WhileOp, hlo::ReturnOp, func::ReturnOp>(op) &&
+    if (!isa<hlo::WhileOp, hlo::ConditionalOp, hlo::ReturnOp,
+             func::ReturnOp>(op) &&
         llvm::none_of(op->getOperandTypes(), isX64) &&
         llvm::none_of(op->getResultTypes(), isX64))
       return WalkResult::advance();
