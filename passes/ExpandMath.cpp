@@ -674,49 +674,73 @@ FailureOr<SmallVector<Operation *>> inlineMap(hlo::MapOp map) {
   IRMapping mapping;
   for (auto [arg, input] : llvm::zip(body.getArguments(), map.getInputs()))
     mapping.map(arg, input);
+  // Rank-0 values from outside the computation (the canonicalizer hoists
+  // its constants) spread over the shape.
+  auto widened = [&](Value operand) -> Value {
+    if (mapping.contains(operand))
+      return mapping.lookup(operand);
+    auto wide = RankedTensorType::get(
+        shape, cast<RankedTensorType>(operand.getType()).getElementType());
+    DenseElementsAttr dense;
+    if (auto cst = operand.getDefiningOp<hlo::ConstantOp>())
+      dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+    Value spread =
+        dense ? hlo::ConstantOp::create(b, operand.getLoc(),
+                                        dense.resizeSplat(wide))
+                    .getResult()
+              : hlo::BroadcastInDimOp::create(b, operand.getLoc(), wide,
+                                              operand,
+                                              b.getDenseI64ArrayAttr({}))
+                    .getResult();
+    mapping.map(operand, spread);
+    return spread;
+  };
   SmallVector<Operation *> created;
-  for (Operation &inner : body.without_terminator()) {
-    if (inner.getNumRegions() != 0 || inner.getNumResults() != 1 ||
-        !(inner.hasTrait<OpTrait::Elementwise>() ||
-          isa<hlo::ConstantOp, hlo::SelectOp, hlo::ClampOp>(inner)))
-      return inner.emitError("tpuc cannot inline '")
-             << inner.getName() << "' of a map computation yet";
-    // Rank-0 values from outside the computation (the canonicalizer hoists
-    // its constants) spread over the shape.
-    for (Value operand : inner.getOperands()) {
-      if (mapping.contains(operand))
+  // Each op of `block` on whole arrays; a fusion (XLA's fused computations
+  // called from a map) by its region's ops in its place.
+  std::function<LogicalResult(Block &)> inlineBlock =
+      [&](Block &block) -> LogicalResult {
+    for (Operation &inner : block.without_terminator()) {
+      if (auto fusion = dyn_cast<hlo::FusionOp>(inner)) {
+        Block &fused = fusion.getRegion().front();
+        for (auto [arg, operand] :
+             llvm::zip(fused.getArguments(), fusion.getOperands()))
+          mapping.map(arg, widened(operand));
+        if (failed(inlineBlock(fused)))
+          return failure();
+        for (auto [result, returned] : llvm::zip(
+                 fusion.getResults(), fused.getTerminator()->getOperands()))
+          mapping.map(result, widened(returned));
         continue;
-      auto wide = RankedTensorType::get(
-          shape, cast<RankedTensorType>(operand.getType()).getElementType());
-      DenseElementsAttr dense;
-      if (auto cst = operand.getDefiningOp<hlo::ConstantOp>())
-        dense = dyn_cast<DenseElementsAttr>(cst.getValue());
-      Value spread =
-          dense ? hlo::ConstantOp::create(b, operand.getLoc(),
-                                          dense.resizeSplat(wide))
-                      .getResult()
-                : hlo::BroadcastInDimOp::create(b, operand.getLoc(), wide,
-                                                operand,
-                                                b.getDenseI64ArrayAttr({}))
-                      .getResult();
-      mapping.map(operand, spread);
+      }
+      if (inner.getNumRegions() != 0 || inner.getNumResults() != 1 ||
+          !(inner.hasTrait<OpTrait::Elementwise>() ||
+            isa<hlo::ConstantOp, hlo::SelectOp, hlo::ClampOp>(inner)))
+        return inner.emitError("tpuc cannot inline '")
+               << inner.getName() << "' of a map computation yet";
+      for (Value operand : inner.getOperands())
+        widened(operand);
+      auto scalar = cast<RankedTensorType>(inner.getResult(0).getType());
+      auto wide = RankedTensorType::get(shape, scalar.getElementType());
+      Operation *clone;
+      if (auto cst = dyn_cast<hlo::ConstantOp>(inner)) {
+        auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+        if (!dense)
+          return inner.emitError("tpuc cannot inline this constant yet");
+        clone =
+            hlo::ConstantOp::create(b, inner.getLoc(), dense.resizeSplat(wide));
+      } else {
+        clone = b.clone(inner, mapping);
+        clone->getResult(0).setType(wide);
+      }
+      mapping.map(inner.getResult(0), clone->getResult(0));
+      created.push_back(clone);
     }
-    auto scalar = cast<RankedTensorType>(inner.getResult(0).getType());
-    auto wide = RankedTensorType::get(shape, scalar.getElementType());
-    Operation *clone;
-    if (auto cst = dyn_cast<hlo::ConstantOp>(inner)) {
-      auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
-      if (!dense)
-        return inner.emitError("tpuc cannot inline this constant yet");
-      clone = hlo::ConstantOp::create(b, inner.getLoc(), dense.resizeSplat(wide));
-    } else {
-      clone = b.clone(inner, mapping);
-      clone->getResult(0).setType(wide);
-    }
-    mapping.map(inner.getResult(0), clone->getResult(0));
-    created.push_back(clone);
-  }
-  Value result = mapping.lookup(body.getTerminator()->getOperand(0));
+    return success();
+  };
+  if (failed(inlineBlock(body)))
+    return failure();
+  Value result = widened(body.getTerminator()->getOperand(0));
   map.getResult().replaceAllUsesWith(result);
   map.erase();
   SmallVector<Operation *> expand;
