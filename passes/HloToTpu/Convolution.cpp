@@ -277,10 +277,12 @@ private:
   void fetchWeights(Value og, Value kp, int64_t cb0, int64_t cb1,
                     Value parity = {});
   void convertWeights(Value kp, int64_t cb0, int64_t cb1, Value parity = {});
+  void convertTapPairWeights(Value kp, Value slot);
   void prepareWeights(Value og);
   /// The weight DMAs of streamed step (kp, input D-block cbD).
   int64_t stepFetches(int64_t cbD) const {
-    return G * blocks * (std::min(Ct, (cbD + 1) * blocks) - cbD * blocks);
+    return tapCols * G * blocks *
+           (std::min(Ct, (cbD + 1) * blocks) - cbD * blocks);
   }
   /// Weight stage slots the streamed schedule wants with g output tiles per
   /// group: enough steps in flight that the DMA engine has work queued for
@@ -296,6 +298,7 @@ private:
   /// `meanwhile` is emitted once the halo's DMAs are issued, before their
   /// wait.
   void fillHalo(Value n, Value oh0, function_ref<void()> meanwhile = {});
+  void pairHaloColumns();
   /// The packed halo of output rows [oh0, oh0 + R) of image n in halo (and
   /// f32 stage) slot `parity`: its DMAs (issueCompactHalo), then their wait
   /// and the rounding of f32 rows (finishCompactHalo).
@@ -348,6 +351,13 @@ private:
   int64_t inTile = 0, outTile = 0, wTile = 0, kpos = 0, kerTile = 0;
   int64_t Wp = 0, pitch = 0, spare = 0;
   bool direct = false;
+  /// Window columns per MXU step of a direct convolution: 2 when the input
+  /// features fit half the lanes (C <= 64), the halo's lanes 64-127 holding
+  /// the pixel dw to the right (pairHaloColumns) and the weight tiles' rows
+  /// 64-127 the next window column's weights (tap pairs: K = 128 instead of
+  /// C, summed in the interpreter's order); else 1. KWs steps per kernel
+  /// row.
+  int64_t tapCols = 1, KWs = 0;
   /// Whether a block of r output rows is the whole output of one image
   /// (streamedGroups' schedule; its weight stage holds one step's blocks).
   bool streams(int64_t r) const { return !packed && N == 1 && r == OH; }
@@ -497,6 +507,9 @@ LogicalResult ConvMxuKernel::plan() {
   int64_t gatheredWp = Wp;
   auto choose = [&] {
     direct = win.sw == 1 && win.sh == 1 && blocks == 1 && !packed;
+    tapCols = direct && Ct == 1 && 2 * C <= kLanes && win.kw >= 2 ? 2 : 1;
+    KWs = ceilDiv(win.kw, tapCols);
+    kpos = win.kh * KWs;
     // A direct run reads output pixel (r, w)'s window at halo columns
     // w + kw * dw of row r + kh * dh, past the row's end into the next
     // row's first columns. So the pitch only needs: the data in its row
@@ -593,7 +606,7 @@ LogicalResult ConvMxuKernel::allocate() {
   zero = l.splatF32(0.0);
   wBlock = kLanes * kLanes * ct.wb;
   wSlot = (streams(R) ? blocks : Ct) * G * blocks * wBlock;
-  wFetches = Ct * G * blocks;
+  wFetches = tapCols * Ct * G * blocks;
   return success();
 }
 
@@ -628,25 +641,33 @@ Value ConvMxuKernel::outTileOf(Value og, int64_t g, int64_t j) {
 // cb - cb0; the next ones are fetched while these are converted.
 void ConvMxuKernel::fetchWeights(Value og, Value kp, int64_t cb0, int64_t cb1,
                                  Value parity) {
-  Value kh = l.div(kp, win.kw), kw = l.rem(kp, win.kw);
+  Value kh = l.div(kp, KWs), kw = l.mul(l.rem(kp, KWs), tapCols);
   Value slot = l.mul(parity ? parity : l.rem(kp, 2), wSlot);
-  for (int64_t cb = cb0; cb < std::min(cb1, Ct); ++cb) {
-    Value base = l.mul(l.add(l.mul(kernelOuter(kh, kw), It), cb * 16), Ot);
-    for (int64_t g = 0; g < G; ++g)
-      for (int64_t j = 0; j < blocks; ++j)
-        l.dma(ker, l.mul(l.add(base, outTileOf(og, g, j)), kerTile),
-              wStage.arena,
-              l.add(slot, wStage.offset +
-                              (((cb - cb0) * G + g) * blocks + j) * wBlock),
-              std::min<int64_t>(16, It - 16 * cb), kerTile, Ot * kerTile,
-              kerTile,
-              kSemW);
+  // Tap pairs: window column kw + 1 (the last one again past the kernel;
+  // its rows are zeroed by convertTapPairWeights) into stage rows 64-127.
+  for (int64_t t = 0; t < tapCols; ++t) {
+    Value col = t ? smin(l, l.add(kw, t), win.kw - 1) : kw;
+    for (int64_t cb = cb0; cb < std::min(cb1, Ct); ++cb) {
+      Value base =
+          l.mul(l.add(l.mul(kernelOuter(kh, col), It), cb * 16), Ot);
+      for (int64_t g = 0; g < G; ++g)
+        for (int64_t j = 0; j < blocks; ++j)
+          l.dma(ker, l.mul(l.add(base, outTileOf(og, g, j)), kerTile),
+                wStage.arena,
+                l.add(slot, wStage.offset +
+                                (((cb - cb0) * G + g) * blocks + j) * wBlock +
+                                t * (kLanes / 2) * kerTile / kSublanes),
+                std::min<int64_t>(16, It - 16 * cb), kerTile, Ot * kerTile,
+                kerTile, kSemW);
+    }
   }
 }
 
 void ConvMxuKernel::convertWeights(Value kp, int64_t cb0, int64_t cb1,
                                    Value parity) {
   Value slot = l.mul(parity ? parity : l.rem(kp, 2), wSlot);
+  if (tapCols == 2)
+    return convertTapPairWeights(kp, slot);
   for (int64_t cb = cb0; cb < cb1; ++cb) {
     int64_t valid = cb < Ct ? std::min<int64_t>(16, It - 16 * cb) : 0,
             rowsLeft = std::min(kLanes, C - kLanes * cb);
@@ -670,6 +691,35 @@ void ConvMxuKernel::convertWeights(Value kp, int64_t cb0, int64_t cb1,
         for (int64_t t = valid; t < 16; ++t)
           l.vstore(zero, weights, l.add(dst, t * kSublanes * kBfRow));
       }
+  }
+}
+
+// Tap pairs (one input block, C <= 64, G output tiles): rows 0-63 of tile
+// (kp, g) are window position (kp / KWs, 2 * (kp % KWs))'s, rows 64-127 the
+// next window column's, zero past C in each half and in the upper half
+// past the kernel (an odd KW's last pair).
+void ConvMxuKernel::convertTapPairWeights(Value kp, Value slot) {
+  int64_t half = kLanes / 2 / kSublanes, ragged = C % kSublanes;
+  // 1 when the pair's second window column is inside the kernel.
+  Value second =
+      win.kw % 2 ? smin(l, l.sub(l.c(win.kw / 2), l.rem(kp, KWs)), 1) : l.c(1);
+  for (int64_t g = 0; g < G; ++g) {
+    Value dst = l.mul(l.add(l.mul(kp, G), g), wTile);
+    Value src = l.add(slot, g * wBlock);
+    for (int64_t t = 0; t < 2; ++t) {
+      for (int64_t i = 0; i < It; ++i) {
+        Value x = l.vload(wStage, l.add(src, (t * half + i) * kerTile));
+        int64_t rows = i + 1 == It && ragged ? ragged : kSublanes;
+        if (rows < kSublanes || (t == 1 && win.kw % 2))
+          x = l.maskBelow(x, sublaneIds,
+                          t ? l.mul(second, rows) : l.c(rows), 0.0);
+        l.vstore(x, weights,
+                 l.add(dst, (t * half + i) * kSublanes * kBfRow));
+      }
+      for (int64_t i = It; i < half; ++i)
+        l.vstore(zero, weights,
+                 l.add(dst, (t * half + i) * kSublanes * kBfRow));
+    }
   }
 }
 
@@ -816,6 +866,7 @@ void ConvMxuKernel::fillHalo(Value n, Value oh0,
     }
     if (pieces == 0)
       fillRows(0, HR);
+    pairHaloColumns();
     return;
   }
   l.loop(HR, [&](Value r) {
@@ -829,6 +880,37 @@ void ConvMxuKernel::fillHalo(Value n, Value oh0,
     meanwhile();
   l.wait(kSemIn, HR);
   fillRows(0, HR);
+  pairHaloColumns();
+}
+
+/// Tap pairs: lanes 64-127 of every halo pixel (padding included) become
+/// lanes 0-63 of the pixel dw further on in the flat [HR][Wp] rows (past
+/// the last one, the spare row's zeros), loaded 64 lanes early: window
+/// column kw + 1's LHS run is column kw's shifted by dw pixels. 8 tiles per
+/// loop iteration at constant offsets.
+void ConvMxuKernel::pairHaloColumns() {
+  if (tapCols == 1)
+    return;
+  constexpr int64_t kUnroll = 8;
+  int64_t tileBytes = kSublanes * kBfRow, tiles = HR * Wp / kSublanes;
+  int64_t shift = win.dw * kBfRow - kLanes / 2 * 2;
+  Value upper =
+      l.vcmp(tpu::CmpKind::ge, laneIds, l.splatIndex(l.c(kLanes / 2)));
+  VBuf haloAt0 = halo;
+  haloAt0.offset = 0;
+  auto run = [&](Value base, int64_t n) {
+    for (int64_t k = 0; k < n; ++k) {
+      Value at = l.add(base, k * tileBytes);
+      Value x = l.vload(haloAt0, at);
+      Value next = l.vload(haloAt0, l.add(at, shift));
+      l.vstore(l.vsel(upper, next, x), haloAt0, at);
+    }
+  };
+  l.loop(tiles / kUnroll, [&](Value i) {
+    run(l.add(l.mul(i, kUnroll * tileBytes), halo.offset), kUnroll);
+  });
+  run(l.c(tiles / kUnroll * kUnroll * tileBytes + halo.offset),
+      tiles % kUnroll);
 }
 
 /// Step s = (window position, input D-block): gather the LHS rows of every
@@ -837,8 +919,8 @@ void ConvMxuKernel::fillHalo(Value n, Value oh0,
 /// per (output tile, row part).
 void ConvMxuKernel::step(Value s, bool first) {
   Value kp = l.div(s, CtD), cbD = l.rem(s, CtD);
-  Value kh = l.div(kp, win.kw), kw = l.rem(kp, win.kw);
-  Value colBase = l.mul(kw, win.dw);
+  Value kh = l.div(kp, KWs), kw = l.rem(kp, KWs);
+  Value colBase = l.mul(kw, tapCols * win.dw);
   auto rowBaseOf = [&](int64_t i) {
     return l.add(l.mul(l.add(l.mul(cbD, blocks), i), HR), l.mul(kh, win.dh));
   };
