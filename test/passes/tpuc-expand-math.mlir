@@ -127,15 +127,31 @@ func.func @map_captures(%x: tensor<16xf32>, %s: tensor<f32>) -> tensor<16xf32> {
 
 // -----
 
-// s32 power: squaring over the exponent's 31 bits, integers only.
+// s32 power: squaring over the exponent's 31 bits (each read with an and,
+// the next by a logical shift), integers only.
 // CHECK-LABEL: func.func @integer_power
 // CHECK-NOT: f32
-// CHECK-COUNT-31: hlo.remainder
+// CHECK-COUNT-31: hlo.and
 // CHECK-NOT: f32
 // CHECK: return
 func.func @integer_power(%x: tensor<5xi32>, %y: tensor<5xi32>) -> tensor<5xi32> {
   %0 = hlo.power %x, %y : tensor<5xi32>
   return %0 : tensor<5xi32>
+}
+
+// -----
+
+// u32 power: the same in s32 words (bitcasts), over all 32 bits of the
+// exponent and without the negative-exponent select.
+// CHECK-LABEL: func.func @unsigned_power
+// CHECK-COUNT-2: hlo.bitcast_convert %{{.+}} : (tensor<5xui32>) -> tensor<5xi32>
+// CHECK-COUNT-32: hlo.and
+// CHECK-NOT: hlo.compare LT
+// CHECK: hlo.bitcast_convert %{{.+}} : (tensor<5xi32>) -> tensor<5xui32>
+// CHECK: return
+func.func @unsigned_power(%x: tensor<5xui32>, %y: tensor<5xui32>) -> tensor<5xui32> {
+  %0 = hlo.power %x, %y : tensor<5xui32>
+  return %0 : tensor<5xui32>
 }
 
 // -----
@@ -163,8 +179,8 @@ func.func @bf16_power(%x: tensor<3x5xbf16>) -> tensor<3x5xbf16> {
 // CHECK-NOT: hlo.log
 // CHECK: %[[SQ:.+]] = hlo.multiply %[[X]], %[[X]] : tensor<4xf32>
 // CHECK-NEXT: hlo.return %[[SQ]]
-// CHECK-COUNT-3: hlo.remainder
-// CHECK-NOT: hlo.remainder
+// CHECK-COUNT-3: hlo.and
+// CHECK-NOT: hlo.and
 // CHECK: return
 func.func @constant_exponents(%x: tensor<4xf32>, %a: tensor<4xi32>) -> (tensor<4xf32>, tensor<4xi32>) {
   %two = hlo.constant dense<2.0> : tensor<4xf32>
