@@ -3214,6 +3214,8 @@ FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
   SmallVector<Type> argTypes, paramTypes;
   SmallVector<const Instruction *> argParams;
   SmallVector<const Shape *> argShapes;
+  // Per parameter: its first argument and how many it has.
+  SmallVector<std::pair<unsigned, unsigned>> paramArgs;
   for (auto [n, param] : llvm::enumerate(params)) {
     if (!param)
       return error(comp.loc) << "computation '" << comp.name
@@ -3233,6 +3235,8 @@ FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
       argShapes.push_back(&param->shape);
     }
     argParams.append(argTypes.size() - first, param);
+    paramArgs.push_back({static_cast<unsigned>(first),
+                         static_cast<unsigned>(argTypes.size() - first)});
   }
 
   OpBuilder::InsertionGuard guard(builder);
@@ -3259,9 +3263,7 @@ FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
     FailureOr<StringAttr> text = convertSharding(*sharding);
     if (failed(text))
       return failure();
-    auto first = static_cast<unsigned>(
-        llvm::find(argParams, param) - argParams.begin());
-    unsigned count = llvm::count(argParams, param);
+    auto [first, count] = paramArgs[n];
     if (isa<TupleType>(paramTypes[n]) && isEntry) {
       if (failed(setShardingLeaves(func, /*results=*/false, first, count,
                                    *text, sharding->valueLoc)))
