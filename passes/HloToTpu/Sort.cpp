@@ -6,7 +6,9 @@
 // so that each lane is one row and element e of every row is the 512-byte
 // VMEM row e: a compare-exchange at any distance is then elementwise between
 // two registers loaded with a sublane stride. The key is compared together
-// with its index, which makes the order strict and the sort stable.
+// with its index, which makes the order strict and the sort stable. Any
+// other comparator is evaluated on the registers (the elementwise ops of
+// its region, both ways round), its ties broken by the index the same way.
 // topk: k rounds of a running (max, first index) per lane over a row's
 // tiles, on s32 total-order keys.
 //
@@ -42,11 +44,12 @@ Geometry rowGeometry(RankedTensorType type) {
 //===----------------------------------------------------------------------===//
 
 /// The order a comparator defines: by operand `key`, ascending (LT) or
-/// descending (GT).
+/// descending (GT); or (`general`) whatever its region computes.
 struct SortOrder {
   unsigned key = 0;
   bool descending = false;
   bool isUnsigned = false; // 32-bit integer keys in unsigned order
+  bool general = false;
 };
 
 /// The block argument `v` canonicalises the way JAX's sort comparator does:
@@ -73,9 +76,38 @@ BlockArgument canonicalArg(Value v) {
   return arg;
 }
 
-/// The comparators the kernel implements: `compare LT|GT` of the two
-/// arguments of one operand, directly (FLOAT or integer compare) or on
-/// JAX's canonicalised floats (TOTALORDER). Anything else is an error.
+/// A comparator the kernel evaluates as it stands: each op of its region is
+/// one the VPU loop kernel computes on registers, or a splat constant.
+FailureOr<SortOrder> generalComparator(hlo::SortOp op) {
+  for (Operation &inner : op.getComparator().front().without_terminator()) {
+    bool onRegisters =
+        llvm::all_of(inner.getResultTypes(),
+                     [](Type t) {
+                       auto r = dyn_cast<RankedTensorType>(t);
+                       return r && r.getRank() == 0 &&
+                              isLowerableElementType(r.getElementType());
+                     }) &&
+        (isa<hlo::ConstantOp>(inner)
+             ? isSplatConstant(inner.getResult(0))
+             : isLoopKernelOp(&inner) && unsupportedForm(&inner).empty());
+    if (!onRegisters)
+      return FailureOr<SortOrder>(unsupported(
+          op, "with a comparator that computes '" +
+                  inner.getName().getStringRef() +
+                  "' (comparators are evaluated on the VPU: elementwise "
+                  "ops and constants)"));
+  }
+  SortOrder order;
+  order.general = true;
+  return order;
+}
+
+/// The comparators the kernel implements with a key transform: `compare
+/// LT|GT` of the two arguments of one f32, bf16 or 32-bit integer operand,
+/// directly (FLOAT or integer compare) or on JAX's canonicalised floats
+/// (TOTALORDER). One compare of an operand's two elements in another
+/// direction is not a strict order (an error); any other comparator is
+/// evaluated as it stands (generalComparator).
 FailureOr<SortOrder> matchComparator(hlo::SortOp op) {
   Block &body = op.getComparator().front();
   auto fail = [&](const Twine &why) {
@@ -84,7 +116,7 @@ FailureOr<SortOrder> matchComparator(hlo::SortOp op) {
   auto cmp =
       body.getTerminator()->getOperand(0).getDefiningOp<hlo::CompareOp>();
   if (!cmp)
-    return fail("with a comparator other than one LT/GT compare");
+    return generalComparator(op);
   auto lhs = dyn_cast<BlockArgument>(cmp.getLhs());
   auto rhs = dyn_cast<BlockArgument>(cmp.getRhs());
   bool canonical = false;
@@ -95,8 +127,7 @@ FailureOr<SortOrder> matchComparator(hlo::SortOp op) {
   }
   if (!lhs || !rhs || lhs.getOwner() != &body || rhs.getOwner() != &body ||
       lhs.getArgNumber() / 2 != rhs.getArgNumber() / 2 || lhs == rhs)
-    return fail("with a comparator other than one LT/GT compare of an "
-                "operand's two elements");
+    return generalComparator(op);
   SortOrder order;
   order.key = lhs.getArgNumber() / 2;
   hlo::ComparisonDirection dir = cmp.getComparisonDirection();
@@ -109,7 +140,7 @@ FailureOr<SortOrder> matchComparator(hlo::SortOp op) {
   Type elem = cast<RankedTensorType>(op.getInputs()[order.key].getType())
                   .getElementType();
   if (!(elem.isF32() || elem.isBF16() || elem.isInteger(32)))
-    return fail("with keys of this element type");
+    return generalComparator(op);
   // XLA compares u32 unsigned unless the compare type says otherwise.
   std::optional<hlo::ComparisonType> type = cmp.getCompareType();
   order.isUnsigned =
@@ -117,10 +148,11 @@ FailureOr<SortOrder> matchComparator(hlo::SortOp op) {
                                   : elem.isUnsignedInteger());
   if (!elem.isInteger(32) && type == hlo::ComparisonType::UNSIGNED)
     return fail("with an UNSIGNED compare");
-  if (!canonical && !elem.isInteger(32) && cmp.getCompareType() &&
-      *cmp.getCompareType() == hlo::ComparisonType::TOTALORDER)
-    return fail("with a TOTALORDER compare of raw floats (-0.0 before 0.0, "
-                "NaNs by sign)");
+  // TOTALORDER on raw floats orders -0.0 before 0.0 and NaNs by their sign
+  // bit, which the transformed f32 keys cannot see: the region decides.
+  if (!canonical && !elem.isInteger(32) && type &&
+      *type == hlo::ComparisonType::TOTALORDER)
+    return generalComparator(op);
   return order;
 }
 
@@ -208,6 +240,7 @@ private:
   void block(ArrayRef<Value> ins, ArrayRef<Value> outs, Value tileRow,
              int64_t tileRows);
   void prepareKeys();
+  void prepareIndices();
   void finishKeys();
   void packKeys();
   void unpackKeys();
@@ -253,9 +286,10 @@ LogicalResult SortKernel::emit() {
   nPad = static_cast<int64_t>(llvm::PowerOf2Ceil(g.colTiles * kLanes));
   Type keyElem = cast<RankedTensorType>(op.getInputs()[order.key].getType())
                      .getElementType();
-  floatKey = !keyElem.isInteger(32);
+  floatKey = !order.general && !keyElem.isInteger(32);
   // 2 * index + 1 must fit the low 16 bits.
-  packed = keyElem.isBF16() && op.getInputs().size() == 1 && nPad <= 32768;
+  packed = !order.general && keyElem.isBF16() && op.getInputs().size() == 1 &&
+           nPad <= 32768;
 
   // VMEM: per operand the staging of 16 tile rows and its column buffer,
   // plus `sec`. A longer row would need a merge across blocks in HBM.
@@ -337,13 +371,17 @@ void SortKernel::block(ArrayRef<Value> ins, ArrayRef<Value> outs, Value tileRow,
           });
     });
   }
-  packed ? packKeys() : prepareKeys();
+  if (order.general)
+    prepareIndices();
+  else
+    packed ? packKeys() : prepareKeys();
 
   for (int64_t size = 2; size <= nPad; size *= 2)
     for (int64_t j = size / 2; j >= 1; j /= 2)
       stage(size, j);
 
-  packed ? unpackKeys() : finishKeys();
+  if (!order.general)
+    packed ? unpackKeys() : finishKeys();
   for (int64_t i = 0; i < count; ++i) {
     int64_t tb = tileBytes(i);
     L.loop(g.colTiles, [&](Value ct) {
@@ -406,6 +444,28 @@ void SortKernel::prepareKeys() {
       else
         L.vstore(zero(L.regOf(column.arena)), column, off);
     }
+    L.vstore(addV(sublaneIds(), L.splatIndex(L.add(L.mul(blk, 8), 2 * nPad))),
+             sec, off);
+  });
+}
+
+/// A general comparator's `sec`: the element index, plus 2 nPad past the
+/// row (ragged tile, padding), whose elements the comparator never sees
+/// (compareExchange orders them by `sec` alone: last). The padding rows of
+/// every column are zeros.
+void SortKernel::prepareIndices() {
+  int64_t data = g.colTiles * kLanes / 8; // element blocks that hold data
+  L.loop(data, [&](Value q) {
+    Value e = addV(sublaneIds(), L.splatIndex(L.mul(q, 8)));
+    Value valid = L.vcmp(tpu::CmpKind::lt, e, splatI(n));
+    L.vstore(addV(e, L.vsel(valid, splatI(0), splatI(2 * nPad))), sec,
+             L.mul(q, 8 * kElementRow));
+  });
+  L.loop(nPad / 8 - data, [&](Value q) {
+    Value blk = L.add(q, data);
+    Value off = L.mul(blk, 8 * kElementRow);
+    for (VBuf &column : columns)
+      L.vstore(zero(L.regOf(column.arena)), column, off);
     L.vstore(addV(sublaneIds(), L.splatIndex(L.add(L.mul(blk, 8), 2 * nPad))),
              sec, off);
   });
@@ -588,7 +648,27 @@ void SortKernel::compareExchange(Value a, int64_t distance, int64_t stride,
     return;
   }
   Value first = L.vcmp(tpu::CmpKind::lt, sa, sb);
-  if (!packed) {
+  if (order.general) {
+    // a before b where the comparator says a < b and not b < a; where it
+    // says neither (or both), and where either is past the row, by `sec`.
+    auto less = [&](int x, int y) -> Value {
+      Block &body = op.getComparator().front();
+      llvm::DenseMap<Value, Value> memo;
+      for (unsigned i = 0; i < op.getInputs().size(); ++i) {
+        memo[body.getArgument(2 * i)] = arrays[i].v[x];
+        memo[body.getArgument(2 * i + 1)] = arrays[i].v[y];
+      }
+      llvm::DenseMap<Value, std::pair<VBuf, int64_t>> none;
+      // generalComparator checked that every op computes on registers.
+      return *L.emitTile(body.getTerminator()->getOperand(0), L.c(0), none,
+                         memo);
+    };
+    Value ab = less(0, 1), ba = less(1, 0);
+    Value decided = L.vcmp(tpu::CmpKind::ne, ab, ba);
+    Value past = L.vcmp(tpu::CmpKind::ge, tpu::VMaxOp::create(L.b, L.loc, sa, sb),
+                        splatI(2 * nPad));
+    first = L.vsel(past, first, L.vsel(decided, ab, first));
+  } else if (!packed) {
     Value ka = arrays[order.key].v[0], kb = arrays[order.key].v[1];
     first = L.vsel(L.vcmp(tpu::CmpKind::eq, ka, kb), first,
                    L.vcmp(tpu::CmpKind::lt, ka, kb));

@@ -15,44 +15,19 @@ func.func @le(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
 
 // -----
 
-// TOTALORDER on raw floats orders -0.0 before 0.0 and NaNs by their sign
-// bit, which the f32 keys cannot see.
-func.func @raw_total_order(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
-  // expected-error @+1 {{tpuc cannot lower 'hlo.sort' with a TOTALORDER compare of raw floats (-0.0 before 0.0, NaNs by sign) yet}}
+// A comparator the VPU does not evaluate: cosine is tpuc-expand-math's
+// (here the lowering sees it as it stands). Other comparators are evaluated
+// as they stand: test/e2e/sort-comparators.mlir.
+func.func @cosine(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
+  // expected-error @+1 {{tpuc cannot lower 'hlo.sort' with a comparator that computes 'hlo.cosine' (comparators are evaluated on the VPU: elementwise ops and constants) yet}}
   %0 = hlo.sort(%x) dim = 1 : (tensor<8x128xf32>) -> tensor<8x128xf32> {
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-    %c = hlo.compare LT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %ca = hlo.cosine %a : tensor<f32>
+    %cb = hlo.cosine %b : tensor<f32>
+    %c = hlo.compare LT, %ca, %cb : (tensor<f32>, tensor<f32>) -> tensor<i1>
     hlo.return %c : tensor<i1>
   }
   return %0 : tensor<8x128xf32>
-}
-
-// -----
-
-// A lexicographic comparator over two operands (an or of compares).
-func.func @two_keys(%x: tensor<8x128xf32>, %y: tensor<8x128xf32>) -> (tensor<8x128xf32>, tensor<8x128xf32>) {
-  // expected-error @+1 {{tpuc cannot lower 'hlo.sort' with a comparator other than one LT/GT compare yet}}
-  %0:2 = hlo.sort(%x, %y) dim = 1 : (tensor<8x128xf32>, tensor<8x128xf32>) -> (tensor<8x128xf32>, tensor<8x128xf32>) {
-  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<f32>, %d: tensor<f32>):
-    %0 = hlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
-    %1 = hlo.compare LT, %c, %d : (tensor<f32>, tensor<f32>) -> tensor<i1>
-    %2 = hlo.or %0, %1 : tensor<i1>
-    hlo.return %2 : tensor<i1>
-  }
-  return %0#0, %0#1 : tensor<8x128xf32>, tensor<8x128xf32>
-}
-
-// -----
-
-// A compare of elements of two different operands.
-func.func @mixed(%x: tensor<8x128xf32>, %y: tensor<8x128xf32>) -> (tensor<8x128xf32>, tensor<8x128xf32>) {
-  // expected-error @+1 {{tpuc cannot lower 'hlo.sort' with a comparator other than one LT/GT compare of an operand's two elements yet}}
-  %0:2 = hlo.sort(%x, %y) dim = 1 : (tensor<8x128xf32>, tensor<8x128xf32>) -> (tensor<8x128xf32>, tensor<8x128xf32>) {
-  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<f32>, %d: tensor<f32>):
-    %0 = hlo.compare LT, %a, %d : (tensor<f32>, tensor<f32>) -> tensor<i1>
-    hlo.return %0 : tensor<i1>
-  }
-  return %0#0, %0#1 : tensor<8x128xf32>, tensor<8x128xf32>
 }
 
 // -----
@@ -92,18 +67,4 @@ func.func @many(%x0: tensor<8x128xf32>, %x1: tensor<8x128xf32>, %x2: tensor<8x12
     hlo.return %c : tensor<i1>
   }
   return %0#0, %0#1, %0#2, %0#3, %0#4, %0#5, %0#6, %0#7, %0#8 : tensor<8x128xf32>, tensor<8x128xf32>, tensor<8x128xf32>, tensor<8x128xf32>, tensor<8x128xf32>, tensor<8x128xf32>, tensor<8x128xf32>, tensor<8x128xf32>, tensor<8x128xf32>
-}
-
-// -----
-
-// pred keys.
-func.func @pred_key(%x: tensor<8x128xf32>, %y: tensor<8x128xf32>) -> tensor<8x128xf32> {
-  %p = hlo.compare LT, %x, %y : (tensor<8x128xf32>, tensor<8x128xf32>) -> tensor<8x128xi1>
-  // expected-error @+1 {{tpuc cannot lower 'hlo.sort' with keys of this element type yet}}
-  %0:2 = hlo.sort(%p, %x) dim = 1 : (tensor<8x128xi1>, tensor<8x128xf32>) -> (tensor<8x128xi1>, tensor<8x128xf32>) {
-  ^bb0(%a: tensor<i1>, %b: tensor<i1>, %c: tensor<f32>, %d: tensor<f32>):
-    %lt = hlo.compare LT, %a, %b : (tensor<i1>, tensor<i1>) -> tensor<i1>
-    hlo.return %lt : tensor<i1>
-  }
-  return %0#1 : tensor<8x128xf32>
 }
