@@ -3,13 +3,15 @@
 // tpuc-expand-reduce-window: a reduce_window the VPU kernel
 // (passes/HloToTpu/ReduceWindow.cpp) does not take becomes, per window
 // offset, a strided slice of the operand padded (and base-dilated) with
-// the init value, combined into the result by the body's op. See
-// Passes.td.
+// the init value, combined into the result by the body's op; any other
+// body or several inputs, the body applied elementwise to the slices, with
+// a mask that skips the padding. See Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
 
+#include "passes/ApplyBody.h"
 #include "passes/ExpandEach.h"
 #include "passes/HloToTpu/Reduction.h"
 #include "passes/OptionalArrays.h"
@@ -89,16 +91,6 @@ bool isIdentity(Operation *op, Value init) {
 }
 
 LogicalResult expand(hlo::ReduceWindowOp op) {
-  if (op.getInputs().size() != 1)
-    return op.emitError() << "tpuc compiles 'hlo.reduce_window' with one "
-                             "input only, not "
-                          << op.getInputs().size();
-  Operation *combine = bodyOp(op.getBody());
-  if (!combine)
-    return op.emitError()
-           << "tpuc compiles 'hlo.reduce_window' in this form only with a "
-              "body that is one add, multiply, maximum, minimum, and or or of "
-              "its arguments";
   Value input = op.getInputs()[0], init = op.getInitValues()[0];
   auto inType = cast<RankedTensorType>(input.getType());
   auto type = cast<RankedTensorType>(op.getResult(0).getType());
@@ -117,47 +109,101 @@ LogicalResult expand(hlo::ReduceWindowOp op) {
                           << kMaxWindowOffsets << ")";
   bool padded = llvm::any_of(padding, [](int64_t p) { return p != 0; }) ||
                 llvm::any_of(base, [](int64_t b) { return b != 1; });
-  if (padded && !isIdentity(combine, init))
-    return op.emitError() << "tpuc compiles a padded or base-dilated "
-                             "'hlo.reduce_window' only with an init value "
-                             "that is the identity of its body";
+  // One input whose body is one op that the init leaves unchanged: padding
+  // with the init is skipping the padding.
+  Operation *combine =
+      op.getInputs().size() == 1 ? bodyOp(op.getBody()) : nullptr;
+  bool identityPadding = combine && (!padded || isIdentity(combine, init));
 
   OpBuilder b(op);
   Location loc = op.getLoc();
-  Value x = input;
-  if (padded) {
+  auto pad = [&](Value x, Value with) -> Value {
     SmallVector<int64_t> lo, hi, interior;
     for (int64_t d = 0; d < rank; ++d) {
       lo.push_back(padding[2 * d]);
       hi.push_back(padding[2 * d + 1]);
       interior.push_back(base[d] - 1);
     }
-    x = hlo::PadOp::create(b, loc, x, init, b.getDenseI64ArrayAttr(lo),
-                           b.getDenseI64ArrayAttr(hi),
-                           b.getDenseI64ArrayAttr(interior));
-  }
-  // XLA's order: the init, then the window's elements in row-major order.
-  Value acc = hlo::BroadcastInDimOp::create(b, loc, type, init,
-                                            b.getDenseI64ArrayAttr({}));
+    return hlo::PadOp::create(b, loc, x, with, b.getDenseI64ArrayAttr(lo),
+                              b.getDenseI64ArrayAttr(hi),
+                              b.getDenseI64ArrayAttr(interior));
+  };
+  // The window offset k's element of every output position: a strided
+  // slice of the padded array.
   ArrayRef<int64_t> os = type.getShape();
+  auto sliceAt = [&](Value x, int64_t k) -> Value {
+    SmallVector<int64_t> start(rank), limit(rank);
+    for (int64_t d = rank - 1, r = k; d >= 0; --d) {
+      start[d] = (r % window[d]) * dil[d];
+      r /= window[d];
+      limit[d] = start[d] + (os[d] - 1) * strides[d] + 1;
+    }
+    return hlo::SliceOp::create(b, loc, x, b.getDenseI64ArrayAttr(start),
+                                b.getDenseI64ArrayAttr(limit),
+                                b.getDenseI64ArrayAttr(strides));
+  };
+  auto broadcast = [&](Value scalar, ArrayRef<int64_t> shape) -> Value {
+    return hlo::BroadcastInDimOp::create(
+        b, loc, RankedTensorType::get(shape, getElementTypeOrSelf(scalar)),
+        scalar, b.getDenseI64ArrayAttr({}));
+  };
+
+  if (identityPadding) {
+    Value x = padded ? pad(input, init) : input;
+    // XLA's order: the init, then the window's elements in row-major order.
+    Value acc = broadcast(init, os);
+    if (type.getNumElements() > 0)
+      for (int64_t k = 0; k < offsets; ++k) {
+        Value v = sliceAt(x, k);
+        bool swapped = combine->getOperand(0) == op.getBody().getArgument(1);
+        OperationState state(loc, combine->getName());
+        state.addOperands(swapped ? ValueRange{v, acc} : ValueRange{acc, v});
+        state.addTypes(type);
+        acc = b.create(state)->getResult(0);
+      }
+    op.getResult(0).replaceAllUsesWith(acc);
+    op.erase();
+    return success();
+  }
+
+  // Any other body, several inputs, or padding the init is not neutral
+  // for: the body applied elementwise per window offset; padding and
+  // base-dilation holes are skipped as XLA skips them, by a pred mask of
+  // the real elements padded along with the inputs (each step keeps the
+  // accumulators where the mask slice is false).
+  SmallVector<Value> xs(op.getInputs());
+  Value mask;
+  if (padded) {
+    for (auto [x, with] : llvm::zip(xs, op.getInitValues()))
+      x = pad(x, with);
+    auto predScalar = [&](bool v) -> Value {
+      return hlo::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(RankedTensorType::get({}, b.getI1Type()), v));
+    };
+    Value real = predScalar(true), hole = predScalar(false);
+    mask = pad(broadcast(real, inType.getShape()), hole);
+  }
+  SmallVector<Value> acc;
+  for (Value v : op.getInitValues())
+    acc.push_back(broadcast(v, os));
   if (type.getNumElements() > 0)
     for (int64_t k = 0; k < offsets; ++k) {
-      SmallVector<int64_t> start(rank), limit(rank);
-      for (int64_t d = rank - 1, r = k; d >= 0; --d) {
-        start[d] = (r % window[d]) * dil[d];
-        r /= window[d];
-        limit[d] = start[d] + (os[d] - 1) * strides[d] + 1;
+      SmallVector<Value> args(acc);
+      for (Value x : xs)
+        args.push_back(sliceAt(x, k));
+      FailureOr<SmallVector<Value>> next =
+          applyBody(b, op, op.getBody(), args, os);
+      if (failed(next))
+        return failure();
+      if (mask) {
+        Value real = sliceAt(mask, k);
+        for (auto [n, a] : llvm::zip(*next, acc))
+          n = hlo::SelectOp::create(b, loc, real, n, a);
       }
-      Value v = hlo::SliceOp::create(b, loc, x, b.getDenseI64ArrayAttr(start),
-                                     b.getDenseI64ArrayAttr(limit),
-                                     b.getDenseI64ArrayAttr(strides));
-      bool swapped = combine->getOperand(0) == op.getBody().getArgument(1);
-      OperationState state(loc, combine->getName());
-      state.addOperands(swapped ? ValueRange{v, acc} : ValueRange{acc, v});
-      state.addTypes(type);
-      acc = b.create(state)->getResult(0);
+      acc = std::move(*next);
     }
-  op.getResult(0).replaceAllUsesWith(acc);
+  op.replaceAllUsesWith(acc);
   op.erase();
   return success();
 }

@@ -15,13 +15,13 @@
 
 #include "passes/Passes.h"
 
+#include "passes/ApplyBody.h"
 #include "passes/ExpandEach.h"
 #include "passes/HloToTpu/Reduction.h"
 
 #include "dialects/hlo/HloOps.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
 
 namespace tpuc {
 #define GEN_PASS_DEF_EXPANDVARIADICREDUCE
@@ -38,74 +38,6 @@ bool kernelTakes(hlo::ReduceOp op) {
   return combiner &&
          hlotpu::combinerKind(
              combiner, getElementTypeOrSelf(op.getInputs()[0].getType()));
-}
-
-/// The body of `op` applied elementwise to tensors of shape `shape`: `args`
-/// stand for the body's arguments (accumulators, then inputs), rank-0
-/// constants and values from above become splats of `shape`.
-FailureOr<SmallVector<Value>> applyBody(OpBuilder &b, hlo::ReduceOp op,
-                                        ValueRange args,
-                                        ArrayRef<int64_t> shape) {
-  Location loc = op.getLoc();
-  Block &block = op.getBody().front();
-  auto typeOf = [&](Value scalar) {
-    return RankedTensorType::get(shape, getElementTypeOrSelf(scalar));
-  };
-  IRMapping map;
-  map.map(block.getArguments(), args);
-  auto lookup = [&](Value v) -> Value {
-    if (Value mapped = map.lookupOrNull(v))
-      return mapped;
-    // A rank-0 value defined above the reduce.
-    Value splat = hlo::BroadcastInDimOp::create(b, loc, typeOf(v), v,
-                                                b.getDenseI64ArrayAttr({}));
-    map.map(v, splat);
-    return splat;
-  };
-  auto rankZero = [](Value v) {
-    auto type = dyn_cast<RankedTensorType>(v.getType());
-    return type && type.getRank() == 0;
-  };
-  for (Operation &inner : block.without_terminator()) {
-    if (inner.getNumResults() != 1 || inner.getNumRegions() != 0 ||
-        !llvm::all_of(inner.getOperands(), rankZero) ||
-        !rankZero(inner.getResult(0)))
-      return op.emitError()
-             << "tpuc expands 'hlo.reduce' bodies of rank-0 elementwise ops "
-                "only, not '"
-             << inner.getName() << "'";
-    Value result = inner.getResult(0);
-    Value mapped;
-    if (auto cst = dyn_cast<hlo::ConstantOp>(inner)) {
-      auto dense = cast<DenseElementsAttr>(cst.getValue());
-      mapped = hlo::ConstantOp::create(
-          b, loc,
-          DenseElementsAttr::get(typeOf(result),
-                                 dense.getSplatValue<Attribute>()));
-    } else if (isa<hlo::BroadcastInDimOp, hlo::ReshapeOp>(inner)) {
-      // Rank 0 to rank 0: the operand itself.
-      mapped = lookup(inner.getOperand(0));
-    } else if (inner.hasTrait<OpTrait::Elementwise>() ||
-               isa<hlo::SelectOp, hlo::ClampOp, hlo::BitcastConvertOp>(
-                   inner)) {
-      OperationState state(loc, inner.getName());
-      for (Value operand : inner.getOperands())
-        state.addOperands(lookup(operand));
-      state.addTypes(typeOf(result));
-      state.addAttributes(inner.getAttrs());
-      mapped = b.create(state)->getResult(0);
-    } else {
-      return op.emitError()
-             << "tpuc expands 'hlo.reduce' bodies of elementwise ops only, "
-                "not '"
-             << inner.getName() << "'";
-    }
-    map.map(result, mapped);
-  }
-  SmallVector<Value> results;
-  for (Value v : block.getTerminator()->getOperands())
-    results.push_back(lookup(v));
-  return results;
 }
 
 LogicalResult expand(hlo::ReduceOp op) {
@@ -182,7 +114,7 @@ LogicalResult expand(hlo::ReduceOp op) {
     for (Value v : cur)
       args.push_back(slice(v, 1, 2 * half, 2));
     FailureOr<SmallVector<Value>> pairs =
-        applyBody(b, op, args, withMinor(half));
+        applyBody(b, op, op.getBody(), args, withMinor(half));
     if (failed(pairs))
       return failure();
     if (n % 2 == 1)
@@ -198,7 +130,7 @@ LogicalResult expand(hlo::ReduceOp op) {
   for (Value v : cur)
     args.push_back(hlo::ReshapeOp::create(
         b, loc, RankedTensorType::get(kept, getElementTypeOrSelf(v)), v));
-  FailureOr<SmallVector<Value>> results = applyBody(b, op, args, kept);
+  FailureOr<SmallVector<Value>> results = applyBody(b, op, op.getBody(), args, kept);
   if (failed(results))
     return failure();
   op.replaceAllUsesWith(*results);

@@ -857,9 +857,15 @@ def ExpandReduceWindow : Pass<"tpuc-expand-reduce-window"> {
     the window): the operand is first padded with the init value (edge
     padding, and interior padding `base_dilation - 1`), which is what XLA's
     skipping of padding and holes computes when the init is the body's
-    identity (0 for add, -inf for max, ...). A padded or base-dilated
-    window with another init, other bodies, several inputs and windows
-    above 1024 elements are errors naming the op.
+    identity (0 for add, -inf for max, ...). Any other reduce_window
+    (several inputs, as an argmax window; a body of several elementwise
+    ops; padding with an init that is not the body's identity) applies
+    the body elementwise to the accumulators and each offset's slices of
+    every input, in the same order; padding and base-dilation holes are
+    skipped as XLA skips them: a pred mask of the real elements is padded
+    with the inputs, and each step selects the old accumulators where the
+    mask's slice is false. Bodies of other ops and windows above 1024
+    elements are errors naming the op.
 
     ```mlir
     // Before: cumsum over the 4 elements of a row (JAX's cumsum).

@@ -65,9 +65,30 @@ func.func @nhwc_pool(%x: tensor<1x8x8x4xf32>) -> tensor<1x3x3x4xf32> {
 
 // -----
 
+// An init that is not the body's identity, with padding: the input padded
+// (with the init) together with a pred mask of its real elements; each
+// step keeps the accumulator where the mask's slice is false (XLA skips
+// the padding).
+// CHECK-LABEL: func.func @not_identity
+// CHECK-SAME: (%[[X:.+]]: tensor<4xf32>)
+// CHECK:      %[[ONE:.+]] = hlo.constant dense<1.000000e+00> : tensor<f32>
+// CHECK:      %[[P:.+]] = hlo.pad %[[X]], %[[ONE]], low = [1], high = [0], interior = [0]
+// CHECK:      %[[T:.+]] = hlo.constant dense<true> : tensor<i1>
+// CHECK:      %[[F:.+]] = hlo.constant dense<false> : tensor<i1>
+// CHECK:      %[[TS:.+]] = hlo.broadcast_in_dim %[[T]], dims = [] : (tensor<i1>) -> tensor<4xi1>
+// CHECK:      %[[M:.+]] = hlo.pad %[[TS]], %[[F]], low = [1], high = [0], interior = [0]
+// CHECK:      %[[A0:.+]] = hlo.broadcast_in_dim %[[ONE]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK:      %[[S0:.+]] = hlo.slice %[[P]] [0:4:1]
+// CHECK:      %[[N0:.+]] = hlo.add %[[A0]], %[[S0]]
+// CHECK:      %[[M0:.+]] = hlo.slice %[[M]] [0:4:1]
+// CHECK:      %[[A1:.+]] = hlo.select %[[M0]], %[[N0]], %[[A0]]
+// CHECK:      %[[S1:.+]] = hlo.slice %[[P]] [1:5:1]
+// CHECK:      %[[N1:.+]] = hlo.add %[[A1]], %[[S1]]
+// CHECK:      %[[M1:.+]] = hlo.slice %[[M]] [1:5:1]
+// CHECK:      %[[A2:.+]] = hlo.select %[[M1]], %[[N1]], %[[A1]]
+// CHECK:      return %[[A2]]
 func.func @not_identity(%x: tensor<4xf32>) -> tensor<4xf32> {
   %one = hlo.constant dense<1.0> : tensor<f32>
-  // expected-error @+1 {{tpuc compiles a padded or base-dilated 'hlo.reduce_window' only with an init value that is the identity of its body}}
   %0 = hlo.reduce_window(%x) init(%one) {window_dimensions = array<i64: 2>, padding = array<i64: 1, 0>} : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32> {
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
     %s = hlo.add %a, %b : tensor<f32>
@@ -78,12 +99,60 @@ func.func @not_identity(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// A body of several ops: applied elementwise to the accumulator and each
+// window offset's slice, in window order.
+// CHECK-LABEL: func.func @subtract
+// CHECK:      %[[A0:.+]] = hlo.broadcast_in_dim
+// CHECK:      %[[S0:.+]] = hlo.slice %{{.+}} [0:3:1]
+// CHECK:      %[[D0:.+]] = hlo.subtract %[[A0]], %[[S0]]
+// CHECK:      %[[S1:.+]] = hlo.slice %{{.+}} [1:4:1]
+// CHECK:      %[[D1:.+]] = hlo.subtract %[[D0]], %[[S1]]
+// CHECK:      return %[[D1]]
 func.func @subtract(%x: tensor<4xf32>) -> tensor<3xf32> {
   %zero = hlo.constant dense<0.0> : tensor<f32>
-  // expected-error @+1 {{tpuc compiles 'hlo.reduce_window' in this form only with a body that is one add, multiply, maximum, minimum, and or or of its arguments}}
   %0 = hlo.reduce_window(%x) init(%zero) {window_dimensions = array<i64: 2>} : (tensor<4xf32>, tensor<f32>) -> tensor<3xf32> {
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
     %s = hlo.subtract %a, %b : tensor<f32>
+    hlo.return %s : tensor<f32>
+  }
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// Two inputs (an argmax-style (value, index) window): the body's two
+// results from the accumulators and both inputs' slices.
+// CHECK-LABEL: func.func @two_inputs
+// CHECK:      %[[S0:.+]] = hlo.slice %arg0 [0:3:1]
+// CHECK:      %[[I0:.+]] = hlo.slice %arg1 [0:3:1]
+// CHECK:      %[[C0:.+]] = hlo.compare GE, %{{.+}}, %[[S0]]
+// CHECK:      hlo.select %[[C0]]
+// CHECK:      hlo.select %[[C0]]
+// CHECK:      hlo.slice %arg0 [1:4:1]
+// CHECK:      hlo.slice %arg1 [1:4:1]
+func.func @two_inputs(%x: tensor<4xf32>, %i: tensor<4xi32>) -> (tensor<3xf32>, tensor<3xi32>) {
+  %ninf = hlo.constant dense<0xFF800000> : tensor<f32>
+  %zero = hlo.constant dense<0> : tensor<i32>
+  %0:2 = hlo.reduce_window(%x, %i) init(%ninf, %zero) {window_dimensions = array<i64: 2>} : (tensor<4xf32>, tensor<4xi32>, tensor<f32>, tensor<i32>) -> (tensor<3xf32>, tensor<3xi32>) {
+  ^bb0(%a: tensor<f32>, %ai: tensor<i32>, %b: tensor<f32>, %bi: tensor<i32>):
+    %ge = hlo.compare GE, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %v = hlo.select %ge, %a, %b : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+    %w = hlo.select %ge, %ai, %bi : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+    hlo.return %v, %w : tensor<f32>, tensor<i32>
+  }
+  return %0#0, %0#1 : tensor<3xf32>, tensor<3xi32>
+}
+
+// -----
+
+// A body op that is not elementwise.
+func.func @not_elementwise(%x: tensor<4xf32>) -> tensor<3xf32> {
+  %zero = hlo.constant dense<0.0> : tensor<f32>
+  // expected-error @+1 {{tpuc expands 'hlo.reduce_window' bodies of elementwise ops only, not 'hlo.transpose'}}
+  %0 = hlo.reduce_window(%x) init(%zero) {window_dimensions = array<i64: 2>} : (tensor<4xf32>, tensor<f32>) -> tensor<3xf32> {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %t = hlo.transpose %b, dims = [] : (tensor<f32>) -> tensor<f32>
+    %s = hlo.add %a, %t : tensor<f32>
     hlo.return %s : tensor<f32>
   }
   return %0 : tensor<3xf32>
