@@ -389,6 +389,38 @@ Lowering::emitTile(Value v, Value tileIndex,
   return r;
 }
 
+LogicalResult checkRegisterRegion(Operation *op, Region &region,
+                                  llvm::StringRef what) {
+  for (Operation &inner : region.front().without_terminator()) {
+    bool rankZero = llvm::all_of(inner.getResultTypes(), [](Type t) {
+      auto r = dyn_cast<RankedTensorType>(t);
+      return r && r.getRank() == 0 && isLowerableElementType(r.getElementType());
+    });
+    bool onRegisters =
+        isa<hlo::ConstantOp>(inner)
+            ? isSplatConstant(inner.getResult(0))
+            : isLoopKernelOp(&inner) && unsupportedForm(&inner).empty();
+    if (!rankZero || !onRegisters)
+      return unsupported(op, "with " + what + " that computes '" +
+                                 inner.getName().getStringRef() +
+                                 "' (the VPU evaluates it: elementwise ops "
+                                 "and constants)");
+  }
+  return success();
+}
+
+SmallVector<Value> Lowering::emitRegion(Region &region, ValueRange args) {
+  Block &body = region.front();
+  llvm::DenseMap<Value, Value> memo;
+  for (auto [arg, reg] : llvm::zip(body.getArguments(), args))
+    memo[arg] = reg;
+  llvm::DenseMap<Value, std::pair<VBuf, int64_t>> none;
+  SmallVector<Value> results;
+  for (Value v : body.getTerminator()->getOperands())
+    results.push_back(*emitTile(v, c(0), none, memo));
+  return results;
+}
+
 bool fitsLoopKernel(Operation *op) {
   if (!isLoopKernelOp(op))
     return false;

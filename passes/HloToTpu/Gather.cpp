@@ -427,30 +427,42 @@ scatterCombiner(hlo::ScatterOp op) {
 }
 
 LogicalResult Lowering::lowerScatter(hlo::ScatterOp op) {
-  if (op.getInputs().size() != 1)
-    return unsupported(op, "with several inputs");
   hlo::ScatterDimensionNumbersAttr dn = op.getDimensionNumbers();
   auto idxType = cast<RankedTensorType>(op.getScatterIndices().getType());
   if (!idxType.getElementType().isInteger(32))
     return unsupported(op, "with indices that are not s32");
-  auto combine = scatterCombiner(op);
-  if (!combine)
-    return unsupported(op, "whose update computation is not one add, "
-                           "multiply, maximum or minimum (and or or on "
-                           "pred), or a replace");
+  // One input with one combining op, or the update computation evaluated
+  // as it stands on the registers of every input's and update's window
+  // (several inputs: its arguments are the current values, then the
+  // updates).
+  int64_t count = op.getInputs().size();
+  auto combine = count == 1 ? scatterCombiner(op) : nullptr;
+  if (!combine && failed(checkRegisterRegion(op, op.getUpdateComputation(),
+                                             "an update computation")))
+    return failure();
   auto type = cast<RankedTensorType>(op.getResult(0).getType());
-  Value update = op.getUpdates()[0];
-  auto upType = cast<RankedTensorType>(update.getType());
+  auto upType = cast<RankedTensorType>(op.getUpdates()[0].getType());
   int64_t ivd = dn.getIndexVectorDim();
   int64_t k = ivd < idxType.getRank() ? idxType.getDimSize(ivd) : 1;
-  FailureOr<std::pair<View, View>> views =
-      resultViews(*this, op, op.getInputs()[0]);
-  if (failed(views))
-    return failure();
-  FailureOr<Value> upMem = memOf(update);
-  if (failed(upMem))
-    return failure();
-  copyWhole(*this, views->first.mem, views->second.mem, type);
+  // Per input: its view and its result's (a new HBM buffer holding a copy
+  // of the input), and its update's view.
+  SmallVector<View> results, updates;
+  for (auto [input, update, result] :
+       llvm::zip(op.getInputs(), op.getUpdates(), op.getResults())) {
+    FailureOr<Value> in = memOf(input);
+    if (failed(in))
+      return failure();
+    auto t = cast<RankedTensorType>(result.getType());
+    Value out = allocHbm(t, op.getLoc());
+    hbm[result] = out;
+    FailureOr<Value> upMem = memOf(update);
+    if (failed(upMem))
+      return failure();
+    copyWhole(*this, *in, out, t);
+    results.push_back(tiledView(out, t));
+    updates.push_back(
+        tiledView(*upMem, cast<RankedTensorType>(update.getType())));
+  }
 
   // The window: update window dims <-> operand dims neither inserted nor
   // batching, in order.
@@ -468,24 +480,37 @@ LogicalResult Lowering::lowerScatter(hlo::ScatterOp op) {
   int64_t elems = 1;
   for (int64_t s : windowShape)
     elems *= s;
-  // Row-major windows of the result and of the update in VMEM, padded to
-  // whole vregs (zeroed once: the padding is read and never copied out).
-  Type elem = storageType(type.getElementType());
-  VectorType regType = elem.isInteger(32) ? i32Reg() : f32Reg();
-  int64_t eb = elementBytes(elem), vregs = ceilDiv(elems, 1024);
-  VBuf w = vmem(elem, vregs * 1024 * eb), u = vmem(elem, vregs * 1024 * eb);
-  Value zero = tpu::VSplatOp::create(
-      b, loc, regType,
-      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)).getResult());
-  for (int64_t r = 0; r < vregs; ++r) {
-    tpu::VStoreOp::create(b, loc, zero, w.arena, c(w.offset + r * 1024 * eb), 0);
-    tpu::VStoreOp::create(b, loc, zero, u.arena, c(u.offset + r * 1024 * eb), 0);
+  // Per input, row-major windows of the result and of the update in VMEM,
+  // padded to whole vregs (zeroed once: the padding is read and never
+  // copied out).
+  int64_t vregs = ceilDiv(elems, 1024);
+  struct Window {
+    VectorType regType;
+    int64_t eb;
+    VBuf w, u;
+    View wv, uv;
+  };
+  SmallVector<Window, 1> windows;
+  for (Value result : op.getResults()) {
+    Type elem = storageType(getElementTypeOrSelf(result.getType()));
+    Window win;
+    win.regType = elem.isInteger(32) ? i32Reg() : f32Reg();
+    win.eb = elementBytes(elem);
+    win.w = vmem(elem, vregs * 1024 * win.eb);
+    win.u = vmem(elem, vregs * 1024 * win.eb);
+    Value zero = tpu::VSplatOp::create(
+        b, loc, win.regType,
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)).getResult());
+    for (int64_t r = 0; r < vregs; ++r)
+      for (const VBuf &buf : {win.w, win.u})
+        tpu::VStoreOp::create(b, loc, zero, buf.arena,
+                              c(buf.offset + r * 1024 * win.eb), 0);
+    win.wv = linearView(win.w.arena, windowShape, win.eb);
+    win.uv = linearView(win.u.arena, windowShape, win.eb);
+    win.wv.base = win.w.offset;
+    win.uv.base = win.u.offset;
+    windows.push_back(win);
   }
-  View wv = linearView(w.arena, windowShape, eb),
-       uv = linearView(u.arena, windowShape, eb);
-  wv.base = w.offset;
-  uv.base = u.offset;
-  View upView = tiledView(*upMem, upType);
   SmallVector<Axis> toW, fromW, toU;
   for (auto [i, od] : llvm::enumerate(operandDims)) {
     int dim = static_cast<int>(i);
@@ -523,19 +548,33 @@ LogicalResult Lowering::lowerScatter(hlo::ScatterOp op) {
         SmallVector<Value> upStart(upType.getRank(), c(0));
         for (auto [i, d] : llvm::enumerate(scatterDims))
           upStart[d] = coords[i];
-        int64_t n = copyBox(*this, views->second, start, wv, {}, toW,
-                            kCopySem);
-        n += copyBox(*this, upView, upStart, uv, {}, toU, kCopySem);
+        int64_t n = 0;
+        for (auto [win, result, update] : llvm::zip(windows, results, updates)) {
+          n += copyBox(*this, result, start, win.wv, {}, toW, kCopySem);
+          n += copyBox(*this, update, upStart, win.uv, {}, toU, kCopySem);
+        }
         wait(kCopySem, n);
         for (int64_t r = 0; r < vregs; ++r) {
-          Value x = tpu::VLoadOp::create(b, loc, regType, w.arena,
-                                         c(w.offset + r * 1024 * eb), 0);
-          Value y = tpu::VLoadOp::create(b, loc, regType, u.arena,
-                                         c(u.offset + r * 1024 * eb), 0);
-          tpu::VStoreOp::create(b, loc, combine(*this, x, y), w.arena,
-                                c(w.offset + r * 1024 * eb), 0);
+          auto load = [&](const Window &win, const VBuf &buf) -> Value {
+            return tpu::VLoadOp::create(b, loc, win.regType, buf.arena,
+                                        c(buf.offset + r * 1024 * win.eb), 0);
+          };
+          SmallVector<Value> args;
+          for (const Window &win : windows)
+            args.push_back(load(win, win.w));
+          for (const Window &win : windows)
+            args.push_back(load(win, win.u));
+          SmallVector<Value> next =
+              combine ? SmallVector<Value>{combine(*this, args[0], args[1])}
+                      : emitRegion(op.getUpdateComputation(), args);
+          for (auto [win, v] : llvm::zip(windows, next))
+            tpu::VStoreOp::create(b, loc, v, win.w.arena,
+                                  c(win.w.offset + r * 1024 * win.eb), 0);
         }
-        copyBoxAndWait(*this, wv, {}, views->second, start, fromW);
+        n = 0;
+        for (auto [win, result] : llvm::zip(windows, results))
+          n += copyBox(*this, win.wv, {}, result, start, fromW, kCopySem);
+        wait(kCopySem, n);
         return 0;
       });
   return failure(failed(total));

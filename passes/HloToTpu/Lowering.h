@@ -188,6 +188,12 @@ bool isSplatConstant(Value v);
 std::optional<tpu::CmpKind> cmpKind(hlo::ComparisonDirection d);
 /// Why the VPU loop kernel cannot compute `op` (empty if it can).
 std::string unsupportedForm(Operation *op);
+/// Whether Lowering::emitRegion computes `region` (a sort comparator, a
+/// scatter's update computation) on registers: each op a rank-0 op the
+/// loop kernel computes, or a splat constant; else the diagnostic at `op`,
+/// which names the region `what` ("a comparator") (Elementwise.cpp).
+LogicalResult checkRegisterRegion(Operation *op, Region &region,
+                                  llvm::StringRef what);
 /// Whether a loop kernel of `op`'s result shape computes `op` from the
 /// tile's position: an iota, or a broadcast_in_dim read from its source
 /// (kept whole in VMEM, or streamed with the blocks) (FusedKernel.cpp).
@@ -697,6 +703,9 @@ public:
   FailureOr<Value> emitTile(Value v, Value tileOff,
                             llvm::DenseMap<Value, std::pair<VBuf, int64_t>> &ins,
                             llvm::DenseMap<Value, Value> &memo);
+  /// The registers of what the rank-0 `region` returns, computed from
+  /// `args`, its arguments' registers (checkRegisterRegion accepted it).
+  SmallVector<Value> emitRegion(Region &region, ValueRange args);
   // FusedKernel.cpp: an hlo.fusion as loop kernels around its other ops.
   LogicalResult lowerFusion(hlo::FusionOp fusion);
   /// An operand a kernel streams block by block through two VMEM slots of

@@ -76,27 +76,10 @@ BlockArgument canonicalArg(Value v) {
   return arg;
 }
 
-/// A comparator the kernel evaluates as it stands: each op of its region is
-/// one the VPU loop kernel computes on registers, or a splat constant.
+/// A comparator the kernel evaluates as it stands (emitRegion).
 FailureOr<SortOrder> generalComparator(hlo::SortOp op) {
-  for (Operation &inner : op.getComparator().front().without_terminator()) {
-    bool onRegisters =
-        llvm::all_of(inner.getResultTypes(),
-                     [](Type t) {
-                       auto r = dyn_cast<RankedTensorType>(t);
-                       return r && r.getRank() == 0 &&
-                              isLowerableElementType(r.getElementType());
-                     }) &&
-        (isa<hlo::ConstantOp>(inner)
-             ? isSplatConstant(inner.getResult(0))
-             : isLoopKernelOp(&inner) && unsupportedForm(&inner).empty());
-    if (!onRegisters)
-      return FailureOr<SortOrder>(unsupported(
-          op, "with a comparator that computes '" +
-                  inner.getName().getStringRef() +
-                  "' (comparators are evaluated on the VPU: elementwise "
-                  "ops and constants)"));
-  }
+  if (failed(checkRegisterRegion(op, op.getComparator(), "a comparator")))
+    return failure();
   SortOrder order;
   order.general = true;
   return order;
@@ -652,16 +635,12 @@ void SortKernel::compareExchange(Value a, int64_t distance, int64_t stride,
     // a before b where the comparator says a < b and not b < a; where it
     // says neither (or both), and where either is past the row, by `sec`.
     auto less = [&](int x, int y) -> Value {
-      Block &body = op.getComparator().front();
-      llvm::DenseMap<Value, Value> memo;
+      SmallVector<Value> args;
       for (unsigned i = 0; i < op.getInputs().size(); ++i) {
-        memo[body.getArgument(2 * i)] = arrays[i].v[x];
-        memo[body.getArgument(2 * i + 1)] = arrays[i].v[y];
+        args.push_back(arrays[i].v[x]);
+        args.push_back(arrays[i].v[y]);
       }
-      llvm::DenseMap<Value, std::pair<VBuf, int64_t>> none;
-      // generalComparator checked that every op computes on registers.
-      return *L.emitTile(body.getTerminator()->getOperand(0), L.c(0), none,
-                         memo);
+      return L.emitRegion(op.getComparator(), args)[0];
     };
     Value ab = less(0, 1), ba = less(1, 0);
     Value decided = L.vcmp(tpu::CmpKind::ne, ab, ba);

@@ -19,7 +19,7 @@ func.func @le(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
 // (here the lowering sees it as it stands). Other comparators are evaluated
 // as they stand: test/e2e/sort-comparators.mlir.
 func.func @cosine(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
-  // expected-error @+1 {{tpuc cannot lower 'hlo.sort' with a comparator that computes 'hlo.cosine' (comparators are evaluated on the VPU: elementwise ops and constants) yet}}
+  // expected-error @+1 {{tpuc cannot lower 'hlo.sort' with a comparator that computes 'hlo.cosine' (the VPU evaluates it: elementwise ops and constants) yet}}
   %0 = hlo.sort(%x) dim = 1 : (tensor<8x128xf32>) -> tensor<8x128xf32> {
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
     %ca = hlo.cosine %a : tensor<f32>
