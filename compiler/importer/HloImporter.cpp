@@ -783,6 +783,34 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
 
   // A convolution's attributes (also a cuDNN call's): dim_labels, window,
   // group counts.
+  // XLA's dots and convolutions may mix operand types (s8 weights with bf16
+  // activations, s8 with s16, pred with f32): both operands become one
+  // type, as XLA's operand upcaster makes them: the result's, or for a
+  // float result the widest float among it and the operands (an f32
+  // operand of a bf16 dot is not rounded first). Every such convert is
+  // exact but an integer's to a float narrower than it.
+  auto unifyContractionOperands = [&]() {
+    if (operands.size() < 2)
+      return;
+    auto lhsType = dyn_cast<RankedTensorType>(operands[0].getType());
+    auto rhsType = dyn_cast<RankedTensorType>(operands[1].getType());
+    auto outType = dyn_cast<RankedTensorType>(*resultType);
+    if (!lhsType || !rhsType || !outType ||
+        lhsType.getElementType() == rhsType.getElementType())
+      return;
+    Type target = outType.getElementType();
+    if (isa<FloatType>(target))
+      for (Type t : {lhsType.getElementType(), rhsType.getElementType()})
+        if (auto f = dyn_cast<FloatType>(t);
+            f && f.getWidth() > cast<FloatType>(target).getWidth())
+          target = f;
+    for (Value &operand : MutableArrayRef<Value>(operands).take_front(2)) {
+      auto type = cast<RankedTensorType>(operand.getType());
+      if (type.getElementType() != target)
+        operand = createOp(location, "hlo.convert", {operand},
+                           type.clone(target));
+    }
+  };
   auto addConvolutionAttrs = [&]() -> LogicalResult {
     const hlo_text::Attribute *labels = needAttr("dim_labels");
     if (!labels)
@@ -1305,10 +1333,12 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
                 intsAttr("rhs_batch_dims"), intsAttr("lhs_contracting_dims"),
                 intsAttr("rhs_contracting_dims")));
     precisionConfig(operandPrecision());
+    unifyContractionOperands();
   } else if (opcode == "convolution") {
     if (failed(addConvolutionAttrs()))
       return failure();
     precisionConfig(operandPrecision());
+    unifyContractionOperands();
   } else if (opcode == "gather") {
     FailureOr<int64_t> ivd = intAttr("index_vector_dim");
     if (failed(ivd))
