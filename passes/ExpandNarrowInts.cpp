@@ -44,6 +44,24 @@ RankedTensorType wideType(Type t) {
                                IntegerType::get(t.getContext(), 32));
 }
 
+/// `t` with its narrow integer tensors made s32, also inside tuples (a
+/// while loop's state); null if it holds none.
+Type widenedType(Type t) {
+  if (narrowType(t))
+    return wideType(t);
+  auto tuple = dyn_cast<TupleType>(t);
+  if (!tuple)
+    return {};
+  bool any = false;
+  SmallVector<Type> types;
+  for (Type e : tuple.getTypes()) {
+    Type w = widenedType(e);
+    any |= static_cast<bool>(w);
+    types.push_back(w ? w : e);
+  }
+  return any ? TupleType::get(t.getContext(), types) : Type();
+}
+
 class Widener {
 public:
   explicit Widener(MLIRContext *ctx) : b(ctx) {}
@@ -126,15 +144,19 @@ LogicalResult Widener::widen(Operation *op) {
   for (Value v : op->getOperands())
     if (IntegerType n = original.lookup(v))
       operandElem = n;
-  bool anyNarrow = operandElem || llvm::any_of(resultElems, [](IntegerType t) {
-                     return static_cast<bool>(t);
-                   });
+  // Tuples (a while's state) hold narrow arrays too: they change type,
+  // their elements keep the range.
+  bool anyNarrow = operandElem || llvm::any_of(op->getResultTypes(),
+                                               [](Type t) {
+                                                 return bool(widenedType(t));
+                                               });
   for (Region &region : op->getRegions())
     for (Block &block : region)
       for (BlockArgument arg : block.getArguments())
-        if (IntegerType n = narrowType(arg.getType())) {
-          original[arg] = n;
-          arg.setType(wideType(arg.getType()));
+        if (Type wide = widenedType(arg.getType())) {
+          if (IntegerType n = narrowType(arg.getType()))
+            original[arg] = n;
+          arg.setType(wide);
           anyNarrow = true;
         }
   if (!anyNarrow)
@@ -221,8 +243,11 @@ LogicalResult Widener::widen(Operation *op) {
     return success();
   }
   for (auto [r, elem] : llvm::zip(op->getResults(), resultElems)) {
-    if (!elem)
+    if (!elem) {
+      if (Type wide = widenedType(r.getType()))
+        r.setType(wide); // a tuple
       continue;
+    }
     r.setType(wideType(r.getType()));
     original[r] = elem;
     if (isa<hlo::ClzOp>(op)) {
