@@ -212,6 +212,11 @@ private:
   /// join independent ones): one op per operand, the results a tuple.
   LogicalResult emitCombinedCollective(const Instruction &inst,
                                        ValueMap &values, ValueRange params);
+  /// The tuple form of all-to-all (no dimensions=): operand i goes to the
+  /// group's device i, result i comes from it. The operands (one shape)
+  /// stacked along a new leading dimension make the array form along it.
+  LogicalResult emitTupleAllToAll(const Instruction &inst, ValueMap &values,
+                                  ValueRange params);
   /// Zeros for the context elements (from index 2) of an async start's
   /// tuple, which a synchronous program does not need.
   LogicalResult appendZeroContexts(const Instruction &inst, TupleType start,
@@ -669,6 +674,8 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
   if ((opcode == "all-gather" || opcode == "reduce-scatter") &&
       inst.operands.size() > 1)
     return emitCombinedCollective(inst, values, params);
+  if (opcode == "all-to-all" && !inst.attr("dimensions"))
+    return emitTupleAllToAll(inst, values, params);
 
   if (const char *reason = unsupportedReason(opcode))
     return error(inst.opcodeLoc) << "'" << opcode << "' is not supported: "
@@ -1987,11 +1994,6 @@ LogicalResult Importer::addCollective(const Instruction &inst, StringRef opcode,
     opName = "hlo.collective_broadcast";
     return success();
   }
-  if (opcode == "all-to-all" && !inst.attr("dimensions"))
-    return error(inst.opcodeLoc)
-           << "the tuple form of all-to-all (no dimensions=) is not "
-              "supported; tpuc takes the array form all-to-all(x), "
-              "dimensions={d}";
   opName = opcode == "all-gather"       ? "hlo.all_gather"
            : opcode == "reduce-scatter" ? "hlo.reduce_scatter"
                                         : "hlo.all_to_all";
@@ -2034,6 +2036,85 @@ LogicalResult Importer::emitCombinedCollective(const Instruction &inst,
   }
   values[inst.name] =
       hlo::TupleOp::create(builder, instructionLoc(inst), results);
+  return success();
+}
+
+LogicalResult Importer::emitTupleAllToAll(const Instruction &inst,
+                                          ValueMap &values, ValueRange params) {
+  const Shape &shape = inst.shape;
+  size_t n = inst.operands.size();
+  bool sameShapes =
+      shape.isTuple() && shape.tupleElements.size() == n && n > 0 &&
+      llvm::all_of(shape.tupleElements, [&](const Shape &s) {
+        return !s.isTuple() && s.elementType == shape.tupleElements[0].elementType &&
+               s.dims == shape.tupleElements[0].dims;
+      });
+  if (!sameShapes)
+    return error(inst.opcodeLoc)
+           << "the tuple form of 'all-to-all' takes operands of one shape "
+              "and returns a tuple of as many arrays of it";
+  SmallVector<Value> operands;
+  for (const Operand &operand : inst.operands) {
+    Value v = values.lookup(operand.name);
+    if (!v)
+      return error(operand.loc)
+             << "use of undefined instruction '" << operand.name << "'";
+    operands.push_back(v);
+  }
+  FailureOr<Type> elementType = convertType(shape.tupleElements[0]);
+  if (failed(elementType))
+    return failure();
+  auto type = dyn_cast<RankedTensorType>(*elementType);
+  if (!type || llvm::any_of(operands, [&](Value v) { return v.getType() != type; }))
+    return error(inst.opcodeLoc)
+           << "the tuple form of 'all-to-all' takes operands of the type of "
+              "its results";
+  Location loc = instructionLoc(inst);
+  SmallVector<int64_t> stackedShape{static_cast<int64_t>(n)};
+  llvm::append_range(stackedShape, type.getShape());
+  SmallVector<int64_t> one(stackedShape);
+  one[0] = 1;
+  auto oneType = RankedTensorType::get(one, type.getElementType());
+  SmallVector<Value> rows;
+  for (Value v : operands)
+    rows.push_back(hlo::ReshapeOp::create(builder, loc, oneType, v));
+  Value stacked = hlo::ConcatenateOp::create(builder, loc, rows, 0);
+  // The array form along the new dimension, as one instruction of that
+  // shape (its groups and channel).
+  Instruction array = inst;
+  array.name = inst.name + " stacked";
+  array.operands = {Operand{array.name + " operand", std::nullopt, inst.loc}};
+  array.shape = shape.tupleElements[0];
+  array.shape.dims.insert(array.shape.dims.begin(), static_cast<int64_t>(n));
+  array.shape.dynamicDims.clear();
+  array.shape.layout.reset();
+  array.isRoot = false;
+  hlo_text::Attribute dims;
+  dims.key = "dimensions";
+  dims.kind = AttrKind::IntList;
+  dims.ints = {0};
+  dims.loc = dims.valueLoc = inst.opcodeLoc;
+  array.attributes.push_back(dims);
+  values[array.operands[0].name] = stacked;
+  LogicalResult emitted = emitInstruction(array, values, params);
+  values.erase(array.operands[0].name);
+  if (failed(emitted))
+    return failure();
+  Value exchanged = values.lookup(array.name);
+  values.erase(array.name);
+  SmallVector<Value> results;
+  SmallVector<int64_t> limit(stackedShape), strides(stackedShape.size(), 1);
+  for (size_t i = 0; i < n; ++i) {
+    SmallVector<int64_t> start(stackedShape.size(), 0);
+    start[0] = static_cast<int64_t>(i);
+    limit[0] = static_cast<int64_t>(i) + 1;
+    Value row = hlo::SliceOp::create(builder, loc, exchanged,
+                                     builder.getDenseI64ArrayAttr(start),
+                                     builder.getDenseI64ArrayAttr(limit),
+                                     builder.getDenseI64ArrayAttr(strides));
+    results.push_back(hlo::ReshapeOp::create(builder, loc, type, row));
+  }
+  values[inst.name] = hlo::TupleOp::create(builder, loc, results);
   return success();
 }
 
