@@ -5,11 +5,14 @@
 // xla/hlo/builder/lib/prng.cc): Philox-4x32 bits keyed by the op's seed at
 // the counter an rng_get_and_update_state returns, then the distribution
 // in hlo ops. The program's generator state starts at XLA's initial value
-// in every execution and advances only at the entry's top level, so each
+// in every execution, so at the entry's top level each
 // rng_get_and_update_state (and each rng's implicit one) returns a value
 // known at compile time: the pass walks the entry in program order and
-// replaces them by constants. The interpreter computes the same numbers
-// (compiler/interpreter/RandomKernels.cpp, docs/random.md). See Passes.td.
+// replaces them by constants. From the first loop, branch or call that
+// draws, the state is a run-time u64[2] threaded through them in the order
+// the interpreter advances its one state (compiler/interpreter/
+// RandomKernels.cpp computes the same numbers; docs/random.md). See
+// Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +24,7 @@
 #include "dialects/hlo/RngShape.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 
 #include <cmath>
 
@@ -222,73 +226,294 @@ Value draw(OpBuilder &b, Location loc, RankedTensorType type,
                                : hlo::BitcastConvertOp::create(b, loc, type, sum);
 }
 
+/// The generator state as the walk reaches each op in program order:
+/// known at compile time (the entry's top level, until a loop, branch or
+/// call that draws), else `value`, a u64[2] (low, high) threaded through
+/// those ops.
+struct RngState {
+  uint64_t low = hlo::kRngInitialStateLow, high = 0;
+  Value value;
+};
+
+/// u64[1] slices and arithmetic on the threaded state.
+struct StateOps {
+  OpBuilder &b;
+  Location loc;
+
+  Value slice(Value v, int64_t i) {
+    return hlo::SliceOp::create(b, loc, v, b.getDenseI64ArrayAttr({i}),
+                                b.getDenseI64ArrayAttr({i + 1}),
+                                b.getDenseI64ArrayAttr({1}));
+  }
+  /// (low, high) + delta, the carry into high as advanceRngState's.
+  Value advance(Value state, uint64_t delta) {
+    Value low = slice(state, 0);
+    Value high = slice(state, 1);
+    Value step = u64Constant(b, loc, {delta});
+    Value sum = hlo::AddOp::create(b, loc, low, step);
+    Value carry = hlo::CompareOp::create(b, loc, hlo::ComparisonDirection::LT,
+                                         sum, low, hlo::ComparisonTypeAttr());
+    Value one = u64Constant(b, loc, {1});
+    Value zero = u64Constant(b, loc, {0});
+    Value inc = hlo::SelectOp::create(b, loc, carry, one, zero);
+    Value next = hlo::AddOp::create(b, loc, high, inc);
+    return hlo::ConcatenateOp::create(b, loc, ValueRange{sum, next}, 0);
+  }
+};
+
+class RngExpander {
+public:
+  explicit RngExpander(ModuleOp module) : module(module) {}
+  LogicalResult run();
+
+private:
+  /// Marks the ops that draw (rng users and the loops, branches, calls
+  /// and functions that hold or call one).
+  void markDrawing(ArrayRef<Operation *> users);
+  LogicalResult expandBlock(Block &block, RngState &state);
+  /// The state as a u64[2] value (a constant while it is known).
+  Value valueOf(OpBuilder &b, Location loc, const RngState &state) {
+    return state.value ? state.value
+                       : u64Constant(b, loc, {state.low, state.high});
+  }
+  void advance(OpBuilder &b, Location loc, RngState &state, uint64_t delta) {
+    if (state.value)
+      state.value = StateOps{b, loc}.advance(state.value, delta);
+    else
+      hlo::advanceRngState(state.low, state.high, delta);
+  }
+  LogicalResult expandRng(hlo::RngOp rng, RngState &state);
+  LogicalResult threadWhile(hlo::WhileOp loop, RngState &state);
+  LogicalResult threadConditional(hlo::ConditionalOp cond, RngState &state);
+  LogicalResult threadCall(CallOpInterface call, RngState &state);
+  /// `func` given the state as its last argument and result (once).
+  LogicalResult threadFunction(func::FuncOp func);
+
+  ModuleOp module;
+  /// An rng's seed: its position among the module's rngs before any is
+  /// replaced (as the interpreter numbers them).
+  llvm::DenseMap<Operation *, uint64_t> seeds;
+  llvm::DenseSet<Operation *> drawing;
+  llvm::DenseSet<Operation *> threadedFunctions;
+};
+
+void RngExpander::markDrawing(ArrayRef<Operation *> users) {
+  SmallVector<Operation *> work(users.begin(), users.end());
+  SmallVector<CallOpInterface> calls;
+  module.walk([&](CallOpInterface call) { calls.push_back(call); });
+  while (!work.empty()) {
+    for (Operation *op : std::exchange(work, {}))
+      for (Operation *p = op; p && !isa<ModuleOp>(p); p = p->getParentOp())
+        if (!drawing.insert(p).second)
+          break;
+    for (CallOpInterface call : calls)
+      if (!drawing.contains(call))
+        if (Operation *callee = call.resolveCallable();
+            callee && drawing.contains(callee))
+          work.push_back(call);
+  }
+}
+
+LogicalResult RngExpander::expandRng(hlo::RngOp rng, RngState &state) {
+  OpBuilder b(rng);
+  Location loc = rng.getLoc();
+  Value words;
+  if (state.value) {
+    Value seed = u64Constant(b, loc, {seeds[rng]});
+    words = hlo::ConcatenateOp::create(b, loc, ValueRange{seed, state.value}, 0);
+  } else {
+    words = u64Constant(b, loc, {seeds[rng], state.low, state.high});
+  }
+  advance(b, loc, state, rng.getStateDelta());
+  Value a = rng.getA(), bound = rng.getB();
+  auto type = cast<RankedTensorType>(rng.getType());
+  Value result;
+  if (type.getElementType().isBF16()) {
+    // ConvertSmallFpRngToF32Rng: drawn in f32, then converted.
+    auto f32 = RankedTensorType::get({}, b.getF32Type());
+    a = hlo::ConvertOp::create(b, loc, f32, a);
+    bound = hlo::ConvertOp::create(b, loc, f32, bound);
+    Value wide =
+        draw(b, loc, RankedTensorType::get(type.getShape(), b.getF32Type()),
+             rng.getDistribution(), a, bound, words);
+    result = hlo::ConvertOp::create(b, loc, type, wide);
+  } else {
+    result = draw(b, loc, type, rng.getDistribution(), a, bound, words);
+  }
+  rng.replaceAllUsesWith(result);
+  rng->erase();
+  return success();
+}
+
+LogicalResult RngExpander::threadWhile(hlo::WhileOp loop, RngState &state) {
+  // The state is one more element of the loop's state: the body draws
+  // from its argument and returns what it advanced to.
+  if (llvm::any_of(loop.getCond().front(),
+                   [&](Operation &inner) { return drawing.contains(&inner); }))
+    return loop.emitError("tpuc cannot compile a while loop whose condition "
+                          "draws random numbers");
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  SmallVector<Value> operands(loop.getOperand());
+  Value init = valueOf(b, loc, state);
+  operands.push_back(init);
+  auto fresh = hlo::WhileOp::create(b, loc, operands,
+                                    llvm::to_vector(loop->getDiscardableAttrs()));
+  fresh.getCond().takeBody(loop.getCond());
+  fresh.getBody().takeBody(loop.getBody());
+  fresh.getCond().front().addArgument(init.getType(), loc);
+  Block &body = fresh.getBody().front();
+  RngState inner;
+  inner.value = body.addArgument(init.getType(), loc);
+  if (failed(expandBlock(body, inner)))
+    return failure();
+  body.getTerminator()->insertOperands(
+      body.getTerminator()->getNumOperands(), inner.value);
+  loop.replaceAllUsesWith(fresh.getResults().drop_back());
+  loop->erase();
+  state.value = fresh.getResults().back();
+  return success();
+}
+
+LogicalResult RngExpander::threadConditional(hlo::ConditionalOp cond,
+                                             RngState &state) {
+  // The branches read the state from above (a branch's one argument stays
+  // its operand) and each returns the state it advanced to as one more
+  // result.
+  OpBuilder b(cond);
+  Location loc = cond.getLoc();
+  Value incoming = valueOf(b, loc, state);
+  SmallVector<Type> results(cond.getResultTypes());
+  results.push_back(incoming.getType());
+  OperationState st(loc, cond->getName());
+  st.addOperands(cond->getOperands());
+  st.addTypes(results);
+  st.addAttributes(cond->getAttrs());
+  for (size_t i = 0; i < cond.getBranches().size(); ++i)
+    st.addRegion();
+  Operation *fresh = b.create(st);
+  for (auto [i, region] : llvm::enumerate(cond.getBranches())) {
+    fresh->getRegion(i).takeBody(region);
+    Block &block = fresh->getRegion(i).front();
+    RngState inner;
+    inner.value = incoming;
+    if (failed(expandBlock(block, inner)))
+      return failure();
+    block.getTerminator()->insertOperands(
+        block.getTerminator()->getNumOperands(), inner.value);
+  }
+  cond.replaceAllUsesWith(fresh->getResults().drop_back());
+  cond->erase();
+  state.value = fresh->getResults().back();
+  return success();
+}
+
+LogicalResult RngExpander::threadFunction(func::FuncOp func) {
+  if (!threadedFunctions.insert(func).second)
+    return success();
+  Block &entry = func.getBody().front();
+  Type stateType =
+      RankedTensorType::get({2}, IntegerType::get(func.getContext(), 64,
+                                                  IntegerType::Unsigned));
+  RngState inner;
+  inner.value = entry.addArgument(stateType, func.getLoc());
+  SmallVector<Type> inputs(func.getArgumentTypes());
+  inputs.push_back(stateType);
+  SmallVector<Type> outputs(func.getResultTypes());
+  outputs.push_back(stateType);
+  func.setFunctionType(FunctionType::get(func.getContext(), inputs, outputs));
+  if (failed(expandBlock(entry, inner)))
+    return failure();
+  Operation *ret = entry.getTerminator();
+  ret->insertOperands(ret->getNumOperands(), inner.value);
+  return success();
+}
+
+LogicalResult RngExpander::threadCall(CallOpInterface call, RngState &state) {
+  auto callee = dyn_cast_or_null<func::FuncOp>(call.resolveCallable());
+  if (!callee || callee.isExternal() || callee.getBody().getBlocks().size() != 1)
+    return call->emitError() << "tpuc cannot compile this call of a "
+                                "computation that draws random numbers";
+  if (failed(threadFunction(callee)))
+    return failure();
+  OpBuilder b(call);
+  Location loc = call.getLoc();
+  OperationState st(loc, call->getName());
+  st.addOperands(call->getOperands());
+  st.addOperands(valueOf(b, loc, state));
+  SmallVector<Type> results(call->getResultTypes());
+  results.push_back(callee.getResultTypes().back());
+  st.addTypes(results);
+  st.addAttributes(call->getAttrs());
+  Operation *fresh = b.create(st);
+  call->replaceAllUsesWith(fresh->getResults().drop_back());
+  call->erase();
+  state.value = fresh->getResults().back();
+  return success();
+}
+
+LogicalResult RngExpander::expandBlock(Block &block, RngState &state) {
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    if (!drawing.contains(&op))
+      continue;
+    if (auto get = dyn_cast<hlo::RngGetAndUpdateStateOp>(op)) {
+      OpBuilder b(&op);
+      get.replaceAllUsesWith(valueOf(b, op.getLoc(), state));
+      advance(b, op.getLoc(), state, get.getDelta());
+      op.erase();
+      continue;
+    }
+    LogicalResult done = failure();
+    if (auto rng = dyn_cast<hlo::RngOp>(op))
+      done = expandRng(rng, state);
+    else if (auto loop = dyn_cast<hlo::WhileOp>(op))
+      done = threadWhile(loop, state);
+    else if (auto cond = dyn_cast<hlo::ConditionalOp>(op))
+      done = threadConditional(cond, state);
+    else if (auto call = dyn_cast<CallOpInterface>(op))
+      done = threadCall(call, state);
+    else
+      done = op.emitError() << "tpuc cannot compile '" << op.getName()
+                            << "' holding ops that draw random numbers";
+    if (failed(done))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult RngExpander::run() {
+  SmallVector<Operation *> users;
+  module.walk([&](Operation *op) {
+    if (auto rng = dyn_cast<hlo::RngOp>(op))
+      seeds[op] = rng.getOpSeed();
+    if (isa<hlo::RngOp, hlo::RngGetAndUpdateStateOp>(op))
+      users.push_back(op);
+  });
+  if (users.empty())
+    return success();
+  markDrawing(users);
+  // Every execution starts at XLA's initial state; each public function is
+  // a program's entry. The state is known until the first loop, branch or
+  // call that draws, and threaded through them from there on.
+  for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
+    if (func.isPrivate() || func.isExternal() || !drawing.contains(func))
+      continue;
+    if (func.getBody().getBlocks().size() != 1)
+      return func.emitError("tpuc expects one block per function");
+    RngState state;
+    if (failed(expandBlock(func.getBody().front(), state)))
+      return failure();
+  }
+  return success();
+}
+
 class ExpandRngPass : public impl::ExpandRngBase<ExpandRngPass> {
 public:
   using Base::Base;
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    // The ops that use the state, and the seeds of the rngs before any is
-    // replaced (an rng's seed is its position among the module's rngs).
-    SmallVector<Operation *> users;
-    llvm::DenseMap<Operation *, uint64_t> seeds;
-    module.walk([&](Operation *op) {
-      if (auto rng = dyn_cast<hlo::RngOp>(op))
-        seeds[op] = rng.getOpSeed();
-      if (isa<hlo::RngOp, hlo::RngGetAndUpdateStateOp>(op))
-        users.push_back(op);
-    });
-    if (users.empty())
-      return;
-    // A state known at compile time needs every use to run once per
-    // execution, in program order: at the top level of one function, the
-    // entry.
-    Block *entry = users.front()->getBlock();
-    for (Operation *op : users) {
-      auto func = dyn_cast<func::FuncOp>(op->getParentOp());
-      if (op->getBlock() != entry || !func || func.isPrivate()) {
-        op->emitError() << "tpuc cannot compile '" << op->getName()
-                        << "' here yet: the generator state is a "
-                           "compile-time constant, so every op that reads "
-                           "it must be at the top level of the entry "
-                           "function (not in a loop, branch or callee)";
-        return signalPassFailure();
-      }
-    }
-    uint64_t low = hlo::kRngInitialStateLow, high = 0;
-    for (Operation &op : llvm::make_early_inc_range(*entry)) {
-      OpBuilder b(&op);
-      if (auto get = dyn_cast<hlo::RngGetAndUpdateStateOp>(op)) {
-        get.replaceAllUsesWith(u64Constant(b, op.getLoc(), {low, high}));
-        hlo::advanceRngState(low, high, get.getDelta());
-        op.erase();
-        continue;
-      }
-      auto rng = dyn_cast<hlo::RngOp>(op);
-      if (!rng)
-        continue;
-      Value state = u64Constant(b, op.getLoc(), {seeds[&op], low, high});
-      hlo::advanceRngState(low, high, rng.getStateDelta());
-      Value a = rng.getA(), bound = rng.getB();
-      auto type = cast<RankedTensorType>(rng.getType());
-      Value result;
-      if (type.getElementType().isBF16()) {
-        // ConvertSmallFpRngToF32Rng: drawn in f32, then converted.
-        auto f32 = RankedTensorType::get({}, b.getF32Type());
-        a = hlo::ConvertOp::create(b, op.getLoc(), f32, a);
-        bound = hlo::ConvertOp::create(b, op.getLoc(), f32, bound);
-        Value wide = draw(
-            b, op.getLoc(),
-            RankedTensorType::get(type.getShape(), b.getF32Type()),
-            rng.getDistribution(), a, bound, state);
-        result = hlo::ConvertOp::create(b, op.getLoc(), type, wide);
-      } else {
-        result = draw(b, op.getLoc(), type, rng.getDistribution(), a, bound,
-                      state);
-      }
-      rng.replaceAllUsesWith(result);
-      op.erase();
-    }
+    if (failed(RngExpander(getOperation()).run()))
+      signalPassFailure();
   }
 };
 

@@ -536,8 +536,11 @@ def ExpandRng : Pass<"tpuc-expand-rng", "::mlir::ModuleOp"> {
     floats by the Box-Muller transform; bf16 is drawn in f32 and converted.
     The program's generator state starts at XLA's initial value 0x7012395
     in every execution, so walking the entry in program order gives each
-    rng_get_and_update_state and each rng's counter as a constant. An op
-    that uses the state inside a loop, a branch or a callee is an error.
+    rng_get_and_update_state and each rng's counter as a constant at the
+    top level; from the first loop, branch or call that draws, the state is
+    a u64[2] value threaded through them (a loop state element, a branch
+    result, a callee argument and result) and advanced with u64 adds. A
+    draw in a loop's condition is an error.
     Runs first in the front end, before the inliner (docs/random.md).
 
     ```mlir

@@ -52,6 +52,23 @@ func.func @normal(%m: tensor<bf16>, %s: tensor<bf16>) -> tensor<6x4xbf16> {
 
 // -----
 
+// In a loop: the state (known until here: a constant) is one more loop
+// state element; the body reads it and returns it advanced by the delta,
+// the carry into the high word as XLA's (test/e2e/rng-control-flow.hlo
+// runs loops, branches and calls against the interpreter).
+// CHECK-LABEL: func.func @in_loop
+// CHECK:      %[[S0:.+]] = hlo.constant dense<[117515157, 0]> : tensor<2xui64>
+// CHECK:      %[[W:.+]]:2 = hlo.while(%arg0, %[[S0]]) : tensor<i32>, tensor<2xui64> cond {
+// CHECK:      ^bb0(%{{.+}}: tensor<i32>, %[[ST:.+]]: tensor<2xui64>):
+// CHECK:        %[[LO:.+]] = hlo.slice %[[ST]] [0:1:1]
+// CHECK:        %[[HI:.+]] = hlo.slice %[[ST]] [1:2:1]
+// CHECK:        %[[SUM:.+]] = hlo.add %[[LO]], %{{.+}} : tensor<1xui64>
+// CHECK:        %[[CARRY:.+]] = hlo.compare LT, %[[SUM]], %[[LO]]
+// CHECK:        %[[INC:.+]] = hlo.select %[[CARRY]]
+// CHECK:        %[[NHI:.+]] = hlo.add %[[HI]], %[[INC]]
+// CHECK:        %[[NEXT:.+]] = hlo.concatenate(%[[SUM]], %[[NHI]]) dim = 0
+// CHECK:        hlo.return %{{.+}}, %[[NEXT]] : tensor<i32>, tensor<2xui64>
+// CHECK:      return %[[W]]#0
 func.func @in_loop(%n: tensor<i32>) -> tensor<i32> {
   %0 = hlo.while(%n) : tensor<i32> cond {
   ^bb0(%i: tensor<i32>):
@@ -60,8 +77,27 @@ func.func @in_loop(%n: tensor<i32>) -> tensor<i32> {
     hlo.return %p : tensor<i1>
   } do {
   ^bb0(%i: tensor<i32>):
-    // expected-error @+1 {{tpuc cannot compile 'hlo.rng_get_and_update_state' here yet: the generator state is a compile-time constant, so every op that reads it must be at the top level of the entry function (not in a loop, branch or callee)}}
     %s = hlo.rng_get_and_update_state delta = 1 : tensor<2xui64>
+    %one = hlo.constant dense<1> : tensor<i32>
+    %d = hlo.subtract %i, %one : tensor<i32>
+    hlo.return %d : tensor<i32>
+  }
+  return %0 : tensor<i32>
+}
+
+// -----
+
+// A draw in a loop's condition would advance the state every test: refused.
+func.func @in_condition(%n: tensor<i32>) -> tensor<i32> {
+  // expected-error @+1 {{tpuc cannot compile a while loop whose condition draws random numbers}}
+  %0 = hlo.while(%n) : tensor<i32> cond {
+  ^bb0(%i: tensor<i32>):
+    %s = hlo.rng_get_and_update_state delta = 1 : tensor<2xui64>
+    %c = hlo.constant dense<0> : tensor<i32>
+    %p = hlo.compare GT, %i, %c : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    hlo.return %p : tensor<i1>
+  } do {
+  ^bb0(%i: tensor<i32>):
     %one = hlo.constant dense<1> : tensor<i32>
     %d = hlo.subtract %i, %one : tensor<i32>
     hlo.return %d : tensor<i32>
