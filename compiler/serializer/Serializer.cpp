@@ -9,6 +9,7 @@
 
 #include "compiler/serializer/Serializer.h"
 #include "compiler/layout/TiledLayout.h"
+#include "compiler/report/Reports.h"
 #include "compiler/serializer/HbmPlacement.h"
 #include "compiler/serializer/RegisterAllocator.h"
 
@@ -1339,6 +1340,36 @@ FailureOr<exe::Executable> Serializer::run() {
   if (failed(emitBlock(func.getBody().front())) || failed(checkSpillAreas()))
     return failure();
   recordDeviceGrid();
+
+  // A kernel's scratch buffers are not in the memory plan, so the memory
+  // check before codegen cannot see them: past the target's HBM, XLA's
+  // out-of-memory message with the largest buffers, not an invalid
+  // executable.
+  uint64_t usable = target::usableHbmBytes(proto.target());
+  uint64_t used = proto.hbm().used_bytes();
+  if (used > usable) {
+    std::vector<const exe::Buffer *> largest;
+    for (const exe::Buffer &b : proto.buffers())
+      largest.push_back(&b);
+    std::stable_sort(largest.begin(), largest.end(),
+                     [](const exe::Buffer *a, const exe::Buffer *b) {
+                       return a->size() > b->size();
+                     });
+    InFlightDiagnostic diag =
+        func.emitError()
+        << "Ran out of memory in memory space hbm. Used "
+        << report::formatBytes(static_cast<int64_t>(used)) << " of "
+        << report::formatBytes(static_cast<int64_t>(usable))
+        << " hbm. Exceeded hbm capacity by "
+        << report::formatBytes(static_cast<int64_t>(used - usable))
+        << " (the executable's buffers, beyond the memory plan's; the "
+           "largest:";
+    for (size_t i = 0; i < std::min<size_t>(3, largest.size()); ++i)
+      diag << (i ? ", " : " ") << "'" << largest[i]->name() << "' "
+           << report::formatBytes(static_cast<int64_t>(largest[i]->size()));
+    diag << ")";
+    return diag;
+  }
 
   absl::StatusOr<runtime::Executable> valid =
       runtime::validateExecutable(proto);
