@@ -10,8 +10,12 @@ max error relative to the output's largest magnitude, cosine similarity;
 see compare.py). The interpreter runs the program the emulator runs: the
 original graph for f32, the graph after the precision passes (the
 00-hlo.mlir dump) for mixed_bfloat16, so the tolerance measures code
-generation, not the precision policy. Prints one line per result and the
-host wall times, and exits 1 on a mismatch or a failed step.
+generation, not the precision policy. A module written for several devices
+(replica_count x num_partitions) that the default one-device target refuses
+is compiled for the slice with that many devices (SLICES) and compared
+device by device. Prints one line per result (per device: "device<d>
+<name>: ...") and the host wall times, and exits 1 on a mismatch or a
+failed step.
 """
 import argparse
 import os
@@ -26,9 +30,15 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from compare import compare_dirs  # noqa: E402
 
 
-def run(cmd):
+# The slice `tpuc targets` lists for each device count.
+SLICES = {4: "tpu-v4-8", 8: "tpu-v3-8", 16: "tpu-v4-32", 32: "tpu-v3-32"}
+
+
+def run(cmd, check=True):
     start = time.monotonic()
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0 and not check:
+        return None, proc.stdout + proc.stderr
     if proc.returncode != 0:
         sys.stdout.write(proc.stdout)
         sys.stdout.write(proc.stderr)
@@ -89,15 +99,32 @@ def main():
     dump = os.path.join(work, "dump")
     got, want = os.path.join(work, "got"), os.path.join(work, "want")
     tool = lambda name: os.path.join(a.bin, name)
-    t_compile, _ = run([tool("tpuc"), "compile", a.graph, f"--precision={a.precision}",
-                        f"--dump-dir={dump}", "-o", tpx] + a.extra)
+    compile_cmd = [tool("tpuc"), "compile", a.graph, f"--precision={a.precision}",
+                   f"--dump-dir={dump}", "-o", tpx] + a.extra
+    t_compile, out = run(compile_cmd, check=False)
+    devices = 1
+    m = re.search(r"compile for a slice with (\d+) devices", out)
+    if t_compile is None and m and int(m.group(1)) in SLICES:
+        devices = int(m.group(1))
+        compile_cmd.append(f"--target={SLICES[devices]}")
+        print(f"compiled for {SLICES[devices]} ({devices} devices)")
+    if t_compile is None:
+        t_compile, _ = run(compile_cmd)
     inputs = [f"--random-inputs={a.seed}"]
     if a.scaled_inputs:
         inputs = write_inputs(tool, tpx, os.path.join(work, "inputs"), a.seed)
     t_run, _ = run([tool("tpuc-run"), tpx, f"--output-dir={got}"] + inputs)
     source = a.graph if a.precision == "f32" else os.path.join(dump, "00-hlo.mlir")
     t_interp, _ = run([tool("tpuc"), "interpret", source, f"--output-dir={want}"] + inputs)
-    ok = compare_dirs(got, want, a.max_rel, a.min_cos)
+    if devices == 1:
+        ok = compare_dirs(got, want, a.max_rel, a.min_cos)
+    else:
+        ok = True
+        for d in range(devices):
+            print(f"device{d}")
+            ok &= compare_dirs(os.path.join(got, f"device{d}"),
+                               os.path.join(want, f"device{d}"), a.max_rel,
+                               a.min_cos)
     print(f"wall: compile {t_compile:.2f} s, emulator {t_run:.2f} s, "
           f"interpreter {t_interp:.2f} s")
     sys.exit(0 if ok else 1)
