@@ -26,6 +26,25 @@ inline bool hasElementType(mlir::Type type, mlir::Type element) {
   return tensor && tensor.getElementType() == element;
 }
 
+/// `t` with `widenArray` applied to its arrays, also inside tuples (a while
+/// loop's state); null if it changes none (`widenArray` returns null for
+/// an array it keeps).
+inline mlir::Type
+widenTuples(mlir::Type t,
+            llvm::function_ref<mlir::Type(mlir::Type)> widenArray) {
+  auto tuple = mlir::dyn_cast<mlir::TupleType>(t);
+  if (!tuple)
+    return widenArray(t);
+  bool any = false;
+  llvm::SmallVector<mlir::Type> types;
+  for (mlir::Type e : tuple.getTypes()) {
+    mlir::Type w = widenTuples(e, widenArray);
+    any |= static_cast<bool>(w);
+    types.push_back(w ? w : e);
+  }
+  return any ? mlir::TupleType::get(t.getContext(), types) : mlir::Type();
+}
+
 /// Makes `op` read `to` where it read `from` (a convert on each such
 /// operand) and, with `results`, produce `to` where it produced `from` (a
 /// convert back for its users). Appends the converts to `converts`.

@@ -35,19 +35,11 @@ bool isF16Tensor(Type t) {
 /// `t` with f16 and f8 tensors (also inside tuples: a while loop's state) made
 /// f32; null if it holds none.
 Type widenedType(Type t) {
-  if (isF16Tensor(t))
-    return cast<RankedTensorType>(t).clone(Float32Type::get(t.getContext()));
-  auto tuple = dyn_cast<TupleType>(t);
-  if (!tuple)
-    return {};
-  bool any = false;
-  SmallVector<Type> types;
-  for (Type e : tuple.getTypes()) {
-    Type w = widenedType(e);
-    any |= static_cast<bool>(w);
-    types.push_back(w ? w : e);
-  }
-  return any ? TupleType::get(t.getContext(), types) : Type();
+  return widenTuples(t, [](Type a) -> Type {
+    if (!isF16Tensor(a))
+      return {};
+    return cast<RankedTensorType>(a).clone(Float32Type::get(a.getContext()));
+  });
 }
 
 RankedTensorType wideType(Type t) {

@@ -47,19 +47,8 @@ RankedTensorType wideType(Type t) {
 /// `t` with its narrow integer tensors made s32, also inside tuples (a
 /// while loop's state); null if it holds none.
 Type widenedType(Type t) {
-  if (narrowType(t))
-    return wideType(t);
-  auto tuple = dyn_cast<TupleType>(t);
-  if (!tuple)
-    return {};
-  bool any = false;
-  SmallVector<Type> types;
-  for (Type e : tuple.getTypes()) {
-    Type w = widenedType(e);
-    any |= static_cast<bool>(w);
-    types.push_back(w ? w : e);
-  }
-  return any ? TupleType::get(t.getContext(), types) : Type();
+  return widenTuples(
+      t, [](Type a) { return narrowType(a) ? Type(wideType(a)) : Type(); });
 }
 
 class Widener {
