@@ -298,7 +298,11 @@ private:
   /// `meanwhile` is emitted once the halo's DMAs are issued, before their
   /// wait.
   void fillHalo(Value n, Value oh0, function_ref<void()> meanwhile = {});
-  void pairHaloColumns();
+  /// Tap pairs: pairs the halo rows [from, to) (pixel i's lanes 64-127 =
+  /// pixel i + dw's lanes 0-63); rows [from, to + 1) must be filled (the
+  /// last row's pixels read the next row's first ones; past HR, the spare
+  /// row's zeros).
+  void pairHaloColumns(int64_t from, int64_t to);
   /// The packed halo of output rows [oh0, oh0 + R) of image n in halo (and
   /// f32 stage) slot `parity`: its DMAs (issueCompactHalo), then their wait
   /// and the rounding of f32 rows (finishCompactHalo).
@@ -384,6 +388,8 @@ private:
   // streamSlots(G) as fit.
   int64_t wSlots = 2;
   Value in, ker, out, laneIds, sublaneIds, zero;
+  /// Tap pairs: the mask of lanes 64-127 (pairHaloColumns).
+  Value upperLanes;
   VBuf stage, halo, lhs, panels, outStage, weights, wStage;
 };
 
@@ -604,6 +610,9 @@ LogicalResult ConvMxuKernel::allocate() {
   laneIds = tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg());
   sublaneIds = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
   zero = l.splatF32(0.0);
+  if (tapCols == 2)
+    upperLanes =
+        l.vcmp(tpu::CmpKind::ge, laneIds, l.splatIndex(l.c(kLanes / 2)));
   wBlock = kLanes * kLanes * ct.wb;
   wSlot = (streams(R) ? blocks : Ct) * G * blocks * wBlock;
   wFetches = tapCols * Ct * G * blocks;
@@ -856,17 +865,24 @@ void ConvMxuKernel::fillHalo(Value n, Value oh0,
     if (meanwhile)
       meanwhile();
     // Piece p fills the rows up to its end (the first from row 0, the last
-    // up to HR); SEM_WAIT takes the completions in issue order.
-    int64_t from = 0, pieces = static_cast<int64_t>(ends.size());
+    // up to HR); SEM_WAIT takes the completions in issue order. Tap pairs:
+    // the rows filled before the piece's last one are paired too, while
+    // the next pieces arrive (the last row waits for the next piece's
+    // first).
+    int64_t from = 0, paired = 0, pieces = static_cast<int64_t>(ends.size());
     for (int64_t p = 0; p < pieces; ++p) {
       l.wait(kSemIn, 1);
       int64_t to = p + 1 == pieces ? HR : ends[p];
       fillRows(from, to);
       from = to;
+      int64_t pairTo = to == HR ? HR : to - 1;
+      pairHaloColumns(paired, pairTo);
+      paired = pairTo;
     }
-    if (pieces == 0)
+    if (pieces == 0) {
       fillRows(0, HR);
-    pairHaloColumns();
+      pairHaloColumns(0, HR);
+    }
     return;
   }
   l.loop(HR, [&](Value r) {
@@ -880,7 +896,7 @@ void ConvMxuKernel::fillHalo(Value n, Value oh0,
     meanwhile();
   l.wait(kSemIn, HR);
   fillRows(0, HR);
-  pairHaloColumns();
+  pairHaloColumns(0, HR);
 }
 
 /// Tap pairs: lanes 64-127 of every halo pixel (padding included) become
@@ -888,14 +904,13 @@ void ConvMxuKernel::fillHalo(Value n, Value oh0,
 /// the last one, the spare row's zeros), loaded 64 lanes early: window
 /// column kw + 1's LHS run is column kw's shifted by dw pixels. 8 tiles per
 /// loop iteration at constant offsets.
-void ConvMxuKernel::pairHaloColumns() {
-  if (tapCols == 1)
+void ConvMxuKernel::pairHaloColumns(int64_t from, int64_t to) {
+  if (tapCols == 1 || from >= to)
     return;
   constexpr int64_t kUnroll = 8;
-  int64_t tileBytes = kSublanes * kBfRow, tiles = HR * Wp / kSublanes;
+  int64_t tileBytes = kSublanes * kBfRow, tiles = (to - from) * Wp / kSublanes;
+  int64_t first = from * Wp * kBfRow + halo.offset;
   int64_t shift = win.dw * kBfRow - kLanes / 2 * 2;
-  Value upper =
-      l.vcmp(tpu::CmpKind::ge, laneIds, l.splatIndex(l.c(kLanes / 2)));
   VBuf haloAt0 = halo;
   haloAt0.offset = 0;
   auto run = [&](Value base, int64_t n) {
@@ -903,14 +918,13 @@ void ConvMxuKernel::pairHaloColumns() {
       Value at = l.add(base, k * tileBytes);
       Value x = l.vload(haloAt0, at);
       Value next = l.vload(haloAt0, l.add(at, shift));
-      l.vstore(l.vsel(upper, next, x), haloAt0, at);
+      l.vstore(l.vsel(upperLanes, next, x), haloAt0, at);
     }
   };
   l.loop(tiles / kUnroll, [&](Value i) {
-    run(l.add(l.mul(i, kUnroll * tileBytes), halo.offset), kUnroll);
+    run(l.add(l.mul(i, kUnroll * tileBytes), first), kUnroll);
   });
-  run(l.c(tiles / kUnroll * kUnroll * tileBytes + halo.offset),
-      tiles % kUnroll);
+  run(l.c(tiles / kUnroll * kUnroll * tileBytes + first), tiles % kUnroll);
 }
 
 /// Step s = (window position, input D-block): gather the LHS rows of every
