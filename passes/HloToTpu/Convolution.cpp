@@ -1281,33 +1281,51 @@ void ConvMxuKernel::packedBlocks(LogicalResult &status) {
       if (ep)
         fetched = fetchEpilogueInputs(image(b), row0(b), og);
     };
-    auto back = [&](Value b) {
+    // With an epilogue, block b's write-back DMAs (from the epilogue's
+    // staging) are waited for only before block b + 1's epilogue reuses it
+    // (`drainPrev`: block b > 0), so they run while the MXUs compute block
+    // b + 2. Without, they read the panels, which block b + 2's steps
+    // overwrite: drained at once.
+    bool deferDrain = ep.has_value();
+    auto back = [&](Value b, bool drainPrev) {
+      if (deferDrain && drainPrev)
+        l.wait(kSemOut, writeBackDmas());
       if (failed(writeBack(image(b), row0(b), og, fetched,
-                           slotOf(b, panelSlot))))
+                           slotOf(b, panelSlot), !deferDrain)))
         status = failure();
     };
-    auto iteration = [&](Value b, bool next, bool afterNext, bool prev) {
+    // Block b's steps, block b + 1's LHS (`next`), block b + 2's halo
+    // (`afterNext`), block b - 1's write-back (`prev`; block b - 2's
+    // drained first when b >= 2).
+    auto iteration = [&](Value b, bool next, bool afterNext, bool prev,
+                         bool drainPrev) {
       packedSteps(slotOf(b, lhsSet), slotOf(b, panelSlot));
       if (next)
         pack(l.add(b, 1));
       if (afterNext)
         fetchHalo(l.add(b, 2));
       if (prev)
-        back(l.sub(b, l.c(1)));
+        back(l.sub(b, l.c(1)), drainPrev);
       fetchEp(b);
     };
     pack(l.c(0));
     zeroLhs(1);
-    iteration(l.c(0), nb > 1, nb > 2, false);
+    iteration(l.c(0), nb > 1, nb > 2, false, false);
+    // Blocks 1 .. nb - 3 (block 1 peeled: nothing to drain before block
+    // 0's write-back).
     if (nb > 3)
-      l.loop(nb - 3, [&](Value b) {
-        iteration(l.add(b, 1), true, true, true);
+      iteration(l.c(1), true, true, true, false);
+    if (nb > 4)
+      l.loop(nb - 4, [&](Value b) {
+        iteration(l.add(b, 2), true, true, true, true);
       });
     if (nb > 2)
-      iteration(l.c(nb - 2), true, false, true);
+      iteration(l.c(nb - 2), true, false, true, nb - 2 >= 2);
     if (nb > 1)
-      iteration(l.c(nb - 1), false, false, true);
-    back(l.c(nb - 1));
+      iteration(l.c(nb - 1), false, false, true, nb - 1 >= 2);
+    back(l.c(nb - 1), nb >= 2);
+    if (deferDrain)
+      l.wait(kSemOut, writeBackDmas());
     // The next group's first halos (after the last group, drained below).
     if (groups > 1)
       start();
