@@ -2,7 +2,8 @@
 // epilogue over several blocks (batch 4, one block per image): block b's
 // write-back DMAs, from the epilogue's staging, are waited for only before
 // block b + 1's epilogue reuses the staging (packedBlocks), so they run
-// while the MXUs compute the next block. Against the interpreter's f32:
+// while the MXUs compute the next block, and go between the next block's
+// LHS DMA waves. Against the interpreter's f32:
 // DEFAULT is one bf16 MXU pass, tolerance 2^-7 of the largest output.
 // mixed_bfloat16 against the interpreted program after the precision
 // passes: 2^-10 (the packed kernel sums its K = 147 products in two f32
@@ -27,6 +28,15 @@
 // ORDER-NOT: SEM_WAIT 2,
 // ORDER: MXU_MATMUL
 // ORDER: SEM_WAIT 2, 32
+// With an f32 root, block b - 1's write-back goes in chunks of rows
+// between block b + 1's LHS DMA waves (each wave waits for the one before
+// on the same pages; the write DMAs fill the DMA engine meanwhile).
+// RUN: tpuc translate --executable-to-text %t/f32.tpx | FileCheck %s --check-prefix=WAVES
+// WAVES: VMEM->HBM
+// WAVES: VMEM->VMEM
+// WAVES: VMEM->HBM
+// WAVES: VMEM->VMEM
+// WAVES: VMEM->HBM
 
 func.func @main(%x: tensor<4x64x64x3xf32>, %w: tensor<7x7x3x64xf32>,
                 %b: tensor<64xf32>) -> tensor<4x32x32x64xf32> {
