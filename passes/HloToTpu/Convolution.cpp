@@ -1312,9 +1312,6 @@ void ConvMxuKernel::packedBlocks(LogicalResult &status) {
                            slotOf(b, panelSlot), !deferDrain)))
         status = failure();
     };
-    // Block b's steps, block b + 1's LHS (`next`), block b + 2's halo
-    // (`afterNext`), block b - 1's write-back (`prev`; block b - 2's
-    // drained first when b >= 2).
     // With an epilogue, block b + 1's LHS waves and block b - 1's
     // write-back go together: a wave's DMAs wait for the previous wave's
     // (they write the same pages), so each wave is followed by a chunk of
@@ -1354,6 +1351,9 @@ void ConvMxuKernel::packedBlocks(LogicalResult &status) {
     // waves (resnet50's stem in mixed_bfloat16: +0.5 us interleaved).
     bool interleave =
         deferDrain && gatherParts == 1 && !ep->stagingSharesPages();
+    // Block b's steps, block b + 1's LHS (`next`), block b + 2's halo
+    // (`afterNext`), block b - 1's write-back (`prev`; block b - 2's
+    // drained first when b >= 2).
     auto iteration = [&](Value b, bool next, bool afterNext, bool prev,
                          bool drainPrev) {
       packedSteps(slotOf(b, lhsSet), slotOf(b, panelSlot));
