@@ -298,7 +298,11 @@ private:
   /// `meanwhile` is emitted once the halo's DMAs are issued, before their
   /// wait.
   void fillHalo(Value n, Value oh0, function_ref<void()> meanwhile = {});
-  void pairHaloColumns();
+  /// Tap pairs: pairs the halo rows [from, to) (pixel i's lanes 64-127 =
+  /// pixel i + dw's lanes 0-63); rows [from, to + 1) must be filled (the
+  /// last row's pixels read the next row's first ones; past HR, the spare
+  /// row's zeros).
+  void pairHaloColumns(int64_t from, int64_t to);
   /// The packed halo of output rows [oh0, oh0 + R) of image n in halo (and
   /// f32 stage) slot `parity`: its DMAs (issueCompactHalo), then their wait
   /// and the rounding of f32 rows (finishCompactHalo).
@@ -317,6 +321,11 @@ private:
   }
   int64_t packDmas(int64_t st) const;
   bool packingPays() const;
+  /// The DMA waves of packed step st's LHS: one per (kernel row, first
+  /// window column of a run), each over all output rows.
+  SmallVector<std::pair<int64_t, int64_t>> packWaves(int64_t st) const;
+  void packLhsWave(int64_t st, int64_t kh, int64_t kw0, Value haloOff,
+                   Value lhsOff);
   void packLhs(int64_t st, Value haloOff, Value lhsOff);
   void packedSteps(Value lhsOff, Value panelOff);
   /// The packed blocks of every group, software-pipelined: halo, LHS and
@@ -384,6 +393,8 @@ private:
   // streamSlots(G) as fit.
   int64_t wSlots = 2;
   Value in, ker, out, laneIds, sublaneIds, zero;
+  /// Tap pairs: the mask of lanes 64-127 (pairHaloColumns).
+  Value upperLanes;
   VBuf stage, halo, lhs, panels, outStage, weights, wStage;
 };
 
@@ -604,6 +615,9 @@ LogicalResult ConvMxuKernel::allocate() {
   laneIds = tpu::VLaneIdOp::create(l.b, l.loc, l.i32Reg());
   sublaneIds = tpu::VSublaneIdOp::create(l.b, l.loc, l.i32Reg());
   zero = l.splatF32(0.0);
+  if (tapCols == 2)
+    upperLanes =
+        l.vcmp(tpu::CmpKind::ge, laneIds, l.splatIndex(l.c(kLanes / 2)));
   wBlock = kLanes * kLanes * ct.wb;
   wSlot = (streams(R) ? blocks : Ct) * G * blocks * wBlock;
   wFetches = tapCols * Ct * G * blocks;
@@ -856,17 +870,24 @@ void ConvMxuKernel::fillHalo(Value n, Value oh0,
     if (meanwhile)
       meanwhile();
     // Piece p fills the rows up to its end (the first from row 0, the last
-    // up to HR); SEM_WAIT takes the completions in issue order.
-    int64_t from = 0, pieces = static_cast<int64_t>(ends.size());
+    // up to HR); SEM_WAIT takes the completions in issue order. Tap pairs:
+    // the rows filled before the piece's last one are paired too, while
+    // the next pieces arrive (the last row waits for the next piece's
+    // first).
+    int64_t from = 0, paired = 0, pieces = static_cast<int64_t>(ends.size());
     for (int64_t p = 0; p < pieces; ++p) {
       l.wait(kSemIn, 1);
       int64_t to = p + 1 == pieces ? HR : ends[p];
       fillRows(from, to);
       from = to;
+      int64_t pairTo = to == HR ? HR : to - 1;
+      pairHaloColumns(paired, pairTo);
+      paired = pairTo;
     }
-    if (pieces == 0)
+    if (pieces == 0) {
       fillRows(0, HR);
-    pairHaloColumns();
+      pairHaloColumns(0, HR);
+    }
     return;
   }
   l.loop(HR, [&](Value r) {
@@ -880,7 +901,7 @@ void ConvMxuKernel::fillHalo(Value n, Value oh0,
     meanwhile();
   l.wait(kSemIn, HR);
   fillRows(0, HR);
-  pairHaloColumns();
+  pairHaloColumns(0, HR);
 }
 
 /// Tap pairs: lanes 64-127 of every halo pixel (padding included) become
@@ -888,14 +909,13 @@ void ConvMxuKernel::fillHalo(Value n, Value oh0,
 /// the last one, the spare row's zeros), loaded 64 lanes early: window
 /// column kw + 1's LHS run is column kw's shifted by dw pixels. 8 tiles per
 /// loop iteration at constant offsets.
-void ConvMxuKernel::pairHaloColumns() {
-  if (tapCols == 1)
+void ConvMxuKernel::pairHaloColumns(int64_t from, int64_t to) {
+  if (tapCols == 1 || from >= to)
     return;
   constexpr int64_t kUnroll = 8;
-  int64_t tileBytes = kSublanes * kBfRow, tiles = HR * Wp / kSublanes;
+  int64_t tileBytes = kSublanes * kBfRow, tiles = (to - from) * Wp / kSublanes;
+  int64_t first = from * Wp * kBfRow + halo.offset;
   int64_t shift = win.dw * kBfRow - kLanes / 2 * 2;
-  Value upper =
-      l.vcmp(tpu::CmpKind::ge, laneIds, l.splatIndex(l.c(kLanes / 2)));
   VBuf haloAt0 = halo;
   haloAt0.offset = 0;
   auto run = [&](Value base, int64_t n) {
@@ -903,14 +923,13 @@ void ConvMxuKernel::pairHaloColumns() {
       Value at = l.add(base, k * tileBytes);
       Value x = l.vload(haloAt0, at);
       Value next = l.vload(haloAt0, l.add(at, shift));
-      l.vstore(l.vsel(upper, next, x), haloAt0, at);
+      l.vstore(l.vsel(upperLanes, next, x), haloAt0, at);
     }
   };
   l.loop(tiles / kUnroll, [&](Value i) {
-    run(l.add(l.mul(i, kUnroll * tileBytes), halo.offset), kUnroll);
+    run(l.add(l.mul(i, kUnroll * tileBytes), first), kUnroll);
   });
-  run(l.c(tiles / kUnroll * kUnroll * tileBytes + halo.offset),
-      tiles % kUnroll);
+  run(l.c(tiles / kUnroll * kUnroll * tileBytes + first), tiles % kUnroll);
 }
 
 /// Step s = (window position, input D-block): gather the LHS rows of every
@@ -1023,29 +1042,42 @@ int64_t ConvMxuKernel::packDmas(int64_t st) const {
 /// ow * sw + kw * dw of row orow * sh + kh * dh. The DMAs go kernel
 /// row by kernel row over all output rows: DMAs writing the same VMEM
 /// pages wait for each other. Window reversal is the weights'.
-void ConvMxuKernel::packLhs(int64_t st, Value haloOff, Value lhsOff) {
+SmallVector<std::pair<int64_t, int64_t>>
+ConvMxuKernel::packWaves(int64_t st) const {
+  int64_t run = win.dw == 1 ? win.kw : 1;
+  auto [first, end] = packedRows(st);
+  SmallVector<std::pair<int64_t, int64_t>> waves;
+  for (int64_t kh = first; kh < end; ++kh)
+    for (int64_t kw0 = 0; kw0 < win.kw; kw0 += run)
+      waves.push_back({kh, kw0});
+  return waves;
+}
+
+void ConvMxuKernel::packLhsWave(int64_t st, int64_t kh, int64_t kw0,
+                                Value haloOff, Value lhsOff) {
   int64_t slot = st * M * D * 2;
   int64_t rowsPart = R / gatherParts, partBytes = M / gatherParts * kBfRow;
   int64_t run = win.dw == 1 ? win.kw : 1, cols = C * 2;
-  auto [first, end] = packedRows(st);
-  for (int64_t kh = first; kh < end; ++kh)
-    for (int64_t kw0 = 0; kw0 < win.kw; kw0 += run) {
-      int64_t lane = packedRow(kh, kw0, 0) - st * blocks * kLanes;
-      int64_t from = kh * win.dh * Pe * 2 + kw0 * win.dw * cols;
-      for (int64_t q = 0; q < gatherParts; ++q) {
-        int64_t to = (q * blocks + lane / kLanes) * partBytes +
-                     lane % kLanes * 2;
-        l.loop(rowsPart, [&](Value prow) {
-          Value orow = l.add(prow, q * rowsPart);
-          Value src = l.add(l.add(l.mul(orow, win.sh * Pe * 2), haloOff),
-                            halo.offset + from);
-          Value dst = l.add(l.add(l.mul(prow, OWp * kBfRow), lhsOff),
-                            lhs.offset + slot + to);
-          l.dma(halo.arena, src, lhs.arena, dst, OW, run * cols,
-                win.sw * cols, kBfRow, kSemPack);
-        });
-      }
-    }
+  int64_t lane = packedRow(kh, kw0, 0) - st * blocks * kLanes;
+  int64_t from = kh * win.dh * Pe * 2 + kw0 * win.dw * cols;
+  for (int64_t q = 0; q < gatherParts; ++q) {
+    int64_t to =
+        (q * blocks + lane / kLanes) * partBytes + lane % kLanes * 2;
+    l.loop(rowsPart, [&](Value prow) {
+      Value orow = l.add(prow, q * rowsPart);
+      Value src = l.add(l.add(l.mul(orow, win.sh * Pe * 2), haloOff),
+                        halo.offset + from);
+      Value dst = l.add(l.add(l.mul(prow, OWp * kBfRow), lhsOff),
+                        lhs.offset + slot + to);
+      l.dma(halo.arena, src, lhs.arena, dst, OW, run * cols, win.sw * cols,
+            kBfRow, kSemPack);
+    });
+  }
+}
+
+void ConvMxuKernel::packLhs(int64_t st, Value haloOff, Value lhsOff) {
+  for (auto [kh, kw0] : packWaves(st))
+    packLhsWave(st, kh, kw0, haloOff, lhsOff);
 }
 
 /// The packed steps of a block: each waits for its LHS DMAs (issued by
@@ -1267,33 +1299,97 @@ void ConvMxuKernel::packedBlocks(LogicalResult &status) {
       if (ep)
         fetched = fetchEpilogueInputs(image(b), row0(b), og);
     };
-    auto back = [&](Value b) {
+    // With an epilogue, block b's write-back DMAs (from the epilogue's
+    // staging) are waited for only before block b + 1's epilogue reuses it
+    // (`drainPrev`: block b > 0), so they run while the MXUs compute block
+    // b + 2. Without, they read the panels, which block b + 2's steps
+    // overwrite: drained at once.
+    bool deferDrain = ep.has_value();
+    auto back = [&](Value b, bool drainPrev) {
+      if (deferDrain && drainPrev)
+        l.wait(kSemOut, writeBackDmas());
       if (failed(writeBack(image(b), row0(b), og, fetched,
-                           slotOf(b, panelSlot))))
+                           slotOf(b, panelSlot), !deferDrain)))
         status = failure();
     };
-    auto iteration = [&](Value b, bool next, bool afterNext, bool prev) {
+    // With an epilogue, block b + 1's LHS waves and block b - 1's
+    // write-back go together: a wave's DMAs wait for the previous wave's
+    // (they write the same pages), so each wave is followed by a chunk of
+    // the write-back's rows, whose DMAs fill the DMA engine meanwhile.
+    auto packAndBack = [&](Value b, bool drainPrev) {
+      Value next = l.add(b, 1), prevB = l.sub(b, l.c(1));
+      finishCompactHalo(slotOf(next, 1));
+      if (drainPrev)
+        l.wait(kSemOut, writeBackDmas());
+      SmallVector<std::pair<int64_t, std::pair<int64_t, int64_t>>> waves;
+      for (int64_t st = 0; st < pSteps; ++st)
+        for (auto wave : packWaves(st))
+          waves.push_back({st, wave});
+      int64_t nw = static_cast<int64_t>(waves.size());
+      int64_t chunk = ceilDiv(R, nw);
+      int64_t epFetched = fetched;
+      auto backRows = [&](int64_t from, int64_t to) {
+        rowBegin = std::min(R, from);
+        rowCount = std::min(R, to) - rowBegin;
+        if (rowCount > 0 &&
+            failed(writeBack(image(prevB), row0(prevB), og, epFetched,
+                             slotOf(prevB, panelSlot), /*drain=*/false)))
+          status = failure();
+        epFetched = 0;
+      };
+      for (int64_t w = 0; w < nw; ++w) {
+        auto [st, wave] = waves[w];
+        packLhsWave(st, wave.first, wave.second, slotOf(next, compactSlot(2)),
+                    slotOf(next, lhsSet));
+        backRows(w * chunk, (w + 1) * chunk);
+      }
+      backRows(nw * chunk, R);
+      rowBegin = 0, rowCount = R;
+    };
+    // Not for roots whose staging shares pages (bf16): their write-back's
+    // DMAs are half an f32 one's, and the epilogue's issue delayed the
+    // waves (resnet50's stem in mixed_bfloat16: +0.5 us interleaved).
+    bool interleave =
+        deferDrain && gatherParts == 1 && !ep->stagingSharesPages();
+    // Block b's steps, block b + 1's LHS (`next`), block b + 2's halo
+    // (`afterNext`), block b - 1's write-back (`prev`; block b - 2's
+    // drained first when b >= 2).
+    auto iteration = [&](Value b, bool next, bool afterNext, bool prev,
+                         bool drainPrev) {
       packedSteps(slotOf(b, lhsSet), slotOf(b, panelSlot));
+      if (interleave && next && prev) {
+        packAndBack(b, drainPrev);
+        if (afterNext)
+          fetchHalo(l.add(b, 2));
+        fetchEp(b);
+        return;
+      }
       if (next)
         pack(l.add(b, 1));
       if (afterNext)
         fetchHalo(l.add(b, 2));
       if (prev)
-        back(l.sub(b, l.c(1)));
+        back(l.sub(b, l.c(1)), drainPrev);
       fetchEp(b);
     };
     pack(l.c(0));
     zeroLhs(1);
-    iteration(l.c(0), nb > 1, nb > 2, false);
+    iteration(l.c(0), nb > 1, nb > 2, false, false);
+    // Blocks 1 .. nb - 3 (block 1 peeled: nothing to drain before block
+    // 0's write-back).
     if (nb > 3)
-      l.loop(nb - 3, [&](Value b) {
-        iteration(l.add(b, 1), true, true, true);
+      iteration(l.c(1), true, true, true, false);
+    if (nb > 4)
+      l.loop(nb - 4, [&](Value b) {
+        iteration(l.add(b, 2), true, true, true, true);
       });
     if (nb > 2)
-      iteration(l.c(nb - 2), true, false, true);
+      iteration(l.c(nb - 2), true, false, true, nb - 2 >= 2);
     if (nb > 1)
-      iteration(l.c(nb - 1), false, false, true);
-    back(l.c(nb - 1));
+      iteration(l.c(nb - 1), false, false, true, nb - 1 >= 2);
+    back(l.c(nb - 1), nb >= 2);
+    if (deferDrain)
+      l.wait(kSemOut, writeBackDmas());
     // The next group's first halos (after the last group, drained below).
     if (groups > 1)
       start();

@@ -5,7 +5,8 @@
 // the kernel for an odd KW). A 3x3 takes 6 passes instead of 9; the sums
 // keep the interpreter's order (kernel positions row-major, features
 // ascending), so the results are bit-identical to the unpaired kernel's
-// (checked against main's binary when written).
+// (checked against main's binary when written). Each piece of the halo
+// is paired while the next pieces' DMAs arrive.
 //   result0: batch 1, 3x3 SAME 64 -> 64 at 12x12, bias + relu epilogue
 //            (weights streamed)
 //   result1: batch 2, 3x3 SAME 44 -> 32 at 9x9 (weights resident; 44
@@ -34,7 +35,18 @@
 // The streamed 3x3 alone: 6 steps, each waiting for its two weight DMAs
 // (window columns 2q and 2q + 1), one matmul per MXU each.
 // RUN: tpuc compile %S/Inputs/conv-tap-pair-3x3.mlir -o %t/one.tpx
-// RUN: tpuc translate --executable-to-text %t/one.tpx | FileCheck %s --check-prefix=PAIRS
+// RUN: tpuc translate --executable-to-text %t/one.tpx > %t/one.txt
+// RUN: FileCheck %s --check-prefix=PAIRS < %t/one.txt
+// The halo arrives in pieces (two rows each here; fillHalo): each piece's
+// rows but its last are paired right after its fill, while the next
+// pieces arrive, so pairing selects (after the fill loop) come before the
+// second piece's wait.
+// RUN: FileCheck %s --check-prefix=PIECES < %t/one.txt
+// PIECES: SEM_WAIT 0, 1
+// PIECES: LOOP_END
+// PIECES-NOT: SEM_WAIT
+// PIECES: VSEL
+// PIECES: SEM_WAIT 0, 1
 // PAIRS-COUNT-6: SEM_WAIT 1, 2
 // PAIRS: MXU_MATMUL {{.*}}, mxu 1, accumulate
 // PAIRS-NOT: SEM_WAIT 1,
