@@ -96,9 +96,6 @@ public:
     int64_t pc;
     uint32_t sem;
     bool live;
-    // [first, last] are of one kind, ascend and are disjoint (a strided
-    // DMA's chunks): a check binary-searches them instead of scanning.
-    bool sorted;
   };
   struct Conflict {
     Range range;
@@ -130,14 +127,10 @@ public:
         }
         List &list = *last;
         if (!list.entries.empty() && list.entries.back().serial == d.serial) {
-          Entry &e = list.entries.back();
-          for (const Range *q = e.last; e.sorted && q < &r; ++q)
-            e.sorted = q->space == q[1].space &&
-                       q->written == q[1].written && q->end <= q[1].begin;
-          e.last = &r;
+          list.entries.back().last = &r;
           return;
         }
-        list.entries.push_back({d.serial, &r, &r, d.pc, d.sem, true, true});
+        list.entries.push_back({d.serial, &r, &r, d.pc, d.sem, true});
         d.keys.push_back(k);
         ++live_;
         if (r.space != exe::HBM) {
@@ -195,13 +188,7 @@ public:
           if (best && bestSerial < x.serial)
             break;
           const Range *hit = nullptr;
-          const Range *r = x.first, *stop = x.last + 1;
-          if (x.sorted) { // the only candidate: the first ending after b
-            r = std::partition_point(
-                r, stop, [b](const Range &q) { return q.end <= b; });
-            stop = std::min(stop, r + 1);
-          }
-          for (; !hit && r < stop; ++r)
+          for (const Range *r = x.first; !hit && r <= x.last; ++r)
             if (r->written == written && r->overlaps(space, b, e))
               hit = r;
           if (!hit)

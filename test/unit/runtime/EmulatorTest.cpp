@@ -1038,10 +1038,9 @@ TEST(Traps, ManyDmasInFlightNameTheEarliestConflict) {
 
 TEST(Traps, StridedDmaInFlightConflictsOnlyWithItsChunks) {
   // A DMA in flight writes 32 chunks of 64 bytes, 128 apart, into one VMEM
-  // page, issued in ascending and in descending order (the in-flight index
-  // binary-searches a page's ascending disjoint chunks and scans others):
-  // reading the gaps between its chunks is no race; reading a chunk's
-  // first or last byte is.
+  // page (one entry of the in-flight index), issued in ascending and in
+  // descending order: reading the gaps between its chunks is no race;
+  // reading a chunk's first or last byte is.
   for (bool descending : {false, true}) {
     SCOPED_TRACE(descending ? "descending" : "ascending");
     auto program = [&](int64_t readAddr, int64_t readBytes) {
