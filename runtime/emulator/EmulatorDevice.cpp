@@ -2146,8 +2146,13 @@ absl::Status EmulatorDevice::copyToDevice(uint64_t offset,
 }
 
 HostThreads *EmulatorDevice::hostThreads(int threads) {
+  // Asked once per process: glibc's hardware_concurrency() reads
+  // /sys/devices/system/cpu/online (open, read, close) on every call, and
+  // this runs for every matmul (36 a CNN training step).
+  static const int hostCpus =
+      static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (threads <= 0)
-    threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = hostCpus;
   if (threads == 1)
     return nullptr;
   if (!threads_ || threads_->threads() != threads)

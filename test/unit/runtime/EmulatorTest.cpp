@@ -1036,6 +1036,41 @@ TEST(Traps, ManyDmasInFlightNameTheEarliestConflict) {
             "semaphore 2)");
 }
 
+TEST(Traps, StridedDmaInFlightConflictsOnlyWithItsChunks) {
+  // A DMA in flight writes 32 chunks of 64 bytes, 128 apart, into one VMEM
+  // page (one entry of the in-flight index), issued in ascending and in
+  // descending order: reading the gaps between its chunks is no race;
+  // reading a chunk's first or last byte is.
+  for (bool descending : {false, true}) {
+    SCOPED_TRACE(descending ? "descending" : "ascending");
+    auto program = [&](int64_t readAddr, int64_t readBytes) {
+      ProgramBuilder p;
+      p.addBuffer("b", 8192);
+      p.vsplatF32(0, 1);
+      p.vst(0, imm(0), exe::F32); // VMEM [0, 4096) initialised
+      p.dma(exe::HBM, imm(0), exe::VMEM, imm(descending ? 31 * 128 : 0),
+            imm(64), imm(32), imm(64), imm(descending ? -128 : 128), imm(1));
+      p.dma(exe::VMEM, imm(readAddr), exe::HBM, imm(4096), imm(readBytes),
+            imm(1), imm(0), imm(0), imm(2));
+      p.semWait(imm(1), imm(1));
+      p.semWait(imm(2), imm(1));
+      return p;
+    };
+    for (int64_t gap : {64, 10 * 128 + 64, 31 * 128 + 64}) {
+      absl::StatusOr<RunResult> r = runProgram(program(gap, 64));
+      EXPECT_TRUE(r.ok()) << gap << ": " << r.status();
+    }
+    EXPECT_EQ(trapMessage(program(120, 16)),
+              "trap at instruction 3 (DMA): VMEM [0x78, +16) is used by the "
+              "DMA of instruction 2 still in flight (missing SEM_WAIT on "
+              "semaphore 1)");
+    EXPECT_EQ(trapMessage(program(20 * 128 + 63, 1)),
+              "trap at instruction 3 (DMA): VMEM [0xa3f, +1) is used by the "
+              "DMA of instruction 2 still in flight (missing SEM_WAIT on "
+              "semaphore 1)");
+  }
+}
+
 TEST(Traps, HbmRaceWithoutWait) {
   // A DMA reading HBM bytes that a DMA in flight writes (a prefetch moved
   // above a write of its source, docs/codegen.md) traps in a functional
