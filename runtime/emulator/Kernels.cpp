@@ -346,6 +346,57 @@ transposeAvx2(const uint32_t *src, uint32_t *dst, int64_t n) {
     }
 }
 
+// The 16x16 block of 32-bit elements at `src` (row pitch `n`), transposed
+// into r[0..15] (r[c] is column c): the AVX2 block's two in-lane steps,
+// then a 4x4 transpose of 128-bit lanes in two rounds of shuffle_f32x4.
+__attribute__((target("avx512f"), always_inline)) inline void
+loadTransposed16x16(const uint32_t *src, int64_t n, __m512 r[16]) {
+  __m512 x[16], y[16];
+  for (int i = 0; i < 16; ++i)
+    x[i] = _mm512_loadu_ps(src + i * n);
+  for (int i = 0; i < 16; i += 2) {
+    y[i] = _mm512_unpacklo_ps(x[i], x[i + 1]);
+    y[i + 1] = _mm512_unpackhi_ps(x[i], x[i + 1]);
+  }
+  // x[4g + j], lane k: column 4k + j of rows 4g..4g+3.
+  for (int i = 0; i < 16; i += 4)
+    for (int h = 0; h < 2; ++h) {
+      x[i + 2 * h] = _mm512_shuffle_ps(y[i + h], y[i + h + 2], 0x44);
+      x[i + 2 * h + 1] = _mm512_shuffle_ps(y[i + h], y[i + h + 2], 0xEE);
+    }
+  for (int j = 0; j < 4; ++j) {
+    // Lanes (g, k) as [g0k0 g0k1 g1k0 g1k1] and so on, then r[4k + j]
+    // gathers lane k of every g.
+    __m512 t0 = _mm512_shuffle_f32x4(x[j], x[4 + j], 0x44);
+    __m512 t1 = _mm512_shuffle_f32x4(x[j], x[4 + j], 0xEE);
+    __m512 t2 = _mm512_shuffle_f32x4(x[8 + j], x[12 + j], 0x44);
+    __m512 t3 = _mm512_shuffle_f32x4(x[8 + j], x[12 + j], 0xEE);
+    r[j] = _mm512_shuffle_f32x4(t0, t2, 0x88);
+    r[4 + j] = _mm512_shuffle_f32x4(t0, t2, 0xDD);
+    r[8 + j] = _mm512_shuffle_f32x4(t1, t3, 0x88);
+    r[12 + j] = _mm512_shuffle_f32x4(t1, t3, 0xDD);
+  }
+}
+
+__attribute__((target("avx512f"))) inline void
+storeRows16(uint32_t *dst, int64_t n, const __m512 r[16]) {
+  for (int i = 0; i < 16; ++i)
+    _mm512_storeu_ps(dst + i * n, r[i]);
+}
+
+// As transposeAvx2, in 16x16 blocks.
+__attribute__((target("avx512f"))) void
+transposeAvx512(const uint32_t *src, uint32_t *dst, int64_t n) {
+  for (int64_t i = 0; i < n; i += 16)
+    for (int64_t j = i; j < n; j += 16) {
+      __m512 a[16], b[16];
+      loadTransposed16x16(src + i * n + j, n, a);
+      loadTransposed16x16(src + j * n + i, n, b);
+      storeRows16(dst + j * n + i, n, a);
+      storeRows16(dst + i * n + j, n, b);
+    }
+}
+
 } // namespace
 
 const char *kernelPathName(KernelPath path) {
@@ -668,6 +719,10 @@ void binaryF32(KernelPath path, BinaryOp op, const float *a, const float *b,
 
 void transpose32(KernelPath path, const uint32_t *src, uint32_t *dst,
                  int64_t n) {
+  if (n % 16 == 0 && (path == KernelPath::Avx512 ||
+                      path == KernelPath::Avx512Bf16) &&
+      isKernelPathSupported(KernelPath::Avx512))
+    return transposeAvx512(src, dst, n);
   if (n % 8 == 0 && path != KernelPath::Portable &&
       isKernelPathSupported(KernelPath::Avx2))
     return transposeAvx2(src, dst, n);

@@ -139,7 +139,8 @@ void narrowToBf16(KernelPath path, const uint32_t *in, uint8_t *out,
 
 // dst = the transpose of the n x n row-major matrix src of 32-bit elements;
 // src and dst are the same array or do not overlap. Data movement only, so
-// the same bits on every path (the SIMD path wants n % 8 == 0).
+// the same bits on every path (the AVX-512 paths want n % 16 == 0, else
+// they take AVX2's; AVX2 wants n % 8 == 0, else the plain loop).
 void transpose32(KernelPath path, const uint32_t *src, uint32_t *dst,
                  int64_t n);
 

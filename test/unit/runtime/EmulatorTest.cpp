@@ -848,8 +848,9 @@ TEST(Kernels, Bf16RowConversionsMatchHostioOnEveryPath) {
 }
 
 TEST(Kernels, TransposeInPlaceAndBetweenArraysOnEveryPath) {
-  // n = 128 (VTRANSPOSE's block) takes the SIMD path, n = 12 the plain loop.
-  for (int64_t n : {128, 12}) {
+  // n = 128 (VTRANSPOSE's block) and 32 take the widest SIMD path, n = 24
+  // AVX2's 8x8 blocks on the AVX-512 paths too, n = 12 the plain loop.
+  for (int64_t n : {128, 32, 24, 12}) {
     std::vector<uint32_t> src(n * n);
     for (int64_t i = 0; i < n * n; ++i)
       src[i] = static_cast<uint32_t>(i * 2654435761u);
