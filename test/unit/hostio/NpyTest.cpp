@@ -179,6 +179,52 @@ TEST(Npy, F8ArraysRoundTripAsOneByteVoids) {
   }
 }
 
+// numpy has no 4-bit integers: s4/u4 arrays are written as int8/uint8 and
+// read back for an s4/u4 parameter with a range check naming the file and
+// the first row-major index outside [-8, 7] / [0, 15].
+TEST(Npy, Int4ArraysAreRangeCheckedBytes) {
+  for (DType dtype : {DType::S4, DType::U4}) {
+    absl::StatusOr<HostArray> array = randomInput(5, 2, dtype, {3, 7});
+    ASSERT_TRUE(array.ok());
+    for (uint8_t byte : array->bytes())
+      if (dtype == DType::S4)
+        EXPECT_TRUE(static_cast<int8_t>(byte) >= -8 &&
+                    static_cast<int8_t>(byte) <= 7);
+      else
+        EXPECT_LE(byte, 15);
+    std::string bytes = serializeNpy(*array);
+    EXPECT_NE(bytes.find(dtype == DType::S4 ? "'descr': '|i1'"
+                                            : "'descr': '|u1'"),
+              std::string::npos);
+    std::string path = tempPath("int4.npy");
+    ASSERT_TRUE(writeNpyFile(path, *array).ok());
+    absl::StatusOr<HostArray> back = readNpyFileAs(path, dtype);
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_EQ(*back, *array) << dtypeName(dtype);
+    std::remove(path.c_str());
+  }
+  std::string path = tempPath("bad.npy");
+  ASSERT_TRUE(writeNpyFile(path, makeArray<int8_t>(DType::S8, {2, 2},
+                                                   {-8, 7, 0, -9}))
+                  .ok());
+  absl::StatusOr<HostArray> bad = readNpyFileAs(path, DType::S4);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            path + ": element 3 is -9, outside s4's [-8, 7]");
+  ASSERT_TRUE(
+      writeNpyFile(path, makeArray<uint8_t>(DType::U8, {3}, {15, 16, 0})).ok());
+  bad = readNpyFileAs(path, DType::U4);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            path + ": element 1 is 16, outside u4's [0, 15]");
+  bad = readNpyFileAs(path, DType::S4);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            path + ": s4 parameters are read from int8 (|i1) arrays; this "
+                   "one is u8[3]");
+  std::remove(path.c_str());
+}
+
 TEST(Npy, Bf16AsFloat32IsExact) {
   HostArray array = makeArray<uint16_t>(
       DType::BF16, {3}, {f32ToBf16Bits(1.5f), f32ToBf16Bits(-0.25f), 0x7F80});
