@@ -42,7 +42,8 @@ template <typename C> C integerPower(C base, C exponent) {
 template <typename T>
 std::make_unsigned_t<typename T::Compute> unsignedBits(typename T::Compute a) {
   using U = std::make_unsigned_t<typename T::Compute>;
-  constexpr U kMask = static_cast<U>(~U(0) >> (8 * sizeof(U) - T::kBits));
+  constexpr U kMask =
+      static_cast<U>(static_cast<U>(~U(0)) >> (8 * sizeof(U) - T::kBits));
   return static_cast<U>(static_cast<U>(a) & kMask);
 }
 /// The low T::kBits bits of integer `a` read as a signed value.

@@ -85,8 +85,11 @@ TEST(HostArray, DTypeNamesFollowXla) {
   EXPECT_EQ(parseDType("c64").status().message(),
             "unsupported element type 'c64' (expected one of f32 bf16 f16 f64 "
             "s8 s16 s32 s64 u8 u16 u32 u64 pred f8e4m3fn f8e5m2 f8e4m3 "
-            "f8e4m3fnuz f8e5m2fnuz f8e4m3b11fnuz f8e3m4)");
+            "f8e4m3fnuz f8e5m2fnuz f8e4m3b11fnuz f8e3m4 s4 u4)");
   EXPECT_EQ(dtypeByteSize(DType::F8E4M3FN), 1);
+  EXPECT_EQ(*parseDType("s4"), DType::S4);
+  EXPECT_EQ(dtypeName(DType::U4), "u4");
+  EXPECT_EQ(dtypeByteSize(DType::S4), 1); // a byte per element on the host
   EXPECT_FALSE(parseDType("f8e8m0fnu").ok()); // MX scales: not supported
 }
 
