@@ -46,16 +46,21 @@ constexpr int64_t kExactF32 = int64_t(1) << 24;
 /// The deepest exact chunk for pieces whose product is at most `bound`.
 constexpr int64_t exactDepth(int64_t bound) { return kExactF32 / bound; }
 
-/// `t`'s element type when it is an 8, 16 or 32-bit integer, else null.
+/// `t`'s element type when it is a 4, 8, 16 or 32-bit integer, else null.
 IntegerType contractedIntType(Type t) {
   auto elem = dyn_cast<IntegerType>(cast<RankedTensorType>(t).getElementType());
-  if (!elem || (elem.getWidth() != 8 && elem.getWidth() != 16 &&
-                elem.getWidth() != 32))
+  if (!elem || (elem.getWidth() != 4 && elem.getWidth() != 8 &&
+                elem.getWidth() != 16 && elem.getWidth() != 32))
     return {};
   return elem;
 }
 
-/// Whether `t` is a result type this pass computes: an 8, 16 or 32-bit
+/// The bytes of an integer type: s4/u4 are one byte piece.
+int64_t byteCount(IntegerType elem) {
+  return std::max<int64_t>(1, elem.getWidth() / 8);
+}
+
+/// Whether `t` is a result type this pass computes: a 4, 8, 16 or 32-bit
 /// integer or an f32/bf16/f16.
 bool isExpandedResult(Type t) {
   Type elem = cast<RankedTensorType>(t).getElementType();
@@ -113,7 +118,7 @@ Pieces Expander::split(Value operand, IntegerType elem, int64_t needed) {
                                            b, loc, s32Type, operand))
                                      : operand)
                 : Value(hlo::ConvertOp::create(b, loc, s32Type, operand));
-  int64_t count = elem.getWidth() / 8;
+  int64_t count = byteCount(elem);
   Pieces p;
   for (int64_t k = 0; k < count && k < needed; ++k) {
     bool top = k == count - 1;
@@ -130,7 +135,10 @@ Pieces Expander::split(Value operand, IntegerType elem, int64_t needed) {
         v = hlo::AndOp::create(b, loc, v, splatLike(v, 0xff));
     }
     p.values.push_back(hlo::ConvertOp::create(b, loc, bf16Type, v));
-    p.bounds.push_back(signedTop ? 128 : 255);
+    // A piece's magnitude: 8 bits (s4/u4: 4) signed or unsigned.
+    int64_t bits = std::min<int64_t>(8, elem.getWidth());
+    p.bounds.push_back(signedTop ? int64_t(1) << (bits - 1)
+                                 : (int64_t(1) << bits) - 1);
   }
   return p;
 }
@@ -242,18 +250,18 @@ LogicalResult Expander::expand(Operation *op) {
     for (unsigned k = 0; k < 2; ++k) {
       Value x = op->getOperand(k);
       IntegerType elem = k == 0 ? le : re;
-      Type to = elem.getWidth() == 8 ? Type(b.getBF16Type()) : b.getF32Type();
+      Type to = elem.getWidth() <= 8 ? Type(b.getBF16Type()) : b.getF32Type();
       op->setOperand(k, hlo::ConvertOp::create(b, loc, tensorType(x).clone(to), x));
     }
     return success();
   }
   // The bytes of the s32 sum the result keeps.
-  int64_t resultBytes = cast<IntegerType>(resultElem).getWidth() / 8;
+  int64_t resultBytes = byteCount(cast<IntegerType>(resultElem));
   Contraction c = contraction(op);
   if (auto dot = dyn_cast<hlo::DotGeneralOp>(op)) {
     // A dot the VPU computes more cheaply than its MXU pieces stays for
     // tpuc-strength-reduce-dots (in s32: tpuc-expand-narrow-ints widens it).
-    int64_t lp = le.getWidth() / 8, rp = re.getWidth() / 8, pairs = 0;
+    int64_t lp = byteCount(le), rp = byteCount(re), pairs = 0;
     for (int64_t i = 0; i < lp; ++i)
       pairs += std::max<int64_t>(0, std::min(rp, resultBytes - i));
     constexpr int64_t shallowest = exactDepth(255 * 255); // low x low

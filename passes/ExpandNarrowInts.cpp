@@ -1,7 +1,7 @@
-//===- ExpandNarrowInts.cpp - s8/u8/s16/u16 computed in s32 ---------------===//
+//===- ExpandNarrowInts.cpp - s4/u4/s8/u8/s16/u16 computed in s32 ---------===//
 //
 // tpuc-expand-narrow-ints: the VPU computes on s32, so (as XLA TPU does for
-// its narrow integers) every s8/u8/s16/u16 value inside a function becomes
+// its narrow integers) every s4/u4/s8/u8/s16/u16 value inside a function becomes
 // an s32 array holding the same integer (sign- or zero-extended), and every
 // op whose s32 result can leave the narrow range is followed by a wrap to
 // it: a shift left and back (arithmetic for signed types) or a mask
@@ -27,13 +27,14 @@ namespace tpuc {
 namespace {
 using namespace mlir;
 
-/// The narrow integer element type of `t` (8 or 16 bits), else null.
+/// The narrow integer element type of `t` (4, 8 or 16 bits), else null.
 IntegerType narrowType(Type t) {
   auto tensor = dyn_cast<RankedTensorType>(t);
   if (!tensor)
     return {};
   auto elem = dyn_cast<IntegerType>(tensor.getElementType());
-  if (!elem || (elem.getWidth() != 8 && elem.getWidth() != 16))
+  if (!elem || (elem.getWidth() != 4 && elem.getWidth() != 8 &&
+                elem.getWidth() != 16))
     return {};
   return elem;
 }
@@ -154,7 +155,7 @@ LogicalResult Widener::widen(Operation *op) {
           hlo::RngBitGeneratorOp>(op) ||
       (!needsWrap(op) && !keepsRange(op) && !isa<func::ReturnOp>(op)))
     return op->emitError() << "tpuc does not compute '" << op->getName()
-                           << "' on 8- or 16-bit integers yet "
+                           << "' on 4-, 8- or 16-bit integers yet "
                               "(docs/integers.md)";
   Location loc = op->getLoc();
   b.setInsertionPoint(op);

@@ -354,11 +354,13 @@ FailureOr<Type> Importer::convertElementType(ElementType type, Loc at) {
   switch (type) {
   case ElementType::Pred:
     return Type(IntegerType::get(ctx, 1));
+  case ElementType::S4: // E(4) layouts (XLA's packed int4) are dropped
   case ElementType::S8:
   case ElementType::S16:
   case ElementType::S32:
   case ElementType::S64:
     return Type(IntegerType::get(ctx, integerBitWidth(type)));
+  case ElementType::U4:
   case ElementType::U8:
   case ElementType::U16:
   case ElementType::U32:

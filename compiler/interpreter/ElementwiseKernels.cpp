@@ -177,6 +177,15 @@ Tensor bitcastConvert(const Tensor &x, DType to,
                       llvm::ArrayRef<int64_t> shape) {
   Tensor result(to, shape);
   std::memcpy(result.bytes(), x.bytes(), x.byteSize());
+  // s4 <-> u4: the same 4 bits, held sign- or zero-extended in the byte.
+  if (to == DType::S4 || to == DType::U4)
+    dispatch(to, [&](auto traits) {
+      using T = decltype(traits);
+      if constexpr (T::isInt)
+        for (int64_t i = 0, e = result.numElements(); i < e; ++i)
+          result.data<typename T::Storage>()[i] =
+              T::store(result.data<typename T::Storage>()[i]);
+    });
   return result;
 }
 
@@ -191,10 +200,8 @@ Tensor iota(DType dtype, llvm::ArrayRef<int64_t> shape, int64_t dimension) {
       int64_t value = (i / inner) % size;
       if constexpr (T::kind == ElementKind::Pred)
         out[i] = value != 0;
-      else if constexpr (T::isFloat)
+      else // rounded (floats) or wrapped (integers) to the type
         out[i] = T::store(static_cast<typename T::Compute>(value));
-      else
-        out[i] = static_cast<typename T::Storage>(value);
     }
   });
   return result;

@@ -157,9 +157,15 @@ FailureOr<Tensor> constantTensor(hlo::ConstantOp op) {
     }
     return tensor;
   }
+  // pred (i1) as 0/1 bytes; s4/u4 as a byte holding the value sign- or
+  // zero-extended.
   int64_t i = 0;
+  bool isUnsigned = elementType.isUnsignedInteger();
   for (const APInt &value : attr.getValues<APInt>())
-    tensor.data<uint8_t>()[i++] = value.isZero() ? 0 : 1;
+    tensor.data<uint8_t>()[i++] = static_cast<uint8_t>(
+        elementType.isInteger(1) ? !value.isZero()
+        : isUnsigned             ? value.getZExtValue()
+                                 : static_cast<uint64_t>(value.getSExtValue()));
   return tensor;
 }
 

@@ -37,9 +37,28 @@ template <typename C> C integerPower(C base, C exponent) {
   return static_cast<C>(result);
 }
 
+/// The low T::kBits bits of integer `a` as an unsigned value (its bits for
+/// s4/u4, held sign- or zero-extended in a byte).
+template <typename T>
+std::make_unsigned_t<typename T::Compute> unsignedBits(typename T::Compute a) {
+  using U = std::make_unsigned_t<typename T::Compute>;
+  constexpr U kMask =
+      static_cast<U>(static_cast<U>(~U(0)) >> (8 * sizeof(U) - T::kBits));
+  return static_cast<U>(static_cast<U>(a) & kMask);
+}
+/// The low T::kBits bits of integer `a` read as a signed value.
+template <typename T>
+std::make_signed_t<typename T::Compute> signedBits(typename T::Compute a) {
+  using U = std::make_unsigned_t<typename T::Compute>;
+  using S = std::make_signed_t<typename T::Compute>;
+  constexpr unsigned kUnused = 8 * sizeof(U) - T::kBits;
+  return static_cast<S>(static_cast<S>(static_cast<U>(static_cast<U>(a) << kUnused)) >>
+                        kUnused);
+}
+
 template <BinaryOp Op, typename T>
-inline typename T::Compute applyBinary(typename T::Compute a,
-                                       typename T::Compute b) {
+inline typename T::Compute applyBinaryUnwrapped(typename T::Compute a,
+                                                typename T::Compute b) {
   using C = typename T::Compute;
   if constexpr (T::kind == ElementKind::Pred) {
     if constexpr (Op == BinaryOp::Add || Op == BinaryOp::Or ||
@@ -85,7 +104,7 @@ inline typename T::Compute applyBinary(typename T::Compute a,
       if (b == 0)
         return static_cast<C>(-1); // XLA: all bits set
       if constexpr (std::is_signed_v<C>)
-        if (a == std::numeric_limits<C>::min() && b == -1)
+        if (a == T::kMin && b == -1)
           return a;
       return static_cast<C>(a / b);
     } else if constexpr (Op == BinaryOp::Remainder) {
@@ -111,24 +130,23 @@ inline typename T::Compute applyBinary(typename T::Compute a,
                        Op == BinaryOp::ShiftRightLogical ||
                        Op == BinaryOp::ShiftRightArithmetic) {
       // The shift is unsigned; at least the bit width shifts every bit out.
-      constexpr unsigned kBits = 8 * sizeof(C);
-      U shift = static_cast<U>(b);
-      if (shift >= kBits) {
+      U shift = unsignedBits<T>(b);
+      if (shift >= T::kBits) {
         // The sign bit fills an arithmetic shift of unsigned types too
         // (XLA's SaturateShiftIfNecessary compares the bits signed).
         if constexpr (Op == BinaryOp::ShiftRightArithmetic)
-          return static_cast<std::make_signed_t<C>>(a) < 0 ? C(-1) : C(0);
+          return signedBits<T>(a) < 0 ? C(-1) : C(0);
         return 0;
       }
       if constexpr (Op == BinaryOp::ShiftLeft)
         return static_cast<C>(static_cast<W>(static_cast<U>(a)) << shift);
       else if constexpr (Op == BinaryOp::ShiftRightLogical)
-        return static_cast<C>(static_cast<U>(a) >> shift);
+        return static_cast<C>(unsignedBits<T>(a) >> shift);
       else
-        return static_cast<C>(static_cast<std::make_signed_t<C>>(a) >> shift);
+        return static_cast<C>(signedBits<T>(a) >> shift);
     } else if constexpr (Op == BinaryOp::Mulhi) {
       // The high half of the double-width product.
-      constexpr unsigned kBits = 8 * sizeof(C);
+      constexpr unsigned kBits = T::kBits;
       if constexpr (kBits == 64) {
         using Wide = std::conditional_t<std::is_signed_v<C>, __int128,
                                         unsigned __int128>;
@@ -142,6 +160,17 @@ inline typename T::Compute applyBinary(typename T::Compute a,
     } else
       return a; // atan2 does not type-check on integers
   }
+}
+
+/// XLA's binary op on two elements of traits T; integer results wrap to the
+/// type's width (s4/u4: 4 bits).
+template <BinaryOp Op, typename T>
+inline typename T::Compute applyBinary(typename T::Compute a,
+                                       typename T::Compute b) {
+  if constexpr (T::isInt)
+    return T::store(applyBinaryUnwrapped<Op, T>(a, b));
+  else
+    return applyBinaryUnwrapped<Op, T>(a, b);
 }
 
 /// Calls `f(std::integral_constant<BinaryOp, op>{})`.
@@ -202,18 +231,15 @@ template <typename V> inline bool compareValues(CompareSpec spec, V a, V b) {
 template <typename T>
 inline bool applyCompare(CompareSpec spec, typename T::Compute a,
                          typename T::Compute b) {
-  using C = typename T::Compute;
   if constexpr (T::isFloat) {
     if (spec.totalOrder)
       return compareValues(spec, totalOrderKey(a), totalOrderKey(b));
     return compareValues(spec, a, b);
   } else if constexpr (T::isInt) {
     if (spec.forceUnsigned)
-      return compareValues(spec, static_cast<std::make_unsigned_t<C>>(a),
-                           static_cast<std::make_unsigned_t<C>>(b));
+      return compareValues(spec, unsignedBits<T>(a), unsignedBits<T>(b));
     if (spec.forceSigned)
-      return compareValues(spec, static_cast<std::make_signed_t<C>>(a),
-                           static_cast<std::make_signed_t<C>>(b));
+      return compareValues(spec, signedBits<T>(a), signedBits<T>(b));
     return compareValues(spec, a, b);
   } else {
     return compareValues(spec, static_cast<int>(a), static_cast<int>(b));
@@ -221,7 +247,7 @@ inline bool applyCompare(CompareSpec spec, typename T::Compute a,
 }
 
 template <UnaryOp Op, typename T>
-typename T::Compute applyUnary(typename T::Compute a) {
+typename T::Compute applyUnaryUnwrapped(typename T::Compute a) {
   using C = typename T::Compute;
   if constexpr (T::kind == ElementKind::Pred) {
     return Op == UnaryOp::Not ? !a : a;
@@ -238,9 +264,10 @@ typename T::Compute applyUnary(typename T::Compute a) {
     else if constexpr (Op == UnaryOp::Sign)
       return static_cast<C>((a > 0) - (a < 0));
     else if constexpr (Op == UnaryOp::Popcnt)
-      return static_cast<C>(llvm::popcount(static_cast<U>(a)));
+      return static_cast<C>(llvm::popcount(unsignedBits<T>(a)));
     else if constexpr (Op == UnaryOp::Clz)
-      return static_cast<C>(llvm::countl_zero(static_cast<U>(a)));
+      return static_cast<C>(llvm::countl_zero(unsignedBits<T>(a)) -
+                            (8 * sizeof(U) - T::kBits));
     else
       return a; // float-only ops do not type-check on integers
   } else {
@@ -282,6 +309,16 @@ typename T::Compute applyUnary(typename T::Compute a) {
     }
     return a;
   }
+}
+
+/// XLA's unary op on an element of traits T; integer results wrap to the
+/// type's width.
+template <UnaryOp Op, typename T>
+typename T::Compute applyUnary(typename T::Compute a) {
+  if constexpr (T::isInt)
+    return T::store(applyUnaryUnwrapped<Op, T>(a));
+  else
+    return applyUnaryUnwrapped<Op, T>(a);
 }
 
 template <typename F> decltype(auto) dispatchUnary(UnaryOp op, F &&f) {
@@ -337,13 +374,13 @@ typename To::Storage convertElement(typename From::Storage s) {
     // Truncate toward zero, saturating; NaN becomes 0.
     if (std::isnan(value))
       return 0;
-    constexpr double lo = static_cast<double>(std::numeric_limits<TC>::min());
-    constexpr double hi = static_cast<double>(std::numeric_limits<TC>::max());
+    constexpr double lo = static_cast<double>(To::kMin);
+    constexpr double hi = static_cast<double>(To::kMax);
     double v = static_cast<double>(value);
     if (v <= lo)
-      return std::numeric_limits<TC>::min();
+      return To::kMin;
     if (v >= hi) // hi may round up to 2^N, which is already out of range
-      return std::numeric_limits<TC>::max();
+      return To::kMax;
     return static_cast<TC>(v);
   } else if constexpr (std::is_same_v<TC, float> &&
                        !std::is_same_v<FC, float>) {

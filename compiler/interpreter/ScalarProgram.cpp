@@ -109,7 +109,11 @@ std::optional<uint64_t> splatBits(hlo::ConstantOp op) {
     return dense.getSplatValue<APFloat>().bitcastToAPInt().getZExtValue();
   if (element.isInteger(1))
     return dense.getSplatValue<bool>() ? 1 : 0;
-  return dense.getSplatValue<APInt>().getZExtValue();
+  // Signed integers sign-extended: the low bytes are the bits of every
+  // width, and s4's byte holds its value sign-extended.
+  APInt value = dense.getSplatValue<APInt>();
+  return element.isUnsignedInteger() ? value.getZExtValue()
+                                     : static_cast<uint64_t>(value.getSExtValue());
 }
 } // namespace
 

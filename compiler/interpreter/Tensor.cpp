@@ -40,6 +40,7 @@ std::optional<DType> dtypeOf(mlir::Type type) {
   bool isUnsigned = integer.isUnsigned();
   switch (integer.getWidth()) {
   case 1: return integer.isSignless() ? std::optional(DType::Pred) : std::nullopt;
+  case 4: return isUnsigned ? DType::U4 : DType::S4;
   case 8: return isUnsigned ? DType::U8 : DType::S8;
   case 16: return isUnsigned ? DType::U16 : DType::S16;
   case 32: return isUnsigned ? DType::U32 : DType::S32;

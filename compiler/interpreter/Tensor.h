@@ -25,6 +25,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -106,6 +107,8 @@ struct ElementTraitsBase {
   static constexpr DType dtype = D;
   static constexpr bool isFloat = K == ElementKind::Float;
   static constexpr bool isInt = K == ElementKind::Signed || K == ElementKind::Unsigned;
+  /// The integer types' width in bits (4 for s4/u4, held in a byte).
+  static constexpr unsigned kBits = 8 * sizeof(StorageT);
   static Compute load(Storage s) { return static_cast<Compute>(s); }
   static Storage store(Compute c) { return static_cast<Storage>(c); }
 };
@@ -137,7 +140,24 @@ struct IntTraits
     : ElementTraitsBase<I, I,
                         std::is_signed_v<I> ? ElementKind::Signed
                                             : ElementKind::Unsigned,
-                        D> {};
+                        D> {
+  static constexpr I kMin = std::numeric_limits<I>::min();
+  static constexpr I kMax = std::numeric_limits<I>::max();
+};
+/// s4/u4: a byte holding the value sign- or zero-extended; computed in
+/// int8_t/uint8_t and wrapped to 4 bits on every store, as XLA's evaluator
+/// computes with ml_dtypes' int4 types.
+template <typename I, DType D> struct Int4Traits : IntTraits<I, D> {
+  static constexpr unsigned kBits = 4;
+  static constexpr I kMin = std::is_signed_v<I> ? -8 : 0;
+  static constexpr I kMax = std::is_signed_v<I> ? 7 : 15;
+  static I store(I c) {
+    if constexpr (std::is_signed_v<I>)
+      return static_cast<I>(static_cast<int8_t>(static_cast<uint8_t>(c) << 4) >> 4);
+    else
+      return static_cast<I>(c & 0xF);
+  }
+};
 struct PredTraits : ElementTraitsBase<uint8_t, bool, ElementKind::Pred, DType::Pred> {
   static bool load(uint8_t s) { return s != 0; }
   static uint8_t store(bool c) { return c ? 1 : 0; }
@@ -150,6 +170,8 @@ template <typename F> decltype(auto) dispatch(DType dtype, F &&f) {
   case DType::BF16: return f(Bf16Traits{});
   case DType::F16: return f(F16Traits{});
   case DType::F64: return f(F64Traits{});
+  case DType::S4: return f(Int4Traits<int8_t, DType::S4>{});
+  case DType::U4: return f(Int4Traits<uint8_t, DType::U4>{});
   case DType::S8: return f(IntTraits<int8_t, DType::S8>{});
   case DType::S16: return f(IntTraits<int16_t, DType::S16>{});
   case DType::S32: return f(IntTraits<int32_t, DType::S32>{});

@@ -26,8 +26,8 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 def Hlo_Float : AnyTypeOf<[F16, BF16, F32, F64, F8E4M3FN, F8E5M2, F8E4M3,
                            F8E4M3FNUZ, F8E5M2FNUZ, F8E4M3B11FNUZ, F8E3M4]>;
 // XLA's sN are MLIR's signless iN; XLA's uN are uiN.
-def Hlo_SignedInt : AnyTypeOf<[I8, I16, I32, I64]>;
-def Hlo_UnsignedInt : AnyTypeOf<[UI8, UI16, UI32, UI64]>;
+def Hlo_SignedInt : AnyTypeOf<[I<4>, I8, I16, I32, I64]>;
+def Hlo_UnsignedInt : AnyTypeOf<[UI<4>, UI8, UI16, UI32, UI64]>;
 def Hlo_Int : AnyTypeOf<[Hlo_SignedInt, Hlo_UnsignedInt]>;
 def Hlo_Element : AnyTypeOf<[Hlo_Float, Hlo_Int, I1]>;
 

@@ -29,6 +29,8 @@ constexpr DTypeInfo kDTypes[] = {
     {DType::F8E5M2FNUZ, "f8e5m2fnuz", 1},
     {DType::F8E4M3B11FNUZ, "f8e4m3b11fnuz", 1},
     {DType::F8E3M4, "f8e3m4", 1},
+    {DType::S4, "s4", 1},
+    {DType::U4, "u4", 1},
 };
 
 using Special = F8Format::Special;
@@ -57,7 +59,7 @@ absl::StatusOr<DType> parseDType(absl::string_view name) {
       absl::StrCat("unsupported element type '", name,
                    "' (expected one of f32 bf16 f16 f64 s8 s16 s32 s64 u8 u16 "
                    "u32 u64 pred f8e4m3fn f8e5m2 f8e4m3 f8e4m3fnuz f8e5m2fnuz "
-                   "f8e4m3b11fnuz f8e3m4)"));
+                   "f8e4m3b11fnuz f8e3m4 s4 u4)"));
 }
 
 bool isFloatDType(DType dtype) {
@@ -79,13 +81,13 @@ const F8Format *f8Format(DType dtype) {
 }
 
 bool isSignedIntDType(DType dtype) {
-  return dtype == DType::S8 || dtype == DType::S16 || dtype == DType::S32 ||
-         dtype == DType::S64;
+  return dtype == DType::S4 || dtype == DType::S8 || dtype == DType::S16 ||
+         dtype == DType::S32 || dtype == DType::S64;
 }
 
 bool isUnsignedIntDType(DType dtype) {
-  return dtype == DType::U8 || dtype == DType::U16 || dtype == DType::U32 ||
-         dtype == DType::U64;
+  return dtype == DType::U4 || dtype == DType::U8 || dtype == DType::U16 ||
+         dtype == DType::U32 || dtype == DType::U64;
 }
 
 absl::StatusOr<int64_t> shapeElementCount(const std::vector<int64_t> &shape) {

@@ -2,7 +2,8 @@
 //
 // The host-side value of one parameter or result: an element type, a shape
 // and the elements as little-endian bytes in C (row-major) order. bf16 and
-// f16 elements are their raw 16-bit patterns, f8 ones their bytes; pred elements are bytes 0 or 1.
+// f16 elements are their raw 16-bit patterns, f8 ones their bytes, s4/u4
+// ones a byte holding the value; pred elements are bytes 0 or 1.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +43,10 @@ enum class DType : uint8_t {
   F8E5M2FNUZ,
   F8E4M3B11FNUZ,
   F8E3M4,
+  // 4-bit integers (XLA's s4/u4, JAX's int4/uint4), one byte per element
+  // holding the value sign- or zero-extended, as numpy's int8/uint8.
+  S4,
+  U4,
 };
 
 /// Bytes per element.

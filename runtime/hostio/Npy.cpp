@@ -78,6 +78,11 @@ std::string descrFor(DType dtype) {
     return "<V2";
   if (f8Format(dtype))
     return "|V1";
+  // numpy has no 4-bit integers: s4/u4 arrays are int8/uint8 ones.
+  if (dtype == DType::S4)
+    return "|i1";
+  if (dtype == DType::U4)
+    return "|u1";
   for (const DescrEntry &entry : kDescrs)
     if (entry.dtype == dtype)
       return absl::StrCat(dtypeByteSize(dtype) == 1 ? "|" : "<", entry.code);
@@ -306,10 +311,42 @@ absl::StatusOr<HostArray> readNpyFile(const std::string &path) {
   return parseNpy(contents.str(), path);
 }
 
+namespace {
+/// `array` (int8 or uint8) retagged as s4 or u4 after checking that every
+/// element is in [-8, 7] or [0, 15]; an error names the file and the index.
+absl::StatusOr<HostArray> asInt4(HostArray array, DType int4,
+                                 absl::string_view path) {
+  bool isSigned = int4 == DType::S4;
+  DType bytes = isSigned ? DType::S8 : DType::U8;
+  if (array.dtype() != bytes)
+    return npyError(
+        path, absl::StrCat(dtypeName(int4), " parameters are read from ",
+                           isSigned ? "int8 (|i1)" : "uint8 (|u1)",
+                           " arrays; this one is ",
+                           shapeString(array.dtype(), array.shape())));
+  int lo = isSigned ? -8 : 0, hi = isSigned ? 7 : 15;
+  for (int64_t i = 0; i < array.elementCount(); ++i) {
+    int value = isSigned ? static_cast<int>(static_cast<int8_t>(array.data()[i]))
+                         : static_cast<int>(array.data()[i]);
+    if (value < lo || value > hi)
+      return npyError(path, absl::StrCat("element ", i, " is ", value,
+                                         ", outside ", dtypeName(int4), "'s [",
+                                         lo, ", ", hi, "]"));
+  }
+  return HostArray::fromBytes(
+      int4, array.shape(),
+      Bytes(array.data(), array.data() + array.byteSize()));
+}
+} // namespace
+
 absl::StatusOr<HostArray> readNpyFileAs(const std::string &path,
                                         DType expected) {
   absl::StatusOr<HostArray> array = readNpyFile(path);
-  if (!array.ok() || !f8Format(expected) || array->dtype() != DType::U8)
+  if (!array.ok())
+    return array;
+  if (expected == DType::S4 || expected == DType::U4)
+    return asInt4(std::move(*array), expected, path);
+  if (!f8Format(expected) || array->dtype() != DType::U8)
     return array;
   return HostArray::fromBytes(
       expected, array->shape(),

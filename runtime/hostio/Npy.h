@@ -52,7 +52,10 @@ absl::StatusOr<HostArray> parseNpy(absl::string_view bytes,
 absl::StatusOr<HostArray> readNpyFile(const std::string &path);
 /// readNpyFile for a parameter of type `expected`: when that is an f8 type,
 /// a 1-byte array (ml_dtypes writes float8 arrays as '|V1' voids; '|u1'
-/// too) is taken as its bits. Other arrays are returned as they are read.
+/// too) is taken as its bits; when it is s4 or u4, an int8 or uint8 array
+/// (numpy has no 4-bit integers) is checked to be in [-8, 7] or [0, 15]
+/// (an error names the file and the first element's row-major index
+/// outside) and retagged. Other arrays are returned as they are read.
 absl::StatusOr<HostArray> readNpyFileAs(const std::string &path,
                                         DType expected);
 

@@ -42,6 +42,7 @@ absl::StatusOr<HostArray> randomInput(uint64_t seed, uint64_t paramIndex,
     case DType::F16:
       store(data, i, f32ToF16Bits(unit));
       break;
+    case DType::S4: // small is in [-8, 7], smallUnsigned in [0, 15]
     case DType::S8:
       store(data, i, static_cast<int8_t>(small));
       break;
@@ -54,6 +55,7 @@ absl::StatusOr<HostArray> randomInput(uint64_t seed, uint64_t paramIndex,
     case DType::S64:
       store(data, i, small);
       break;
+    case DType::U4:
     case DType::U8:
       store(data, i, static_cast<uint8_t>(smallUnsigned));
       break;

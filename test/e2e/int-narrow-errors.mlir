@@ -12,8 +12,8 @@
 // RUN: not tpuc compile %t/s64conv.mlir -o %t/d.tpx 2>&1 | FileCheck %s --check-prefix=POW
 // RUN: not ls %t/e.tpx %t/s8.tpx %t/u16.tpx %t/f16.tpx %t/d.tpx
 // ENTRY: entry.mlir:1:17: error: tpuc cannot lower entry type 'tensor<8x128xf64>' yet (f32, bf16, f16, s32, u32, s8, u8, s16, u16 and pred arrays only)
-// S8: s8.mlir:3:8: error: tpuc does not compute 'hlo.mulhi' on 8- or 16-bit integers yet (docs/integers.md)
-// U16: u16.mlir:2:8: error: tpuc does not compute 'hlo.bitcast_convert' on 8- or 16-bit integers yet (docs/integers.md)
+// S8: s8.mlir:3:8: error: tpuc does not compute 'hlo.mulhi' on 4-, 8- or 16-bit integers yet (docs/integers.md)
+// U16: u16.mlir:2:8: error: tpuc does not compute 'hlo.bitcast_convert' on 4-, 8- or 16-bit integers yet (docs/integers.md)
 // F16: f16.mlir:2:8: error: tpuc does not compute 'hlo.bitcast_convert' on f16 or f8 types yet (docs/integers.md)
 // POW: s64conv.mlir:2:8: error: tpuc emulates a 64-bit integer convolution only with feature_group_count and batch_group_count 1
 

@@ -86,7 +86,7 @@ func.func @entry(%p: tensor<4xui16>) -> tensor<4xui16> {
 
 func.func @mulhi(%a: tensor<4xi32>) -> tensor<4xi32> {
   %n = hlo.convert %a : (tensor<4xi32>) -> tensor<4xi8>
-  // expected-error @+1 {{tpuc does not compute 'hlo.mulhi' on 8- or 16-bit integers yet (docs/integers.md)}}
+  // expected-error @+1 {{tpuc does not compute 'hlo.mulhi' on 4-, 8- or 16-bit integers yet (docs/integers.md)}}
   %m = hlo.mulhi %n, %n : tensor<4xi8>
   %r = hlo.convert %m : (tensor<4xi8>) -> tensor<4xi32>
   return %r : tensor<4xi32>

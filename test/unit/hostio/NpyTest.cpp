@@ -85,8 +85,11 @@ TEST(HostArray, DTypeNamesFollowXla) {
   EXPECT_EQ(parseDType("c64").status().message(),
             "unsupported element type 'c64' (expected one of f32 bf16 f16 f64 "
             "s8 s16 s32 s64 u8 u16 u32 u64 pred f8e4m3fn f8e5m2 f8e4m3 "
-            "f8e4m3fnuz f8e5m2fnuz f8e4m3b11fnuz f8e3m4)");
+            "f8e4m3fnuz f8e5m2fnuz f8e4m3b11fnuz f8e3m4 s4 u4)");
   EXPECT_EQ(dtypeByteSize(DType::F8E4M3FN), 1);
+  EXPECT_EQ(*parseDType("s4"), DType::S4);
+  EXPECT_EQ(dtypeName(DType::U4), "u4");
+  EXPECT_EQ(dtypeByteSize(DType::S4), 1); // a byte per element on the host
   EXPECT_FALSE(parseDType("f8e8m0fnu").ok()); // MX scales: not supported
 }
 
@@ -177,6 +180,52 @@ TEST(Npy, F8ArraysRoundTripAsOneByteVoids) {
     float v = f8BitsToF32(r->data()[i], *f8Format(DType::F8E4M3FN));
     EXPECT_TRUE(v >= -1 && v <= 1) << v;
   }
+}
+
+// numpy has no 4-bit integers: s4/u4 arrays are written as int8/uint8 and
+// read back for an s4/u4 parameter with a range check naming the file and
+// the first row-major index outside [-8, 7] / [0, 15].
+TEST(Npy, Int4ArraysAreRangeCheckedBytes) {
+  for (DType dtype : {DType::S4, DType::U4}) {
+    absl::StatusOr<HostArray> array = randomInput(5, 2, dtype, {3, 7});
+    ASSERT_TRUE(array.ok());
+    for (uint8_t byte : array->bytes())
+      if (dtype == DType::S4)
+        EXPECT_TRUE(static_cast<int8_t>(byte) >= -8 &&
+                    static_cast<int8_t>(byte) <= 7);
+      else
+        EXPECT_LE(byte, 15);
+    std::string bytes = serializeNpy(*array);
+    EXPECT_NE(bytes.find(dtype == DType::S4 ? "'descr': '|i1'"
+                                            : "'descr': '|u1'"),
+              std::string::npos);
+    std::string path = tempPath("int4.npy");
+    ASSERT_TRUE(writeNpyFile(path, *array).ok());
+    absl::StatusOr<HostArray> back = readNpyFileAs(path, dtype);
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_EQ(*back, *array) << dtypeName(dtype);
+    std::remove(path.c_str());
+  }
+  std::string path = tempPath("bad.npy");
+  ASSERT_TRUE(writeNpyFile(path, makeArray<int8_t>(DType::S8, {2, 2},
+                                                   {-8, 7, 0, -9}))
+                  .ok());
+  absl::StatusOr<HostArray> bad = readNpyFileAs(path, DType::S4);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            path + ": element 3 is -9, outside s4's [-8, 7]");
+  ASSERT_TRUE(
+      writeNpyFile(path, makeArray<uint8_t>(DType::U8, {3}, {15, 16, 0})).ok());
+  bad = readNpyFileAs(path, DType::U4);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            path + ": element 1 is 16, outside u4's [0, 15]");
+  bad = readNpyFileAs(path, DType::S4);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            path + ": s4 parameters are read from int8 (|i1) arrays; this "
+                   "one is u8[3]");
+  std::remove(path.c_str());
 }
 
 TEST(Npy, Bf16AsFloat32IsExact) {

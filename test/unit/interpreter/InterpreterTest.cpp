@@ -178,6 +178,71 @@ TEST_F(InterpreterTest, UnsignedWrapAndCompare) {
   EXPECT_EQ(ints(r[3]), (I{156, 1, 2}));
 }
 
+// s4/u4 (XLA's int4 types) are bytes holding the value extended; every
+// result wraps to 4 bits, as XLA computes with ml_dtypes' int4 types.
+TEST_F(InterpreterTest, Int4WrapsToFourBits) {
+  auto r = run(R"(
+    func.func @main(%a: tensor<6xi4>, %b: tensor<6xi4>, %u: tensor<6xui4>, %v: tensor<6xui4>) -> (tensor<6xi4>, tensor<6xi4>, tensor<6xi4>, tensor<6xi4>, tensor<6xui4>, tensor<6xui4>, tensor<6xi4>, tensor<6xi1>, tensor<6xi4>, tensor<6xi4>) {
+      %0 = hlo.add %a, %b : tensor<6xi4>
+      %1 = hlo.multiply %a, %b : tensor<6xi4>
+      %2 = hlo.divide %a, %b : tensor<6xi4>
+      %3 = hlo.abs %a : tensor<6xi4>
+      %4 = hlo.subtract %u, %v : tensor<6xui4>
+      %5 = hlo.shift_right_arithmetic %u, %v : tensor<6xui4>
+      %6 = hlo.count_leading_zeros %a : tensor<6xi4>
+      %7 = hlo.compare LT, %a, %b, UNSIGNED : (tensor<6xi4>, tensor<6xi4>) -> tensor<6xi1>
+      %8 = hlo.power %a, %b : tensor<6xi4>
+      %9 = hlo.mulhi %a, %b : tensor<6xi4>
+      return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : tensor<6xi4>, tensor<6xi4>, tensor<6xi4>, tensor<6xi4>, tensor<6xui4>, tensor<6xui4>, tensor<6xi4>, tensor<6xi1>, tensor<6xi4>, tensor<6xi4>
+    })",
+               {make<int8_t>(DType::S4, {6}, {7, -8, -8, 5, -1, 3}),
+                make<int8_t>(DType::S4, {6}, {1, -1, 0, 3, 2, 2}),
+                make<uint8_t>(DType::U4, {6}, {0, 15, 8, 9, 1, 12}),
+                make<uint8_t>(DType::U4, {6}, {1, 15, 1, 3, 4, 2})});
+  ASSERT_EQ(r.size(), 10u) << lastError;
+  EXPECT_EQ(ints(r[0]), (I{-8, 7, -8, -8, 1, 5}));  // 8, -9, 8 wrap
+  EXPECT_EQ(ints(r[1]), (I{7, -8, 0, -1, -2, 6}));  // 8, 15 wrap
+  EXPECT_EQ(ints(r[2]), (I{7, -8, -1, 1, 0, 1}));   // -8/-1 = -8, x/0 = -1
+  EXPECT_EQ(ints(r[3]), (I{7, -8, -8, 5, 1, 3}));   // abs(-8) wraps
+  EXPECT_EQ(ints(r[4]), (I{15, 0, 7, 6, 13, 10}));  // 0 - 1 wraps to 15
+  // 1000 >> 1 (sign bit of 4) = 1100; 1001 >> 3 = 1111; 1 >> 4+: 0; 1100 >> 2 = 1111
+  EXPECT_EQ(ints(r[5]), (I{0, 15, 12, 15, 0, 15}));
+  EXPECT_EQ(ints(r[6]), (I{1, 0, 0, 1, 0, 2}));     // leading zeros of 4 bits
+  // Unsigned: 7 < 1? no; 8 < 15; 8 < 0? no; 5 < 3? no; 15 < 2? no; 3 < 2? no
+  EXPECT_EQ(ints(r[7]), (I{0, 1, 0, 0, 0, 0}));
+  // 7^1; (-8)^-1 = 0; (-8)^0 = 1; 5^3 = 125 = 0x7D -> -3; 1; 9 -> -7
+  EXPECT_EQ(ints(r[8]), (I{7, 0, 1, -3, 1, -7}));
+  // The high 4 bits of the 8-bit product: 7, 8 -> 0; 0; 0; 15 -> 0; -2 -> -1; 6 -> 0
+  EXPECT_EQ(ints(r[9]), (I{0, 0, 0, 0, -1, 0}));
+}
+
+TEST_F(InterpreterTest, Int4Converts) {
+  auto r = run(R"(
+    func.func @main(%f: tensor<7xf32>, %i: tensor<7xi32>, %a: tensor<7xi4>) -> (tensor<7xi4>, tensor<7xui4>, tensor<7xi4>, tensor<7xui4>, tensor<7xf32>, tensor<7xi32>) {
+      %0 = hlo.convert %f : (tensor<7xf32>) -> tensor<7xi4>
+      %1 = hlo.convert %f : (tensor<7xf32>) -> tensor<7xui4>
+      %2 = hlo.convert %i : (tensor<7xi32>) -> tensor<7xi4>
+      %3 = hlo.convert %a : (tensor<7xi4>) -> tensor<7xui4>
+      %4 = hlo.convert %a : (tensor<7xi4>) -> tensor<7xf32>
+      %5 = hlo.convert %3 : (tensor<7xui4>) -> tensor<7xi32>
+      return %0, %1, %2, %3, %4, %5 : tensor<7xi4>, tensor<7xui4>, tensor<7xi4>, tensor<7xui4>, tensor<7xf32>, tensor<7xi32>
+    })",
+               {f32({7}, {7.9f, -8.5f, 100.0f, -0.9f, kNaN, 15.5f, -kInf}),
+                s32({7}, {17, -9, 8, -16, 15, 255, -1}),
+                make<int8_t>(DType::S4, {7}, {-8, -1, 0, 1, 7, -5, 3})});
+  ASSERT_EQ(r.size(), 6u) << lastError;
+  // Truncated toward zero, saturated; NaN is 0.
+  EXPECT_EQ(ints(r[0]), (I{7, -8, 7, 0, 0, 7, -8}));
+  EXPECT_EQ(ints(r[1]), (I{7, 0, 15, 0, 0, 15, 0}));
+  EXPECT_EQ(ints(r[2]), (I{1, 7, -8, 0, -1, -1, -1})); // the low 4 bits
+  EXPECT_EQ(ints(r[3]), (I{8, 15, 0, 1, 7, 11, 3}));
+  EXPECT_EQ(values(r[4]), (D{-8, -1, 0, 1, 7, -5, 3}));
+  EXPECT_EQ(ints(r[5]), (I{8, 15, 0, 1, 7, 11, 3})); // zero-extended
+  // Every byte holds the value extended: u4 bytes are 0..15.
+  for (int64_t i = 0; i < 7; ++i)
+    EXPECT_LE(r[3].data<uint8_t>()[i], 15);
+}
+
 TEST_F(InterpreterTest, PredLogic) {
   auto r = run(R"(
     func.func @main(%a: tensor<4xi1>, %b: tensor<4xi1>) -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>) {
