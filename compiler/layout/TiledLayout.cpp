@@ -89,6 +89,8 @@ exe::DType runtimeDType(Type elementType) {
   switch (integer.getWidth()) {
   case 1:
     return exe::PRED;
+  case 4:
+    return isUnsigned ? exe::U4 : exe::S4;
   case 8:
     return isUnsigned ? exe::U8 : exe::S8;
   case 16:

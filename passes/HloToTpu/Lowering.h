@@ -89,10 +89,10 @@ inline int64_t largestDivisorAtMost(int64_t n, int64_t limit) {
   return 1;
 }
 
-/// s8/u8/s16/u16: entry arrays held as s32 words (sign- or zero-extended;
+/// s4/u4/s8/u8/s16/u16: entry arrays held as s32 words (sign- or zero-extended;
 /// inside a program tpuc-expand-narrow-ints computes them in s32).
 inline bool isNarrowInt(Type elem) {
-  return elem.isInteger(8) || elem.isInteger(16);
+  return elem.isInteger(4) || elem.isInteger(8) || elem.isInteger(16);
 }
 
 /// The element type a tensor element type is stored as in HBM and VMEM:

@@ -178,12 +178,13 @@ void convertElements(const exe::Shape &shape, exe::DType from,
     });
     return;
   }
-  // s8/u8/s16/u16: extended into s32 words; the words' low bits back.
+  // s4/u4 (a byte each on the host), s8/u8/s16/u16: extended into s32 words; the words' low bits back.
   if (isWordHostType(from) || isWordHostType(to)) {
     bool in = isWordHostType(from);
     exe::DType narrow = in ? from : to;
     int64_t n = elementBytes(narrow);
-    bool isSigned = narrow == exe::S8 || narrow == exe::S16;
+    bool isSigned =
+        narrow == exe::S4 || narrow == exe::S8 || narrow == exe::S16;
     forEachElement(shape, [&](int64_t h, int64_t d) {
       if (in) {
         uint32_t bits = 0;
@@ -274,6 +275,8 @@ constexpr DTypeInfo kDTypes[] = {
     {exe::PRED, 1, "pred", hostio::DType::Pred},
     {exe::F16, 2, "f16", hostio::DType::F16},
     {exe::F64, 8, "f64", hostio::DType::F64},
+    {exe::S4, 1, "s4", hostio::DType::S4},
+    {exe::U4, 1, "u4", hostio::DType::U4},
     {exe::S8, 1, "s8", hostio::DType::S8},
     {exe::S16, 2, "s16", hostio::DType::S16},
     {exe::S64, 8, "s64", hostio::DType::S64},
@@ -308,8 +311,9 @@ bool isFloatWordHostType(exe::DType host) {
 }
 
 bool isWordHostType(exe::DType host) {
-  return host == exe::PRED || host == exe::S8 || host == exe::U8 ||
-         host == exe::S16 || host == exe::U16;
+  return host == exe::PRED || host == exe::S4 || host == exe::U4 ||
+         host == exe::S8 || host == exe::U8 || host == exe::S16 ||
+         host == exe::U16;
 }
 
 const char *dtypeName(exe::DType dtype) {

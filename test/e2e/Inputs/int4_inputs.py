@@ -7,6 +7,7 @@ in [-8, 7], u4 arrays uint8 ones in [0, 15].
   w (s4[256,128]): seeded random weights over [-8, 7]
   x (f32[8,256]): seeded random integers in [-4, 4] (exact in bf16)
   scale (f32[128]): powers of two per output channel (exact products)
+  u5 (u4[5]): 0, 15, 9, 3, 4
   bad_s4 (int8[2,3]): 8 at row-major index 4; bad_u4 (uint8[5]): 16 at 2
 
 usage: int4_inputs.py DIR
@@ -27,6 +28,7 @@ np.save(out + "/w.npy", r.randint(-8, 8, (256, 128)).astype(np.int8))
 np.save(out + "/x.npy", r.randint(-4, 5, (8, 256)).astype(np.float32))
 np.save(out + "/scale.npy",
         (2.0 ** r.randint(-3, 3, 128)).astype(np.float32))
+np.save(out + "/u5.npy", np.array([0, 15, 9, 3, 4], np.uint8))
 np.save(out + "/bad_s4.npy",
         np.array([[1, -8, 7, 0, 8, -1]], np.int8).reshape(2, 3))
 np.save(out + "/bad_u4.npy", np.array([0, 15, 16, 3, 4], np.uint8))

@@ -48,7 +48,8 @@ TEST(PaddedByteSize, EveryElementType) {
                {exe::S8, 1, "s8"},    {exe::S16, 2, "s16"},
                {exe::S64, 8, "s64"},  {exe::U8, 1, "u8"},
                {exe::U16, 2, "u16"},  {exe::U32, 4, "u32"},
-               {exe::U64, 8, "u64"}};
+               {exe::U64, 8, "u64"},  {exe::S4, 1, "s4"},
+               {exe::U4, 1, "u4"}};
   for (const Case &c : cases) {
     EXPECT_EQ(elementBytes(c.dtype), c.bytes) << c.name;
     EXPECT_STREQ(dtypeName(c.dtype), c.name);
@@ -272,6 +273,24 @@ TEST(HostToDevice, NarrowIntegersInS32Words) {
                            {reinterpret_cast<uint8_t *>(u16Back.data()), 8})
                   .ok());
   EXPECT_EQ(u16Back, u16);
+  // s4/u4: a byte per element on the host (the value extended), as s8/u8.
+  std::vector<int8_t> s4 = {-8, -1, 0, 7};
+  ASSERT_TRUE(hostToDevice(s, exe::S4,
+                           {reinterpret_cast<uint8_t *>(s4.data()), 4},
+                           absl::MakeSpan(device))
+                  .ok());
+  EXPECT_EQ(word(device, 0), -8);
+  EXPECT_EQ(word(device, 1), -1);
+  EXPECT_EQ(word(device, 3), 7);
+  std::vector<int8_t> s4Back(4);
+  ASSERT_TRUE(deviceToHost(s, exe::S4, device,
+                           {reinterpret_cast<uint8_t *>(s4Back.data()), 4})
+                  .ok());
+  EXPECT_EQ(s4Back, s4);
+  std::vector<uint8_t> u4 = {0, 8, 9, 15};
+  ASSERT_TRUE(hostToDevice(s, exe::U4, u4, absl::MakeSpan(device)).ok());
+  EXPECT_EQ(word(device, 1), 8);
+  EXPECT_EQ(word(device, 3), 15);
   // Only over s32 words.
   exe::Shape f = makeShape(exe::F32, {1, 4}, {{8, 128}});
   EXPECT_EQ(hostToDevice(f, exe::S8, u8, absl::MakeSpan(device)).message(),
