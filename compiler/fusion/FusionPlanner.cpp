@@ -206,11 +206,11 @@ private:
   /// whose value reaches it through members (a prologue), not an epilogue.
   bool feedsContraction(const Group &group, Operation *op) const;
   /// The contraction, other than `group`'s, whose epilogue the loop op
-  /// `producer` (read by `user`) would end instead: the other branch of a
-  /// residual add of two contractions (resnet's projection shortcut and
-  /// its batch norm). That contraction's kernel then stores the branch's
-  /// value (bf16 in mixed_bfloat16, not its f32 product) and `group`'s
-  /// epilogue does not apply the branch's ops. Null otherwise.
+  /// `producer` (read by the add `user`) would end instead: the other
+  /// branch of a residual add of two contractions (resnet's projection
+  /// shortcut and its batch norm). That contraction's kernel then stores
+  /// the branch's value (bf16 in mixed_bfloat16, not its f32 product) and
+  /// `group`'s epilogue does not apply the branch's ops. Null otherwise.
   Operation *endsOtherEpilogue(const Group &group, Operation *producer,
                                Operation *user) const;
   /// Merges a loop group with the reduction and statistics groups it reads
@@ -448,7 +448,7 @@ bool Planner::feedsContraction(const Group &group, Operation *op) const {
 
 Operation *Planner::endsOtherEpilogue(const Group &group, Operation *producer,
                                       Operation *user) const {
-  if (!producer->hasOneUse())
+  if (!isa<hlo::AddOp>(user) || !producer->hasOneUse())
     return nullptr;
   Operation *other = epilogueContractionOf(producer);
   if (!other || owner.count(other))
