@@ -205,6 +205,14 @@ private:
   /// operand of `group`'s contraction: the contraction itself, or an op
   /// whose value reaches it through members (a prologue), not an epilogue.
   bool feedsContraction(const Group &group, Operation *op) const;
+  /// The contraction, other than `group`'s, whose epilogue the loop op
+  /// `producer` (read by the add `user`) would end instead: the other
+  /// branch of a residual add of two contractions (resnet's projection
+  /// shortcut and its batch norm). That contraction's kernel then stores
+  /// the branch's value (bf16 in mixed_bfloat16, not its f32 product) and
+  /// `group`'s epilogue does not apply the branch's ops. Null otherwise.
+  Operation *endsOtherEpilogue(const Group &group, Operation *producer,
+                               Operation *user) const;
   /// Merges a loop group with the reduction and statistics groups it reads
   /// (and the other loop groups of its size reading those) into one
   /// row-resident kernel when rowResidentKernel accepts the merged ops.
@@ -438,6 +446,33 @@ bool Planner::feedsContraction(const Group &group, Operation *op) const {
   return false;
 }
 
+Operation *Planner::endsOtherEpilogue(const Group &group, Operation *producer,
+                                      Operation *user) const {
+  if (!isa<hlo::AddOp>(user) || !producer->hasOneUse())
+    return nullptr;
+  Operation *other = epilogueContractionOf(producer);
+  if (!other || owner.count(other))
+    return nullptr;
+  if (group.heroRole() == Role::Contraction)
+    return other == group.heroes.front() ? nullptr : other;
+  // No contraction yet: of the user's operands that only it reads and that
+  // lead to a contraction, the first one's branch stays, a later one's
+  // ends its own contraction's epilogue.
+  for (Value operand : user->getOperands()) {
+    Operation *def = operand.getDefiningOp();
+    if (def == producer)
+      return nullptr;
+    if (!def || def->getBlock() != &block || !operand.hasOneUse())
+      continue;
+    Operation *first = isa<hlo::DotGeneralOp, hlo::ConvolutionOp>(def)
+                           ? def
+                           : epilogueContractionOf(def);
+    if (first && first != other)
+      return other;
+  }
+  return nullptr;
+}
+
 bool Planner::tryFuse(Operation *producer, int g, Operation *user) {
   Group &group = groups[g];
   if (group.contains(producer))
@@ -486,6 +521,13 @@ bool Planner::tryFuse(Operation *producer, int g, Operation *user) {
                                 "transposes fuse into a contraction operand"
                               : opName(producer) +
                                     " does not fit a contraction epilogue");
+      return false;
+    }
+  }
+  if (role == Role::Loop && hero != Role::Reduce &&
+      !(hero == Role::Contraction && feedsContraction(group, user))) {
+    if (Operation *other = endsOtherEpilogue(group, producer, user)) {
+      note(producer, "it ends " + opName(other) + "'s epilogue");
       return false;
     }
   }
