@@ -4,9 +4,9 @@ namespace tpuc::runtime {
 
 // An instruction with more args than DecodedInstruction holds does not
 // compile.
-#define TPUC_ISA(NAME, NUMBER, UNIT, DST, VSRC, ARGS, DTYPES, SRC_DTYPES,     \
+#define TPUC_ISA(NAME, NUMBER, UNIT, DST, VSRC, ARGS, DTYPES, SRC_DTYPES,      \
                  FIELDS, CYCLES)                                               \
-  static_assert(ARGS <= kMaxDecodedArgs, #NAME " has more args than "        \
+  static_assert(ARGS <= kMaxDecodedArgs, #NAME " has more args than "          \
                                                "kMaxDecodedArgs");
 #include "runtime/loader/Isa.def"
 #undef TPUC_ISA

@@ -15,8 +15,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "runtime/hostio/FloatConversion.h"
 #include "runtime/emulator/DecodedProgram.h"
+#include "runtime/hostio/FloatConversion.h"
 #include "runtime/emulator/Provenance.h"
 #include "runtime/loader/Isa.h"
 #include "runtime/loader/Layout.h"
