@@ -15,6 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "runtime/emulator/DecodedProgram.h"
 #include "runtime/hostio/FloatConversion.h"
 #include "runtime/emulator/Provenance.h"
 #include "runtime/loader/Isa.h"
@@ -363,7 +364,9 @@ public:
         mxus_(t_.mxu_count()),
         ops_(e.proto().debug_ops_size() + 1), v_(kNumVectorRegs),
         vpuAvx2_(device.kernels_ != KernelPath::Portable &&
-                 isKernelPathSupported(KernelPath::Avx2)) {
+                 isKernelPathSupported(KernelPath::Avx2)),
+        code_(device.decoded_) {
+    decodeProgram(e, code_);
     bytesPerCycle_ = t_.hbm_bytes_per_second() / t_.clock_hz();
     if (tracking_)
       initProvenance();
@@ -411,13 +414,14 @@ private:
     return trap(absl::StrCat(getOpcodeInfo(in.opcode())->name,
                              " has no emulator semantics"));
   }
-  int64_t arg(const exe::Instruction &in, int i) const {
-    const exe::Operand &op = in.args(i);
-    return static_cast<int64_t>(static_cast<uint64_t>(s_[op.reg()]) +
-                                static_cast<uint64_t>(op.imm()));
+  // The value of the current instruction's arg i: sreg + imm, wrapping.
+  int64_t arg(int i) const {
+    const DecodedInstruction::Operand &op = cur_->args[i];
+    return static_cast<int64_t>(static_cast<uint64_t>(s_[op.reg]) +
+                                static_cast<uint64_t>(op.imm));
   }
 
-  absl::Status step(const exe::Instruction &in);
+  absl::Status step(const DecodedInstruction &d);
   absl::Status scalarOp(const exe::Instruction &in);
   absl::Status dma(const exe::Instruction &in);
   // One DMA's chunks checked, booked and copied as a whole (a functional
@@ -432,7 +436,7 @@ private:
   uint8_t *dmaSideClear(exe::MemorySpace space, int64_t base, int64_t stride,
                         int64_t chunkBytes, int64_t chunks, int64_t lo,
                         int64_t hi, bool write);
-  absl::Status semWait(const exe::Instruction &in);
+  absl::Status semWait(); // the current instruction, a SEM_WAIT
   absl::Status mxuOp(const exe::Instruction &in);
   // matmulBf16, its rows split over the host threads when there are enough.
   void matmul(const PackedRhs &rhs, const uint16_t *lhs, float *out,
@@ -499,7 +503,8 @@ private:
   std::map<int64_t, Decision> decisions_;
 
   int64_t pc_ = 0;
-  const OpcodeInfo *info_ = nullptr; // of the instruction at pc_
+  // The instruction executing (the one at pc_ when it started).
+  const DecodedInstruction *cur_ = nullptr;
   int64_t s_[kNumScalarRegs] = {};
   absl::Span<uint8_t> vmem_, vmemInit_; // the device's pools
   std::vector<uint8_t> vmemFull_; // per granule: every byte was written
@@ -555,12 +560,14 @@ private:
   std::vector<float> outScratch_;
   // computeLanesAvx2 runs (a SIMD kernel path on a CPU with AVX2).
   const bool vpuAvx2_;
+  // The executable decoded (the device's storage, reused).
+  std::vector<DecodedInstruction> &code_;
 };
 
 void Machine::record(Unit unit, int index, uint64_t start, uint64_t end,
                      double flops, uint64_t hbmBytes) {
   finish_ = std::max(finish_, end);
-  OpProfile &op = ops_[exe_.instruction(pc_).debug_op()];
+  OpProfile &op = ops_[cur_->debugOp];
   ++op.instructions;
   op.busyCycles += end - start;
   op.flops += flops;
@@ -684,10 +691,10 @@ absl::StatusOr<ExecutionProfile> Machine::run() {
     if (++executed > opts_.maxInstructions)
       return trap(absl::StrCat("instruction budget of ", opts_.maxInstructions,
                                " exceeded (runaway loop?)"));
-    const exe::Instruction &in = exe_.instruction(pc_);
-    if (in.opcode() == exe::HALT)
+    const DecodedInstruction &d = code_[pc_];
+    if (d.opcode == exe::HALT)
       break;
-    if (absl::Status s = step(in); !s.ok())
+    if (absl::Status s = step(d); !s.ok())
       return s;
   }
   if (inFlightCount_ > 0) {
@@ -734,9 +741,10 @@ absl::StatusOr<ExecutionProfile> Machine::run() {
   return std::move(profile_);
 }
 
-absl::Status Machine::step(const exe::Instruction &in) {
-  info_ = getOpcodeInfo(in.opcode());
-  Unit unit = info_->unit;
+absl::Status Machine::step(const DecodedInstruction &d) {
+  cur_ = &d;
+  const exe::Instruction &in = *d.proto;
+  Unit unit = d.info->unit;
   if (tracking_) {
     computing_ = prov_.inSlice(pc_);
     if (computing_ && unit != Unit::Scalar)
@@ -832,8 +840,8 @@ void Machine::trackOnChip(exe::MemorySpace space, int64_t addr, int64_t len,
 }
 
 void Machine::trackBefore(const exe::Instruction &in) {
-  for (const exe::Operand &op : in.args())
-    prov_.readTaint(sregTaint_[op.reg()]);
+  for (int i = 0; i < cur_->numArgs; ++i)
+    prov_.readTaint(sregTaint_[cur_->args[i].reg]);
   int regs = in.opcode() == exe::VTRANSPOSE ? kTransposeRegs : 1;
   for (int i = 0; i < in.vsrc_size(); ++i)
     for (int r = 0; r < regs; ++r)
@@ -843,7 +851,7 @@ void Machine::trackBefore(const exe::Instruction &in) {
 }
 
 void Machine::trackAfter(const exe::Instruction &in) {
-  switch (getOpcodeInfo(in.opcode())->dst) {
+  switch (cur_->info->dst) {
   case RegFile::Scalar:
     // A loop counter counts trips: it does not carry the trip count's taint.
     sregTaint_[in.dst()] =
@@ -924,25 +932,25 @@ absl::Status Machine::scalarOp(const exe::Instruction &in) {
   // Two's-complement wrap for + - *; the ISA defines no overflow traps.
   auto wrap = [](uint64_t v) { return static_cast<int64_t>(v); };
   int64_t result = 0;
-  bool writes = info_->dst == RegFile::Scalar;
+  bool writes = cur_->info->dst == RegFile::Scalar;
   switch (in.opcode()) {
   case exe::NOP:
     break;
   case exe::SMOV:
-    result = arg(in, 0);
+    result = arg(0);
     break;
   case exe::SADD:
-    result = wrap(uint64_t(arg(in, 0)) + uint64_t(arg(in, 1)));
+    result = wrap(uint64_t(arg(0)) + uint64_t(arg(1)));
     break;
   case exe::SSUB:
-    result = wrap(uint64_t(arg(in, 0)) - uint64_t(arg(in, 1)));
+    result = wrap(uint64_t(arg(0)) - uint64_t(arg(1)));
     break;
   case exe::SMUL:
-    result = wrap(uint64_t(arg(in, 0)) * uint64_t(arg(in, 1)));
+    result = wrap(uint64_t(arg(0)) * uint64_t(arg(1)));
     break;
   case exe::SDIV:
   case exe::SREM: {
-    int64_t a = arg(in, 0), b = arg(in, 1);
+    int64_t a = arg(0), b = arg(1);
     if (b == 0)
       return trap("scalar division by zero");
     if (a == std::numeric_limits<int64_t>::min() && b == -1)
@@ -951,35 +959,35 @@ absl::Status Machine::scalarOp(const exe::Instruction &in) {
     break;
   }
   case exe::SAND:
-    result = arg(in, 0) & arg(in, 1);
+    result = arg(0) & arg(1);
     break;
   case exe::SOR:
-    result = arg(in, 0) | arg(in, 1);
+    result = arg(0) | arg(1);
     break;
   case exe::SXOR:
-    result = arg(in, 0) ^ arg(in, 1);
+    result = arg(0) ^ arg(1);
     break;
   case exe::SSHL:
   case exe::SSHR: {
-    int64_t amount = arg(in, 1);
+    int64_t amount = arg(1);
     if (amount < 0 || amount > 63)
       return trap(absl::StrCat("shift amount ", amount, " not in [0, 63]"));
-    result = in.opcode() == exe::SSHL ? wrap(uint64_t(arg(in, 0)) << amount)
-                                      : arg(in, 0) >> amount;
+    result = in.opcode() == exe::SSHL ? wrap(uint64_t(arg(0)) << amount)
+                                      : arg(0) >> amount;
     break;
   }
   case exe::SMIN:
-    result = std::min(arg(in, 0), arg(in, 1));
+    result = std::min(arg(0), arg(1));
     break;
   case exe::SMAX:
-    result = std::max(arg(in, 0), arg(in, 1));
+    result = std::max(arg(0), arg(1));
     break;
   case exe::SCMP:
-    result = compare(in.cmp(), arg(in, 0), arg(in, 1));
+    result = compare(in.cmp(), arg(0), arg(1));
     break;
   case exe::SLD:
   case exe::SST: {
-    int64_t addr = arg(in, in.opcode() == exe::SLD ? 0 : 1);
+    int64_t addr = arg(in.opcode() == exe::SLD ? 0 : 1);
     if (addr % 4 != 0)
       return trap(absl::StrCat("SMEM address ", hex(addr),
                                " is not 4-byte aligned"));
@@ -989,7 +997,7 @@ absl::Status Machine::scalarOp(const exe::Instruction &in) {
       return p.status();
     int32_t word;
     if (store) {
-      word = static_cast<int32_t>(arg(in, 0));
+      word = static_cast<int32_t>(arg(0));
       std::memcpy(*p, &word, 4);
     } else {
       std::memcpy(&word, *p, 4);
@@ -1001,12 +1009,12 @@ absl::Status Machine::scalarOp(const exe::Instruction &in) {
     next = in.target();
     break;
   case exe::BRNZ:
-    if (arg(in, 0) != 0)
+    if (arg(0) != 0)
       next = in.target();
-    recordDecision("branch", arg(in, 0) != 0, 1);
+    recordDecision("branch", arg(0) != 0, 1);
     break;
   case exe::LOOP_BEGIN: {
-    int64_t trip = arg(in, 0);
+    int64_t trip = arg(0);
     recordDecision("trip count", trip > 0, trip);
     if (trip < 0)
       return trap(absl::StrCat("negative trip count ", trip));
@@ -1028,11 +1036,11 @@ absl::Status Machine::scalarOp(const exe::Instruction &in) {
     break;
   }
   case exe::SEM_WAIT:
-    if (absl::Status s = semWait(in); !s.ok())
+    if (absl::Status s = semWait(); !s.ok())
       return s;
     break;
   case exe::SEM_SIGNAL: {
-    int64_t sem = arg(in, 0), count = arg(in, 1);
+    int64_t sem = arg(0), count = arg(1);
     if (sem < 0 || sem >= static_cast<int64_t>(sems_.size()))
       return trap(absl::StrCat("semaphore ", sem, " not in [0, ",
                                sems_.size(), ")"));
@@ -1070,7 +1078,7 @@ absl::Status Machine::collective(const exe::Instruction &in) {
     const exe::Shape &shape =
         write ? r.collective->result() : r.collective->operand();
     int64_t bytes = *paddedByteSize(shape);
-    uint64_t addr = static_cast<uint64_t>(arg(in, i));
+    uint64_t addr = static_cast<uint64_t>(arg(i));
     uint8_t *p = dev_.hbmRange(addr, bytes);
     if (in.opcode() == exe::DEVICE_ID && !write)
       continue;
@@ -1096,8 +1104,8 @@ absl::Status Machine::collective(const exe::Instruction &in) {
   return absl::OkStatus();
 }
 
-absl::Status Machine::semWait(const exe::Instruction &in) {
-  int64_t sem = arg(in, 0), count = arg(in, 1);
+absl::Status Machine::semWait() {
+  int64_t sem = arg(0), count = arg(1);
   if (sem < 0 || sem >= static_cast<int64_t>(sems_.size()))
     return trap(absl::StrCat("semaphore ", sem, " not in [0, ", sems_.size(),
                              ")"));
@@ -1125,9 +1133,9 @@ absl::Status Machine::semWait(const exe::Instruction &in) {
 }
 
 absl::Status Machine::dma(const exe::Instruction &in) {
-  int64_t src = arg(in, 0), dst = arg(in, 1), chunkBytes = arg(in, 2),
-          chunks = arg(in, 3), srcStride = arg(in, 4), dstStride = arg(in, 5),
-          sem = arg(in, 6);
+  int64_t src = arg(0), dst = arg(1), chunkBytes = arg(2),
+          chunks = arg(3), srcStride = arg(4), dstStride = arg(5),
+          sem = arg(6);
   if (sem < 0 || sem >= static_cast<int64_t>(sems_.size()))
     return trap(absl::StrCat("semaphore ", sem, " not in [0, ", sems_.size(),
                              ")"));
@@ -1419,7 +1427,7 @@ absl::Status Machine::mxuOp(const exe::Instruction &in) {
   uint64_t start = issue_;
   issue_ += 1;
   if (in.opcode() == exe::MXU_LOAD_WEIGHTS) {
-    int64_t addr = arg(in, 0), bytes = d * d * 2;
+    int64_t addr = arg(0), bytes = d * d * 2;
     absl::StatusOr<uint8_t *> p = access(exe::VMEM, addr, bytes, false);
     if (!p.ok())
       return p.status();
@@ -1448,7 +1456,7 @@ absl::Status Machine::mxuOp(const exe::Instruction &in) {
     ++pc_;
     return absl::OkStatus();
   }
-  int64_t lhs = arg(in, 0), dst = arg(in, 1), rows = arg(in, 2);
+  int64_t lhs = arg(0), dst = arg(1), rows = arg(2);
   if (rows <= 0 || rows % kSublanes != 0 || rows > (int64_t(1) << 24))
     return trap(absl::StrCat("MXU_MATMUL rows ", rows,
                              " must be a positive multiple of 8"));
@@ -1522,7 +1530,7 @@ absl::Status Machine::vectorMemory(const exe::Instruction &in) {
   bool store = in.opcode() == exe::VST;
   int64_t elem = in.dtype() == exe::BF16 ? 2 : 4;
   int64_t rowBytes = kLanes * elem;
-  int64_t addr = arg(in, 0), stride = arg(in, 1);
+  int64_t addr = arg(0), stride = arg(1);
   if (stride == 0)
     stride = rowBytes;
   uint64_t start = std::max(issue_, vpuFree_);
@@ -1775,7 +1783,7 @@ absl::Status Machine::vectorOp(const exe::Instruction &in) {
     status = vectorMemory(in);
   } else {
     uint64_t start = std::max(issue_, vpuFree_);
-    vpuFree_ = start + info_->cycles;
+    vpuFree_ = start + cur_->info->cycles;
     record(Unit::Vpu, 0, start, vpuFree_);
     status = vectorCompute(in);
   }
@@ -1788,14 +1796,14 @@ absl::Status Machine::vectorOp(const exe::Instruction &in) {
 
 absl::Status Machine::vectorCompute(const exe::Instruction &in) {
   exe::Opcode op = in.opcode();
-  int64_t index = in.args_size() > 0 ? arg(in, 0) : 0;
+  int64_t index = cur_->numArgs > 0 ? arg(0) : 0;
   if (op == exe::VBCAST_LANE && (index < 0 || index >= kLanes))
     return trap(absl::StrCat("lane ", index, " not in [0, 128)"));
   if (op == exe::VBCAST_SUBLANE && (index < 0 || index >= kSublanes))
     return trap(absl::StrCat("sublane ", index, " not in [0, 8)"));
-  if (op == exe::VREDUCE_PRECISION && (index < 1 || arg(in, 1) < 0))
+  if (op == exe::VREDUCE_PRECISION && (index < 1 || arg(1) < 0))
     return trap(absl::StrCat("reduce-precision to ", index,
-                             " exponent and ", arg(in, 1),
+                             " exponent and ", arg(1),
                              " mantissa bits (needs >= 1 and >= 0)"));
   if (!computes())
     return absl::OkStatus();
@@ -1805,7 +1813,7 @@ absl::Status Machine::vectorCompute(const exe::Instruction &in) {
 TPUC_LANE_LOOP absl::Status
 Machine::computeLanes(const exe::Instruction &in) {
   exe::Opcode op = in.opcode();
-  int64_t index = in.args_size() > 0 ? arg(in, 0) : 0;
+  int64_t index = cur_->numArgs > 0 ? arg(0) : 0;
   bool isF32 = in.dtype() == exe::F32, isU32 = in.dtype() == exe::U32;
   const Vreg &a = v_[in.vsrc_size() > 0 ? in.vsrc(0) : 0];
   const Vreg &b = v_[in.vsrc_size() > 1 ? in.vsrc(1) : 0];
@@ -1965,7 +1973,7 @@ Machine::computeLanes(const exe::Instruction &in) {
     break;
   case exe::VREDUCE_PRECISION: {
     int exponent = static_cast<int>(std::min<int64_t>(index, 8));
-    int mantissa = static_cast<int>(std::min<int64_t>(arg(in, 1), 23));
+    int mantissa = static_cast<int>(std::min<int64_t>(arg(1), 23));
     mapF32(a, out, [&](float x) {
       return hostio::reducePrecision<float, uint32_t, 8, 23>(x, exponent,
                                                              mantissa);

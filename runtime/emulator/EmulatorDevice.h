@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "runtime/emulator/DecodedProgram.h"
 #include "runtime/emulator/HostThreads.h"
 #include "runtime/emulator/Ici.h"
 #include "runtime/emulator/Kernels.h"
@@ -102,6 +103,9 @@ private:
   ZeroedMemory vmemPool_, vmemInitPool_;
   std::unique_ptr<HostThreads> threads_;
   std::unique_ptr<InFlightRanges> inFlightRanges_;
+  // The instructions of the executable running, decoded per execute
+  // (DecodedProgram.h); kept so that its storage is reused.
+  std::vector<DecodedInstruction> decoded_;
   std::vector<uint32_t> vmemDirty_, vmemInitDirty_;
   // Timing-only runs: the control slice of the last executable run
   // (Provenance.h), kept so that later steps start with it, and the HBM
