@@ -227,71 +227,40 @@ TEST(HostToDevice, RoundTripsAssortedLayouts) {
   }
 }
 
-TEST(HostToDevice, NarrowIntegersInS32Words) {
-  // s8/u8/s16/u16 host arrays over s32 words: extended in, low bits out.
+/// Converts `values` (host type `host`, C++ type T) into a [1,4] s32 device
+/// array and back: every word holds the value extended, the padding 0, and
+/// the host array comes back unchanged.
+template <typename T>
+void expectWordRoundTrip(exe::DType host, std::vector<T> values) {
   exe::Shape s = makeShape(exe::S32, {1, 4}, {{8, 128}});
-  auto word = [](const std::vector<uint8_t> &device, int64_t element) {
-    int32_t w;
-    std::memcpy(&w, device.data() + 4 * element, 4);
-    return w;
-  };
   std::vector<uint8_t> device(4096, 0xff);
-  std::vector<int8_t> s8 = {-128, -1, 0, 127};
-  ASSERT_TRUE(hostToDevice(s, exe::S8,
-                           {reinterpret_cast<uint8_t *>(s8.data()), 4},
-                           absl::MakeSpan(device))
-                  .ok());
-  EXPECT_EQ(word(device, 0), -128);
-  EXPECT_EQ(word(device, 1), -1);
-  EXPECT_EQ(word(device, 3), 127);
-  EXPECT_EQ(word(device, 4), 0); // padding
-  std::vector<int8_t> s8Back(4);
-  ASSERT_TRUE(deviceToHost(s, exe::S8, device,
-                           {reinterpret_cast<uint8_t *>(s8Back.data()), 4})
-                  .ok());
-  EXPECT_EQ(s8Back, s8);
-  std::vector<uint8_t> u8 = {0, 1, 128, 255};
-  ASSERT_TRUE(hostToDevice(s, exe::U8, u8, absl::MakeSpan(device)).ok());
-  EXPECT_EQ(word(device, 2), 128);
-  EXPECT_EQ(word(device, 3), 255);
-  std::vector<int16_t> s16 = {-32768, -2, 300, 32767};
-  ASSERT_TRUE(hostToDevice(s, exe::S16,
-                           {reinterpret_cast<uint8_t *>(s16.data()), 8},
-                           absl::MakeSpan(device))
-                  .ok());
-  EXPECT_EQ(word(device, 0), -32768);
-  EXPECT_EQ(word(device, 1), -2);
-  std::vector<uint16_t> u16 = {0, 40000, 65535, 7};
-  ASSERT_TRUE(hostToDevice(s, exe::U16,
-                           {reinterpret_cast<uint8_t *>(u16.data()), 8},
-                           absl::MakeSpan(device))
-                  .ok());
-  EXPECT_EQ(word(device, 1), 40000);
-  EXPECT_EQ(word(device, 2), 65535);
-  std::vector<uint16_t> u16Back(4);
-  ASSERT_TRUE(deviceToHost(s, exe::U16, device,
-                           {reinterpret_cast<uint8_t *>(u16Back.data()), 8})
-                  .ok());
-  EXPECT_EQ(u16Back, u16);
-  // s4/u4: a byte per element on the host (the value extended), as s8/u8.
-  std::vector<int8_t> s4 = {-8, -1, 0, 7};
-  ASSERT_TRUE(hostToDevice(s, exe::S4,
-                           {reinterpret_cast<uint8_t *>(s4.data()), 4},
-                           absl::MakeSpan(device))
-                  .ok());
-  EXPECT_EQ(word(device, 0), -8);
-  EXPECT_EQ(word(device, 1), -1);
-  EXPECT_EQ(word(device, 3), 7);
-  std::vector<int8_t> s4Back(4);
-  ASSERT_TRUE(deviceToHost(s, exe::S4, device,
-                           {reinterpret_cast<uint8_t *>(s4Back.data()), 4})
-                  .ok());
-  EXPECT_EQ(s4Back, s4);
-  std::vector<uint8_t> u4 = {0, 8, 9, 15};
-  ASSERT_TRUE(hostToDevice(s, exe::U4, u4, absl::MakeSpan(device)).ok());
-  EXPECT_EQ(word(device, 1), 8);
-  EXPECT_EQ(word(device, 3), 15);
+  auto bytes = [](std::vector<T> &v) {
+    return absl::MakeSpan(reinterpret_cast<uint8_t *>(v.data()),
+                          v.size() * sizeof(T));
+  };
+  ASSERT_TRUE(hostToDevice(s, host, bytes(values), absl::MakeSpan(device)).ok())
+      << dtypeName(host);
+  for (int64_t e = 0; e < 5; ++e) {
+    int32_t w;
+    std::memcpy(&w, device.data() + 4 * e, 4);
+    EXPECT_EQ(w, e < 4 ? int32_t(values[e]) : 0) << dtypeName(host) << " " << e;
+  }
+  std::vector<T> back(values.size());
+  ASSERT_TRUE(deviceToHost(s, host, device, bytes(back)).ok());
+  EXPECT_EQ(back, values) << dtypeName(host);
+}
+
+TEST(HostToDevice, NarrowIntegersInS32Words) {
+  // s4/u4 (a byte per element on the host), s8/u8/s16/u16 host arrays over
+  // s32 words: extended in, low bits out.
+  expectWordRoundTrip<int8_t>(exe::S8, {-128, -1, 0, 127});
+  expectWordRoundTrip<uint8_t>(exe::U8, {0, 1, 128, 255});
+  expectWordRoundTrip<int16_t>(exe::S16, {-32768, -2, 300, 32767});
+  expectWordRoundTrip<uint16_t>(exe::U16, {0, 40000, 65535, 7});
+  expectWordRoundTrip<int8_t>(exe::S4, {-8, -1, 0, 7});
+  expectWordRoundTrip<uint8_t>(exe::U4, {0, 8, 9, 15});
   // Only over s32 words.
+  std::vector<uint8_t> device(4096), u8 = {0, 1, 128, 255};
   exe::Shape f = makeShape(exe::F32, {1, 4}, {{8, 128}});
   EXPECT_EQ(hostToDevice(f, exe::S8, u8, absl::MakeSpan(device)).message(),
             "cannot convert host s8 to device f32");
