@@ -595,6 +595,55 @@ const Computation *Importer::calledComputation(const Instruction &inst,
   return comp;
 }
 
+/// A reducer whose scalars are another float type than the reduced arrays
+/// (XLA's mixed-precision HLO: an all-reduce of bf16 with an f32 `add`):
+/// XLA reduces in the arrays' type, so the region's arguments and its ops'
+/// results take that type. Only bodies of elementwise ops on those scalars
+/// (no constants, no nested regions) are retyped; others stay for the
+/// verifier's error.
+static void retypeMixedReducer(Operation *op) {
+  if (!isa<hlo::AllReduceOp, hlo::ReduceScatterOp, hlo::ReduceOp>(op) ||
+      op->getNumRegions() != 1 || op->getNumOperands() == 0)
+    return;
+  auto elementOf = [](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    return tensor ? tensor.getElementType() : Type();
+  };
+  Type arrays = elementOf(op->getOperand(0).getType());
+  if (!isa_and_nonnull<FloatType>(arrays) ||
+      llvm::any_of(op->getOperandTypes(),
+                   [&](Type t) { return elementOf(t) != arrays; }))
+    return;
+  Region &region = op->getRegion(0);
+  if (!region.hasOneBlock() || region.front().getNumArguments() != 2)
+    return;
+  Block &block = region.front();
+  Type scalars = block.getArgument(0).getType();
+  auto scalarsType = dyn_cast<RankedTensorType>(scalars);
+  if (!scalarsType || scalarsType.getRank() != 0 ||
+      !isa<FloatType>(scalarsType.getElementType()) ||
+      scalarsType.getElementType() == arrays)
+    return;
+  auto allScalars = [&](TypeRange types) {
+    return llvm::all_of(types, [&](Type t) { return t == scalars; });
+  };
+  for (Operation &inner : block) {
+    bool terminator = &inner == block.getTerminator();
+    if (!allScalars(inner.getOperandTypes()) ||
+        !allScalars(inner.getResultTypes()) || inner.getNumRegions() ||
+        (!terminator && (isa<hlo::ConstantOp>(inner) ||
+                         !inner.hasTrait<OpTrait::Elementwise>() ||
+                         inner.getNumOperands() == 0)))
+      return;
+  }
+  auto retyped = RankedTensorType::get({}, arrays);
+  for (BlockArgument arg : block.getArguments())
+    arg.setType(retyped);
+  for (Operation &inner : block)
+    for (Value result : inner.getResults())
+      result.setType(retyped);
+}
+
 LogicalResult Importer::emitRegion(Region &region, const Instruction &inst,
                                    const Computation &computation,
                                    size_t resultCount, bool splitRoot) {
@@ -1583,6 +1632,7 @@ LogicalResult Importer::emitInstruction(const Instruction &inst,
     if (failed(emitRegion(region, inst, *spec.first, spec.second,
                           /*splitRoot=*/opName == "hlo.fusion" && tupleResult)))
       return failure();
+  retypeMixedReducer(op);
   setLayoutAttr(op, gpuCall && inst.shape.isTuple()
                         ? inst.shape.tupleElements.front()
                         : inst.shape);

@@ -13,6 +13,7 @@
 #include "compiler/interpreter/Collectives.h"
 #include "dialects/hlo/Sharding.h"
 #include "passes/HloToTpu/Lowering.h"
+#include "passes/HloToTpu/Relayout.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -110,6 +111,15 @@ LogicalResult Lowering::lowerCollective(Operation *op) {
     FailureOr<Value> src = memOf(operand);
     if (failed(src))
       return failure();
+    // A reshape's view of its operand's buffer (bf16[1] -> bf16[]) keeps the
+    // operand's memref type; the collective takes a copy in its own.
+    auto operandType = cast<RankedTensorType>(operand.getType());
+    if (cast<MemRefType>(src->getType()).getShape() !=
+        hbmType(operandType).getShape()) {
+      Value copy = allocHbm(operandType, loc);
+      copyWhole(*this, *src, copy, operandType);
+      src = copy;
+    }
     Value dst = allocHbm(cast<RankedTensorType>(result.getType()), loc);
     hbm[result] = dst;
     return std::make_pair(*src, dst);

@@ -10,7 +10,8 @@ largest |want| of that output, and the cosine similarity, then "ok" or
 "MISMATCH". The relative error is scaled by the output's largest
 magnitude (not per element), so values near zero do not dominate.
 Exit status 1 on any mismatch. bf16 results (saved as 2-byte '<V2'
-elements, which numpy cannot convert) are widened to f32 exactly.
+elements, which numpy cannot convert) are widened to f32 exactly; f8
+results ('|V1') are compared by their byte codes (equal or a mismatch).
 """
 import os
 import sys
@@ -23,6 +24,11 @@ def load(path):
     if a.dtype.kind == "V" and a.dtype.itemsize == 2:
         bits = a.reshape(-1).view(np.uint16).astype(np.uint32) << 16
         a = bits.view(np.float32).reshape(a.shape)
+    elif a.dtype.kind == "V" and a.dtype.itemsize == 1:
+        # An f8 result ('|V1': the file does not say which format): its
+        # codes, so only equal bytes give no error (one code apart is
+        # >= 1/255 of the largest code, above every tolerance used).
+        a = a.view(np.uint8)
     return a.astype(np.float64)
 
 
