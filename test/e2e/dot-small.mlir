@@ -22,8 +22,8 @@
 // RUN: cmp %t/got/result3.npy %t/want/result3.npy
 // mixed_bfloat16: the float dots read bf16 operands (the precision
 // policy's converts), the products and sums stay f32. The interpreter runs
-// the program after the precision passes (the 00-hlo.mlir dump, as
-// corpus_e2e.py does), so the tolerance is code generation's: bf16 x bf16
+// the program after the precision passes (the 00-hlo.mlir dump; corpus_e2e.py
+// takes it from --emit=hlo), so the tolerance is code generation's: bf16 x bf16
 // products are exact in f32, only the order of the f32 sum differs.
 // RUN: tpuc compile %s -o %t/bf16.tpx --precision=mixed_bfloat16 --dump-dir=%t/dump
 // RUN: tpuc-run %t/bf16.tpx --random-inputs=3 --output-dir=%t/got-bf16

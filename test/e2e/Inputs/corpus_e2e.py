@@ -3,14 +3,15 @@
 usage: corpus_e2e.py --bin DIR --workdir DIR GRAPH [--precision f32|mixed_bfloat16]
                      [--max-rel R] [--min-cos C] [--seed S] [--extra FLAG ...] [--scaled-inputs]
 
-Compiles GRAPH with `tpuc compile --precision=P --dump-dir`, runs the
+Compiles GRAPH with `tpuc compile --precision=P`, runs the
 executable on the emulator with `--random-inputs=SEED` and the reference
 interpreter on the same inputs, and compares every result (max abs error,
 max error relative to the output's largest magnitude, cosine similarity;
 see compare.py). The interpreter runs the program the emulator runs: the
-original graph for f32, the graph after the precision passes (the
-00-hlo.mlir dump) for mixed_bfloat16, so the tolerance measures code
-generation, not the precision policy. A module written for several devices
+original graph for f32, the graph after the precision passes (`tpuc
+compile --emit=hlo`) for mixed_bfloat16, so the tolerance measures code
+generation, not the precision policy. (No --dump-dir: its per-pass dumps
+of a graph with large constants, graphsage's, take ~2 GB.) A module written for several devices
 (replica_count x num_partitions) that the default one-device target refuses
 is compiled for the slice with that many devices (SLICES) and compared
 device by device. Prints one line per result (per device: "device<d>
@@ -96,25 +97,27 @@ def main():
     work = os.path.join(a.workdir, a.precision)
     os.makedirs(work, exist_ok=True)
     tpx = os.path.join(work, "prog.tpx")
-    dump = os.path.join(work, "dump")
     got, want = os.path.join(work, "got"), os.path.join(work, "want")
     tool = lambda name: os.path.join(a.bin, name)
-    compile_cmd = [tool("tpuc"), "compile", a.graph, f"--precision={a.precision}",
-                   f"--dump-dir={dump}", "-o", tpx] + a.extra
-    t_compile, out = run(compile_cmd, check=False)
+    compile_args = [tool("tpuc"), "compile", a.graph,
+                    f"--precision={a.precision}"] + a.extra
+    t_compile, out = run(compile_args + ["-o", tpx], check=False)
     devices = 1
     m = re.search(r"compile for a slice with (\d+) devices", out)
     if t_compile is None and m and int(m.group(1)) in SLICES:
         devices = int(m.group(1))
-        compile_cmd.append(f"--target={SLICES[devices]}")
+        compile_args.append(f"--target={SLICES[devices]}")
         print(f"compiled for {SLICES[devices]} ({devices} devices)")
     if t_compile is None:
-        t_compile, _ = run(compile_cmd)
+        t_compile, _ = run(compile_args + ["-o", tpx])
     inputs = [f"--random-inputs={a.seed}"]
     if a.scaled_inputs:
         inputs = write_inputs(tool, tpx, os.path.join(work, "inputs"), a.seed)
     t_run, _ = run([tool("tpuc-run"), tpx, f"--output-dir={got}"] + inputs)
-    source = a.graph if a.precision == "f32" else os.path.join(dump, "00-hlo.mlir")
+    source = a.graph
+    if a.precision != "f32":
+        source = os.path.join(work, "hlo.mlir")
+        run(compile_args + ["--emit=hlo", "-o", source])
     t_interp, _ = run([tool("tpuc"), "interpret", source, f"--output-dir={want}"] + inputs)
     if devices == 1:
         ok = compare_dirs(got, want, a.max_rel, a.min_cos)
