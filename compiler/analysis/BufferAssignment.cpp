@@ -111,6 +111,7 @@ private:
   void unite(int a, int b);
   void tryShare(Value from, Value to, bool allowParam);
   void shareViews();
+  void shareNextState(hlo::WhileOp loop, unsigned i);
   void shareInputOutputAliases();
 
   func::FuncOp entry;
@@ -253,8 +254,49 @@ void Planner::shareViews() {
           unite(index[result], index[region->getArgument(i)]);
         tryShare(loop->getOperand(i), result, /*allowParam=*/false);
       }
+      for (auto [i, result] : llvm::enumerate(loop.getResults()))
+        if (tracked(result))
+          shareNextState(loop, i);
     }
   }
+}
+
+/// The body's next value of state element `i` is written straight into the
+/// state buffer (the lowering's `updateInPlace`, passes/HloToTpu/
+/// ControlFlow.cpp) when nothing in the body reads the old state from the
+/// first write of the next value's buffer on, but that write itself when it
+/// is a dynamic_update_slice of the old state (a scan's in-place update).
+void Planner::shareNextState(hlo::WhileOp loop, unsigned i) {
+  Block &body = loop.getBody().front();
+  Operation *yield = body.getTerminator();
+  Value next = yield->getOperand(i), state = body.getArgument(i);
+  auto n = index.find(next), s = index.find(state);
+  if (n == index.end() || s == index.end() || next.getParentBlock() != &body ||
+      isa<BlockArgument>(next) || llvm::count(yield->getOperands(), next) != 1 ||
+      llvm::is_contained(yield->getOperands(), state))
+    return;
+  int a = find(s->second), b = find(n->second);
+  if (a == b || sets[b].param || sets[b].constant || sets[b].output ||
+      values[s->second].sizes.padded != values[n->second].sizes.padded)
+    return;
+  // The first step that writes the next value's buffer, and its op.
+  int64_t firstWrite = sets[b].start;
+  Operation *writer = scheduled[firstWrite - 1];
+  auto dus = dyn_cast<hlo::DynamicUpdateSliceOp>(writer);
+  bool inPlace = dus && index.count(dus.getOperand()) &&
+                 find(index[dus.getOperand()]) == a &&
+                 llvm::none_of(dus->getOperands().drop_front(), [&](Value v) {
+                   return index.count(v) && find(index[v]) == a;
+                 });
+  // The old state's readers in the body: its argument and the views of it
+  // the body makes (the loop's result and the condition read it elsewhere).
+  for (auto [k, v] : llvm::enumerate(values)) {
+    if (find(k) != a || !body.getParent()->isAncestor(v.value.getParentRegion()))
+      continue;
+    if (v.lastUse > firstWrite || (v.lastUse == firstWrite && !inPlace))
+      return;
+  }
+  unite(a, b);
 }
 
 void Planner::shareInputOutputAliases() {

@@ -183,6 +183,8 @@ static void updateInPlace(Block &body, MutableArrayRef<Value> next,
       first->getNextNode()->erase();
       first->erase();
     }
+    if (r.use_empty()) // no HBM for a buffer nothing reads or writes
+      r.getDefiningOp()->erase();
     next[i] = s;
   }
 }
