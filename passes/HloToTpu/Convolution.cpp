@@ -1513,19 +1513,18 @@ void ConvMxuKernel::streamedGroups(LogicalResult &status) {
     position(og, l.c(0), /*first=*/true, [&](int64_t cbD) {
       return !last || cbD + ahead < steps;
     });
-    // Pending halo pieces: one filled after each position, the positions
-    // unrolled.
-    if (haloPending()) {
+    // Pending halo pieces: one filled after each position from the second
+    // on (the MXUs then have two positions' matmuls queued: 16,586 ->
+    // 16,409 cycles for resnet50's 3x3 64 -> 64 against a fill after the
+    // first), those positions unrolled.
+    int64_t looped = 1;
+    for (; haloPending() && looped < tail; ++looped) {
+      position(og, l.c(looped), false, always);
       fillHaloPiece();
-      for (int64_t kp = 1; kp < tail; ++kp) {
-        position(og, l.c(kp), false, always);
-        if (haloPending())
-          fillHaloPiece();
-      }
-    } else {
-      l.loop(tail - 1,
-             [&](Value kp) { position(og, l.add(kp, 1), false, always); });
     }
+    l.loop(tail - looped, [&](Value kp) {
+      position(og, l.add(kp, looped), false, always);
+    });
     for (int64_t kp = tail; kp < kpos; ++kp) {
       position(og, l.c(kp), false,
                [&](int64_t cbD) { return kp * CtD + cbD + ahead < steps; });

@@ -1,8 +1,8 @@
 // One-block (batch 1) convolutions in two row chunks (ConvMxuKernel::
 // rowChunks) start the first chunk's steps once the halo pieces it reads
 // are filled: its weights' DMAs queue behind those pieces only, and the
-// other pieces are filled one after each of its window positions, while
-// the MXUs compute (fillHalo's readyRows, fillHaloPiece).
+// other pieces are filled one after each of its window positions from the
+// second on, while the MXUs compute (fillHalo's readyRows, fillHaloPiece).
 //   result0: 3x3 SAME 64 -> 64 at 40x40, bias + relu epilogue (tap pairs:
 //            each piece paired as it is filled)
 //   result1: 3x3 SAME 96 -> 32 at 40x40, no epilogue (no tap pairs)
@@ -28,20 +28,22 @@
 // DMA pieces ending at rows 6, 12, ..., 36, 41. The first chunk's 20
 // output rows read halo rows 0-21 (and row 22's first pixels), paired up
 // to the row before a piece's last: pieces 0-3 (rows up to 23 paired).
-// Their waits, then the first position's matmuls, and one piece's wait
-// after each position's matmuls (on main's binary all 7 waits came first).
+// Their waits, then the first two positions' matmuls, and one piece's
+// wait after each later position's matmuls (on main's binary all 7 waits
+// came first).
 // RUN: tpuc compile %S/Inputs/conv-halo-first-chunk.mlir -o %t/one.tpx
 // RUN: tpuc translate --executable-to-text %t/one.tpx > %t/one.txt
 // RUN: FileCheck %s --check-prefix=ORDER < %t/one.txt
 // ORDER-COUNT-4: SEM_WAIT 0, 1
 // ORDER-NOT: SEM_WAIT 0, 1
 // ORDER: MXU_MATMUL {{.*}}, mxu 1
-// ORDER-NOT: MXU_MATMUL
-// ORDER: SEM_WAIT 0, 1
+// ORDER-NOT: SEM_WAIT 0, 1
 // ORDER: MXU_MATMUL {{.*}}, mxu 1, accumulate
 // ORDER-NOT: MXU_MATMUL
 // ORDER: SEM_WAIT 0, 1
 // ORDER: MXU_MATMUL {{.*}}, mxu 1, accumulate
+// ORDER-NOT: MXU_MATMUL
+// ORDER: SEM_WAIT 0, 1
 
 func.func @main(%x: tensor<1x40x40x64xf32>, %w: tensor<3x3x64x64xf32>,
                 %b: tensor<64xf32>, %y: tensor<1x40x40x96xf32>,
