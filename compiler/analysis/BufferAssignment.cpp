@@ -279,8 +279,11 @@ void Planner::shareNextState(hlo::WhileOp loop, unsigned i) {
   if (a == b || sets[b].param || sets[b].constant || sets[b].output ||
       values[s->second].sizes.padded != values[n->second].sizes.padded)
     return;
-  // The first step that writes the next value's buffer, and its op.
+  // The first step that writes the next value's buffer, and its op (step 0
+  // holds only entry arguments, which are parameters and excluded above).
   int64_t firstWrite = sets[b].start;
+  if (firstWrite < 1)
+    return;
   Operation *writer = scheduled[firstWrite - 1];
   auto dus = dyn_cast<hlo::DynamicUpdateSliceOp>(writer);
   bool inPlace = dus && index.count(dus.getOperand()) &&
