@@ -456,6 +456,19 @@ LogicalResult Expander::run(ModuleOp module) {
     if (func.isExternal() || !func.isPublic())
       return;
     entries.push_back(func);
+    // The host keeps the 64-bit arrays (the executable's host_dtype).
+    auto record = [&](Type type, auto setAttr) {
+      if (isX64(type))
+        setAttr(TypeAttr::get(cast<RankedTensorType>(type).getElementType()));
+    };
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+      record(type, [&](TypeAttr t) {
+        func.setArgAttr(i, kX64HostTypeAttrName, t);
+      });
+    for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
+      record(type, [&](TypeAttr t) {
+        func.setResultAttr(i, kX64HostTypeAttrName, t);
+      });
     for (BlockArgument arg : func.getBody().front().getArguments())
       if (isX64(arg.getType()))
         retype(arg);

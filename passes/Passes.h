@@ -34,6 +34,12 @@ inline llvm::cl::ValuesClass dotPrecisionValues() {
 /// places the buffers by it.
 inline constexpr llvm::StringLiteral kHbmBuffersAttrName = "tpu.hbm_buffers";
 
+/// tpuc-expand-x64's record on an entry argument or result it turned from
+/// s64/u64 into planar 32-bit words (`[2, d...]`): the 64-bit element type,
+/// which tpuc-convert-hlo-to-tpu gives the executable as its `host_dtype`
+/// (the host array is the 64-bit one; docs/executable-format.md).
+inline constexpr llvm::StringLiteral kX64HostTypeAttrName = "hlo.host_type";
+
 #define GEN_PASS_DECL
 #include "passes/Passes.h.inc"
 

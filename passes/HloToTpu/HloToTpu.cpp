@@ -72,19 +72,22 @@ LogicalResult Lowering::run() {
   newFunc = func::FuncOp::create(b, oldFunc.getLoc(), oldFunc.getName(),
                                    b.getFunctionType(argTypes, resultTypes));
   // Pred and 8/16-bit integer arrays are s32 words on the device (0/1, or
-  // the value extended), f16 and f8 arrays f32 words, their own type on the
+  // the value extended), f16 and f8 arrays f32 words, s64/u64 arrays their
+  // planar 32-bit words (tpuc-expand-x64's record), their own type on the
   // host.
-  auto hostType = [](Type type) -> TypeAttr {
+  auto hostType = [](Type type, TypeAttr x64) -> TypeAttr {
     Type elem = cast<RankedTensorType>(type).getElementType();
     if (elem.isInteger(1) || isNarrowInt(elem) || isNarrowFloat(elem))
       return TypeAttr::get(elem);
-    return nullptr;
+    return x64;
   };
   for (auto [i, type] : llvm::enumerate(oldType.getInputs()))
-    if (TypeAttr host = hostType(type))
+    if (TypeAttr host = hostType(
+            type, oldFunc.getArgAttrOfType<TypeAttr>(i, kX64HostTypeAttrName)))
       newFunc.setArgAttr(i, tpu::kHostTypeAttrName, host);
   for (auto [i, type] : llvm::enumerate(oldType.getResults()))
-    if (TypeAttr host = hostType(type))
+    if (TypeAttr host = hostType(type, oldFunc.getResultAttrOfType<TypeAttr>(
+                                           i, kX64HostTypeAttrName)))
       newFunc.setResultAttr(i, tpu::kHostTypeAttrName, host);
   Block *entry = newFunc.addEntryBlock();
   for (auto [oldArg, newArg] :

@@ -144,19 +144,23 @@ absl::StatusOr<int64_t> validateArray(const exe::Executable &e,
   return bytes;
 }
 
-// host_dtype: unset, pred/s8/u8/s16/u16 over an S32 device array, or f16
-// or an f8 type over an F32 one.
+// host_dtype: unset, pred/s8/u8/s16/u16 over an S32 device array, f16 or
+// an f8 type over an F32 one, or s64 (u64) over the S32 (U32) words [2, ...].
 template <typename ParameterOrResult>
 absl::Status validateHostDType(absl::string_view what, int index,
                                const ParameterOrResult &p) {
-  if (p.host_dtype() == exe::DTYPE_INVALID ||
-      (isWordHostType(p.host_dtype()) && p.shape().dtype() == exe::S32) ||
-      (isFloatWordHostType(p.host_dtype()) && p.shape().dtype() == exe::F32))
+  exe::DType host = p.host_dtype(), device = p.shape().dtype();
+  bool words = p.shape().dims_size() > 0 && p.shape().dims(0) == 2;
+  if (host == exe::DTYPE_INVALID ||
+      (isWordHostType(host) && device == exe::S32) ||
+      (isFloatWordHostType(host) && device == exe::F32) ||
+      (host == exe::S64 && device == exe::S32 && words) ||
+      (host == exe::U64 && device == exe::U32 && words))
     return absl::OkStatus();
-  return invalid(what, "[", index,
-                 "].host_dtype: ", static_cast<int>(p.host_dtype()),
-                 " over a device ", dtypeName(p.shape().dtype()),
-                 " array (only pred, s8, u8, s16 or u16 over s32, f16 or f8 over f32)");
+  return invalid(what, "[", index, "].host_dtype: ", static_cast<int>(host),
+                 " over a device ", dtypeName(device),
+                 " array (only pred, s8, u8, s16 or u16 over s32, f16 or f8 "
+                 "over f32, s64 or u64 over s32 or u32 words [2, ...])");
 }
 
 absl::Status validateArrays(const exe::Executable &e,

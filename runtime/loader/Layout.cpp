@@ -129,7 +129,9 @@ absl::Status checkConvertible(exe::DType host, exe::DType device) {
   if (host == device || (host == exe::F32 && device == exe::BF16) ||
       (host == exe::BF16 && device == exe::F32) ||
       (isWordHostType(host) && device == exe::S32) ||
-      (isFloatWordHostType(host) && device == exe::F32))
+      (isFloatWordHostType(host) && device == exe::F32) ||
+      (host == exe::S64 && device == exe::S32) ||
+      (host == exe::U64 && device == exe::U32))
     return absl::OkStatus();
   return absl::InvalidArgumentError(
       absl::StrCat("cannot convert host ", dtypeName(host), " to device ",
@@ -152,6 +154,23 @@ void convertElements(const exe::Shape &shape, exe::DType from,
                   count * n);
     });
   };
+  // s64/u64: element h of the planar words [2, d...] (row-major over the
+  // device's dims) is word h / n of host element h % n, the host's 32-bit
+  // word 2 (h % n) + h / n (little-endian).
+  if (isX64HostType(from) || isX64HostType(to)) {
+    int64_t n = elementCount(shape) / 2;
+    auto word = [n](int64_t h) { return 2 * (h % n) + h / n; };
+    bool in = isX64HostType(from);
+    forEachElement(shape, [&](int64_t h, int64_t d) {
+      if (in)
+        std::memcpy(dst + dstIndex(h, d) * 4, src + word(srcIndex(h, d)) * 4,
+                    4);
+      else
+        std::memcpy(dst + word(dstIndex(h, d)) * 4, src + srcIndex(h, d) * 4,
+                    4);
+    });
+    return;
+  }
   if (from == to) {
     switch (elementBytes(from)) {
     case 1:
@@ -246,7 +265,15 @@ absl::Status checkSizes(const exe::Shape &device, exe::DType hostType,
   absl::StatusOr<int64_t> padded = paddedByteSize(device);
   if (!padded.ok())
     return padded.status();
-  int64_t hostBytes = elementCount(device) * elementBytes(hostType);
+  if (isX64HostType(hostType) &&
+      (device.dims_size() == 0 || device.dims(0) != 2))
+    return absl::InvalidArgumentError(absl::StrCat(
+        "host ", dtypeName(hostType),
+        " needs a device array of its 32-bit words [2, ...]"));
+  // An s64/u64 array's 32-bit words are the device's elements.
+  int64_t hostBytes = elementCount(device) * (isX64HostType(hostType)
+                                                  ? elementBytes(device.dtype())
+                                                  : elementBytes(hostType));
   if (static_cast<int64_t>(hostSize) != hostBytes)
     return absl::InvalidArgumentError(
         absl::StrCat("host array has ", hostSize, " bytes, expected ",
@@ -308,6 +335,10 @@ int64_t elementBytes(exe::DType dtype) {
 
 bool isFloatWordHostType(exe::DType host) {
   return host == exe::F16 || hostio::f8Format(toHostDType(host));
+}
+
+bool isX64HostType(exe::DType host) {
+  return host == exe::S64 || host == exe::U64;
 }
 
 bool isWordHostType(exe::DType host) {

@@ -56,6 +56,11 @@ bool isWordHostType(exe::DType host);
 // values on the device: f16 and the f8 types.
 bool isFloatWordHostType(exe::DType host);
 
+// Whether an entry array of `host` type lives on the device as its planar
+// 32-bit words: s64 (u64) `[d...]` as S32 (U32) `[2, d...]`, the low words
+// of every element, then the high words (tpuc-expand-x64).
+bool isX64HostType(exe::DType host);
+
 // The element type of a parameter's or result's host array: its host_dtype
 // (isWordHostType, over an S32 device array), else the device's.
 template <typename ParameterOrResult>
@@ -64,10 +69,21 @@ exe::DType hostDType(const ParameterOrResult &p) {
                                               : p.shape().dtype();
 }
 
+// The dims of a parameter's or result's host array: the device's, without
+// the leading word dim of an isX64HostType array.
+template <typename ParameterOrResult>
+std::vector<int64_t> hostDims(const ParameterOrResult &p) {
+  std::vector<int64_t> dims(p.shape().dims().begin(), p.shape().dims().end());
+  if (isX64HostType(p.host_dtype()) && !dims.empty())
+    dims.erase(dims.begin());
+  return dims;
+}
+
 // Converts a row-major host array of `hostType` to the device layout of
 // `device` (converting the element type: f32 <-> bf16 with round to nearest
 // even, pred bytes <-> s32 0/1 words, s8/u8/s16/u16 <-> s32 words (extended
-// on the way in, the low bits on the way out), or identical types).
+// on the way in, the low bits on the way out), s64/u64 `[d...]` <-> their
+// planar s32/u32 words `[2, d...]`, or identical types).
 // `deviceBytes` must be paddedByteSize(device) bytes; padding is zeroed.
 absl::Status hostToDevice(const exe::Shape &device, exe::DType hostType,
                           absl::Span<const uint8_t> hostBytes,

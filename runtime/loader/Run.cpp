@@ -64,7 +64,7 @@ absl::Status loadInputs(Device &device, const Executable &executable,
   for (int i = 0; i < e.parameters_size(); ++i) {
     const exe::Parameter &p = e.parameters(i);
     const hostio::HostArray &in = inputs[i];
-    std::vector<int64_t> dims(p.shape().dims().begin(), p.shape().dims().end());
+    std::vector<int64_t> dims = hostDims(p);
     absl::StatusOr<exe::DType> hostType = toDeviceDType(in.dtype());
     if (dims != in.shape() || !hostType.ok() ||
         (p.host_dtype() != exe::DTYPE_INVALID && *hostType != p.host_dtype()))
@@ -99,9 +99,8 @@ readResult(Device &device, const Executable &executable, int index) {
       return s;
     deviceBytes = staging;
   }
-  std::vector<int64_t> dims(r.shape().dims().begin(), r.shape().dims().end());
   absl::StatusOr<hostio::HostArray> out =
-      hostio::HostArray::forOverwrite(toHostDType(hostDType(r)), dims);
+      hostio::HostArray::forOverwrite(toHostDType(hostDType(r)), hostDims(r));
   if (!out.ok())
     return out.status();
   if (absl::Status s =

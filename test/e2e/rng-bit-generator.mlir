@@ -10,20 +10,20 @@
 // RUN: rm -rf %t && mkdir -p %t/in %t/got %t/want
 // RUN: %python_numpy %S/Inputs/rng_states.py %t/in
 // RUN: tpuc compile %s -o %t/t.tpx
-// RUN: tpuc-run %t/t.tpx --input=@%t/in/threefry.pairs.npy --input=@%t/in/philox3.pairs.npy --input=@%t/in/philox2.pairs.npy --output-dir=%t/got
+// RUN: tpuc-run %t/t.tpx --input=@%t/in/threefry.npy --input=@%t/in/philox3.npy --input=@%t/in/philox2.npy --output-dir=%t/got
 // RUN: tpuc interpret %s --input=@%t/in/threefry.npy --input=@%t/in/philox3.npy --input=@%t/in/philox2.npy --output-dir=%t/want --result-names=index
 // RUN: %python_numpy %S/Inputs/rng_compare.py %t/got %t/want 12 | FileCheck %s
 // CHECK: result0: exact shape=[8, 130]
 // CHECK: result1: exact shape=[3, 5]
 // CHECK: result2: exact shape=[4]
-// CHECK: result3: exact shape=[2, 7]
-// CHECK: result4: exact shape=[2, 2]
+// CHECK: result3: exact shape=[7]
+// CHECK: result4: exact shape=[2]
 // CHECK: result5: exact shape=[5, 7]
-// CHECK: result6: exact shape=[2, 3, 3]
-// CHECK: result7: exact shape=[2, 3]
+// CHECK: result6: exact shape=[3, 3]
+// CHECK: result7: exact shape=[3]
 // CHECK: result8: exact shape=[4, 4]
-// CHECK: result9: exact shape=[2, 2]
-// CHECK: result10: exact shape=[2, 2]
+// CHECK: result9: exact shape=[2]
+// CHECK: result10: exact shape=[2]
 // CHECK: result11: exact shape=[16]
 // The executable's state parameters are their u32 words, planar [2, n].
 // RUN: tpuc compile %s --emit=fused -o - | FileCheck %s --check-prefix=SIG

@@ -7,7 +7,7 @@
 // RUN: rm -rf %t && mkdir -p %t/in %t/got %t/want
 // RUN: %python_numpy %S/Inputs/x64_inputs.py %t/in
 // RUN: tpuc compile %s -o %t/t.tpx
-// RUN: tpuc-run %t/t.tpx --input=@%t/in/a.pairs.npy --input=@%t/in/b.pairs.npy --output-dir=%t/got
+// RUN: tpuc-run %t/t.tpx --input=@%t/in/a.npy --input=@%t/in/b.npy --output-dir=%t/got
 // RUN: tpuc interpret %s --input=@%t/in/a.npy --input=@%t/in/b.npy --output-dir=%t/want --result-names=index
 // RUN: %python_numpy %S/Inputs/rng_compare.py %t/got %t/want 6 | FileCheck %s
 // CHECK-COUNT-6: exact

@@ -1,11 +1,12 @@
 // RUN: tpuc-opt %s --split-input-file --tpuc-expand-x64 --verify-diagnostics | FileCheck %s --implicit-check-not=hlo.bitcast_convert
 
-// u64 parameters and results become their u32 words, planar [2, ..]; the
+// u64 parameters and results become their u32 words, planar [2, ..], marked
+// with their 64-bit type (hlo.host_type: the host array stays 64-bit); the
 // bitcasts that only went to 64 bits and back disappear (the state goes to
 // s32 words and back unchanged). A 64-bit value from a bitcast of minor
 // word pairs [.., 2] (XLA's bitcast_convert) is returned planar.
 // CHECK-LABEL: func.func @pairs
-// CHECK-SAME: (%[[S:.+]]: tensor<2x2xui32>, %[[X:.+]]: tensor<3xf32>) -> (tensor<2x2xui32>, tensor<2x3x4xi32>, tensor<3xf32>)
+// CHECK-SAME: (%[[S:.+]]: tensor<2x2xui32> {hlo.host_type = ui64}, %[[X:.+]]: tensor<3xf32>) -> (tensor<2x2xui32> {hlo.host_type = ui64}, tensor<2x3x4xi32> {hlo.host_type = i64}, tensor<3xf32>)
 // CHECK-NEXT: %[[C:.+]] = hlo.constant dense<7> : tensor<3x4x2xi32>
 // CHECK-NEXT: %[[L0:.+]] = hlo.slice %[[C]] [0:3:1, 0:4:1, 0:1:1]
 // CHECK-NEXT: %[[L:.+]] = hlo.reshape %[[L0]] : (tensor<3x4x1xi32>) -> tensor<3x4xi32>
@@ -81,7 +82,7 @@ func.func @constant() -> tensor<2xui64> {
 // words' sum. The parameters' words are slices of the planar [2, 4] arrays, the
 // result their concatenation.
 // CHECK-LABEL: func.func @add
-// CHECK-SAME: (%[[A:.+]]: tensor<2x4xi32>, %[[B:.+]]: tensor<2x4xi32>) -> tensor<2x4xi32>
+// CHECK-SAME: (%[[A:.+]]: tensor<2x4xi32> {hlo.host_type = i64}, %[[B:.+]]: tensor<2x4xi32> {hlo.host_type = i64}) -> (tensor<2x4xi32> {hlo.host_type = i64})
 // CHECK-DAG: %[[BL:.+]] = hlo.reshape {{.*}} -> tensor<4xi32>
 // CHECK-DAG: %[[BH:.+]] = hlo.reshape {{.*}} -> tensor<4xi32>
 // CHECK-DAG: %[[AL0:.+]] = hlo.slice %[[A]] [0:1:1, 0:4:1]
@@ -108,7 +109,7 @@ func.func @add(%a: tensor<4xi64>, %b: tensor<4xi64>) -> tensor<4xi64> {
 // where a sign bit is set) plus the low words of the cross products. The
 // u32 words are bitcast to the VPU's s32.
 // CHECK-LABEL: func.func @multiply
-// CHECK-SAME: -> tensor<2x4xui32>
+// CHECK-SAME: -> (tensor<2x4xui32> {hlo.host_type = ui64})
 // CHECK-COUNT-4: hlo.bitcast_convert {{.*}} : (tensor<4xui32>) -> tensor<4xi32>
 // CHECK: %[[MH:.+]] = hlo.mulhi %[[XL:.+]], %[[YL:.+]] : tensor<4xi32>
 // CHECK: hlo.compare LT, %[[XL]]
@@ -168,7 +169,7 @@ func.func @shift_left(%a: tensor<4xi64>, %n: tensor<4xi64>) -> tensor<4xi64> {
 // become s32 in place (saturated); a while loop carries its s64 state as
 // [2, ..] words.
 // CHECK-LABEL: func.func @movement
-// CHECK-SAME: (%[[X:.+]]: tensor<2x4xi32>, %[[I:.+]]: tensor<2xi32>, %[[F:.+]]: tensor<8xf32>)
+// CHECK-SAME: (%[[X:.+]]: tensor<2x4xi32> {hlo.host_type = i64}, %[[I:.+]]: tensor<2xi32> {hlo.host_type = i64}, %[[F:.+]]: tensor<8xf32>)
 // CHECK: hlo.transpose %{{.+}}, dims = [1, 0] : (tensor<2x2xi32>) -> tensor<2x2xi32>
 // CHECK: hlo.transpose %{{.+}}, dims = [1, 0] : (tensor<2x2xi32>) -> tensor<2x2xi32>
 // CHECK: hlo.dynamic_slice %[[F]], [%{{.+}}], sizes = [2] : (tensor<8xf32>, tensor<i32>) -> tensor<2xf32>

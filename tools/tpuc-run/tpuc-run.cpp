@@ -304,8 +304,7 @@ gatherInputs(const Options &o, const runtime::Executable &e) {
   std::vector<hostio::HostArray> inputs;
   for (int i = 0; i < params.size(); ++i) {
     hostio::DType dtype = runtime::toHostDType(runtime::hostDType(params[i]));
-    std::vector<int64_t> dims(params[i].shape().dims().begin(),
-                              params[i].shape().dims().end());
+    std::vector<int64_t> dims = runtime::hostDims(params[i]);
     absl::StatusOr<hostio::HostArray> a =
         i < static_cast<int>(o.inputs.size())
             ? hostio::readNpyFileAs(o.inputs[i], dtype)
@@ -525,8 +524,7 @@ sliceInputs(const Options &o, const runtime::Executable &e) {
   for (size_t i = 0; i < perDevice; ++i) {
     const exe::Parameter &param = params[static_cast<int>(i)];
     hostio::DType dtype = runtime::toHostDType(runtime::hostDType(param));
-    std::vector<int64_t> dims(param.shape().dims().begin(),
-                              param.shape().dims().end());
+    std::vector<int64_t> dims = runtime::hostDims(param);
     std::optional<hostio::HostArray> whole;
     if (global && i < o.inputs.size()) {
       absl::StatusOr<hostio::HostArray> a =

@@ -1,6 +1,5 @@
 """Writes rng-bit-generator states to DIR: NAME.npy (u64[n], for the
-interpreter) and NAME.pairs.npy (its u32 words, planar [2, n]: the low words,
-then the high words, the executable's parameter: tpuc-expand-x64).
+interpreter and tpuc-run alike).
 
 usage: rng_states.py DIR
 
@@ -22,6 +21,3 @@ states = {
 for name, words in states.items():
     a = np.array(words, np.uint64)
     np.save("%s/%s.npy" % (out, name), a)
-    np.save("%s/%s.pairs.npy" % (out, name),
-            np.ascontiguousarray(np.moveaxis(
-                a.view(np.uint32).reshape(a.shape + (2,)), -1, 0)))

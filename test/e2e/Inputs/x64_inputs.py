@@ -1,7 +1,6 @@
 """Writes the inputs of the 64-bit integer e2e tests to DIR: NAME.npy (s64,
-u64 or f32, for the interpreter) and NAME.pairs.npy (a 64-bit array as its
-s32/u32 words, planar [2, ...]: the low words, then the high words, the
-executable's parameter: tpuc-expand-x64).
+u64 or f32), for the interpreter and tpuc-run alike (the executable holds a
+64-bit array as its 32-bit words; tpuc-run splits and joins them).
 
 usage: x64_inputs.py DIR
 
@@ -32,8 +31,3 @@ fspecial = [np.nan, np.inf, -np.inf, 2.0**62, -(2.0**62), 4294967295.0,
 f = np.array([fv] * 8 + [fspecial] * 8, np.float32)
 for name, arr in [("a", a), ("b", b), ("s", s), ("f", f)]:
     np.save("%s/%s.npy" % (out, name), arr)
-    if arr.dtype.itemsize == 8:
-        words = np.uint32 if arr.dtype == np.uint64 else np.int32
-        arr = np.ascontiguousarray(
-            np.moveaxis(arr.view(words).reshape(arr.shape + (2,)), -1, 0))
-    np.save("%s/%s.pairs.npy" % (out, name), arr)

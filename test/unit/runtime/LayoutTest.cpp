@@ -1,5 +1,6 @@
 // paddedByteSize worked examples (XLA's tiling rules) and the host <->
 // device conversions.
+#include <cstdint>
 #include <cstring>
 
 #include "gtest/gtest.h"
@@ -304,6 +305,55 @@ TEST(HostToDevice, F16InF32Words) {
                          absl::MakeSpan(device))
                 .message(),
             "cannot convert host f16 to device s32");
+}
+
+TEST(HostToDevice, X64InPlanarWords) {
+  // An s64[3, 2] host array over its s32 words [2, 3, 2] in (8,128) tiles:
+  // the low words of the 6 elements in the first word array's tile rows,
+  // the high words in the second's; u64 over u32 likewise; back unchanged.
+  std::vector<int64_t> values = {0, -1, INT64_MIN, INT64_MAX,
+                                 0x123456789abcdef0, -4294967296};
+  exe::Shape s = makeShape(exe::S32, {2, 3, 2}, {{8, 128}});
+  ASSERT_EQ(paddedByteSize(s).value(), 8192);
+  std::vector<uint8_t> device(8192, 0xff);
+  auto bytes = [](auto &v) {
+    return absl::MakeSpan(reinterpret_cast<uint8_t *>(v.data()),
+                          v.size() * sizeof(v[0]));
+  };
+  ASSERT_TRUE(hostToDevice(s, exe::S64, bytes(values), absl::MakeSpan(device))
+                  .ok());
+  auto word = [&](int64_t w, int64_t row, int64_t col) {
+    uint32_t x;
+    std::memcpy(&x, device.data() + w * 4096 + (row * 128 + col) * 4, 4);
+    return x;
+  };
+  for (int64_t i = 0; i < 6; ++i) {
+    uint64_t v = static_cast<uint64_t>(values[i]);
+    EXPECT_EQ(word(0, i / 2, i % 2), static_cast<uint32_t>(v)) << i;
+    EXPECT_EQ(word(1, i / 2, i % 2), static_cast<uint32_t>(v >> 32)) << i;
+  }
+  EXPECT_EQ(word(0, 0, 2), 0u); // padding
+  EXPECT_EQ(word(1, 3, 0), 0u);
+  std::vector<int64_t> back(6);
+  ASSERT_TRUE(deviceToHost(s, exe::S64, device, bytes(back)).ok());
+  EXPECT_EQ(back, values);
+  std::vector<uint64_t> u = {0, 1, ~0ull, 0xffffffff00000001ull, 7, 1ull << 63};
+  exe::Shape su = makeShape(exe::U32, {2, 3, 2}, {{8, 128}});
+  ASSERT_TRUE(hostToDevice(su, exe::U64, bytes(u), absl::MakeSpan(device)).ok());
+  EXPECT_EQ(word(1, 1, 1), 0xffffffffu);
+  EXPECT_EQ(word(0, 1, 1), 1u);
+  std::vector<uint64_t> uback(6);
+  ASSERT_TRUE(deviceToHost(su, exe::U64, device, bytes(uback)).ok());
+  EXPECT_EQ(uback, u);
+  // Only over the words [2, ...] of the same signedness.
+  EXPECT_EQ(hostToDevice(su, exe::S64, bytes(values), absl::MakeSpan(device))
+                .message(),
+            "cannot convert host s64 to device u32");
+  exe::Shape notWords = makeShape(exe::S32, {3, 4}, {{8, 128}});
+  EXPECT_EQ(hostToDevice(notWords, exe::S64, bytes(values),
+                         absl::MakeSpan(device).subspan(0, 4096))
+                .message(),
+            "host s64 needs a device array of its 32-bit words [2, ...]");
 }
 
 TEST(HostToDevice, RejectsWrongSizesAndTypes) {
