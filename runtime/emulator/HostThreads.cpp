@@ -1,10 +1,17 @@
 #include "runtime/emulator/HostThreads.h"
 
+#include <system_error>
+
 namespace tpuc::runtime {
 
 HostThreads::HostThreads(int threads) {
-  for (int i = 1; i < threads; ++i)
-    helpers_.emplace_back([this] { helperLoop(); });
+  // Fewer helpers when the host cannot start more (results do not depend
+  // on their number).
+  try {
+    for (int i = 1; i < threads; ++i)
+      helpers_.emplace_back([this] { helperLoop(); });
+  } catch (const std::system_error &) {
+  }
 }
 
 HostThreads::~HostThreads() {

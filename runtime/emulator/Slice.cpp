@@ -1,5 +1,6 @@
 #include "runtime/emulator/Slice.h"
 
+#include <system_error>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -63,8 +64,21 @@ runSlice(const Executable &e,
     out.profiles[d].device = first + d;
   };
   std::vector<std::thread> threads;
-  for (int64_t d = 1; d < devices; ++d)
-    threads.emplace_back(body, d);
+  for (int64_t d = 1; d < devices; ++d) {
+    try {
+      threads.emplace_back(body, d);
+    } catch (const std::system_error &error) {
+      // The devices run at once (they meet at the collectives): without a
+      // thread for this one and the rest, those started stop at their next
+      // collective, and this error names the run's failure.
+      for (int64_t rest = d; rest < devices; ++rest) {
+        status[rest] = absl::ResourceExhaustedError(absl::StrCat(
+            "cannot start a host thread to emulate it: ", error.what()));
+        fabric.finish(first + rest);
+      }
+      break;
+    }
+  }
   body(0);
   for (std::thread &t : threads)
     t.join();
