@@ -1002,12 +1002,19 @@ LogicalResult Lowering::lowerReverse(hlo::ReverseOp op) {
 LogicalResult Lowering::lowerConcatenate(hlo::ConcatenateOp op) {
   auto type = cast<RankedTensorType>(op.getType());
   int64_t dim = op.getDimension();
-  Value out = allocHbm(type, op.getLoc());
+  // A fused loop kernel that wrote operands into their slices allocated it.
+  Value out = hbm.lookup(op.getResult());
+  if (!out)
+    out = allocHbm(type, op.getLoc());
   hbm[op.getResult()] = out;
   View dst = tiledView(out, type);
   int64_t offset = 0, count = 0;
   for (Value input : op.getInputs()) {
     auto inType = cast<RankedTensorType>(input.getType());
+    if (concatOperandsWritten.contains(input)) {
+      offset += inType.getDimSize(dim);
+      continue;
+    }
     auto reshape = input.getDefiningOp<hlo::ReshapeOp>();
     FailureOr<View> src =
         reshape && readThroughView(reshape)

@@ -1617,6 +1617,47 @@ Value Lowering::loadStreamedAt(OperandStream &s, Value rowOff, int64_t col) {
 
 namespace {
 
+/// A loop kernel's root [N, K] that is only the operand of a concatenate
+/// [N, M, K] along dim 1 (through the unit reshape to [N, 1, K] the
+/// concatenate reads through): the kernel writes it straight into row `index`
+/// of each [M, K] tile of the concatenation instead of into a buffer of its
+/// own (DLRM's embedding lookups). Whole tiles of rows (N % 8 == 0), one
+/// column tile (K <= 128) and one tile per [M, K] (M <= 8), so row n of the
+/// root is one chunk of K elements.
+struct ConcatSlice {
+  hlo::ConcatenateOp concat;
+  Value operand; // the reshape's result
+  int64_t index; // its row in the [M, K] tiles
+};
+
+std::optional<ConcatSlice> concatSlice(Value root) {
+  auto type = cast<RankedTensorType>(root.getType());
+  if (type.getRank() != 2 || !root.hasOneUse())
+    return std::nullopt;
+  auto reshape = dyn_cast<hlo::ReshapeOp>(*root.getUsers().begin());
+  if (!reshape || !reshape->hasOneUse() ||
+      reshape.getType().getShape() !=
+          ArrayRef<int64_t>{type.getDimSize(0), 1, type.getDimSize(1)})
+    return std::nullopt;
+  auto concat = dyn_cast<hlo::ConcatenateOp>(*reshape->getUsers().begin());
+  if (!concat || concat.getDimension() != 1 ||
+      concat->getBlock() != reshape->getBlock() ||
+      !isa<hlo::FusionOp>(concat->getParentOp()))
+    return std::nullopt;
+  auto concatType = cast<RankedTensorType>(concat.getType());
+  if (concatType.getElementType() != type.getElementType() ||
+      type.getDimSize(0) % kSublanes != 0 ||
+      type.getDimSize(1) > kLanes || concatType.getDimSize(1) > kSublanes)
+    return std::nullopt;
+  int64_t index = 0;
+  for (Value input : concat.getInputs()) {
+    if (input == reshape.getResult())
+      return ConcatSlice{concat, input, index};
+    index += cast<RankedTensorType>(input.getType()).getDimSize(1);
+  }
+  return std::nullopt;
+}
+
 /// One loop kernel (Lowering::emitLoopKernel): `roots` computed tile by
 /// tile on vregs from the leaves collectLeaves finds, in blocks of whole
 /// tiles with kLoopKernelSlots (3) slots per streamed array: block b+2's
@@ -1674,11 +1715,15 @@ private:
   SmallVector<std::pair<Value, VBuf>> inMems;
   llvm::DenseMap<Value, Value> hoisted;
   SmallVector<Resident> perTile;
-  /// One VMEM block per slot and one HBM buffer per output.
+  /// One VMEM block per slot and one HBM buffer per output. An output that
+  /// is a slice of a concatenation (concatSlice) is written there row by
+  /// row: `rowStride` bytes between rows from `offset` on (0: its own
+  /// buffer, written whole).
   struct Out {
     Value value, mem;
     VBuf buf;
     int64_t tileBytes;
+    int64_t offset = 0, rowStride = 0;
   };
   SmallVector<Out> outs;
   LogicalResult status = success();
@@ -1793,6 +1838,17 @@ LogicalResult LoopKernel::allocBuffers() {
   perTile = std::move(*residents);
   for (Value root : roots) {
     auto [buf, tileBytes] = slotBuffer(root);
+    if (std::optional<ConcatSlice> slice = concatSlice(root)) {
+      auto type = cast<RankedTensorType>(slice->concat.getType());
+      Value &mem = l.hbm[slice->concat.getResult()];
+      if (!mem)
+        mem = l.allocHbm(type, slice->concat.getLoc());
+      l.concatOperandsWritten.insert(slice->operand);
+      int64_t rowBytes = kLanes * geometryOf(type).elemBytes;
+      outs.push_back({root, mem, buf, tileBytes, slice->index * rowBytes,
+                      geometryOf(type).tileBytes()});
+      continue;
+    }
     Value mem =
         l.allocHbm(cast<RankedTensorType>(root.getType()), root.getLoc());
     l.hbm[root] = mem;
@@ -1862,6 +1918,17 @@ void LoopKernel::run(Value blk, int64_t tiles) {
 void LoopKernel::writeBack(Value slot, Value blk, int64_t tiles) {
   for (Out &out : outs) {
     int64_t bytes = out.buf.bytes / slots;
+    if (out.rowStride) {
+      // Row r of the block (r * 128 lanes in the slot) to its row of the
+      // concatenation, one tile per row there.
+      Geometry og = geometryOf(cast<RankedTensorType>(out.value.getType()));
+      int64_t blockRows = blockTiles * kSublanes;
+      l.dma(out.buf.arena, l.add(l.mul(slot, bytes), out.buf.offset), out.mem,
+            l.add(l.mul(blk, blockRows * out.rowStride), out.offset),
+            tiles * kSublanes, og.cols * og.elemBytes, kLanes * og.elemBytes,
+            out.rowStride, 1);
+      continue;
+    }
     l.dma(out.buf.arena, l.add(l.mul(slot, bytes), out.buf.offset), out.mem,
           l.mul(blk, bytes), 1, bytes / blockTiles * tiles, 0, 0, 1);
   }

@@ -873,6 +873,10 @@ public:
 
   func::FuncOp oldFunc, newFunc;
   llvm::DenseMap<Value, Value> hbm; // hlo tensor -> HBM memref
+  /// Concatenate operands a fused loop kernel already wrote into their
+  /// slice of the concatenation (FusedKernel.cpp, concatSlice): the
+  /// concatenate copies only the others.
+  llvm::DenseSet<Value> concatOperandsWritten;
   /// hlo tuple -> the HBM memrefs of its leaves, flattened in order
   /// (ControlFlow.cpp; tuples are never copied).
   llvm::DenseMap<Value, SmallVector<Value>> tuples;
