@@ -154,10 +154,10 @@ void convertElements(const exe::Shape &shape, exe::DType from,
                   count * n);
     });
   };
-  // s64/u64: element h of the planar words [2, d...] (row-major over the
-  // device's dims) is word h / n of host element h % n, the host's 32-bit
-  // word 2 (h % n) + h / n (little-endian).
-  if (isX64HostType(from) || isX64HostType(to)) {
+  // s64/u64 over 32-bit words: element h of the planar words [2, d...]
+  // (row-major over the device's dims) is word h / n of host element h % n,
+  // the host's 32-bit word 2 (h % n) + h / n (little-endian).
+  if (from != to && (isX64HostType(from) || isX64HostType(to))) {
     int64_t n = elementCount(shape) / 2;
     auto word = [n](int64_t h) { return 2 * (h % n) + h / n; };
     bool in = isX64HostType(from);
@@ -265,15 +265,14 @@ absl::Status checkSizes(const exe::Shape &device, exe::DType hostType,
   absl::StatusOr<int64_t> padded = paddedByteSize(device);
   if (!padded.ok())
     return padded.status();
-  if (isX64HostType(hostType) &&
-      (device.dims_size() == 0 || device.dims(0) != 2))
+  bool words = isX64HostType(hostType) && hostType != device.dtype();
+  if (words && (device.dims_size() == 0 || device.dims(0) != 2))
     return absl::InvalidArgumentError(absl::StrCat(
         "host ", dtypeName(hostType),
         " needs a device array of its 32-bit words [2, ...]"));
   // An s64/u64 array's 32-bit words are the device's elements.
-  int64_t hostBytes = elementCount(device) * (isX64HostType(hostType)
-                                                  ? elementBytes(device.dtype())
-                                                  : elementBytes(hostType));
+  int64_t hostBytes =
+      elementCount(device) * elementBytes(words ? device.dtype() : hostType);
   if (static_cast<int64_t>(hostSize) != hostBytes)
     return absl::InvalidArgumentError(
         absl::StrCat("host array has ", hostSize, " bytes, expected ",

@@ -349,6 +349,13 @@ TEST(HostToDevice, X64InPlanarWords) {
   EXPECT_EQ(hostToDevice(su, exe::S64, bytes(values), absl::MakeSpan(device))
                 .message(),
             "cannot convert host s64 to device u32");
+  // An S64 device array (not tpuc's; another producer's) is copied as is.
+  exe::Shape wide = makeShape(exe::S64, {6}, {{1024}});
+  std::vector<uint8_t> wideDevice(8192, 0xff);
+  ASSERT_TRUE(
+      hostToDevice(wide, exe::S64, bytes(values), absl::MakeSpan(wideDevice))
+          .ok());
+  EXPECT_EQ(std::memcmp(wideDevice.data(), values.data(), 48), 0);
   exe::Shape notWords = makeShape(exe::S32, {3, 4}, {{8, 128}});
   EXPECT_EQ(hostToDevice(notWords, exe::S64, bytes(values),
                          absl::MakeSpan(device).subspan(0, 4096))
