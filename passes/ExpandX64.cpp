@@ -457,18 +457,15 @@ LogicalResult Expander::run(ModuleOp module) {
       return;
     entries.push_back(func);
     // The host keeps the 64-bit arrays (the executable's host_dtype).
-    auto record = [&](Type type, auto setAttr) {
-      if (isX64(type))
-        setAttr(TypeAttr::get(cast<RankedTensorType>(type).getElementType()));
+    auto elementType = [](Type type) {
+      return TypeAttr::get(cast<RankedTensorType>(type).getElementType());
     };
     for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
-      record(type, [&](TypeAttr t) {
-        func.setArgAttr(i, kX64HostTypeAttrName, t);
-      });
+      if (isX64(type))
+        func.setArgAttr(i, kX64HostTypeAttrName, elementType(type));
     for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
-      record(type, [&](TypeAttr t) {
-        func.setResultAttr(i, kX64HostTypeAttrName, t);
-      });
+      if (isX64(type))
+        func.setResultAttr(i, kX64HostTypeAttrName, elementType(type));
     for (BlockArgument arg : func.getBody().front().getArguments())
       if (isX64(arg.getType()))
         retype(arg);

@@ -1844,9 +1844,9 @@ LogicalResult LoopKernel::allocBuffers() {
       if (!mem)
         mem = l.allocHbm(type, slice->concat.getLoc());
       l.concatOperandsWritten.insert(slice->operand);
-      int64_t rowBytes = kLanes * geometryOf(type).elemBytes;
-      outs.push_back({root, mem, buf, tileBytes, slice->index * rowBytes,
-                      geometryOf(type).tileBytes()});
+      Geometry g = geometryOf(type);
+      outs.push_back({root, mem, buf, tileBytes,
+                      slice->index * kLanes * g.elemBytes, g.tileBytes()});
       continue;
     }
     Value mem =
