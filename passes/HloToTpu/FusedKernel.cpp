@@ -69,6 +69,11 @@ enum class Spread {
   PerCol,  // source [..., 1, C]: tile ct, sublane 0 to every sublane
   PerColFlat, // source [C] (T(1024)): tile ct / 8, sublane ct % 8
   Whole,   // source [..., R, C] over broadcast outer dims: tile T (or T % RC)
+  PerColOuter, // source [P, C] of a result [P..., Q..., R, C] whose outer
+               // dims the source keeps a prefix of (a per-image, per-channel
+               // value over an NHWC image: [N, C] -> [N, H, W, C]): tile row
+               // G reads source row p = (G / rowTiles) / Q, in tile
+               // (p / 8) * colTiles + ct, sublane p % 8 to every sublane
   RowStream, // source [R] of a rank-2 [R, C] result (per-row statistics, a
              // one-hot's labels): streamed with the blocks; tile row t
              // reads elements 8t.. one per sublane, lane 0 to every lane
@@ -83,6 +88,8 @@ struct BroadcastForm {
   Spread spread;
   Value source;
   bool outerBroadcast = false; // the source has no outer dims to follow
+  int64_t outerRepeat = 1;     // PerColOuter's Q: result outer rows per
+                               // source row
 };
 
 /// The source of a broadcast operand: through reshapes that only add or
@@ -134,8 +141,19 @@ std::optional<BroadcastForm> broadcastForm(hlo::BroadcastInDimOp op) {
   ArrayRef<int64_t> alignedOuter = ArrayRef<int64_t>(aligned).drop_back(2);
   bool outerKept = alignedOuter == s.drop_back(2);
   bool outerGone = product(alignedOuter) == 1;
-  if (!outerKept && !outerGone)
-    return std::nullopt;
+  if (!outerKept && !outerGone) {
+    // The source keeps a prefix of the outer dims (then only the columns):
+    // source row p spreads over Q consecutive outer indices.
+    int64_t kept = 0;
+    while (kept < n - 2 && alignedOuter[kept] == s[kept])
+      ++kept;
+    int64_t prefix = product(s.take_front(kept));
+    if (kept == 0 || product(alignedOuter.drop_front(kept)) != 1 ||
+        aligned[n - 2] != 1 || aligned[n - 1] != cols || xr != 2 ||
+        xs[0] != prefix || xs[1] != cols)
+      return std::nullopt;
+    return BroadcastForm{Spread::PerColOuter, source, false, outer / prefix};
+  }
   // Sources of the outer-broadcast forms must carry no outer dims; those
   // that follow them carry exactly the result's.
   bool outerOk = outerGone ? xOuter == 1 : xOuter == outer;
@@ -1127,6 +1145,12 @@ Value residentAt(Lowering &l, const Resident &r, const Geometry &g, Value row,
     Value global = l.add(l.mul(row, g.colTiles), col);
     return residentTile(
         l, r, outer ? l.rem(global, g.rowTiles * g.colTiles) : global);
+  }
+  case Spread::PerColOuter: {
+    Value p = l.div(row, g.rowTiles * r.form.outerRepeat);
+    Value tile = l.add(l.mul(l.div(p, kSublanes), g.colTiles), col);
+    return tpu::VBroadcastSublaneOp::create(
+        l.b, l.loc, residentTile(l, r, tile), l.rem(p, kSublanes));
   }
   case Spread::Splat:
   case Spread::Scalar:
