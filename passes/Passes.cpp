@@ -206,6 +206,7 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
   OverlapKernelsOptions overlap;
   overlap.targetName = config.target;
   pm.addPass(createOverlapKernels(overlap));
+  pm.addPass(createSimplifyScalars());
   // The kernels compute each address where they need it: the same tile
   // index, division or product several times per tile, and values no
   // instruction reads (a broadcast source's column when it spreads by

@@ -1226,6 +1226,37 @@ def CseScalars : Pass<"tpuc-cse-scalars"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def SimplifyScalars : Pass<"tpuc-simplify-scalars"> {
+  let summary = "Divisions and remainders of the kernels' addresses, simplified";
+  let description = [{
+    The kernels derive a tile's row, column and source tile from the loop's
+    byte offset with divisions and remainders by constants (`SDIV`, `SREM`),
+    many of which are known: a remainder of a multiple, a quotient of a
+    value smaller than the divisor. With `|x| < B` known from constants,
+    `tpu.loop` induction variables (`0 <= i < trip count`), remainders and
+    quotients by positive constants, sums and products, for `c > 0`
+    (truncating division, as `arith` defines it):
+
+    - `x rem c` -> `x` when `|x| < c`; `0` when `x = y * k`, `k % c == 0`;
+      `y rem c` when `x = y rem d`, `d % c == 0`;
+    - `x / c` -> `0` when `|x| < c`; `y * (k / c)` when `x = y * k`,
+      `k % c == 0`; `y / (c / k)` when `c % k == 0`; `y / (d * c)` when
+      `x = y / d`, `d > 0`;
+
+    then arith's own multiply and add canonicalizations. Overflowing
+    address arithmetic is not modelled (addresses fit in 64 bits).
+    `tpuc compile` runs it after `tpuc-overlap-kernels`, before the
+    canonicalizer and `tpuc-cse-scalars`.
+
+    ```mlir
+    %o = arith.muli %i, %c4096 : index
+    %t = arith.divsi %o, %c4096 : index   // -> %i
+    %r = arith.remsi %o, %c4096 : index   // -> 0
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def AllocateVmem : Pass<"tpuc-allocate-vmem", "mlir::ModuleOp"> {
   let summary = "Place each step's VMEM region in the overlaid VMEM arena";
   let description = [{
