@@ -1226,7 +1226,8 @@ LogicalResult Serializer::emitBranches(Operation *op) {
   return success();
 }
 
-// VTRANSPOSE reads 16 consecutive registers and writes 16 consecutive ones.
+// VTRANSPOSE reads 16 consecutive registers and writes 16 consecutive ones
+// (VTRANSPOSE_ROWS the first of them that anything reads).
 // The results get the block that holds the fewest values (spilling them).
 // Sources already in order in a block keep it; other sources are first
 // copied (VMOV, or VLD from their spill slot) into the results' block, which
@@ -1259,9 +1260,20 @@ LogicalResult Serializer::emitTranspose(VTransposeOp op) {
   }
   for (auto [i, result] : llvm::enumerate(op.getResults()))
     registers->assign(1, keyOf(result), results + i, lastUse.lookup(result));
-  exe::Instruction &in = emit(op, exe::VTRANSPOSE);
+  // Results from the last one read on are not written (VTRANSPOSE_ROWS): a
+  // kernel that reads a few rows of the transpose (a convolution's weight
+  // gradient over 3 input channels reads one register of 16).
+  int64_t used = 0;
+  for (auto [i, result] : llvm::enumerate(op.getResults()))
+    if (!result.use_empty())
+      used = i + 1;
+  bool partial = used > 0 && used < 16;
+  exe::Instruction &in =
+      emit(op, partial ? exe::VTRANSPOSE_ROWS : exe::VTRANSPOSE);
   in.set_dst(results);
   in.add_vsrc(*first);
+  if (partial)
+    *in.add_args() = imm(used);
   return success();
 }
 
@@ -1461,11 +1473,17 @@ std::string formatShape(const exe::Shape &shape) {
 
 // The register an instruction writes, as the listing names it ("" if none).
 std::string formatDst(const exe::Instruction &in) {
-  exe::Opcode op = in.opcode();
-  if ((op >= exe::SMOV && op <= exe::SLD) || op == exe::LOOP_BEGIN)
+  const runtime::OpcodeInfo *info = runtime::getOpcodeInfo(in.opcode());
+  if (!info)
+    return "";
+  switch (info->dst) {
+  case runtime::RegFile::Scalar:
     return "s" + std::to_string(in.dst());
-  if (op == exe::VLD || (op >= exe::VSPLAT && op <= exe::VTRANSPOSE))
+  case runtime::RegFile::Vector:
     return "v" + std::to_string(in.dst());
+  case runtime::RegFile::None:
+    break;
+  }
   return "";
 }
 } // namespace

@@ -842,7 +842,10 @@ void Machine::trackOnChip(exe::MemorySpace space, int64_t addr, int64_t len,
 void Machine::trackBefore(const exe::Instruction &in) {
   for (int i = 0; i < cur_->numArgs; ++i)
     prov_.readTaint(sregTaint_[cur_->args[i].reg]);
-  int regs = in.opcode() == exe::VTRANSPOSE ? kTransposeRegs : 1;
+  int regs = in.opcode() == exe::VTRANSPOSE ||
+                     in.opcode() == exe::VTRANSPOSE_ROWS
+                 ? kTransposeRegs
+                 : 1;
   for (int i = 0; i < in.vsrc_size(); ++i)
     for (int r = 0; r < regs; ++r)
       prov_.read(vregOrigin_[in.vsrc(i) + r]);
@@ -858,7 +861,9 @@ void Machine::trackAfter(const exe::Instruction &in) {
         in.opcode() == exe::LOOP_BEGIN ? 0 : prov_.taint();
     break;
   case RegFile::Vector: {
-    int regs = in.opcode() == exe::VTRANSPOSE ? kTransposeRegs : 1;
+    int regs = in.opcode() == exe::VTRANSPOSE        ? kTransposeRegs
+               : in.opcode() == exe::VTRANSPOSE_ROWS ? arg(0)
+                                                     : 1;
     for (int r = 0; r < regs; ++r)
       prov_.write(vregOrigin_[in.dst() + r], true);
     break;
@@ -2039,6 +2044,14 @@ Machine::computeLanes(const exe::Instruction &in) {
       vsrc = dst;
     }
     transpose32(dev_.kernels_, v_[vsrc].data(), v_[dst].data(), kLanes);
+    return absl::OkStatus();
+  }
+  case exe::VTRANSPOSE_ROWS: {
+    // Registers dst .. dst + a0 - 1 only (the loader checked a0 and both
+    // blocks): rows 0 .. 8 a0 - 1 of the transpose, computed apart, so any
+    // overlap of the blocks reads the source as it was.
+    transpose32Rows(dev_.kernels_, v_[in.vsrc(0)].data(), v_[in.dst()].data(),
+                    kLanes, index * kSublanes);
     return absl::OkStatus();
   }
   default:

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <utility>
+#include <vector>
 
 #include "runtime/hostio/FloatConversion.h"
 
@@ -384,6 +385,19 @@ storeRows16(uint32_t *dst, int64_t n, const __m512 r[16]) {
     _mm512_storeu_ps(dst + i * n, r[i]);
 }
 
+// Rows [0, rows) of the transpose (columns [0, rows) of `src`), rows a
+// multiple of 8, through `out` (rows x n): src may be dst.
+__attribute__((target("avx2"))) void
+transposeRowsAvx2(const uint32_t *src, uint32_t *out, int64_t n,
+                  int64_t rows) {
+  for (int64_t i = 0; i < rows; i += 8)
+    for (int64_t j = 0; j < n; j += 8) {
+      __m256 a[8];
+      loadTransposed8x8(src + j * n + i, n, a);
+      storeRows8(out + i * n + j, n, a);
+    }
+}
+
 // As transposeAvx2, in 16x16 blocks.
 __attribute__((target("avx512f"))) void
 transposeAvx512(const uint32_t *src, uint32_t *dst, int64_t n) {
@@ -715,6 +729,25 @@ void binaryF32(KernelPath path, BinaryOp op, const float *a, const float *b,
     return binaryAvx2(op, a, b, out, n);
   for (int64_t i = 0; i < n; ++i)
     out[i] = apply(op, a[i], b[i]);
+}
+
+void transpose32Rows(KernelPath path, const uint32_t *src, uint32_t *dst,
+                     int64_t n, int64_t rows) {
+  if (rows >= n)
+    return transpose32(path, src, dst, n);
+  // The rows are computed apart and then copied: dst may be src, whose
+  // columns [0, rows) are read from every row.
+  thread_local std::vector<uint32_t> out;
+  out.resize(rows * n);
+  if (n % 8 == 0 && rows % 8 == 0 && path != KernelPath::Portable &&
+      isKernelPathSupported(KernelPath::Avx2)) {
+    transposeRowsAvx2(src, out.data(), n, rows);
+  } else {
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        out[i * n + j] = src[j * n + i];
+  }
+  std::memcpy(dst, out.data(), rows * n * sizeof(uint32_t));
 }
 
 void transpose32(KernelPath path, const uint32_t *src, uint32_t *dst,

@@ -144,6 +144,11 @@ void narrowToBf16(KernelPath path, const uint32_t *in, uint8_t *out,
 void transpose32(KernelPath path, const uint32_t *src, uint32_t *dst,
                  int64_t n);
 
+// Rows [0, rows) of that transpose only (VTRANSPOSE_ROWS): dst's other rows
+// are left as they are; src may be dst. The same bits on every path.
+void transpose32Rows(KernelPath path, const uint32_t *src, uint32_t *dst,
+                     int64_t n, int64_t rows);
+
 } // namespace tpuc::runtime
 
 #endif // TPUC_RUNTIME_EMULATOR_KERNELS_H

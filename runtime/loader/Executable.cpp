@@ -262,6 +262,19 @@ absl::Status validateInstruction(const exe::Executable &e, int pc) {
       (in.dst() + kTransposeRegs > kNumVectorRegs ||
        in.vsrc(0) + kTransposeRegs > kNumVectorRegs))
     return invalid(where, ": the 16-register block must end by v31");
+  if (in.opcode() == exe::VTRANSPOSE_ROWS) {
+    // The register count is an immediate: the blocks are known at load.
+    int64_t rows = in.args_size() == 1 && in.args(0).reg() == 0
+                       ? in.args(0).imm()
+                       : -1;
+    if (rows < 1 || rows > kTransposeRegs)
+      return invalid(where, ": args[0] must be an immediate in 1..",
+                     kTransposeRegs, " (the registers written)");
+    if (in.vsrc(0) + kTransposeRegs > kNumVectorRegs ||
+        in.dst() + rows > kNumVectorRegs)
+      return invalid(where, ": the source's 16-register block and the ",
+                     rows, " registers written must end by v31");
+  }
   if (in.args_size() != info->numArgs)
     return invalid(where, ": has ", in.args_size(), " args, expected ",
                    info->numArgs);

@@ -16,8 +16,16 @@
 // RUN: tpuc-run %t/conv.tpx --random-inputs=3 --output-dir=%t/got
 // RUN: tpuc interpret %s --random-inputs=3 --output-dir=%t/want
 // RUN: %python_numpy %S/Inputs/compare.py %t/got %t/want 2 0.0078125 | FileCheck %s
+// RUN: tpuc translate --executable-to-text %t/conv.tpx | FileCheck %s --check-prefix=ISA
 // CHECK: result0: ok shape=[3, 3, 3, 10]
 // CHECK: result1: ok shape=[3, 3, 130, 20]
+// The LHS rows are transposed x rows: over C_in = 3 only the first register
+// of a transposed block is read, so only it is written (VTRANSPOSE_ROWS,
+// 1 register); C_in = 130 reads the whole first block and one register of
+// the second.
+// ISA: VTRANSPOSE_ROWS v{{[0-9]+}}, v{{[0-9]+}}, 1
+// ISA: VTRANSPOSE v{{[0-9]+}}, v{{[0-9]+}}
+// ISA: VTRANSPOSE_ROWS v{{[0-9]+}}, v{{[0-9]+}}, 1
 
 func.func @wgrad(%x: tensor<4x9x7x3xf32>, %dy: tensor<4x9x7x10xf32>,
                  %y: tensor<2x9x9x130xbf16>, %dz: tensor<2x5x5x20xbf16>)

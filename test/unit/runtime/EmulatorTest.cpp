@@ -325,6 +325,43 @@ TEST(Vector, TransposeBetweenOverlappingAndDisjointBlocks) {
   }
 }
 
+TEST(Vector, TransposeRowsWritesOnlyItsRegisters) {
+  // v8..v23 hold rows 0..127 (row r = r*1000 + col), v0..v7 the splat 7.
+  // VTRANSPOSE_ROWS writes 3 registers into v0 (disjoint: v3 keeps its
+  // 7s), then 2 in place at v8 (v10 keeps original rows 16..23).
+  ProgramBuilder p;
+  for (int r = 0; r < kTransposeRegs; ++r) {
+    p.vector(exe::VSUBLANE_ID, 0, {});
+    p.vector(exe::VSPLAT, 1, {}, exe::DTYPE_INVALID, {imm(8 * r)});
+    p.vector(exe::VADD, 0, {0, 1}, exe::S32);
+    p.vector(exe::VSPLAT, 1, {}, exe::DTYPE_INVALID, {imm(1000)});
+    p.vector(exe::VMUL, 0, {0, 1}, exe::S32);
+    p.vector(exe::VLANE_ID, 1, {});
+    p.vector(exe::VADD, 8 + r, {0, 1}, exe::S32);
+  }
+  for (int r = 0; r < 8; ++r)
+    p.vector(exe::VSPLAT, r, {}, exe::DTYPE_INVALID, {imm(7)});
+  p.vector(exe::VTRANSPOSE_ROWS, 0, {8}, exe::DTYPE_INVALID, {imm(3)});
+  storeVregResult(p, 2, exe::S32, 4096, 1);  // transpose rows 16..23
+  storeVregResult(p, 3, exe::S32, 8192, 2);  // not written: 7
+  p.vector(exe::VTRANSPOSE_ROWS, 8, {8}, exe::DTYPE_INVALID, {imm(2)});
+  storeVregResult(p, 9, exe::S32, 12288, 3);  // transpose rows 8..15
+  storeVregResult(p, 10, exe::S32, 16384, 4); // original rows 16..23
+  absl::StatusOr<RunResult> r = runProgram(p);
+  ASSERT_TRUE(r.ok()) << r.status();
+  auto rows16 = values<int32_t>(r->results[0]),
+       kept = values<int32_t>(r->results[1]),
+       rows8 = values<int32_t>(r->results[2]),
+       original = values<int32_t>(r->results[3]);
+  for (int i = 0; i < kVregElements; ++i) {
+    int s = i / 128, l = i % 128;
+    EXPECT_EQ(rows16[i], l * 1000 + 16 + s);
+    EXPECT_EQ(kept[i], 7);
+    EXPECT_EQ(rows8[i], l * 1000 + 8 + s);
+    EXPECT_EQ(original[i], (16 + s) * 1000 + l);
+  }
+}
+
 // The VPU's lane loops are compiled for the baseline ISA and for AVX2
 // (Machine::computeLanes): every lane operation, on every dtype it takes,
 // gives the same bits on every kernel path. The operands hold the special
@@ -864,6 +901,33 @@ TEST(Kernels, TransposeInPlaceAndBetweenArraysOnEveryPath) {
               << kernelPathName(path) << " n=" << n;
           ASSERT_EQ(inPlace[c * n + r], src[r * n + c])
               << kernelPathName(path) << " n=" << n;
+        }
+    }
+  }
+}
+
+TEST(Kernels, TransposeRowsOnEveryPath) {
+  // The first `rows` rows of the transpose, in place and between arrays;
+  // the other rows of the destination keep their values.
+  for (auto [n, rows] : {std::pair<int64_t, int64_t>{128, 8},
+                         {128, 40},
+                         {128, 120},
+                         {128, 128},
+                         {12, 5}}) {
+    std::vector<uint32_t> src(n * n);
+    for (int64_t i = 0; i < n * n; ++i)
+      src[i] = static_cast<uint32_t>(i * 2654435761u);
+    for (KernelPath path : supportedKernelPaths()) {
+      std::vector<uint32_t> out(n * n, 7), inPlace = src;
+      transpose32Rows(path, src.data(), out.data(), n, rows);
+      transpose32Rows(path, inPlace.data(), inPlace.data(), n, rows);
+      for (int64_t r = 0; r < n; ++r)
+        for (int64_t c = 0; c < n; ++c) {
+          bool written = r < rows;
+          ASSERT_EQ(out[r * n + c], written ? src[c * n + r] : 7u)
+              << kernelPathName(path) << " n=" << n << " rows=" << rows;
+          ASSERT_EQ(inPlace[r * n + c], written ? src[c * n + r] : src[r * n + c])
+              << kernelPathName(path) << " n=" << n << " rows=" << rows;
         }
     }
   }

@@ -41,6 +41,8 @@ ProgramBuilder wellFormed(const OpcodeInfo &info) {
     in.add_vsrc(0);
   for (int i = 0; i < info.numArgs; ++i)
     in.add_args()->set_imm(0);
+  if (info.opcode == exe::VTRANSPOSE_ROWS)
+    in.mutable_args(0)->set_imm(1); // the loader wants 1..16 registers
   in.set_dtype(lowestDtype(info.dtypes));
   in.set_src_dtype(highestDtype(info.srcDtypes));
   if (info.usesCmp)

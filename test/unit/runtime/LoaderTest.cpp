@@ -237,6 +237,30 @@ TEST(Loader, RejectsBadInstructions) {
             }),
             "instruction 4 (VTRANSPOSE): the 16-register block must end by "
             "v31");
+  for (int64_t rows : {0, 17})
+    EXPECT_EQ(withInstruction(4,
+                              [&](auto &in) {
+                                in.set_opcode(exe::VTRANSPOSE_ROWS);
+                                in.add_vsrc(0);
+                                in.add_args()->set_imm(rows);
+                              }),
+              "instruction 4 (VTRANSPOSE_ROWS): args[0] must be an immediate "
+              "in 1..16 (the registers written)");
+  EXPECT_EQ(withInstruction(4, [](auto &in) {
+              in.set_opcode(exe::VTRANSPOSE_ROWS);
+              in.add_vsrc(0);
+              in.add_args()->set_reg(3);
+            }),
+            "instruction 4 (VTRANSPOSE_ROWS): args[0] must be an immediate "
+            "in 1..16 (the registers written)");
+  EXPECT_EQ(withInstruction(4, [](auto &in) {
+              in.set_opcode(exe::VTRANSPOSE_ROWS);
+              in.set_dst(30);
+              in.add_vsrc(0);
+              in.add_args()->set_imm(3);
+            }),
+            "instruction 4 (VTRANSPOSE_ROWS): the source's 16-register block "
+            "and the 3 registers written must end by v31");
   EXPECT_EQ(withInstruction(4, [](auto &in) {
               in.set_opcode(exe::MXU_LOAD_WEIGHTS);
               in.add_args();
