@@ -252,6 +252,21 @@ TEST(Vector, ReducePrecisionNeedsAnExponentBit) {
             "exponent and 10 mantissa bits (needs >= 1 and >= 0)");
 }
 
+// Registers first..first+15 hold a 128x128 block whose row r is
+// r*1000 + column (scratch and scratch+1 are overwritten).
+void fillTransposeBlock(ProgramBuilder &p, uint32_t first, uint32_t scratch) {
+  uint32_t row = scratch, col = scratch + 1;
+  for (int r = 0; r < kTransposeRegs; ++r) {
+    p.vector(exe::VSUBLANE_ID, row, {});
+    p.vector(exe::VSPLAT, col, {}, exe::DTYPE_INVALID, {imm(8 * r)});
+    p.vector(exe::VADD, row, {row, col}, exe::S32); // row index
+    p.vector(exe::VSPLAT, col, {}, exe::DTYPE_INVALID, {imm(1000)});
+    p.vector(exe::VMUL, row, {row, col}, exe::S32);
+    p.vector(exe::VLANE_ID, col, {});
+    p.vector(exe::VADD, first + r, {row, col}, exe::S32);
+  }
+}
+
 TEST(Vector, ReduceBroadcastTranspose) {
   std::vector<float> a = ramp(1, 0);
   ProgramBuilder p;
@@ -265,15 +280,7 @@ TEST(Vector, ReduceBroadcastTranspose) {
   p.vector(exe::VBCAST_SUBLANE, 4, {0}, exe::DTYPE_INVALID, {imm(6)});
   storeVregResult(p, 4, exe::F32, 16384, 4);
   // Transpose a 128x128 block: v16..v31 hold rows; row r = r*1000 + col.
-  for (int r = 0; r < kTransposeRegs; ++r) {
-    p.vector(exe::VSUBLANE_ID, 8, {});
-    p.vector(exe::VSPLAT, 9, {}, exe::DTYPE_INVALID, {imm(8 * r)});
-    p.vector(exe::VADD, 8, {8, 9}, exe::S32); // row index
-    p.vector(exe::VSPLAT, 9, {}, exe::DTYPE_INVALID, {imm(1000)});
-    p.vector(exe::VMUL, 8, {8, 9}, exe::S32);
-    p.vector(exe::VLANE_ID, 9, {});
-    p.vector(exe::VADD, 16 + r, {8, 9}, exe::S32);
-  }
+  fillTransposeBlock(p, 16, 8);
   p.vector(exe::VTRANSPOSE, 0, {16});
   storeVregResult(p, 1, exe::S32, 20480, 5); // rows 8..15 of the transpose
   absl::StatusOr<RunResult> r = runProgram(p, {makeF32({8, 128}, a)});
@@ -297,15 +304,7 @@ TEST(Vector, TransposeBetweenOverlappingAndDisjointBlocks) {
   // v12..v27 (overlapping its source, above it), then v12..v27 into v0..v15
   // (overlapping, below), then v0..v15 into v16..v31 (disjoint).
   ProgramBuilder p;
-  for (int r = 0; r < kTransposeRegs; ++r) {
-    p.vector(exe::VSUBLANE_ID, 0, {});
-    p.vector(exe::VSPLAT, 1, {}, exe::DTYPE_INVALID, {imm(8 * r)});
-    p.vector(exe::VADD, 0, {0, 1}, exe::S32);
-    p.vector(exe::VSPLAT, 1, {}, exe::DTYPE_INVALID, {imm(1000)});
-    p.vector(exe::VMUL, 0, {0, 1}, exe::S32);
-    p.vector(exe::VLANE_ID, 1, {});
-    p.vector(exe::VADD, 8 + r, {0, 1}, exe::S32);
-  }
+  fillTransposeBlock(p, 8, 0);
   p.vector(exe::VTRANSPOSE, 12, {8});
   storeVregResult(p, 13, exe::S32, 4096, 1); // transpose rows 8..15
   p.vector(exe::VTRANSPOSE, 0, {12});
@@ -330,15 +329,7 @@ TEST(Vector, TransposeRowsWritesOnlyItsRegisters) {
   // VTRANSPOSE_ROWS writes 3 registers into v0 (disjoint: v3 keeps its
   // 7s), then 2 in place at v8 (v10 keeps original rows 16..23).
   ProgramBuilder p;
-  for (int r = 0; r < kTransposeRegs; ++r) {
-    p.vector(exe::VSUBLANE_ID, 0, {});
-    p.vector(exe::VSPLAT, 1, {}, exe::DTYPE_INVALID, {imm(8 * r)});
-    p.vector(exe::VADD, 0, {0, 1}, exe::S32);
-    p.vector(exe::VSPLAT, 1, {}, exe::DTYPE_INVALID, {imm(1000)});
-    p.vector(exe::VMUL, 0, {0, 1}, exe::S32);
-    p.vector(exe::VLANE_ID, 1, {});
-    p.vector(exe::VADD, 8 + r, {0, 1}, exe::S32);
-  }
+  fillTransposeBlock(p, 8, 0);
   for (int r = 0; r < 8; ++r)
     p.vector(exe::VSPLAT, r, {}, exe::DTYPE_INVALID, {imm(7)});
   p.vector(exe::VTRANSPOSE_ROWS, 0, {8}, exe::DTYPE_INVALID, {imm(3)});
