@@ -677,13 +677,11 @@ LogicalResult ReduceKernel::emitMinorChunked() {
   // DMA, waited: a row is megabytes, its latency is noise). The last chunk
   // ends the row: it starts `overlap` tiles early, and those tiles, which
   // its predecessor combined, read as the identity; so does the padding
-  // of the ragged last column tile.
+  // of the ragged last column tile. A per-column broadcast the stream
+  // computes with (a fused `x * w[C]`) is read by the chunk's columns.
   FailureOr<OperandStream> in = l.streamOperand(input, pitch, blockCols);
   if (failed(in))
     return failure();
-  if (!in->columns.empty())
-    return unsupported(op, "over rows too long for VMEM, of a fused "
-                           "per-column broadcast streamed by column block");
   VBuf staging = l.vmem(outStore, outTile);
   OpBuilder &b = l.b;
   Location loc = l.loc;
@@ -700,34 +698,42 @@ LogicalResult ReduceKernel::emitMinorChunked() {
     auto srcOff = [&](Value c) {
       return l.add(l.mul(t, rowBytes), l.mul(firstColOf(c), tb));
     };
-    streamBlocks(
-        l, *in, chunks, pitch, srcOff,
-        [&](Value slot, Value c) {
-          Value isLast = l.div(c, chunks - 1);
-          in->firstCol = firstColOf(c);
-          auto accumulate = [&](Value col, bool overlapped, bool lastTile) {
-            Value x = l.loadStreamed(*in, l.add(slot, l.mul(col, tb)));
-            if (overlapped)
-              x = red.maskBelow(x, l.splatIndex(isLast), l.c(1));
-            if (lastTile && raggedLanes)
-              x = red.maskBelow(
-                  x, tpu::VLaneIdOp::create(b, loc, l.i32Reg()),
-                  l.sub(l.c(kLanes), l.mul(isLast, kLanes - raggedLanes)));
-            l.vstore(red.combine(red.load(rowAcc, l.c(0)), x), rowAcc,
-                     l.c(0));
-          };
-          l.loop(overlap, [&](Value col) { accumulate(col, true, false); });
-          l.loop(blockCols - overlap - 1, [&](Value col) {
-            accumulate(l.add(col, overlap), false, false);
-          });
-          accumulate(l.c(blockCols - 1), false, true);
-        },
-        1, pitch, rowBytes);
+    auto chunk = [&](Value slot, Value c) {
+      Value isLast = l.div(c, chunks - 1);
+      in->firstCol = firstColOf(c);
+      auto accumulate = [&](Value col, bool overlapped, bool lastTile) {
+        Value x = l.loadStreamed(*in, l.add(slot, l.mul(col, tb)));
+        if (overlapped)
+          x = red.maskBelow(x, l.splatIndex(isLast), l.c(1));
+        if (lastTile && raggedLanes)
+          x = red.maskBelow(
+              x, tpu::VLaneIdOp::create(b, loc, l.i32Reg()),
+              l.sub(l.c(kLanes), l.mul(isLast, kLanes - raggedLanes)));
+        l.vstore(red.combine(red.load(rowAcc, l.c(0)), x), rowAcc, l.c(0));
+      };
+      l.loop(overlap, [&](Value col) { accumulate(col, true, false); });
+      l.loop(blockCols - overlap - 1,
+             [&](Value col) { accumulate(l.add(col, overlap), false, false); });
+      accumulate(l.c(blockCols - 1), false, true);
+    };
+    if (in->columns.empty()) {
+      streamBlocks(l, *in, chunks, pitch, srcOff, chunk, 1, pitch, rowBytes);
+    } else {
+      // A fused per-column broadcast streamed by column block: its columns
+      // are fetched (and waited) per chunk, so the chunks are not
+      // pipelined (a later chunk's DMAs would complete before them).
+      l.loop(chunks, [&](Value c) {
+        l.beginColumns(*in, firstColOf(c), blockCols);
+        streamBlocks(
+            l, *in, 1, pitch, [&](Value) { return srcOff(c); },
+            [&](Value slot, Value) { chunk(slot, c); }, 1, pitch, rowBytes);
+      });
+    }
     // Sublane s holds row 8t+s in every lane: lane s of the result tile.
     Value v = red.reduceLanes(red.load(rowAcc, l.c(0)));
-    Value diagonal = tpu::VSubOp::create(
-        b, loc, tpu::VLaneIdOp::create(b, loc, l.i32Reg()),
-        tpu::VSublaneIdOp::create(b, loc, l.i32Reg()));
+    Value diagonal =
+        tpu::VSubOp::create(b, loc, tpu::VLaneIdOp::create(b, loc, l.i32Reg()),
+                            tpu::VSublaneIdOp::create(b, loc, l.i32Reg()));
     Value mask = tpu::VCmpOp::create(b, loc, l.i32Reg(), tpu::CmpKind::eq,
                                      diagonal, l.splatIndex(l.c(0)));
     Value acc = red.reduceSublanes(
@@ -736,8 +742,8 @@ LogicalResult ReduceKernel::emitMinorChunked() {
     Value dst = rank1 ? l.mul(t, kSublanes * ob)
                       : resultOffset(l, type, l.div(t, g.rowTiles),
                                      l.mul(l.rem(t, g.rowTiles), kSublanes));
-    l.dma(staging.arena, l.c(staging.offset), out, dst, 1, kSublanes * ob, 0,
-          0, 1);
+    l.dma(staging.arena, l.c(staging.offset), out, dst, 1, kSublanes * ob, 0, 0,
+          1);
     l.wait(1, 1);
   });
   return success();
