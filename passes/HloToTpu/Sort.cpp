@@ -703,10 +703,10 @@ private:
 Value TopKKernel::indexOf(Value t) {
   if (indicesInVmem)
     return L.vload(candIndices, L.mul(t, kTile32));
+  Value first = L.mul(t, dense ? kSublanes * kLanes : kLanes);
   if (chunkStart)
-    t = L.add(t, chunkStart);
-  return addV(laneBase,
-              L.splatIndex(L.mul(t, dense ? kSublanes * kLanes : kLanes)));
+    first = L.add(first, L.mul(chunkStart, kLanes));
+  return addV(laneBase, L.splatIndex(first));
 }
 
 LogicalResult TopKKernel::emit() {
@@ -741,8 +741,8 @@ LogicalResult TopKKernel::emit() {
   // A tile row whose keys do not fit VMEM (with what the rounds take) is
   // taken in `chunks` chunks of `chunkTiles` column tiles, the buffers of
   // one chunk at most half the VMEM: each chunk's top k (its keys with
-  // their row indices) become candidates, whose top k is the row's. Not
-  // for a dense row (one row per tile row).
+  // their row indices) become candidates, whose top k is the row's. A
+  // dense row's chunks are whole dense tiles (multiples of 8 tiles).
   int64_t chunkTiles = g.colTiles, chunks = 1;
   {
     auto pg = [](int64_t bytes) { return Lowering::pages(bytes); };
@@ -753,12 +753,20 @@ LogicalResult TopKKernel::emit() {
              pg(tiles * kTile32);
     };
     int64_t vmemBytes = L.spec.machine.vmem_bytes();
-    if (!dense && L.kernelBytes + fixed + rowBytes(g.colTiles) > vmemBytes) {
-      int64_t perTile = (elem.isBF16() ? tb + kTile32 : 0) + kTile32;
+    if (dense)
+      fixed += pg(ceilDiv(g.colTiles, kSublanes) * kTile32);
+    if (L.kernelBytes + fixed + rowBytes(g.colTiles) > vmemBytes) {
+      int64_t perTile = (elem.isBF16() ? tb + kTile32 : 0) + kTile32 +
+                        (dense ? kTile32 / kSublanes : 0);
       int64_t most = std::max(kTiles, vmemBytes / 2 / perTile);
       if (most < g.colTiles) {
         chunks = ceilDiv(g.colTiles, most);
         chunkTiles = std::max(kTiles, ceilDiv(g.colTiles, chunks));
+        // A dense chunk fills whole dense tiles.
+        if (dense)
+          chunkTiles = llvm::alignTo(chunkTiles, kSublanes);
+        if (chunkTiles >= g.colTiles)
+          chunks = 1, chunkTiles = g.colTiles;
       }
     }
   }
@@ -768,7 +776,7 @@ LogicalResult TopKKernel::emit() {
     floats = L.vmem(f32, chunkTiles * kTile32);
   }
   keys = L.vmem(i32, chunkTiles * kTile32);
-  workTiles = dense ? ceilDiv(g.colTiles, kSublanes) : chunkTiles;
+  workTiles = dense ? ceilDiv(chunkTiles, kSublanes) : chunkTiles;
   work = dense ? L.vmem(i32, workTiles * kTile32) : keys;
   best = L.vmem(i32, kTile32);
   bestIndex = L.vmem(i32, kTile32);
@@ -821,7 +829,8 @@ LogicalResult TopKKernel::emit() {
     L.wait(0, 1);
     // Past the row (the ragged last lanes, a dense tile's tail) nothing can
     // win.
-    bool masked = dense ? workTiles * kSublanes * kLanes > g.cols : ragged != 0;
+    bool masked = dense && chunks == 1 ? workTiles * kSublanes * kLanes > g.cols
+                                       : ragged != 0;
     L.loop(workTiles, [&](Value t) {
       Value x = L.vload(work, L.mul(t, kTile32));
       if (isFloat)
@@ -858,11 +867,13 @@ LogicalResult TopKKernel::emit() {
       // marks both). Its top k (lanes past k: INT_MIN) go to candidates
       // c * kTiles on, with their indices.
       int64_t overlap = chunks * chunkTiles - g.colTiles;
-      workTiles = chunkTiles;
+      workTiles = dense ? chunkTiles / kSublanes : chunkTiles;
       L.loop(chunks, [&](Value c) {
         chunkStart =
             L.sub(L.mul(c, chunkTiles), L.mul(L.div(c, chunks - 1), overlap));
-        loadKeys(L.add(rowOff, L.mul(chunkStart, tb)), chunkTiles);
+        // A rank-1 row's column tiles are 128 elements apart in HBM.
+        loadKeys(L.add(rowOff, L.mul(chunkStart, row ? tb / kSublanes : tb)),
+                 chunkTiles);
         rounds(INT_MIN);
         Value at = L.mul(c, kTiles * kTile32);
         for (int64_t t = 0; t < kTiles; ++t) {
