@@ -375,6 +375,9 @@ private:
   /// The operand's tile rows and their column blocks.
   void planBlocks(Family family);
   LogicalResult emitMinor();
+  /// The minor family over rows too long for two slots in VMEM: each tile
+  /// row streamed in chunks of `blockCols` column tiles.
+  LogicalResult emitMinorChunked();
   LogicalResult emitAll();
   /// Over dims `firstDim`..r-2.
   LogicalResult emitLeading(int64_t firstDim);
@@ -430,6 +433,7 @@ private:
   bool columnBlocked = false;
   int64_t pitch = 0; // a tile row in the slots
   int64_t raggedLanes = 0;
+  int64_t chunks = 0; // of a tile row, when the minor family chunks it
   VBuf rowAcc; // combineRow's accumulator for long rows
 };
 
@@ -458,11 +462,11 @@ LogicalResult ReduceKernel::emit() {
   initReg = bufs->init;
   out = bufs->out;
   planBlocks(*family);
-  if (*family != Family::leading && blockCols > kMaxUnrolledTiles)
+  if (*family != Family::leading && (blockCols > kMaxUnrolledTiles || chunks))
     rowAcc = l.vmem(red.accElem(), accTile);
   switch (*family) {
   case Family::minor:
-    return emitMinor();
+    return chunks ? emitMinorChunked() : emitMinor();
   case Family::all:
     return emitAll();
   case Family::leading:
@@ -501,6 +505,20 @@ void ReduceKernel::planBlocks(Family family) {
   if (family != Family::minor && rowBytes * streamed > kSlotBytes)
     blockCols = std::clamp<int64_t>(kSlotBytes / (g.tileBytes() * streamed), 1,
                                     kMaxBlockCols);
+  // The minor family keeps whole tile rows in its two slots while they
+  // fit the target's VMEM (with its staging and accumulator tiles: the
+  // executables of rows that fit stay as they were); longer rows stream
+  // in chunks of at most kSlotBytes, as even as their tiles allow.
+  if (family == Family::minor && rowBytes * streamed > kSlotBytes &&
+      l.kernelBytes + Lowering::pages(accTile) +
+              streamed * Lowering::pages(2 * rowBytes) +
+              2 * Lowering::pages(outTile) >
+          static_cast<int64_t>(l.spec.machine.vmem_bytes())) {
+    int64_t maxCols =
+        std::max<int64_t>(1, kSlotBytes / (g.tileBytes() * streamed));
+    chunks = ceilDiv(rowTileCols, maxCols);
+    blockCols = ceilDiv(rowTileCols, chunks);
+  }
   columnBlocked = blockCols < rowTileCols;
   pitch = blockCols * g.tileBytes();
   raggedLanes = g.rank >= 2 ? g.cols % kLanes : 0;
@@ -648,6 +666,86 @@ LogicalResult ReduceKernel::emitMinor() {
       });
   if (!rank1)
     l.wait(1, ring);
+  return success();
+}
+
+LogicalResult ReduceKernel::emitMinorChunked() {
+  // Per tile row: its `chunks` chunks of `blockCols` column tiles stream
+  // through the two slots (chunk c+1's DMAs overlap chunk c's work), every
+  // tile combined in order into one accumulator tile, as combineRow does
+  // for a whole row; then the lanes, and the row's 8 results written (one
+  // DMA, waited: a row is megabytes, its latency is noise). The last chunk
+  // ends the row: it starts `overlap` tiles early, and those tiles, which
+  // its predecessor combined, read as the identity; so does the padding
+  // of the ragged last column tile. A per-column broadcast the stream
+  // computes with (a fused `x * w[C]`) is read by the chunk's columns.
+  FailureOr<OperandStream> in = l.streamOperand(input, pitch, blockCols);
+  if (failed(in))
+    return failure();
+  VBuf staging = l.vmem(outStore, outTile);
+  OpBuilder &b = l.b;
+  Location loc = l.loc;
+  int64_t tb = g.tileBytes();
+  int64_t overlap = chunks * blockCols - rowTileCols;
+  bool rank1 = type.getRank() < 2;
+  l.loop(tileRows, [&](Value t) {
+    l.vstore(red.identity(), rowAcc, l.c(0));
+    // chunks >= 2: c / (chunks - 1) is 1 for the last chunk only.
+    auto firstColOf = [&](Value c) {
+      Value col = l.mul(c, blockCols);
+      return overlap ? l.sub(col, l.mul(l.div(c, chunks - 1), overlap)) : col;
+    };
+    auto srcOff = [&](Value c) {
+      return l.add(l.mul(t, rowBytes), l.mul(firstColOf(c), tb));
+    };
+    auto chunk = [&](Value slot, Value c) {
+      Value isLast = l.div(c, chunks - 1);
+      in->firstCol = firstColOf(c);
+      auto accumulate = [&](Value col, bool overlapped, bool lastTile) {
+        Value x = l.loadStreamed(*in, l.add(slot, l.mul(col, tb)));
+        if (overlapped)
+          x = red.maskBelow(x, l.splatIndex(isLast), l.c(1));
+        if (lastTile && raggedLanes)
+          x = red.maskBelow(
+              x, tpu::VLaneIdOp::create(b, loc, l.i32Reg()),
+              l.sub(l.c(kLanes), l.mul(isLast, kLanes - raggedLanes)));
+        l.vstore(red.combine(red.load(rowAcc, l.c(0)), x), rowAcc, l.c(0));
+      };
+      l.loop(overlap, [&](Value col) { accumulate(col, true, false); });
+      l.loop(blockCols - overlap - 1,
+             [&](Value col) { accumulate(l.add(col, overlap), false, false); });
+      accumulate(l.c(blockCols - 1), false, true);
+    };
+    if (in->columns.empty()) {
+      streamBlocks(l, *in, chunks, pitch, srcOff, chunk, 1, pitch, rowBytes);
+    } else {
+      // A fused per-column broadcast streamed by column block: its columns
+      // are fetched (and waited) per chunk, so the chunks are not
+      // pipelined (a later chunk's DMAs would complete before them).
+      l.loop(chunks, [&](Value c) {
+        l.beginColumns(*in, firstColOf(c), blockCols);
+        streamBlocks(
+            l, *in, 1, pitch, [&](Value) { return srcOff(c); },
+            [&](Value slot, Value) { chunk(slot, c); }, 1, pitch, rowBytes);
+      });
+    }
+    // Sublane s holds row 8t+s in every lane: lane s of the result tile.
+    Value v = red.reduceLanes(red.load(rowAcc, l.c(0)));
+    Value diagonal =
+        tpu::VSubOp::create(b, loc, tpu::VLaneIdOp::create(b, loc, l.i32Reg()),
+                            tpu::VSublaneIdOp::create(b, loc, l.i32Reg()));
+    Value mask = tpu::VCmpOp::create(b, loc, l.i32Reg(), tpu::CmpKind::eq,
+                                     diagonal, l.splatIndex(l.c(0)));
+    Value acc = red.reduceSublanes(
+        tpu::VSelectOp::create(b, loc, mask, v, red.identity()));
+    l.vstore(red.combine(acc, initReg), staging, l.c(0));
+    Value dst = rank1 ? l.mul(t, kSublanes * ob)
+                      : resultOffset(l, type, l.div(t, g.rowTiles),
+                                     l.mul(l.rem(t, g.rowTiles), kSublanes));
+    l.dma(staging.arena, l.c(staging.offset), out, dst, 1, kSublanes * ob, 0, 0,
+          1);
+    l.wait(1, 1);
+  });
   return success();
 }
 

@@ -692,11 +692,21 @@ private:
   /// Made once before the loops: each lane's index in its work tile (the
   /// lane, plus 128 x the sublane in a dense tile) and INT_MIN.
   Value laneBase, minKey;
+  /// A row too long for VMEM: the first column tile of the chunk whose
+  /// keys `work` holds; then, for the last rounds, the candidates' indices
+  /// (`work` holding the candidates' keys).
+  Value chunkStart;
+  VBuf candIndices;
+  bool indicesInVmem = false;
 };
 
 Value TopKKernel::indexOf(Value t) {
-  return addV(laneBase,
-              L.splatIndex(L.mul(t, dense ? kSublanes * kLanes : kLanes)));
+  if (indicesInVmem)
+    return L.vload(candIndices, L.mul(t, kTile32));
+  Value first = L.mul(t, dense ? kSublanes * kLanes : kLanes);
+  if (chunkStart)
+    first = L.add(first, L.mul(chunkStart, kLanes));
+  return addV(laneBase, L.splatIndex(first));
 }
 
 LogicalResult TopKKernel::emit() {
@@ -727,14 +737,46 @@ LogicalResult TopKKernel::emit() {
   Type i32 = L.b.getI32Type(), f32 = L.b.getF32Type();
   int64_t kTiles = ceilDiv(k, kLanes);
   int64_t tb = g.tileBytes(), outTb = geometryOf(valuesType).tileBytes();
+  dense = g.rows == 1 && g.colTiles > 1;
+  // A tile row whose keys do not fit VMEM (with what the rounds take) is
+  // taken in `chunks` chunks of `chunkTiles` column tiles, the buffers of
+  // one chunk at most half the VMEM: each chunk's top k (its keys with
+  // their row indices) become candidates, whose top k is the row's. A
+  // dense row's chunks are whole dense tiles (multiples of 8 tiles).
+  int64_t chunkTiles = g.colTiles, chunks = 1;
+  {
+    auto pg = [](int64_t bytes) { return Lowering::pages(bytes); };
+    int64_t fixed = 3 * pg(kTile32) + 2 * pg(kTiles * kTile32) +
+                    (isFloat ? pg(kTiles * kTile32) : 0) + pg(kTiles * outTb);
+    auto rowBytes = [&](int64_t tiles) {
+      return (elem.isBF16() ? pg(tiles * tb) + pg(tiles * kTile32) : 0) +
+             pg(tiles * kTile32);
+    };
+    int64_t vmemBytes = L.spec.machine.vmem_bytes();
+    if (dense)
+      fixed += pg(ceilDiv(g.colTiles, kSublanes) * kTile32);
+    if (L.kernelBytes + fixed + rowBytes(g.colTiles) > vmemBytes) {
+      int64_t perTile = (elem.isBF16() ? tb + kTile32 : 0) + kTile32 +
+                        (dense ? kTile32 / kSublanes : 0);
+      int64_t most = std::max(kTiles, vmemBytes / 2 / perTile);
+      if (most < g.colTiles) {
+        chunks = ceilDiv(g.colTiles, most);
+        chunkTiles = std::max(kTiles, ceilDiv(g.colTiles, chunks));
+        // A dense chunk fills whole dense tiles.
+        if (dense)
+          chunkTiles = llvm::alignTo(chunkTiles, kSublanes);
+        if (chunkTiles >= g.colTiles)
+          chunks = 1, chunkTiles = g.colTiles;
+      }
+    }
+  }
   VBuf input, floats;
   if (elem.isBF16()) {
-    input = L.vmem(elem, g.colTiles * tb);
-    floats = L.vmem(f32, g.colTiles * kTile32);
+    input = L.vmem(elem, chunkTiles * tb);
+    floats = L.vmem(f32, chunkTiles * kTile32);
   }
-  keys = L.vmem(i32, g.colTiles * kTile32);
-  dense = g.rows == 1 && g.colTiles > 1;
-  workTiles = dense ? ceilDiv(g.colTiles, kSublanes) : g.colTiles;
+  keys = L.vmem(i32, chunkTiles * kTile32);
+  workTiles = dense ? ceilDiv(chunkTiles, kSublanes) : chunkTiles;
   work = dense ? L.vmem(i32, workTiles * kTile32) : keys;
   best = L.vmem(i32, kTile32);
   bestIndex = L.vmem(i32, kTile32);
@@ -743,6 +785,11 @@ LogicalResult TopKKernel::emit() {
   resultIndices = L.vmem(i32, kTiles * kTile32);
   VBuf resultFloats = isFloat ? L.vmem(f32, kTiles * kTile32) : VBuf();
   VBuf outStaging = L.vmem(elem, kTiles * outTb);
+  VBuf candKeys;
+  if (chunks > 1) {
+    candKeys = L.vmem(i32, chunks * kTiles * kTile32);
+    candIndices = L.vmem(i32, chunks * kTiles * kTile32);
+  }
   bool largest = op.getLargest();
   int64_t ragged = g.cols % kLanes;
   laneBase = laneIds();
@@ -751,39 +798,39 @@ LogicalResult TopKKernel::emit() {
                                                   splatI(kLanes)));
   minKey = splatI(INT_MIN);
 
-  L.loop(g.outer * g.rowTiles, [&](Value tr) {
+  // The keys of `tiles` column tiles from byte `off` of the input into
+  // `work`.
+  auto loadKeys = [&](Value off, int64_t tiles) {
     // Keys: f32 bits (bf16 widened by a VPU pass) -> total order; s32 as
     // they are. A VMEM -> VMEM DMA reinterprets the f32 bits as s32 (and
     // gathers a one-row tile row's sublanes 0 into dense tiles).
     bool widen = elem.isBF16();
-    Value off = L.mul(tr, g.colTiles * tb);
     if (widen) {
-      copyIn(*in, off, input, g.colTiles, tb, row,
-             row ? L.splatF32(0) : Value());
+      copyIn(*in, off, input, tiles, tb, row, row ? L.splatF32(0) : Value());
       L.wait(0, 1);
-      L.loop(g.colTiles, [&](Value t) {
+      L.loop(tiles, [&](Value t) {
         L.vstore(L.vload(input, L.mul(t, tb)), floats, L.mul(t, kTile32));
       });
     } else {
-      copyIn(*in, off, keys, g.colTiles, tb, row, row ? splatI(0) : Value());
+      copyIn(*in, off, keys, tiles, tb, row, row ? splatI(0) : Value());
     }
     const VBuf &bits = widen ? floats : keys;
     if (dense) {
-      if (g.colTiles % kSublanes) // the last dense tile's tail is defined
+      if (tiles % kSublanes) // the last dense tile's tail is defined
         L.vstore(splatI(0), work, L.c((workTiles - 1) * kTile32));
       if (!widen) // copyIn's DMA (the widened floats are stored already)
         L.wait(0, 1);
-      L.dma(bits.arena, L.c(bits.offset), work.arena, L.c(work.offset),
-            g.colTiles, kLanes * 4, kTile32, kLanes * 4, 0);
+      L.dma(bits.arena, L.c(bits.offset), work.arena, L.c(work.offset), tiles,
+            kLanes * 4, kTile32, kLanes * 4, 0);
     } else if (widen) {
       L.dma(bits.arena, L.c(bits.offset), keys.arena, L.c(keys.offset), 1,
-            g.colTiles * kTile32, 0, 0, 0);
+            tiles * kTile32, 0, 0, 0);
     }
     L.wait(0, 1);
     // Past the row (the ragged last lanes, a dense tile's tail) nothing can
     // win.
-    bool masked =
-        dense ? workTiles * kSublanes * kLanes > g.cols : ragged != 0;
+    bool masked = dense && chunks == 1 ? workTiles * kSublanes * kLanes > g.cols
+                                       : ragged != 0;
     L.loop(workTiles, [&](Value t) {
       Value x = L.vload(work, L.mul(t, kTile32));
       if (isFloat)
@@ -795,15 +842,58 @@ LogicalResult TopKKernel::emit() {
                    minKey);
       L.vstore(x, work, L.mul(t, kTile32));
     });
-
+  };
+  // k rounds over `work`, the results' keys starting as `init`.
+  auto rounds = [&](int64_t init) {
     L.vstore(splatI(-1), prev, L.c(0));
     for (int64_t t = 0; t < kTiles; ++t) {
-      L.vstore(splatI(0), resultKeys, L.c(t * kTile32));
+      L.vstore(splatI(init), resultKeys, L.c(t * kTile32));
       L.vstore(splatI(0), resultIndices, L.c(t * kTile32));
     }
     for (int64_t t = 0; t < kTiles; ++t)
       L.loop(std::min(kLanes, k - t * kLanes),
              [&](Value lane) { round(lane, t); });
+  };
+
+  L.loop(g.outer * g.rowTiles, [&](Value tr) {
+    Value rowOff = L.mul(tr, g.colTiles * tb);
+    if (chunks == 1) {
+      loadKeys(rowOff, g.colTiles);
+      rounds(0);
+    } else {
+      // Chunk c from column tile c * chunkTiles, the last one ending the
+      // row (so starting earlier: an element of both chunks may be a
+      // candidate twice, with one index, and the round that takes it
+      // marks both). Its top k (lanes past k: INT_MIN) go to candidates
+      // c * kTiles on, with their indices.
+      int64_t overlap = chunks * chunkTiles - g.colTiles;
+      workTiles = dense ? chunkTiles / kSublanes : chunkTiles;
+      L.loop(chunks, [&](Value c) {
+        chunkStart =
+            L.sub(L.mul(c, chunkTiles), L.mul(L.div(c, chunks - 1), overlap));
+        // A rank-1 row's column tiles are 128 elements apart in HBM.
+        loadKeys(L.add(rowOff, L.mul(chunkStart, row ? tb / kSublanes : tb)),
+                 chunkTiles);
+        rounds(INT_MIN);
+        Value at = L.mul(c, kTiles * kTile32);
+        for (int64_t t = 0; t < kTiles; ++t) {
+          L.vstore(L.vload(resultKeys, L.c(t * kTile32)), candKeys,
+                   L.add(at, t * kTile32));
+          L.vstore(L.vload(resultIndices, L.c(t * kTile32)), candIndices,
+                   L.add(at, t * kTile32));
+        }
+      });
+      chunkStart = Value();
+      // The candidates in chunk order: of equal keys, the one of the
+      // smallest index comes first in its lane, as round() wants.
+      VBuf keysBuf = work;
+      work = candKeys;
+      workTiles = chunks * kTiles;
+      indicesInVmem = true;
+      rounds(0);
+      work = keysBuf;
+      indicesInVmem = false;
+    }
 
     // Keys back to values: undo the negation and the total order.
     for (int64_t t = 0; t < kTiles; ++t) {
