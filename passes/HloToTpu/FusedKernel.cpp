@@ -71,7 +71,8 @@ enum class Spread {
   Whole,   // source [..., R, C] over broadcast outer dims: tile T (or T % RC)
   PerColOuter, // source [P, C] of a result [P..., Q..., R, C] whose outer
                // dims the source keeps a prefix of (a per-image, per-channel
-               // value over an NHWC image: [N, C] -> [N, H, W, C]): tile row
+               // value over an NHWC image: [N, C] -> [N, H, W, C]; Q = 1 for
+               // a per-batch vector, [B, D] -> [B, S, D]): tile row
                // G reads source row p = (G / rowTiles) / Q, in tile
                // (p / 8) * colTiles + ct, sublane p % 8 to every sublane
   RowStream, // source [R] of a rank-2 [R, C] result (per-row statistics, a
@@ -176,6 +177,12 @@ std::optional<BroadcastForm> broadcastForm(hlo::BroadcastInDimOp op) {
     if (xs[xr - 1] == cols && xs[xr - 2] == 1 && xOuter == 1)
       return BroadcastForm{Spread::PerCol, source, true};
   }
+  // The source keeps every outer dim and the columns, of a rank-3 result
+  // (a per-batch vector over a sequence, [B, D] -> [B, S, D]): PerColOuter
+  // with one outer index per source row.
+  if (outerKept && outer > 1 && aligned[n - 2] == 1 && rows > 1 &&
+      aligned[n - 1] == cols && xr == 2 && xs[0] == outer && xs[1] == cols)
+    return BroadcastForm{Spread::PerColOuter, source, false, 1};
   return std::nullopt;
 }
 
