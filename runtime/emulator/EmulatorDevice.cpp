@@ -1326,10 +1326,10 @@ uint8_t *Machine::dmaSideClear(exe::MemorySpace space, int64_t base,
   bool readers = write, writers = space != exe::HBM || !write;
   int64_t page = kPageBytes;
   int64_t hullPages = (hi - 1) / page - lo / page + 1;
-  if (hullPages <= 2 * chunks + 2) {
-    if (inFlightRanges_.conflict(space, lo, hi, readers, writers))
-      return nullptr;
-  } else {
+  // A conflict on the hull may be between the chunks (a strided copy
+  // beside another DMA's rows): then the chunks decide.
+  if (hullPages > 2 * chunks + 2 ||
+      inFlightRanges_.conflict(space, lo, hi, readers, writers)) {
     for (int64_t c = 0; c < chunks; ++c) {
       int64_t a = base + c * stride;
       if (inFlightRanges_.conflict(space, a, a + chunkBytes, readers, writers))

@@ -1124,6 +1124,28 @@ TEST(Traps, StridedDmaInFlightConflictsOnlyWithItsChunks) {
               "trap at instruction 3 (DMA): VMEM [0xa3f, +1) is used by the "
               "DMA of instruction 2 still in flight (missing SEM_WAIT on "
               "semaphore 1)");
+    // A strided read of all 32 gaps: its hull overlaps the chunks in
+    // flight, its chunks do not (the DMA is checked chunk by chunk, not
+    // refused on the hull); one chunk shifted onto a chunk in flight traps.
+    auto strided = [&](int64_t first, int64_t stride) {
+      ProgramBuilder p;
+      p.addBuffer("b", 8192);
+      p.vsplatF32(0, 1);
+      p.vst(0, imm(0), exe::F32);
+      p.dma(exe::HBM, imm(0), exe::VMEM, imm(descending ? 31 * 128 : 0),
+            imm(64), imm(32), imm(64), imm(descending ? -128 : 128), imm(1));
+      p.dma(exe::VMEM, imm(first), exe::HBM, imm(4096), imm(64), imm(32),
+            imm(stride), imm(64), imm(2));
+      p.semWait(imm(1), imm(1));
+      p.semWait(imm(2), imm(1));
+      return p;
+    };
+    absl::StatusOr<RunResult> gaps = runProgram(strided(64, 128));
+    EXPECT_TRUE(gaps.ok()) << gaps.status();
+    EXPECT_EQ(trapMessage(strided(64, 126)),
+              "trap at instruction 3 (DMA): VMEM [0xbe, +64) is used by the "
+              "DMA of instruction 2 still in flight (missing SEM_WAIT on "
+              "semaphore 1)");
   }
 }
 
