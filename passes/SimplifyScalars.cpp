@@ -28,6 +28,12 @@ std::optional<int64_t> constantOf(Value v) {
   return std::nullopt;
 }
 
+/// The divisor of a division or remainder when it is a positive constant.
+std::optional<int64_t> positiveDivisor(Value v) {
+  std::optional<int64_t> c = constantOf(v);
+  return c && *c > 0 ? c : std::nullopt;
+}
+
 /// A bound B with |v| < B, when the ops that compute v give one: constants,
 /// a tpu.loop's induction variable (0 .. trip count - 1), remainders and
 /// quotients by positive constants, sums and products of bounded values.
@@ -80,8 +86,8 @@ struct SimplifyRemainder : OpRewritePattern<arith::RemSIOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::RemSIOp op,
                                 PatternRewriter &rewriter) const override {
-    std::optional<int64_t> c = constantOf(op.getRhs());
-    if (!c || *c <= 0)
+    std::optional<int64_t> c = positiveDivisor(op.getRhs());
+    if (!c)
       return failure();
     Value x = op.getLhs();
     if (std::optional<int64_t> bound = magnitudeBound(x);
@@ -117,8 +123,8 @@ struct SimplifyQuotient : OpRewritePattern<arith::DivSIOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::DivSIOp op,
                                 PatternRewriter &rewriter) const override {
-    std::optional<int64_t> c = constantOf(op.getRhs());
-    if (!c || *c <= 0)
+    std::optional<int64_t> c = positiveDivisor(op.getRhs());
+    if (!c)
       return failure();
     Value x = op.getLhs();
     Type type = op.getType();

@@ -142,18 +142,24 @@ std::optional<BroadcastForm> broadcastForm(hlo::BroadcastInDimOp op) {
   ArrayRef<int64_t> alignedOuter = ArrayRef<int64_t>(aligned).drop_back(2);
   bool outerKept = alignedOuter == s.drop_back(2);
   bool outerGone = product(alignedOuter) == 1;
-  if (!outerKept && !outerGone) {
-    // The source keeps a prefix of the outer dims (then only the columns):
-    // source row p spreads over Q consecutive outer indices.
-    int64_t kept = 0;
-    while (kept < n - 2 && alignedOuter[kept] == s[kept])
-      ++kept;
+  // PerColOuter: a [P, C] source keeping the first `kept` outer dims (P
+  // their product) and the columns; source row p spreads over the Q =
+  // outer / P consecutive outer indices after it, and over the rows.
+  auto perColOuter = [&](int64_t kept) -> std::optional<BroadcastForm> {
     int64_t prefix = product(s.take_front(kept));
-    if (kept == 0 || product(alignedOuter.drop_front(kept)) != 1 ||
-        aligned[n - 2] != 1 || aligned[n - 1] != cols || xr != 2 ||
+    if (aligned[n - 2] != 1 || aligned[n - 1] != cols || xr != 2 ||
         xs[0] != prefix || xs[1] != cols)
       return std::nullopt;
     return BroadcastForm{Spread::PerColOuter, source, false, outer / prefix};
+  };
+  if (!outerKept && !outerGone) {
+    // The source keeps a prefix of the outer dims, the others broadcast.
+    int64_t kept = 0;
+    while (kept < n - 2 && alignedOuter[kept] == s[kept])
+      ++kept;
+    if (kept == 0 || product(alignedOuter.drop_front(kept)) != 1)
+      return std::nullopt;
+    return perColOuter(kept);
   }
   // Sources of the outer-broadcast forms must carry no outer dims; those
   // that follow them carry exactly the result's.
@@ -180,9 +186,8 @@ std::optional<BroadcastForm> broadcastForm(hlo::BroadcastInDimOp op) {
   // The source keeps every outer dim and the columns, of a rank-3 result
   // (a per-batch vector over a sequence, [B, D] -> [B, S, D]): PerColOuter
   // with one outer index per source row.
-  if (outerKept && outer > 1 && aligned[n - 2] == 1 && rows > 1 &&
-      aligned[n - 1] == cols && xr == 2 && xs[0] == outer && xs[1] == cols)
-    return BroadcastForm{Spread::PerColOuter, source, false, 1};
+  if (outerKept && outer > 1 && rows > 1)
+    return perColOuter(n - 2);
   return std::nullopt;
 }
 
