@@ -39,6 +39,13 @@ constexpr int64_t kMaxTraceEvents = 4 << 20;
 // Isa.def's CYCLES.
 constexpr uint64_t kVpuCycles = 1;
 
+// The slots of a VLIW bundle, one bundle issued per cycle, as in the TPU's
+// core sequencer (Norrie et al., Hot Chips 2020: two scalar slots, two
+// vector ALU slots, vector load and store, matrix and misc slots).
+enum Slot { kScalarSlot, kValuSlot, kLoadSlot, kStoreSlot, kMatrixSlot,
+            kMiscSlot, kNumSlots };
+constexpr uint8_t kSlotWidth[kNumSlots] = {2, 2, 1, 1, 1, 1};
+
 using Vreg = std::array<uint32_t, kVregElements>;
 
 std::string hex(uint64_t v) { return absl::StrFormat("0x%x", v); }
@@ -442,7 +449,8 @@ private:
   void matmul(const PackedRhs &rhs, const uint16_t *lhs, float *out,
               int64_t rows, bool accumulate);
   absl::Status vectorOp(const exe::Instruction &in);
-  absl::Status vectorMemory(const exe::Instruction &in);
+  // VLD / VST, issued in the bundle of cycle `issued`.
+  absl::Status vectorMemory(const exe::Instruction &in, uint64_t issued);
   absl::Status vectorCompute(const exe::Instruction &in);
   // vectorCompute's lane loops over whole vregs (computeLanes), compiled
   // for the baseline ISA and for AVX2 (4 KiB a register: the loops are
@@ -477,6 +485,26 @@ private:
   // Books [start, start + busy) on a unit and the instruction's costs.
   void record(Unit unit, int index, uint64_t start, uint64_t end,
               double flops = 0, uint64_t hbmBytes = 0);
+  // The issue model (docs/isa.md, "Timing"): the instruction joins the
+  // bundle being filled if its slot is free there and it reads no scalar
+  // register an instruction of that bundle writes, else the next bundle;
+  // returns the bundle's cycle.
+  uint64_t issueIn(Slot slot);
+  // The bundle being filled is done: the next instruction starts a new one,
+  // at `cycle` at the earliest.
+  void endBundle(uint64_t cycle);
+  // The vector registers an instruction reads (from vsrc(i)) and writes
+  // (from dst), for the VPU's register scoreboard and provenance.
+  int vregsRead(const exe::Instruction &in) const;
+  int vregsWritten(const exe::Instruction &in) const;
+  // A VPU instruction's earliest start on a unit free at `unitFree` (an
+  // ALU, the load or the store path): issued, its registers ready, no
+  // earlier VPU instruction still to start. vpuBook books it from `start`
+  // for `cycles` and returns its end.
+  uint64_t vpuEarliest(const exe::Instruction &in, uint64_t issued,
+                       uint64_t unitFree) const;
+  uint64_t vpuBook(const exe::Instruction &in, uint64_t start,
+                   uint64_t cycles, uint64_t &unitFree);
 
   EmulatorDevice &dev_;
   const Executable &exe_;
@@ -536,7 +564,17 @@ private:
 
   // Timing state, in cycles.
   double bytesPerCycle_;
-  uint64_t issue_ = 0, dmaFree_ = 0, vpuFree_ = 0, finish_ = 0;
+  // issue_ is the cycle of the bundle being filled; slotsUsed_ its slots
+  // taken; sregBundle_ the bundle that last wrote each scalar register.
+  uint64_t issue_ = 0, dmaFree_ = 0, finish_ = 0;
+  uint8_t slotsUsed_[kNumSlots] = {};
+  uint64_t bundle_ = 1;
+  uint64_t sregBundle_[kNumScalarRegs] = {};
+  // The VPU (docs/isa.md, "Timing"): two ALUs, a load and a store path,
+  // each free at; every vector register ready at; the latest start (VPU
+  // instructions start in program order).
+  uint64_t valuFree_[2] = {0, 0}, vldFree_ = 0, vstFree_ = 0, vpuStarted_ = 0;
+  uint64_t vregReady_[kNumVectorRegs] = {};
   // One MXU's pipeline (docs/isa.md, "Timing"): a weight-load path into the
   // shadow one of two weight buffers, and the LHS stream into the array.
   struct MxuTiming {
@@ -577,6 +615,67 @@ void Machine::record(Unit unit, int index, uint64_t start, uint64_t end,
   if (opts_.trace &&
       static_cast<int64_t>(profile_.trace.size()) < kMaxTraceEvents)
     profile_.trace.push_back({unit, index, pc_, start, end});
+}
+
+uint64_t Machine::issueIn(Slot slot) {
+  bool fits = slotsUsed_[slot] < kSlotWidth[slot];
+  for (int i = 0; fits && i < cur_->numArgs; ++i) {
+    uint32_t reg = cur_->args[i].reg;
+    fits = reg == 0 || sregBundle_[reg] != bundle_;
+  }
+  if (!fits)
+    endBundle(0);
+  ++slotsUsed_[slot];
+  if (cur_->info->dst == RegFile::Scalar)
+    sregBundle_[cur_->proto->dst()] = bundle_;
+  return issue_;
+}
+
+void Machine::endBundle(uint64_t cycle) {
+  bool empty = true;
+  for (uint8_t &used : slotsUsed_) {
+    empty = empty && used == 0;
+    used = 0;
+  }
+  issue_ = std::max(empty ? issue_ : issue_ + 1, cycle);
+  ++bundle_;
+}
+
+int Machine::vregsRead(const exe::Instruction &in) const {
+  return in.opcode() == exe::VTRANSPOSE || in.opcode() == exe::VTRANSPOSE_ROWS
+             ? kTransposeRegs
+             : 1;
+}
+
+int Machine::vregsWritten(const exe::Instruction &in) const {
+  if (cur_->info->dst != RegFile::Vector)
+    return 0;
+  int regs = in.opcode() == exe::VTRANSPOSE        ? kTransposeRegs
+             : in.opcode() == exe::VTRANSPOSE_ROWS ? static_cast<int>(arg(0))
+                                                   : 1;
+  return std::clamp(regs, 0, kNumVectorRegs - static_cast<int>(in.dst()));
+}
+
+uint64_t Machine::vpuEarliest(const exe::Instruction &in, uint64_t issued,
+                              uint64_t unitFree) const {
+  uint64_t start = std::max({issued, unitFree, vpuStarted_});
+  int read = vregsRead(in);
+  for (int i = 0; i < in.vsrc_size(); ++i)
+    for (int r = 0; r < read && in.vsrc(i) + r < kNumVectorRegs; ++r)
+      start = std::max(start, vregReady_[in.vsrc(i) + r]);
+  for (int r = 0, n = vregsWritten(in); r < n; ++r)
+    start = std::max(start, vregReady_[in.dst() + r]);
+  return start;
+}
+
+uint64_t Machine::vpuBook(const exe::Instruction &in, uint64_t start,
+                          uint64_t cycles, uint64_t &unitFree) {
+  uint64_t end = start + cycles;
+  unitFree = end;
+  vpuStarted_ = start;
+  for (int r = 0, n = vregsWritten(in); r < n; ++r)
+    vregReady_[in.dst() + r] = end;
+  return end;
 }
 
 absl::StatusOr<uint8_t *> Machine::access(exe::MemorySpace space,
@@ -842,10 +941,7 @@ void Machine::trackOnChip(exe::MemorySpace space, int64_t addr, int64_t len,
 void Machine::trackBefore(const exe::Instruction &in) {
   for (int i = 0; i < cur_->numArgs; ++i)
     prov_.readTaint(sregTaint_[cur_->args[i].reg]);
-  int regs = in.opcode() == exe::VTRANSPOSE ||
-                     in.opcode() == exe::VTRANSPOSE_ROWS
-                 ? kTransposeRegs
-                 : 1;
+  int regs = vregsRead(in);
   for (int i = 0; i < in.vsrc_size(); ++i)
     for (int r = 0; r < regs; ++r)
       prov_.read(vregOrigin_[in.vsrc(i) + r]);
@@ -861,10 +957,7 @@ void Machine::trackAfter(const exe::Instruction &in) {
         in.opcode() == exe::LOOP_BEGIN ? 0 : prov_.taint();
     break;
   case RegFile::Vector: {
-    int regs = in.opcode() == exe::VTRANSPOSE        ? kTransposeRegs
-               : in.opcode() == exe::VTRANSPOSE_ROWS ? arg(0)
-                                                     : 1;
-    for (int r = 0; r < regs; ++r)
+    for (int r = 0, regs = vregsWritten(in); r < regs; ++r)
       prov_.write(vregOrigin_[in.dst() + r], true);
     break;
   }
@@ -930,9 +1023,8 @@ void Machine::rollbackHbm() {
 }
 
 absl::Status Machine::scalarOp(const exe::Instruction &in) {
-  uint64_t start = issue_;
-  issue_ += 1;
-  record(Unit::Scalar, 0, start, issue_);
+  uint64_t start = issueIn(kScalarSlot);
+  record(Unit::Scalar, 0, start, start + 1);
   int64_t next = pc_ + 1;
   // Two's-complement wrap for + - *; the ISA defines no overflow traps.
   auto wrap = [](uint64_t v) { return static_cast<int64_t>(v); };
@@ -1061,6 +1153,9 @@ absl::Status Machine::scalarOp(const exe::Instruction &in) {
   }
   if (writes)
     s_[in.dst()] = result;
+  // A jump ends the bundle: the next one is fetched from the target.
+  if (next != pc_ + 1)
+    endBundle(0);
   pc_ = next;
   return absl::OkStatus();
 }
@@ -1075,7 +1170,7 @@ absl::Status Machine::collective(const exe::Instruction &in) {
   r.collective = &exe_.proto().collectives(static_cast<int>(in.args(0).imm()));
   r.pc = pc_;
   r.device = dev_.deviceId_;
-  r.arrival = std::max(issue_, finish_);
+  r.arrival = std::max(issueIn(kMiscSlot), finish_);
   r.functional = computes();
   r.clockHz = t_.clock_hz();
   for (int i : {1, 2}) {
@@ -1101,8 +1196,10 @@ absl::Status Machine::collective(const exe::Instruction &in) {
   absl::StatusOr<CollectiveProfile> done = runCollective(dev_.ici_, exe_, r);
   if (!done.ok())
     return trap(std::string(done.status().message()));
-  issue_ = r.arrival + done->waitCycles + std::max<uint64_t>(done->cycles, 1);
-  record(Unit::Ici, 0, r.arrival, issue_);
+  uint64_t end =
+      r.arrival + done->waitCycles + std::max<uint64_t>(done->cycles, 1);
+  endBundle(end);
+  record(Unit::Ici, 0, r.arrival, end);
   profile_.iciBytes += done->iciBytes;
   profile_.collectives.push_back(*std::move(done));
   ++pc_;
@@ -1133,7 +1230,7 @@ absl::Status Machine::semWait() {
                              " on semaphore ", sem, " whose value is ",
                              sems_[sem], " with no DMA outstanding on it"));
   sems_[sem] -= count;
-  issue_ = std::max(issue_, ready);
+  endBundle(ready);
   return absl::OkStatus();
 }
 
@@ -1165,7 +1262,7 @@ absl::Status Machine::dma(const exe::Instruction &in) {
   flight.sem = static_cast<uint32_t>(sem);
   dmaReads_.clear();
   dmaWrites_.clear();
-  uint64_t deps = issue_;
+  uint64_t deps = issueIn(kMiscSlot);
   uint64_t total = static_cast<uint64_t>(chunkBytes) * chunks;
   // One side of one chunk: its bytes, with the checks of its memory space.
   auto side = [&](exe::MemorySpace space, int64_t addr,
@@ -1239,7 +1336,6 @@ absl::Status Machine::dma(const exe::Instruction &in) {
   uint64_t hbmBytes =
       srcSpace == exe::HBM || dstSpace == exe::HBM ? total : 0;
   record(Unit::Dma, 0, start, flight.end, 0, hbmBytes);
-  issue_ += 1;
   flight.serial = ++dmaSerial_;
   inFlightRanges_.add(flight);
   inFlight_[sem].push_back(std::move(flight));
@@ -1429,8 +1525,7 @@ absl::Status Machine::mxuOp(const exe::Instruction &in) {
   uint32_t mxu = in.mxu();
   MxuTiming &m = mxus_[mxu];
   const int64_t d = mxuDim_;
-  uint64_t start = issue_;
-  issue_ += 1;
+  uint64_t start = issueIn(kMatrixSlot);
   if (in.opcode() == exe::MXU_LOAD_WEIGHTS) {
     int64_t addr = arg(0), bytes = d * d * 2;
     absl::StatusOr<uint8_t *> p = access(exe::VMEM, addr, bytes, false);
@@ -1531,14 +1626,16 @@ absl::Status Machine::mxuOp(const exe::Instruction &in) {
   return absl::OkStatus();
 }
 
-absl::Status Machine::vectorMemory(const exe::Instruction &in) {
+absl::Status Machine::vectorMemory(const exe::Instruction &in,
+                                   uint64_t issued) {
   bool store = in.opcode() == exe::VST;
   int64_t elem = in.dtype() == exe::BF16 ? 2 : 4;
   int64_t rowBytes = kLanes * elem;
   int64_t addr = arg(0), stride = arg(1);
   if (stride == 0)
     stride = rowBytes;
-  uint64_t start = std::max(issue_, vpuFree_);
+  uint64_t &path = store ? vstFree_ : vldFree_;
+  uint64_t start = vpuEarliest(in, issued, path);
   Vreg &reg = v_[store ? in.vsrc(0) : in.dst()];
   // Contiguous rows are one access for provenance, so that a store of a
   // whole granule replaces its writers.
@@ -1584,13 +1681,13 @@ absl::Status Machine::vectorMemory(const exe::Instruction &in) {
         widenBf16(dev_.kernels_, rows[s], lane, lanes);
     }
   }
-  vpuFree_ = start + kVpuCycles;
+  uint64_t end = vpuBook(in, start, kVpuCycles, path);
   if (contiguous)
-    markPages(addr, blockBytes, vpuFree_, store);
+    markPages(addr, blockBytes, end, store);
   else
     for (int s = 0; s < kSublanes; ++s)
-      markPages(addr + s * stride, rowBytes, vpuFree_, store);
-  record(Unit::Vpu, 0, start, vpuFree_);
+      markPages(addr + s * stride, rowBytes, end, store);
+  record(Unit::Vpu, store ? 3 : 2, start, end);
   return absl::OkStatus();
 }
 
@@ -1785,16 +1882,17 @@ absl::Status Machine::vectorOp(const exe::Instruction &in) {
   exe::Opcode op = in.opcode();
   absl::Status status;
   if (op == exe::VLD || op == exe::VST) {
-    status = vectorMemory(in);
+    status = vectorMemory(in, issueIn(op == exe::VLD ? kLoadSlot : kStoreSlot));
   } else {
-    uint64_t start = std::max(issue_, vpuFree_);
-    vpuFree_ = start + cur_->info->cycles;
-    record(Unit::Vpu, 0, start, vpuFree_);
+    uint64_t issued = issueIn(kValuSlot);
+    int alu = valuFree_[1] < valuFree_[0] ? 1 : 0;
+    uint64_t start = vpuEarliest(in, issued, valuFree_[alu]);
+    uint64_t end = vpuBook(in, start, cur_->info->cycles, valuFree_[alu]);
+    record(Unit::Vpu, alu, start, end);
     status = vectorCompute(in);
   }
   if (!status.ok())
     return status;
-  issue_ += 1;
   ++pc_;
   return absl::OkStatus();
 }

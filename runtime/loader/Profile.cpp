@@ -192,23 +192,29 @@ std::string traceToChromeJson(const ExecutionProfile &p,
   appendKernelEvents(out, p, executable, usPerCycle);
   if (level == TraceLevel::Kernels)
     return out + "\n]}\n";
-  // tid = unit number, offset by MXU index so each MXU gets its own track.
+  // tid = unit number, offset by the index so that each MXU and each VPU
+  // path (ALU 0 and 1, load, store: docs/isa.md, "Timing") gets its track.
   auto tid = [](Unit unit, int index) {
-    return static_cast<int>(unit) + (unit == Unit::Mxu ? index * 10 : 0);
+    return static_cast<int>(unit) + index * 10;
   };
+  static const char *const kVpuPaths[] = {"", " alu1", " load", " store"};
   for (int u = 0; u < kNumUnits; ++u) {
-    int count = static_cast<Unit>(u) == Unit::Mxu
+    Unit unit = static_cast<Unit>(u);
+    int count = unit == Unit::Mxu
                     ? static_cast<int>(executable.target().mxu_count())
-                    : 1;
+                : unit == Unit::Vpu ? 4
+                                    : 1;
     for (int i = 0; i < count; ++i) {
-      std::string name = unitName(static_cast<Unit>(u));
-      if (count > 1)
+      std::string name = unitName(unit);
+      if (unit == Unit::Vpu)
+        absl::StrAppend(&name, kVpuPaths[i]);
+      else if (count > 1)
         absl::StrAppend(&name, i);
       absl::StrAppendFormat(&out,
                             ",\n{\"ph\": \"M\", \"pid\": %d, \"tid\": %d, "
                             "\"name\": \"thread_name\", \"args\": {\"name\": "
                             "%s}}",
-                            p.device, tid(static_cast<Unit>(u), i), quote(name));
+                            p.device, tid(unit, i), quote(name));
     }
   }
   for (const TraceEvent &ev : p.trace) {

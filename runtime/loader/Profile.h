@@ -26,7 +26,7 @@ struct OpProfile {
 // One instruction's occupancy of a unit, in cycles.
 struct TraceEvent {
   Unit unit;
-  int unitIndex; // MXU number; 0 for the other units
+  int unitIndex; // MXU number; VPU path (0, 1: ALUs, 2: load, 3: store); 0 else
   int64_t pc;
   uint64_t start, end;
 };

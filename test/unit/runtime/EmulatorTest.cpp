@@ -1369,6 +1369,68 @@ TEST(Timing, UnitsOverlapAndVmemOrdersThem) {
   EXPECT_EQ(prof.ops[1].instructions, 2);
 }
 
+TEST(Timing, BundlesIssueTwoAluOpsALoadAndAStorePerCycle) {
+  // Independent work fills the bundle's VPU slots: two ALU ops, a load and
+  // a store in cycle 0; the third ALU op opens cycle 1. A dependent op
+  // waits for its operand (the add reads v1, ready at 1).
+  ProgramBuilder p(roundTarget());
+  p.vsplatF32(0, 1.0f);                            // cycle 0, ALU 0
+  p.vsplatF32(1, 2.0f);                            // cycle 0, ALU 1
+  p.vld(2, imm(0), exe::F32);                      // cycle 0, load
+  p.vst(3, imm(8192), exe::F32);                   // cycle 0, store
+  p.vector(exe::VADD, 4, {1, 1}, exe::F32);        // cycle 1
+  p.vector(exe::VMUL, 5, {4, 4}, exe::F32);        // issued 1, starts 2
+  ExecutionProfile prof = timing(p);
+  ASSERT_EQ(prof.trace.size(), 6u);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(prof.trace[i].start, 0u) << i;
+  EXPECT_EQ(prof.trace[0].unitIndex, 0);
+  EXPECT_EQ(prof.trace[1].unitIndex, 1);
+  EXPECT_EQ(prof.trace[2].unitIndex, 2);
+  EXPECT_EQ(prof.trace[3].unitIndex, 3);
+  EXPECT_EQ(prof.trace[4].start, 1u);
+  EXPECT_EQ(prof.trace[5].start, 2u);
+  EXPECT_EQ(prof.cycles, 3u);
+}
+
+TEST(Timing, ScalarResultsAreReadInTheNextBundle) {
+  // Two scalar slots: independent SADDs share cycle 0; one that reads a
+  // result of cycle 0 goes to cycle 1, and so does the VLD whose address
+  // it computes (the VPU starts it at 1).
+  ProgramBuilder p(roundTarget());
+  p.scalar(exe::SADD, 1, {imm(4096), imm(0)});       // cycle 0
+  p.scalar(exe::SADD, 2, {imm(1), imm(2)});          // cycle 0
+  p.scalar(exe::SADD, 3, {sreg(1), imm(4096)});      // cycle 1
+  p.vld(0, sreg(3), exe::F32);                       // cycle 2
+  p.vld(1, imm(0), exe::F32);                        // load slot taken: 3
+  ExecutionProfile prof = timing(p);
+  ASSERT_EQ(prof.trace.size(), 5u);
+  EXPECT_EQ(prof.trace[0].start, 0u);
+  EXPECT_EQ(prof.trace[1].start, 0u);
+  EXPECT_EQ(prof.trace[2].start, 1u);
+  EXPECT_EQ(prof.trace[3].start, 2u);
+  EXPECT_EQ(prof.trace[4].start, 3u);
+  EXPECT_EQ(prof.cycles, 4u);
+}
+
+TEST(Timing, TakenBranchesEndTheBundle) {
+  // A 3-trip loop of one SADD: LOOP_BEGIN and the first SADD fill cycle
+  // 0's two scalar slots, so the first LOOP_END goes to cycle 1; a taken
+  // LOOP_END ends its bundle, so every later trip is one bundle (SADD and
+  // LOOP_END).
+  ProgramBuilder p(roundTarget());
+  p.loopBegin(1, imm(3));
+  p.scalar(exe::SADD, 2, {sreg(2), imm(1)});
+  p.loopEnd();
+  ExecutionProfile prof = timing(p);
+  ASSERT_EQ(prof.trace.size(), 7u);
+  std::vector<uint64_t> starts;
+  for (const TraceEvent &e : prof.trace)
+    starts.push_back(e.start);
+  EXPECT_EQ(starts, (std::vector<uint64_t>{0, 0, 1, 2, 2, 3, 3}));
+  EXPECT_EQ(prof.cycles, 4u);
+}
+
 TEST(Timing, ProfileJsonAndTrace) {
   ProgramBuilder p(roundTarget());
   p.setDebugOp("dot.\"1\"");
