@@ -218,6 +218,7 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
       mlir::GreedySimplifyRegionLevel::Disabled);
   pm.addPass(mlir::createCanonicalizerPass(cleanup));
   pm.addPass(createCseScalars());
+  pm.addPass(createScheduleBundles());
 }
 
 void buildCompilePipeline(mlir::OpPassManager &pm,

@@ -1257,6 +1257,31 @@ def SimplifyScalars : Pass<"tpuc-simplify-scalars"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def ScheduleBundles : Pass<"tpuc-schedule-bundles"> {
+  let summary = "The kernels' straight-line vector code, list-scheduled for the bundles";
+  let description = [{
+    The machine issues one VLIW bundle per cycle with two vector ALU slots,
+    a vector load and a vector store slot (docs/isa.md, "Timing"), and its
+    VPU starts instructions in program order. The code generator emits a
+    tile's work as one dependent chain after another (load, convert, add,
+    multiply, store; then the next tile), which keeps one slot busy at a
+    time. This pass reorders each straight-line segment of a block (the ops
+    between two DMAs, waits, MXU ops, loops or transposes) by list
+    scheduling: cycle by cycle, it fills a bundle with the ops whose
+    operands were produced in an earlier bundle, in program order, so the
+    next tile's load and arithmetic start while this tile's finish.
+
+    Memory order: a `tpu.vstore` stays after every earlier `tpu.vload` or
+    `tpu.vstore` of bytes it may touch, and a load after such stores;
+    accesses of one arena (or of the overlay region every step's arenas
+    share) at constant offsets from one index value are disjoint when
+    their byte ranges are; anything else may alias. Register pressure:
+    beyond 16 live vector values defined in the segment, only the earliest
+    remaining op (program order) is placed. `tpuc compile` runs it last,
+    after `tpuc-cse-scalars`.
+  }];
+}
+
 def AllocateVmem : Pass<"tpuc-allocate-vmem", "mlir::ModuleOp"> {
   let summary = "Place each step's VMEM region in the overlaid VMEM arena";
   let description = [{
