@@ -1572,8 +1572,23 @@ absl::Status Machine::mxuOp(const exe::Instruction &in) {
   uint64_t dstReady = pagesReady(dst, dstBytes, true);
   if (dst == m.lastDst && dstBytes == m.lastDstBytes && dstReady <= m.lastDone)
     dstReady = 0;
-  start = std::max({start, m.streamFree, m.weightsReady,
-                    pagesReady(lhs, lhsBytes, false), dstReady});
+  // LHS row r enters the array at start + r: it needs its page ready then
+  // (a 128-wide array reads 256-byte rows; other widths read lane blocks,
+  // so all of the LHS first).
+  uint64_t lhsReady = 0;
+  if (d == kLanes) {
+    const int64_t rowBytes = d * 2;
+    for (int64_t p = lhs / kPageBytes, last = (lhs + lhsBytes - 1) / kPageBytes;
+         p <= last; ++p) {
+      uint64_t firstRow = static_cast<uint64_t>(
+          std::max<int64_t>(0, p * kPageBytes - lhs) / rowBytes);
+      uint64_t ready = vmemWritten_[p];
+      lhsReady = std::max(lhsReady, ready - std::min(ready, firstRow));
+    }
+  } else {
+    lhsReady = pagesReady(lhs, lhsBytes, false);
+  }
+  start = std::max({start, m.streamFree, m.weightsReady, lhsReady, dstReady});
   if (in.accumulate()) {
     absl::StatusOr<uint8_t *> acc = access(exe::VMEM, dst, dstBytes, false);
     if (!acc.ok())
@@ -1619,7 +1634,20 @@ absl::Status Machine::mxuOp(const exe::Instruction &in) {
   m.lastDstBytes = dstBytes;
   m.lastDone = done;
   markPages(lhs, lhsBytes, streamEnd, false);
-  markPages(dst, dstBytes, done, true);
+  if (d == kLanes) {
+    // Result row r is written at start + r + 2D - 1 (the last at done): each
+    // page when its last row is out.
+    const int64_t rowBytes = d * 4;
+    for (int64_t p = dst / kPageBytes, last = (dst + dstBytes - 1) / kPageBytes;
+         p <= last; ++p) {
+      int64_t end = std::min((p + 1) * int64_t(kPageBytes), dst + dstBytes);
+      uint64_t lastRow = static_cast<uint64_t>((end - 1 - dst) / rowBytes);
+      vmemWritten_[p] =
+          std::max(vmemWritten_[p], start + lastRow + 2 * d - 1);
+    }
+  } else {
+    markPages(dst, dstBytes, done, true);
+  }
   record(Unit::Mxu, mxu, start, streamEnd, 2.0 * rows * d * d);
   finish_ = std::max(finish_, done);
   ++pc_;

@@ -1333,6 +1333,35 @@ TEST(Timing, MxuDoubleBuffersWeightsAndPipelinesStreams) {
   EXPECT_EQ(prof.cycles, 766u + 256 + 254);
 }
 
+TEST(Timing, MxuRowsStreamInAndOutOneACycle) {
+  // Result row r of a 128-wide array is out at start + r + 2D - 1: a VLD of
+  // the first 8 result rows waits for row 7, not for the last row.
+  ProgramBuilder p(roundTarget());
+  p.mxuLoadWeights(0, imm(0));                                  // [0, 128)
+  p.mxuMatmul(0, imm(1 << 20), imm(2 << 20), imm(256), false); // [128, 384)
+  p.vld(0, imm(2 << 20), exe::F32);              // rows 0..7: 128 + 7 + 255
+  p.vld(1, imm((2 << 20) + 248 * 512), exe::F32); // rows 248..255: 638
+  ExecutionProfile prof = timing(p);
+  ASSERT_EQ(prof.trace.size(), 4u);
+  EXPECT_EQ(prof.trace[2].start, 390u);
+  EXPECT_EQ(prof.trace[3].start, 638u);
+  EXPECT_EQ(prof.cycles, 639u);
+
+  // LHS row r enters at start + r: rows the VPU writes late (the last 16,
+  // after a 200-cycle chain) hold the stream back only until they are due.
+  ProgramBuilder q(roundTarget());
+  q.mxuLoadWeights(0, imm(0));                                  // [0, 128)
+  q.vsplatF32(0, 1.0f);
+  for (int i = 0; i < 50; ++i)
+    q.vector(exe::VEXP, 0, {0}, exe::F32);          // [1, 201)
+  q.vst(0, imm((1 << 20) + 240 * 256), exe::BF16);  // rows 240..247 at 201
+  q.mxuMatmul(0, imm(1 << 20), imm(2 << 20), imm(256), false);
+  prof = timing(q);
+  ASSERT_EQ(prof.trace.size(), 54u);
+  EXPECT_EQ(prof.trace[52].end, 202u);  // the VST
+  EXPECT_EQ(prof.trace[53].start, 128u); // row 240 enters at 368
+}
+
 TEST(Timing, Mxu256LoadsAndDrainsInTwiceTheCycles) {
   exe::Target t = roundTarget();
   t.set_mxu_rows(256);
