@@ -490,6 +490,10 @@ private:
   // register an instruction of that bundle writes, else the next bundle;
   // returns the bundle's cycle.
   uint64_t issueIn(Slot slot);
+  // Books `busy` cycles of the DMA engine at the first free span from
+  // `ready` on (a DMA whose data is not ready does not hold back those
+  // behind it); returns its start.
+  uint64_t bookDma(uint64_t ready, uint64_t busy);
   // The bundle being filled is done: the next instruction starts a new one,
   // at `cycle` at the earliest.
   void endBundle(uint64_t cycle);
@@ -566,7 +570,10 @@ private:
   double bytesPerCycle_;
   // issue_ is the cycle of the bundle being filled; slotsUsed_ its slots
   // taken; sregBundle_ the bundle that last wrote each scalar register.
-  uint64_t issue_ = 0, dmaFree_ = 0, finish_ = 0;
+  uint64_t issue_ = 0, finish_ = 0;
+  // The DMA engine's booked busy intervals [start, end), sorted and
+  // disjoint; those that end before the bundle being filled are dropped.
+  std::vector<std::pair<uint64_t, uint64_t>> dmaBusy_;
   uint8_t slotsUsed_[kNumSlots] = {};
   uint64_t bundle_ = 1;
   uint64_t sregBundle_[kNumScalarRegs] = {};
@@ -629,6 +636,38 @@ uint64_t Machine::issueIn(Slot slot) {
   if (cur_->info->dst == RegFile::Scalar)
     sregBundle_[cur_->proto->dst()] = bundle_;
   return issue_;
+}
+
+uint64_t Machine::bookDma(uint64_t ready, uint64_t busy) {
+  auto done = std::find_if(dmaBusy_.begin(), dmaBusy_.end(),
+                           [&](const auto &b) { return b.second > issue_; });
+  dmaBusy_.erase(dmaBusy_.begin(), done);
+  if (busy == 0)
+    return ready;
+  uint64_t start = ready;
+  size_t i = 0;
+  for (; i < dmaBusy_.size(); ++i) {
+    if (dmaBusy_[i].second <= start)
+      continue;
+    if (dmaBusy_[i].first >= start + busy)
+      break;
+    start = dmaBusy_[i].second;
+  }
+  uint64_t end = start + busy;
+  // Merge with the neighbours it touches.
+  bool left = i > 0 && dmaBusy_[i - 1].second == start;
+  bool right = i < dmaBusy_.size() && dmaBusy_[i].first == end;
+  if (left && right) {
+    dmaBusy_[i - 1].second = dmaBusy_[i].second;
+    dmaBusy_.erase(dmaBusy_.begin() + i);
+  } else if (left) {
+    dmaBusy_[i - 1].second = end;
+  } else if (right) {
+    dmaBusy_[i].first = start;
+  } else {
+    dmaBusy_.insert(dmaBusy_.begin() + i, {start, end});
+  }
+  return start;
 }
 
 void Machine::endBundle(uint64_t cycle) {
@@ -1327,9 +1366,8 @@ absl::Status Machine::dma(const exe::Instruction &in) {
   flight.touched.insert(flight.touched.end(), dmaWrites_.begin(),
                         dmaWrites_.end());
   uint64_t busy = static_cast<uint64_t>(std::ceil(total / bytesPerCycle_));
-  uint64_t start = std::max(deps, dmaFree_);
-  dmaFree_ = start + busy;
-  flight.end = dmaFree_ + t_.dma_latency_cycles();
+  uint64_t start = bookDma(deps, busy);
+  flight.end = start + busy + t_.dma_latency_cycles();
   for (const Range &r : flight.touched)
     if (r.space == exe::VMEM)
       markPages(r.begin, r.end - r.begin, flight.end, r.written);

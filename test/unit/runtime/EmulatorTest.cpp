@@ -1301,6 +1301,30 @@ TEST(Timing, DmaIsLatencyPlusBytesOverBandwidth) {
   EXPECT_EQ(prof.trace[1].end, 168u);
 }
 
+TEST(Timing, DmaWaitingForItsDataLetsLaterDmasGoFirst) {
+  // The first DMA reads VMEM a 200-cycle VPU chain writes: it starts at
+  // 202. The second, issued a bundle later (cycle 26: the 51 VPU ALU ops
+  // take two a bundle) and ready at once, takes the engine before it, not
+  // after it.
+  ProgramBuilder p(roundTarget());
+  p.vsplatF32(0, 1.0f);
+  for (int i = 0; i < 50; ++i)
+    p.vector(exe::VEXP, 0, {0}, exe::F32);            // [1, 201)
+  p.vst(0, imm(0), exe::F32);                         // [201, 202)
+  p.dma(exe::VMEM, imm(0), exe::HBM, imm(0), imm(4096), imm(1), imm(0),
+        imm(0), imm(0));
+  p.dma(exe::HBM, imm(4096), exe::VMEM, imm(65536), imm(4096), imm(1),
+        imm(0), imm(0), imm(1));
+  p.semWait(imm(0), imm(1));
+  p.semWait(imm(1), imm(1));
+  p.addBuffer("b", 1 << 20);
+  ExecutionProfile prof = timing(p);
+  ASSERT_EQ(prof.trace.size(), 56u);
+  EXPECT_EQ(prof.trace[52].start, 202u);
+  EXPECT_EQ(prof.trace[53].start, 26u);
+  EXPECT_EQ(prof.cycles, 202u + 4 + 100 + 1); // the last wait issues at 306
+}
+
 TEST(Timing, MxuFillComputeDrain) {
   ProgramBuilder p(roundTarget());
   p.mxuLoadWeights(0, imm(0));                  // [0, 128)
