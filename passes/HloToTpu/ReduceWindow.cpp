@@ -42,7 +42,7 @@ struct WindowRowLayout {
 /// How many window rows the pooling kernels' fetches run ahead, and the
 /// VMEM they take at most (fewer rows ahead past it; a select_and_scatter
 /// that does not fit one row ahead is expanded).
-constexpr int64_t kPoolAhead = 4;
+constexpr int64_t kPoolAhead = 4, kMaxPoolAhead = 16;
 constexpr int64_t kMaxPoolVmem = 8 << 20;
 
 /// The operand ring's row slots for a window of `kh` rows at stride `sh`
@@ -51,7 +51,7 @@ constexpr int64_t kMaxPoolVmem = 8 << 20;
 /// ring, which shares the slot count) those the write-backs of the `ahead`
 /// before read, also across an image boundary.
 int64_t poolRingSlots(int64_t kh, int64_t sh, int64_t ahead) {
-  return 2 * (kh + sh) + ahead * sh;
+  return 2 * (kh + sh) + 2 * ahead * sh;
 }
 
 /// What the pooling kernels (reduce_window, select_and_scatter on H and W
@@ -188,12 +188,24 @@ void PoolRowStream::setWindow(RankedTensorType x, RankedTensorType grid,
   gw = geometryOf(grid);
   xRow = WindowRowLayout(padLeft, sw, kw, width, gx.rowTiles, gw.rowTiles,
                          gx.elemBytes);
-  xSlotBytes = gx.colTiles * xRow.colBytes;
+  // Whole scoreboard pages per slot: a row's DMA into one slot then does
+  // not wait for the VPU reads of its neighbour's.
+  xSlotBytes = Lowering::pages(gx.colTiles * xRow.colBytes);
 }
 
 void PoolRowStream::planStream(int64_t moreSlotBytes, int64_t windowRowBytes,
                                int64_t extraFetches) {
-  for (ahead = std::min(kPoolAhead, outH);; --ahead) {
+  // Enough window rows ahead to cover a DMA's latency while the VPU works
+  // on the rows in between (a window row: one load per output tile, window
+  // offset and column tile, at one load a cycle), at least kPoolAhead.
+  int64_t rowCycles =
+      std::max<int64_t>(1, gw.rowTiles * gx.colTiles * kh * kw);
+  int64_t cover =
+      ceilDiv(static_cast<int64_t>(l.spec.machine.dma_latency_cycles()),
+              rowCycles) +
+      1;
+  for (ahead = std::min(std::clamp(cover, kPoolAhead, kMaxPoolAhead), outH);;
+       --ahead) {
     slots = poolRingSlots(kh, sh, ahead);
     if (ahead == 1 || slots * (xSlotBytes + moreSlotBytes) +
                               (ahead + 1) * windowRowBytes <=
@@ -315,7 +327,7 @@ private:
   Reduction red;
   RankedTensorType inType, type;
   Value initReg, identity, out;
-  int64_t outRowBytes = 0;
+  int64_t outRowBytes = 0, outSlotBytes = 0;
   VBuf staging;
 };
 
@@ -342,12 +354,16 @@ LogicalResult ReduceWindowKernel::emit() {
   setWindow(inType, type, op.getWindowDimensions(), op.getWindowStrides(),
             op.getPadding());
   outRowBytes = gw.rowTiles * gw.colTiles * gw.tileBytes();
-  planStream(/*moreSlotBytes=*/0, outRowBytes, /*extraFetches=*/0);
+  planStream(/*moreSlotBytes=*/0, Lowering::pages(outRowBytes),
+             /*extraFetches=*/0);
   identity = red.identity();
   xRing = allocRing(storageType(inType.getElementType()), xRow, gx.rowTiles,
                     xSlotBytes, identity);
+  // Staging slots in whole pages: a row's stores do not wait for the
+  // write-back DMA of the row before.
+  outSlotBytes = Lowering::pages(outRowBytes);
   staging =
-      l.vmem(storageType(type.getElementType()), (ahead + 1) * outRowBytes);
+      l.vmem(storageType(type.getElementType()), (ahead + 1) * outSlotBytes);
   // Each output row's write-back waits for the one `ahead` rows before
   // (signals prime the first ones), so its slot is free again.
   tpu::SemSignalOp::create(l.b, l.loc, 1, ahead);
@@ -367,7 +383,7 @@ void ReduceWindowKernel::outputRow(Value n, Value ho, const RowPlan &p) {
         l.vstore(identity, xRing,
                  l.add(slotOf[i], col * colBytes +
                                       (xRow.first + width) * rowBytes));
-  Value slot = windowSlot(n, ho, outRowBytes);
+  Value slot = windowSlot(n, ho, outSlotBytes);
   bool roundsToBf16 = type.getElementType().isBF16() && red.rounds();
   l.loop(gw.rowTiles, [&](Value wt) {
     // Output columns 8wt+s read slot rows first - padLeft + (8wt+s)*sw + j:
