@@ -1172,16 +1172,20 @@ int64_t ConvMxuKernel::fetchEpilogueInputs(Value n, Value oh0, Value og) {
   if (gatherParts != 1 || pitch != OWt * kSublanes || (!batchMajor && N != 1)) {
     forEachPiece(n, oh0, og,
                  [&](const EpiloguePiece &p) { ep->fetch(p, kSemEpilogue); });
-    return R * G * blocks;
+    return rowCount * G * blocks;
   }
-  Value outer = outerIndex(n, oh0, batchMajor ? 0 : 1, N, OH);
+  // The rows of the current chunk (rowBegin, rowCount; the block's by
+  // default).
+  Value outer =
+      outerIndex(n, l.add(oh0, rowBegin), batchMajor ? 0 : 1, N, OH);
   for (int64_t g = 0; g < G; ++g)
     for (int64_t j = 0; j < blocks; ++j) {
       EpiloguePiece p;
       p.col = outTileOf(og, g, j);
       p.outTile = l.add(l.mul(outer, OWt * Ot), p.col);
-      p.stageTile = l.c((g * blocks + j) * M / kSublanes);
-      p.tiles = R * OWt;
+      p.stageTile =
+          l.c(((g * blocks + j) * M + rowBegin * pitch) / kSublanes);
+      p.tiles = rowCount * OWt;
       p.stride = Ot;
       ep->fetch(p, kSemEpilogue);
     }
@@ -1504,7 +1508,13 @@ void ConvMxuKernel::streamedGroups(LogicalResult &status) {
     rowSplit = chunks > 1 ? l.splitForMxus(G, rc * pitch, kSublanes) : split;
   };
   auto group = [&](Value og, bool last) {
-    int64_t fetched = ep ? fetchEpilogueInputs(n, oh0, og) : 0;
+    // The epilogue's inputs chunk by chunk, so that a chunk's epilogue
+    // waits only for its own rows.
+    SmallVector<int64_t> fetched(chunks, 0);
+    for (int64_t c = 0; c < chunks && ep; ++c) {
+      chunk(c);
+      fetched[c] = fetchEpilogueInputs(n, oh0, og);
+    }
     chunk(0);
     // The last group's positions from `tail` on are unrolled: some of
     // their steps have no step `ahead` after them.
@@ -1539,10 +1549,11 @@ void ConvMxuKernel::streamedGroups(LogicalResult &status) {
       l.loop(steps - 1, [&](Value s) { step(l.add(s, 1), false); });
     }
     // The chunks' write-backs are drained together: a chunk's epilogue
-    // need not wait for the previous chunk's DMAs.
+    // need not wait for the previous chunk's DMAs; it waits for its own
+    // inputs only.
     for (int64_t c = 0; c < chunks; ++c) {
       chunk(c);
-      if (failed(writeBack(n, oh0, og, c == 0 ? fetched : 0, {},
+      if (failed(writeBack(n, oh0, og, fetched[c], {},
                            /*drain=*/chunks == 1)))
         status = failure();
     }
