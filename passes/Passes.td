@@ -1276,8 +1276,9 @@ def ScheduleBundles : Pass<"tpuc-schedule-bundles"> {
     accesses of one arena (or of the overlay region every step's arenas
     share) at constant offsets from one index value are disjoint when
     their byte ranges are; anything else may alias. Register pressure:
-    beyond 16 live vector values defined in the segment, only the earliest
-    remaining op (program order) is placed. `tpuc compile` runs it last,
+    beyond 32 - 4 - (the vector values the segment reads from before it)
+    live vector values defined in the segment (at least 8), only the
+    earliest remaining op (program order) is placed. `tpuc compile` runs it last,
     after `tpuc-cse-scalars`.
   }];
 }

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <optional>
 
@@ -30,10 +31,11 @@ using namespace mlir;
 // counted.
 enum SlotKind { kNoSlot, kValu, kLoad, kStore };
 constexpr int kSlotWidth[] = {0, 2, 1, 1};
-// Vector values the schedule may keep live at once before it falls back to
-// program order (32 registers; the rest for values live across the segment
-// and the allocator's reloads).
-constexpr int kMaxLiveVregs = 16;
+// The vector registers (docs/isa.md) and those the schedule leaves to the
+// allocator beyond the segment's live-in values (its reloads); it keeps at
+// least kMinLiveVregs of its own values live before it falls back to
+// program order.
+constexpr int kVectorRegs = 32, kSpareVregs = 4, kMinLiveVregs = 8;
 // How far past the earliest unplaced op the schedule looks (compile time).
 constexpr int kWindow = 256;
 
@@ -257,6 +259,15 @@ SmallVector<Operation *> scheduleSegment(ArrayRef<Operation *> ops) {
         ++usesLeft[i];
       }
     }
+  // The vector values the segment reads from before it: they hold their
+  // registers throughout.
+  llvm::SmallPtrSet<void *, 16> liveIn;
+  for (Operation *op : ops)
+    for (Value operand : op->getOperands())
+      if (isVreg(operand) && !index.count(operand.getDefiningOp()))
+        liveIn.insert(operand.getAsOpaquePointer());
+  int maxLive = std::max<int>(kMinLiveVregs, kVectorRegs - kSpareVregs -
+                                                 static_cast<int>(liveIn.size()));
   // Cycle by cycle: fill the bundle with ready ops in program order (an op
   // is ready once its predecessors are placed in an earlier bundle, or in
   // this one if they take no slot).
@@ -278,7 +289,7 @@ SmallVector<Operation *> scheduleSegment(ArrayRef<Operation *> ops) {
       if (!ready)
         continue;
       bool defines = llvm::any_of(ops[i]->getResults(), isVreg);
-      if (defines && live >= kMaxLiveVregs && i != first)
+      if (defines && live >= maxLive && i != first)
         continue;
       placedAt[i] = cycle;
       order.push_back(ops[i]);
