@@ -369,6 +369,13 @@ private:
   int64_t inTile = 0, outTile = 0, wTile = 0, kpos = 0, kerTile = 0;
   int64_t Wp = 0, pitch = 0, spare = 0;
   bool direct = false;
+  /// A 1x1, stride-1, unpadded convolution of a bf16 input whose features
+  /// fill whole lane blocks, halo rows as wide as the input's tile rows:
+  /// the halo is the input's tiles in [C block][row][W] order, so strided
+  /// DMAs fetch it from HBM with no VPU copy. (The tile padding rows of a
+  /// ragged W come in as they are: in a 1x1 window they only reach the
+  /// output columns past OW, which are computed and dropped.)
+  bool haloByDma = false;
   /// Window columns per MXU step of a direct convolution: 2 when the input
   /// features fit half the lanes (C <= 64), the halo's lanes 64-127 holding
   /// the pixel dw to the right (pairHaloColumns) and the weight tiles' rows
@@ -589,6 +596,10 @@ LogicalResult ConvMxuKernel::plan() {
   // With one block the LHS and the panels are plain rows whatever the
   // parts; with several, output rows are laid out part by part.
   gatherParts = blocks > 1 ? parts : 1;
+  haloByDma = direct && !packed && tapCols == 1 && win.kh == 1 &&
+              win.kw == 1 && win.pt == 0 && win.pb == 0 && win.pl == 0 &&
+              win.pr == 0 && C % kLanes == 0 && ct.ib == 2 &&
+              Wp == Wt * kSublanes && (dn.getInputBatch() == 0 || N == 1);
   return success();
 }
 
@@ -884,9 +895,19 @@ void ConvMxuKernel::fillHalo(Value n, Value oh0,
       haloEnds.push_back(std::min(hi, (a / per + 1) * per));
       Value src =
           l.mul(outerIndex(n, l.c(*first + a), batchDim, N, H), rowBytes);
-      l.dma(in, src, stage.arena, l.c(stage.offset + a * rowBytes),
-            haloEnds.back() - a, rowBytes, (batchDim == 0 ? 1 : N) * rowBytes,
-            rowBytes, kSemIn);
+      if (haloByDma) {
+        // Per C block, the rows' tiles (Ct tiles apart in HBM) one after
+        // another in the halo: [cb][row][W].
+        for (int64_t cb = 0; cb < Ct; ++cb)
+          l.dma(in, l.add(src, cb * inTile), halo.arena,
+                l.c(halo.offset + (cb * HR + a) * Wp * kBfRow),
+                (haloEnds.back() - a) * Wt, inTile, Ct * inTile, inTile,
+                kSemIn);
+      } else {
+        l.dma(in, src, stage.arena, l.c(stage.offset + a * rowBytes),
+              haloEnds.back() - a, rowBytes,
+              (batchDim == 0 ? 1 : N) * rowBytes, rowBytes, kSemIn);
+      }
       if (readyRows && !issued && haloEnds.back() - 1 >= readyRows) {
         ready = haloEnds.size();
         issued = true;
@@ -926,10 +947,11 @@ void ConvMxuKernel::fillHalo(Value n, Value oh0,
 // rows filled before the piece's last one are paired too, while the next
 // pieces arrive (the last row waits for the next piece's first).
 void ConvMxuKernel::fillHaloPiece() {
-  l.wait(kSemIn, 1);
+  l.wait(kSemIn, haloByDma ? Ct : 1);
   bool last = haloNext + 1 == haloEnds.size();
   int64_t to = last ? HR : haloEnds[haloNext];
-  fillHaloRows(haloIh0, haloFilled, to);
+  if (!haloByDma)
+    fillHaloRows(haloIh0, haloFilled, to);
   haloFilled = to;
   int64_t pairTo = last ? HR : to - 1;
   pairHaloColumns(haloPaired, pairTo);
@@ -1480,8 +1502,10 @@ void ConvMxuKernel::streamedGroups(LogicalResult &status) {
   fillHalo(n, oh0, [&] {
     for (int64_t i = 0; i < std::min(ahead, total); ++i)
       fetch(l.c(i), i % CtD);
-    zeroFill(l, halo, l.b.getBF16Type(),
-             Lowering::pages(CtPad * HR * Wp * kBfRow + spare));
+    // (A halo fetched by DMA has no padding: nothing to zero.)
+    if (!haloByDma)
+      zeroFill(l, halo, l.b.getBF16Type(),
+               Lowering::pages(CtPad * HR * Wp * kBfRow + spare));
     if (ep && failed(ep->sourcesReady()))
       status = failure();
   }, readyRows);
