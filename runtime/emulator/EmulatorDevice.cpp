@@ -1368,9 +1368,6 @@ absl::Status Machine::dma(const exe::Instruction &in) {
   uint64_t busy = static_cast<uint64_t>(std::ceil(total / bytesPerCycle_));
   uint64_t start = bookDma(deps, busy);
   flight.end = start + busy + t_.dma_latency_cycles();
-  for (const Range &r : flight.touched)
-    if (r.space == exe::VMEM)
-      markPages(r.begin, r.end - r.begin, flight.end, r.written);
   uint64_t hbmBytes =
       srcSpace == exe::HBM || dstSpace == exe::HBM ? total : 0;
   record(Unit::Dma, 0, start, flight.end, 0, hbmBytes);

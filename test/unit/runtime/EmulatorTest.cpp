@@ -1325,6 +1325,27 @@ TEST(Timing, DmaWaitingForItsDataLetsLaterDmasGoFirst) {
   EXPECT_EQ(prof.cycles, 202u + 4 + 100 + 1); // the last wait issues at 306
 }
 
+TEST(Timing, DmasWritingOnePageDoNotWaitForEachOther) {
+  // Two DMAs into the two halves of one VMEM page: semaphores order DMAs,
+  // not the scoreboard, so the second starts when the engine is free (2),
+  // not when the first has landed (102).
+  ProgramBuilder p(roundTarget());
+  p.addBuffer("b", 1 << 20);
+  p.dma(exe::HBM, imm(0), exe::VMEM, imm(0), imm(2048), imm(1), imm(0),
+        imm(0), imm(0));
+  p.dma(exe::HBM, imm(2048), exe::VMEM, imm(2048), imm(2048), imm(1),
+        imm(0), imm(0), imm(1));
+  p.semWait(imm(0), imm(1));
+  p.semWait(imm(1), imm(1));
+  p.vld(0, imm(0), exe::F32); // after both waits: at 104
+  ExecutionProfile prof = timing(p);
+  ASSERT_EQ(prof.trace.size(), 5u);
+  EXPECT_EQ(prof.trace[1].start, 2u);
+  EXPECT_EQ(prof.trace[1].end, 104u);
+  EXPECT_EQ(prof.trace[4].start, 104u);
+  EXPECT_EQ(prof.cycles, 105u);
+}
+
 TEST(Timing, MxuFillComputeDrain) {
   ProgramBuilder p(roundTarget());
   p.mxuLoadWeights(0, imm(0));                  // [0, 128)
