@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/InductionVar.h"
 #include "passes/Passes.h"
 
 #include "dialects/tpu/TpuDialect.h"
@@ -77,14 +78,10 @@ std::optional<Interval> rangeOf(Value v, int depth = 0) {
     return Interval{*c, *c};
   if (depth > 8)
     return std::nullopt;
-  if (auto arg = dyn_cast<BlockArgument>(v)) {
-    auto loop = dyn_cast<tpu::LoopOp>(arg.getOwner()->getParentOp());
-    if (!loop || arg != loop.getInductionVar())
-      return std::nullopt;
-    std::optional<int64_t> trips = getConstantIntValue(loop.getTripCount());
-    if (!trips || *trips < 1)
-      return std::nullopt;
-    return Interval{0, *trips - 1};
+  if (isa<BlockArgument>(v)) {
+    std::optional<int64_t> trips = inductionVarTrips(v);
+    return trips ? std::optional<Interval>(Interval{0, *trips - 1})
+                 : std::nullopt;
   }
   Operation *def = v.getDefiningOp();
   if (!def || def->getNumOperands() != 2 ||

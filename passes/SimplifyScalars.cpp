@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/InductionVar.h"
 #include "passes/Passes.h"
 
 #include "dialects/tpu/TpuOps.h"
@@ -42,15 +43,8 @@ std::optional<int64_t> magnitudeBound(Value v, int depth = 0) {
     return *k == INT64_MIN ? std::nullopt : std::optional<int64_t>(std::abs(*k) + 1);
   if (depth > 8)
     return std::nullopt;
-  if (auto arg = dyn_cast<BlockArgument>(v)) {
-    auto loop = dyn_cast<tpu::LoopOp>(arg.getOwner()->getParentOp());
-    if (!loop || arg != loop.getInductionVar())
-      return std::nullopt;
-    std::optional<int64_t> trips = constantOf(loop.getTripCount());
-    if (!trips || *trips < 1)
-      return std::nullopt;
-    return *trips;
-  }
+  if (isa<BlockArgument>(v))
+    return inductionVarTrips(v);
   Operation *def = v.getDefiningOp();
   if (!def || def->getNumOperands() != 2)
     return std::nullopt;
