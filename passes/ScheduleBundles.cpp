@@ -37,8 +37,10 @@ constexpr int kSlotWidth[] = {0, 2, 1, 1};
 // least kMinLiveVregs of its own values live before it falls back to
 // program order.
 constexpr int kVectorRegs = 32, kSpareVregs = 4, kMinLiveVregs = 8;
-// How far past the earliest unplaced op the schedule looks (compile time).
+// How far past the earliest unplaced op the schedule looks, and the most
+// ops it reorders as one segment (compile time).
 constexpr int kWindow = 256;
+constexpr size_t kMaxSegmentOps = 2048;
 
 /// The VMEM bytes one vload/vstore touches (offsets are bytes, as the
 /// ISA's addresses), in `region`: the overlay region every step's arenas
@@ -322,6 +324,10 @@ void scheduleBlock(Block &block) {
       for (Block &inner : region)
         scheduleBlock(inner);
     if (isMovable(&op)) {
+      // Long runs are scheduled in pieces: the memory order check is
+      // quadratic in a segment's accesses.
+      if (segment.size() == kMaxSegmentOps)
+        flush(&op);
       segment.push_back(&op);
       continue;
     }
