@@ -458,11 +458,12 @@ int64_t ConvMxuKernel::need(int64_t r, int64_t g) const {
 
 // Whether the packed mode is faster than one MXU step per window position
 // (and input block), per block of R output rows: a step streams its rows
-// (at least about 3D cycles, the weight loads' pipeline); packing adds DMA
-// latencies, one per compact-halo fetch and, as DMAs writing the same VMEM
-// page wait for each other, one per LHS DMA of an output row of step 0
-// (of every output row when output rows share pages). Small images lose (e.g.
-// the CNN example's 16x16 -> 8x8 stride-2 convolution, 37 -> 72 us packed).
+// (at least about 3D cycles, the weight loads' pipeline); packing adds a
+// DMA latency (the compact halo's fetch; its LHS DMAs run back to back:
+// DMAs do not wait for each other's pages, docs/isa.md "Ordering"). Until
+// session 27 the model chained DMAs writing one VMEM page, and this rule
+// charged a latency per LHS DMA of an output row; small images then lost
+// (the CNN example's 16x16 -> 8x8 stride-2 convolution, 37 -> 72 us).
 int64_t ConvMxuKernel::streamSlots(int64_t g) const {
   const exe::Target &m = l.spec.machine;
   double bytesPerCycle =
@@ -478,9 +479,8 @@ int64_t ConvMxuKernel::streamSlots(int64_t g) const {
 bool ConvMxuKernel::packingPays() const {
   int64_t mxus = std::max<int64_t>(l.spec.machine.mxu_count(), 1);
   int64_t stream = std::max(ceilDiv(R * OWp * G, mxus), 3 * D);
-  int64_t chain = packDmas(0) / R * (OWp * kBfRow % 4096 == 0 ? 1 : R);
   int64_t latency = l.spec.machine.dma_latency_cycles();
-  return pSteps * stream + (chain + 1) * latency < kpos * CtD * stream;
+  return pSteps * stream + latency < kpos * CtD * stream;
 }
 
 LogicalResult ConvMxuKernel::plan() {
@@ -526,8 +526,7 @@ LogicalResult ConvMxuKernel::plan() {
     pBlocks = pSteps * blocks;
     packed = pSteps < kpos * CtD;
   }
-  // A compact row is whole 4 KiB pages: DMAs writing the same page wait
-  // for each other.
+  // A compact row is whole 4 KiB pages (the VMEM scoreboard's).
   Pe = Lowering::pages(Wp * C * ct.ib) / ct.ib;
 
   if (failed(EpilogueKernel::take(l, op.getResult(), ep)))
@@ -777,9 +776,9 @@ void ConvMxuKernel::prepareWeights(Value og) {
 }
 
 // Packed weights: per output tile (g, j), the rows of every window
-// position are DMAed (one DMA per kernel row: DMAs writing the same VMEM
-// page wait for each other, so the even kernel rows go first, then the odd
-// ones, whose pages adjacent rows share) to their packedRow of a zeroed
+// position are DMAed (one DMA per kernel row; the even kernel rows go
+// first, then the odd ones, whose pages adjacent rows share: a rule from
+// when DMAs writing one VMEM page waited for each other) to their packedRow of a zeroed
 // staging block
 // (inElem, 128-row blocks k), then block k is rounded into weight tile (k /
 // blocks, g), input rows (k % blocks) * 128.
@@ -1095,8 +1094,9 @@ int64_t ConvMxuKernel::packDmas(int64_t st) const {
 /// halo at `haloOff`: LHS row
 /// orow * OWp + ow, lanes packedRow(kh, kw, 0).. hold compact column
 /// ow * sw + kw * dw of row orow * sh + kh * dh. The DMAs go kernel
-/// row by kernel row over all output rows: DMAs writing the same VMEM
-/// pages wait for each other. Window reversal is the weights'.
+/// row by kernel row over all output rows (waves: from when DMAs writing
+/// the same VMEM pages waited for each other). Window reversal is the
+/// weights'.
 SmallVector<std::pair<int64_t, int64_t>>
 ConvMxuKernel::packWaves(int64_t st) const {
   int64_t run = win.dw == 1 ? win.kw : 1;
@@ -1188,8 +1188,8 @@ void ConvMxuKernel::forEachPiece(
 int64_t ConvMxuKernel::fetchEpilogueInputs(Value n, Value oh0, Value og) {
   // The block's rows of an output tile are one DMA when their tiles are
   // evenly spaced on both sides: consecutive rows in HBM (batch-major, or
-  // one image) and a panel pitch of whole tiles (one part). Row by row,
-  // the bf16 pieces of two rows share a VMEM page: a DMA latency each.
+  // one image) and a panel pitch of whole tiles (one part); else row by
+  // row.
   bool batchMajor = dn.getOutputBatch() == 0;
   if (gatherParts != 1 || pitch != OWt * kSublanes || (!batchMajor && N != 1)) {
     forEachPiece(n, oh0, og,
@@ -1313,7 +1313,7 @@ LogicalResult ConvMxuKernel::run() {
 // issues its LHS DMAs (`pack`), issues block b + 2's halo DMAs (into block
 // b's halo slot, whose LHS DMAs are done), and applies block b - 1's
 // epilogue and write-back (`back`): the MXUs compute block b while the DMA
-// engine builds block b + 1's LHS (chains of DMAs writing the same pages)
+// engine builds block b + 1's LHS
 // and the VPU and the DMA engine finish block b - 1. The epilogue's inputs
 // have one staging buffer: block b's are fetched after block b - 1's back.
 // A group's first two halos are fetched before its weights are converted.
@@ -1372,9 +1372,8 @@ void ConvMxuKernel::packedBlocks(LogicalResult &status) {
         status = failure();
     };
     // With an epilogue, block b + 1's LHS waves and block b - 1's
-    // write-back go together: a wave's DMAs wait for the previous wave's
-    // (they write the same pages), so each wave is followed by a chunk of
-    // the write-back's rows, whose DMAs fill the DMA engine meanwhile.
+    // write-back go together: each wave is followed by a chunk of the
+    // write-back's rows, whose DMAs fill the DMA engine meanwhile.
     auto packAndBack = [&](Value b, bool drainPrev) {
       Value next = l.add(b, 1), prevB = l.sub(b, l.c(1));
       finishCompactHalo(slotOf(next, 1));

@@ -340,8 +340,9 @@ public:
     b.setInsertionPoint(allocPoint);
     return tpu::AllocOp::create(b, loc, memType);
   }
-  /// The VMEM scoreboard's page (docs/isa.md): an access waits for the
-  /// in-flight DMAs that write any byte of its pages.
+  /// The VMEM scoreboard's page (docs/isa.md, "Ordering"): the MXU and the
+  /// VPU order their accesses by it, and a DMA waits for their accesses of
+  /// its pages.
   static constexpr int64_t kVmemPageBytes = 4096;
   /// `bytes` in whole pages, as vmem() allocates them.
   static int64_t pages(int64_t bytes) {
