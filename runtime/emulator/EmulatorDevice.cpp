@@ -479,8 +479,10 @@ private:
   void markInitialised(exe::MemorySpace space, int64_t addr, int64_t len);
   // VMEM scoreboard (docs/isa.md, "Ordering"): when an access to
   // [addr, addr + len) may start. Writes also wait for earlier readers.
+  // Only MXU and VPU accesses mark pages (markPages); DMAs wait for them,
+  // and semaphores order DMAs.
   uint64_t pagesReady(int64_t addr, int64_t len, bool write) const;
-  // The access ends at `when`.
+  // The MXU or VPU access ends at `when`.
   void markPages(int64_t addr, int64_t len, uint64_t when, bool write);
   // Books [start, start + busy) on a unit and the instruction's costs.
   void record(Unit unit, int index, uint64_t start, uint64_t end,
@@ -502,12 +504,13 @@ private:
   int vregsRead(const exe::Instruction &in) const;
   int vregsWritten(const exe::Instruction &in) const;
   // A VPU instruction's earliest start on a unit free at `unitFree` (an
-  // ALU, the load or the store path): issued, its registers ready, no
-  // earlier VPU instruction still to start. vpuBook books it from `start`
-  // for `cycles` and returns its end.
-  uint64_t vpuEarliest(const exe::Instruction &in, uint64_t issued,
-                       uint64_t unitFree) const;
-  uint64_t vpuBook(const exe::Instruction &in, uint64_t start,
+  // ALU, the load or the store path): issued, its registers ready (the
+  // `written` ones from dst: vregsWritten), no earlier VPU instruction
+  // still to start. vpuBook books it from `start` for `cycles` and returns
+  // its end.
+  uint64_t vpuEarliest(const exe::Instruction &in, int written,
+                       uint64_t issued, uint64_t unitFree) const;
+  uint64_t vpuBook(const exe::Instruction &in, int written, uint64_t start,
                    uint64_t cycles, uint64_t &unitFree);
 
   EmulatorDevice &dev_;
@@ -541,7 +544,7 @@ private:
   absl::Span<uint8_t> vmem_, vmemInit_; // the device's pools
   std::vector<uint8_t> vmemFull_; // per granule: every byte was written
   std::vector<uint8_t> smem_, smemInit_;
-  std::vector<uint64_t> vmemWritten_, vmemRead_; // per page, in cycles
+  std::vector<uint64_t> vmemWritten_, vmemRead_; // per page, MXU/VPU, cycles
   // The pages of VMEM that may hold nonzero bytes (those this execute wrote
   // and those the device's pool still holds from earlier ones), and those
   // of the written-byte map this execute set.
@@ -695,24 +698,25 @@ int Machine::vregsWritten(const exe::Instruction &in) const {
   return std::clamp(regs, 0, kNumVectorRegs - static_cast<int>(in.dst()));
 }
 
-uint64_t Machine::vpuEarliest(const exe::Instruction &in, uint64_t issued,
-                              uint64_t unitFree) const {
+uint64_t Machine::vpuEarliest(const exe::Instruction &in, int written,
+                              uint64_t issued, uint64_t unitFree) const {
   uint64_t start = std::max({issued, unitFree, vpuStarted_});
   int read = vregsRead(in);
   for (int i = 0; i < in.vsrc_size(); ++i)
     for (int r = 0; r < read && in.vsrc(i) + r < kNumVectorRegs; ++r)
       start = std::max(start, vregReady_[in.vsrc(i) + r]);
-  for (int r = 0, n = vregsWritten(in); r < n; ++r)
+  for (int r = 0; r < written; ++r)
     start = std::max(start, vregReady_[in.dst() + r]);
   return start;
 }
 
-uint64_t Machine::vpuBook(const exe::Instruction &in, uint64_t start,
-                          uint64_t cycles, uint64_t &unitFree) {
+uint64_t Machine::vpuBook(const exe::Instruction &in, int written,
+                          uint64_t start, uint64_t cycles,
+                          uint64_t &unitFree) {
   uint64_t end = start + cycles;
   unitFree = end;
   vpuStarted_ = start;
-  for (int r = 0, n = vregsWritten(in); r < n; ++r)
+  for (int r = 0; r < written; ++r)
     vregReady_[in.dst() + r] = end;
   return end;
 }
@@ -1698,7 +1702,8 @@ absl::Status Machine::vectorMemory(const exe::Instruction &in,
   if (stride == 0)
     stride = rowBytes;
   uint64_t &path = store ? vstFree_ : vldFree_;
-  uint64_t start = vpuEarliest(in, issued, path);
+  int written = store ? 0 : 1;
+  uint64_t start = vpuEarliest(in, written, issued, path);
   Vreg &reg = v_[store ? in.vsrc(0) : in.dst()];
   // Contiguous rows are one access for provenance, so that a store of a
   // whole granule replaces its writers.
@@ -1744,7 +1749,7 @@ absl::Status Machine::vectorMemory(const exe::Instruction &in,
         widenBf16(dev_.kernels_, rows[s], lane, lanes);
     }
   }
-  uint64_t end = vpuBook(in, start, kVpuCycles, path);
+  uint64_t end = vpuBook(in, written, start, kVpuCycles, path);
   if (contiguous)
     markPages(addr, blockBytes, end, store);
   else
@@ -1949,8 +1954,10 @@ absl::Status Machine::vectorOp(const exe::Instruction &in) {
   } else {
     uint64_t issued = issueIn(kValuSlot);
     int alu = valuFree_[1] < valuFree_[0] ? 1 : 0;
-    uint64_t start = vpuEarliest(in, issued, valuFree_[alu]);
-    uint64_t end = vpuBook(in, start, cur_->info->cycles, valuFree_[alu]);
+    int written = vregsWritten(in);
+    uint64_t start = vpuEarliest(in, written, issued, valuFree_[alu]);
+    uint64_t end =
+        vpuBook(in, written, start, cur_->info->cycles, valuFree_[alu]);
     record(Unit::Vpu, alu, start, end);
     status = vectorCompute(in);
   }
